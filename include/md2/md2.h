@@ -1,0 +1,464 @@
+/*
+ * libmd2 - load, validate, animate and write Quake II MD2 models.
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * Overview
+ * --------
+ * md2_parse() validates an MD2 file held in memory and copies it into one
+ * owned, immutable md2_model (one allocation). Keyframes stay compressed:
+ * 4 bytes a vertex, as in the file. md2_lerp() decodes and interpolates two
+ * keyframes into caller buffers without allocating. md2_write() turns a model
+ * (loaded, or filled in by hand) back into MD2 bytes.
+ *
+ * Thread safety: the library has no global mutable state. A loaded model is
+ * never modified by the library, so any number of threads may read it and
+ * call the const-model functions on it at the same time. Calls that take a
+ * non-const object (an iterator, an options struct) need that object to be
+ * used by one thread at a time.
+ *
+ * Untrusted input: every function that takes file bytes checks every count,
+ * offset and index against the buffer and never reads outside it, whatever
+ * the bytes say. See docs/errors.md for each check and the lenient/strict
+ * behaviour of each quirk of real files.
+ */
+#ifndef MD2_MD2_H
+#define MD2_MD2_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define MD2_VERSION_MAJOR 0
+#define MD2_VERSION_MINOR 1
+#define MD2_VERSION_PATCH 0
+/** The version as one number: major * 10000 + minor * 100 + patch. */
+#define MD2_VERSION_NUMBER \
+    (MD2_VERSION_MAJOR * 10000 + MD2_VERSION_MINOR * 100 + MD2_VERSION_PATCH)
+
+/* Shared-library symbol visibility. Define MD2_STATIC when linking the
+ * static library from outside CMake; the CMake targets set what is needed. */
+#if defined(MD2_STATIC)
+#  define MD2_API
+#elif defined(_WIN32)
+#  if defined(MD2_BUILDING)
+#    define MD2_API __declspec(dllexport)
+#  else
+#    define MD2_API __declspec(dllimport)
+#  endif
+#elif defined(__GNUC__) && defined(MD2_BUILDING)
+#  define MD2_API __attribute__((visibility("default")))
+#else
+#  define MD2_API
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Format constants                                                          */
+/* ------------------------------------------------------------------------ */
+
+/** "IDP2" read as a little-endian 32-bit integer. */
+#define MD2_IDENT 844121161
+/** The only MD2 version there is. */
+#define MD2_FILE_VERSION 8
+/** Size of the file header in bytes (17 little-endian int32). */
+#define MD2_HEADER_SIZE 68
+/** Bytes of one skin name in the file. */
+#define MD2_SKIN_NAME_SIZE 64
+/** Bytes of one frame name in the file. */
+#define MD2_FRAME_NAME_SIZE 16
+/** Bytes of a frame record before its vertices (scale, translate, name). */
+#define MD2_FRAME_HEADER_SIZE 40
+/** Number of entries in the precomputed normal table. */
+#define MD2_NUM_NORMALS 162
+/** Normal index used for file indices >= MD2_NUM_NORMALS: (0, 0, 1). */
+#define MD2_NORMAL_FALLBACK 5
+/** Largest vertex or texcoord count a uint16 triangle index can address. */
+#define MD2_MAX_INDEXABLE 65536
+
+/* ------------------------------------------------------------------------ */
+/* Results                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/** Every call that can fail returns one of these. md2_result_string() gives
+ *  a short English text for each. docs/errors.md explains every code. */
+typedef enum md2_result {
+    MD2_OK = 0,
+    MD2_ERR_INVALID_ARGUMENT,     /**< NULL pointer, bad stride, t outside [0,1] */
+    MD2_ERR_OUT_OF_MEMORY,        /**< the allocator returned NULL */
+    MD2_ERR_IO,                   /**< a file could not be opened or read */
+    MD2_ERR_TRUNCATED_HEADER,     /**< fewer than 68 bytes */
+    MD2_ERR_BAD_MAGIC,            /**< ident is not "IDP2" */
+    MD2_ERR_BAD_VERSION,          /**< version is not 8 */
+    MD2_ERR_BAD_COUNT,            /**< a count field is negative */
+    MD2_ERR_BAD_SKIN_SIZE,        /**< skinwidth/skinheight negative (strict: zero) */
+    MD2_ERR_BAD_FRAMESIZE,        /**< framesize < 40 + 4*num_xyz (strict: !=) */
+    MD2_ERR_NO_VERTICES,          /**< num_xyz is 0 */
+    MD2_ERR_NO_FRAMES,            /**< num_frames is 0 */
+    MD2_ERR_LIMIT_EXCEEDED,       /**< a count is above a limit */
+    MD2_ERR_SECTION_OUT_OF_BOUNDS,/**< a section starts in the header or ends past the data */
+    MD2_ERR_SECTION_OVERLAP,      /**< strict: two sections share bytes */
+    MD2_ERR_BAD_OFS_END,          /**< strict: ofs_end differs from the data size */
+    MD2_ERR_UNTERMINATED_NAME,    /**< strict: a skin or frame name has no NUL */
+    MD2_ERR_BAD_VERTEX_INDEX,     /**< strict: a triangle's vertex index >= num_xyz */
+    MD2_ERR_BAD_TEXCOORD_INDEX,   /**< strict: a triangle's texcoord index >= num_st */
+    MD2_ERR_BAD_NORMAL_INDEX,     /**< strict: a vertex normal index >= 162 */
+    MD2_ERR_BAD_GLCMDS,           /**< strict: a GL command runs past its section or names a bad vertex */
+    MD2_ERR_GLCMDS_UNTERMINATED,  /**< strict: the GL command list lacks its 0 */
+    MD2_ERR_FRAME_RANGE,          /**< a frame number >= num_frames */
+    MD2_ERR_BUFFER_TOO_SMALL,     /**< the caller's output buffer is too small */
+    MD2_ERR_INVALID_MODEL,        /**< md2_write: the model breaks a rule of the format */
+    MD2_RESULT_COUNT_             /**< number of codes; not a result */
+} md2_result;
+
+/** A short, static, English description of r. Never NULL, also for values
+ *  that are not md2_result codes. Thread-safe. */
+MD2_API const char *md2_result_string(md2_result r);
+
+/** Quirks of real files. The lenient default accepts each of them, repairs
+ *  it as documented and records its flag in md2_model.warnings; a flag set
+ *  in md2_options.strict turns that quirk into its error instead. */
+typedef enum md2_warning {
+    MD2_WARN_OFS_END            = 1u << 0, /**< ofs_end != data size: ignored       -> MD2_ERR_BAD_OFS_END */
+    MD2_WARN_FRAMESIZE_PADDED   = 1u << 1, /**< framesize > 40 + 4n: frames stepped by framesize -> MD2_ERR_BAD_FRAMESIZE */
+    MD2_WARN_SKIN_SIZE_ZERO     = 1u << 2, /**< skinwidth or skinheight 0: uv helper gives 0 -> MD2_ERR_BAD_SKIN_SIZE */
+    MD2_WARN_SECTION_OVERLAP    = 1u << 3, /**< two non-empty sections share bytes: read as they are -> MD2_ERR_SECTION_OVERLAP */
+    MD2_WARN_UNTERMINATED_NAME  = 1u << 4, /**< name fills its field: terminated copy -> MD2_ERR_UNTERMINATED_NAME */
+    MD2_WARN_VERTEX_INDEX       = 1u << 5, /**< triangle with a vertex index >= num_xyz: triangle dropped -> MD2_ERR_BAD_VERTEX_INDEX */
+    MD2_WARN_TEXCOORD_INDEX     = 1u << 6, /**< triangle with a texcoord index >= num_st: triangle dropped -> MD2_ERR_BAD_TEXCOORD_INDEX */
+    MD2_WARN_NORMAL_INDEX       = 1u << 7, /**< normal index >= 162: kept, decodes as MD2_NORMAL_FALLBACK -> MD2_ERR_BAD_NORMAL_INDEX */
+    MD2_WARN_GLCMDS_INVALID     = 1u << 8, /**< bad GL command: list cut before it -> MD2_ERR_BAD_GLCMDS */
+    MD2_WARN_GLCMDS_UNTERMINATED= 1u << 9  /**< GL list without its 0: 0 added -> MD2_ERR_GLCMDS_UNTERMINATED */
+} md2_warning;
+
+/** All warning flags: md2_options.strict = MD2_STRICT_ALL is fully strict. */
+#define MD2_STRICT_ALL 0x3FFu
+
+/** A short, static, English description of one md2_warning flag; for a
+ *  value that is not exactly one flag, a generic text. Never NULL. */
+MD2_API const char *md2_warning_string(uint32_t warning);
+
+/* ------------------------------------------------------------------------ */
+/* Options                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/** Allocation hooks. Both functions or neither: if alloc or free is NULL
+ *  the C library's malloc and free are used. alloc must return memory
+ *  aligned for any type (as malloc does) or NULL. */
+typedef struct md2_allocator {
+    void *(*alloc)(void *user, size_t size);
+    void (*free)(void *user, void *ptr);
+    void *user;
+} md2_allocator;
+
+/** Upper bounds on counts; 0 in a field means "no limit beyond the file":
+ *  every section must fit inside the data, and vertices and texcoords are
+ *  at most MD2_MAX_INDEXABLE (the uint16 triangle index width). A count
+ *  above its limit gives MD2_ERR_LIMIT_EXCEEDED. max_file_size bounds the
+ *  bytes md2_load_file()/md2_load_stream() read (0: no bound beyond what
+ *  the header can address). */
+typedef struct md2_limits {
+    uint32_t max_skins;
+    uint32_t max_vertices;
+    uint32_t max_texcoords;
+    uint32_t max_triangles;
+    uint32_t max_frames;
+    uint32_t max_glcmds;
+    size_t max_file_size;
+} md2_limits;
+
+/** The original Quake II engine's limits (qfiles.h): 32 skins, 2048
+ *  vertices, 4096 triangles, 512 frames; texcoords and GL commands as large
+ *  as those imply (2048 * 3 texcoords, 16384 words). Real files exceed
+ *  these; use them only to refuse what the original engine refused. */
+MD2_API md2_limits md2_limits_quake2(void);
+
+/** Where in the data a problem lies. */
+typedef enum md2_section {
+    MD2_SECTION_NONE = 0,
+    MD2_SECTION_HEADER,
+    MD2_SECTION_SKINS,
+    MD2_SECTION_TEXCOORDS,
+    MD2_SECTION_TRIANGLES,
+    MD2_SECTION_FRAMES,
+    MD2_SECTION_GLCMDS
+} md2_section;
+
+/** The name of a section ("header", "skins", ...). Never NULL. */
+MD2_API const char *md2_section_string(md2_section s);
+
+/** Details of one error or warning. field and message point to memory that
+ *  is valid as long as this struct (field is a static string). */
+typedef struct md2_diagnostic {
+    md2_result result;      /**< the error (MD2_OK for a warning) */
+    uint32_t warning;       /**< the md2_warning flag (0 for an error) */
+    md2_section section;    /**< the section at fault */
+    const char *field;      /**< header field or element field, e.g. "ofs_tris" */
+    size_t offset;          /**< byte offset in the data where the fault is */
+    size_t index;           /**< element number within the section (0 if none) */
+    char message[192];      /**< a complete English sentence naming all of the above */
+} md2_diagnostic;
+
+/** Called once for every quirk repaired by lenient loading, in file order,
+ *  before md2_parse() returns. The diagnostic is valid during the call only. */
+typedef void (*md2_warning_fn)(void *user, const md2_diagnostic *warning);
+
+/** Parse options. A zero-initialised struct (or a NULL pointer) means the
+ *  defaults: malloc/free, no limits beyond the file, lenient. */
+typedef struct md2_options {
+    md2_allocator allocator;
+    md2_limits limits;
+    uint32_t strict;            /**< md2_warning flags to treat as errors */
+    md2_diagnostic *error;      /**< if not NULL, filled when a call fails */
+    md2_warning_fn on_warning;  /**< if not NULL, called for each warning */
+    void *warning_user;         /**< passed to on_warning */
+} md2_options;
+
+/* ------------------------------------------------------------------------ */
+/* The model                                                                 */
+/* ------------------------------------------------------------------------ */
+
+/** The 68-byte file header, as read (the counts of the model itself are in
+ *  md2_model, after lenient repairs). */
+typedef struct md2_header {
+    int32_t ident, version;
+    int32_t skinwidth, skinheight;
+    int32_t framesize;
+    int32_t num_skins, num_xyz, num_st, num_tris, num_glcmds, num_frames;
+    int32_t ofs_skins, ofs_st, ofs_tris, ofs_frames, ofs_glcmds, ofs_end;
+} md2_header;
+
+/** A skin path. name is always NUL-terminated at name[64]; bytes [0,64) are
+ *  the file's bytes as they were (the writer writes them back). */
+typedef struct md2_skin {
+    char name[MD2_SKIN_NAME_SIZE + 1];
+} md2_skin;
+
+/** A texture coordinate in skin pixels; see md2_texcoord_uv(). */
+typedef struct md2_texcoord {
+    int16_t s, t;
+} md2_texcoord;
+
+/** A triangle: three vertex indices (into a frame's vertices) and three
+ *  texcoord indices. In a loaded model all are in range. */
+typedef struct md2_triangle {
+    uint16_t vertex[3];
+    uint16_t texcoord[3];
+} md2_triangle;
+
+/** One compressed vertex: position = scale * v + translate per axis;
+ *  normal indexes the 162-entry table (>= 162 decodes as the fallback). */
+typedef struct md2_vertex {
+    uint8_t v[3];
+    uint8_t normal;
+} md2_vertex;
+
+/** A keyframe. name is NUL-terminated at name[16]; bytes [0,16) are as in
+ *  the file. vertices points to md2_model.num_vertices vertices. */
+typedef struct md2_frame {
+    float scale[3];
+    float translate[3];
+    char name[MD2_FRAME_NAME_SIZE + 1];
+    const md2_vertex *vertices;
+} md2_frame;
+
+/** A loaded model: one allocation, immutable, released with md2_free().
+ *  A caller may also fill one in by hand (all pointers and counts; leave
+ *  header, warnings and allocator zero) to pass it to md2_write() or the
+ *  animation functions; such a model must not be passed to md2_free(). */
+typedef struct md2_model {
+    md2_header header;          /**< the header as read (zero for a hand-made model) */
+    int32_t skin_width;         /**< skin size in pixels, for texcoords */
+    int32_t skin_height;
+    size_t num_skins;
+    size_t num_vertices;        /**< vertices per frame */
+    size_t num_texcoords;
+    size_t num_triangles;       /**< triangles kept (lenient loading drops bad ones) */
+    size_t num_frames;
+    size_t num_glcmds;          /**< int32 words in glcmds, including the final 0; 0 if none */
+    const md2_skin *skins;
+    const md2_texcoord *texcoords;
+    const md2_triangle *triangles;
+    const md2_frame *frames;
+    const int32_t *glcmds;      /**< validated GL command words; see md2_glcmd_next() */
+    uint32_t warnings;          /**< md2_warning flags raised while loading */
+    md2_allocator allocator;    /**< how this model is freed */
+} md2_model;
+
+/* ------------------------------------------------------------------------ */
+/* Loading                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/** Validates size bytes at data and, on success, stores in *out a new model
+ *  that the caller owns and releases with md2_free(). data is not kept: the
+ *  caller may free it afterwards. opts may be NULL (defaults). The model is
+ *  one allocation through opts->allocator, made only after every count and
+ *  offset has been checked against size; its size is at most about 1.1
+ *  times the data (frames stay compressed).
+ *  Errors: MD2_ERR_INVALID_ARGUMENT (data or out NULL), a format error (the
+ *  codes above; opts->error, if set, names section, field and byte offset),
+ *  MD2_ERR_OUT_OF_MEMORY. On error *out is set to NULL and nothing leaks.
+ *  Thread-safe: concurrent calls share nothing but what the caller shares. */
+MD2_API md2_result md2_parse(const void *data, size_t size,
+                             const md2_options *opts, md2_model **out);
+
+/** Reads the file at path (fopen/fread) and parses it as md2_parse() does.
+ *  The file's bytes are held in one temporary buffer from the allocator,
+ *  freed before returning. MD2_ERR_IO if the file cannot be opened or read
+ *  (opts->error->message then names the path). */
+MD2_API md2_result md2_load_file(const char *path, const md2_options *opts,
+                                 md2_model **out);
+
+/** Return value of md2_read_fn that signals a read error. */
+#define MD2_READ_ERROR ((size_t)-1)
+
+/** Reads up to size bytes into dst; returns how many it read (0 at the end
+ *  of the stream), or MD2_READ_ERROR. */
+typedef size_t (*md2_read_fn)(void *user, void *dst, size_t size);
+
+/** Loads a model from a stream read through read(user, ...), for archives
+ *  and network streams. Reads the header, then the data the header says
+ *  exists, then checks whether more follows; it never asks for more than
+ *  opts->limits.max_file_size bytes, if set. The buffer grows by doubling
+ *  with the data actually received, so a header that lies about sizes costs
+ *  at most about twice the bytes the stream really delivers. Errors as
+ *  md2_parse(), plus MD2_ERR_IO when read returns MD2_READ_ERROR. */
+MD2_API md2_result md2_load_stream(md2_read_fn read, void *user,
+                                   const md2_options *opts, md2_model **out);
+
+/** Releases a model from md2_parse(), md2_load_file() or md2_load_stream()
+ *  with the allocator it was made with. NULL is a no-op. */
+MD2_API void md2_free(md2_model *model);
+
+/** Bytes the model occupies in memory (its one allocation). */
+MD2_API size_t md2_model_memory(const md2_model *model);
+
+/** Converts a texcoord to normalised (u, v): u = s / skin_width, v = t /
+ *  skin_height (v grows downward: row 0 is the top of the skin). A zero or
+ *  negative skin dimension gives 0 for that axis. */
+MD2_API void md2_texcoord_uv(const md2_model *model, md2_texcoord st,
+                             float *u, float *v);
+
+/* ------------------------------------------------------------------------ */
+/* GL commands                                                               */
+/* ------------------------------------------------------------------------ */
+
+/** One vertex of a GL command: normalised texcoords and a vertex index
+ *  (always < num_vertices in a loaded model). */
+typedef struct md2_glcmd_vertex {
+    float s, t;
+    uint32_t vertex;
+} md2_glcmd_vertex;
+
+/** One triangle strip or fan. */
+typedef struct md2_glcmd {
+    int is_fan;             /**< 1 for a triangle fan, 0 for a strip */
+    size_t num_vertices;    /**< at least 1 */
+    const int32_t *words_;  /**< private: 3 words a vertex */
+} md2_glcmd;
+
+/** Iteration state over a model's GL commands; initialise with
+ *  md2_glcmd_begin(). Plain data: copy it to restart from a point. */
+typedef struct md2_glcmd_iter {
+    const md2_model *model_;
+    size_t pos_;
+} md2_glcmd_iter;
+
+/** Starts iterating model's GL commands. */
+MD2_API void md2_glcmd_begin(md2_glcmd_iter *it, const md2_model *model);
+
+/** Stores the next command in *cmd and returns 1, or returns 0 at the end
+ *  of the list. Never reads past the model's validated words. */
+MD2_API int md2_glcmd_next(md2_glcmd_iter *it, md2_glcmd *cmd);
+
+/** Vertex i (< cmd->num_vertices) of cmd; an out-of-range i gives a zeroed
+ *  vertex. */
+MD2_API md2_glcmd_vertex md2_glcmd_get(const md2_glcmd *cmd, size_t i);
+
+/* ------------------------------------------------------------------------ */
+/* Animation (never allocates; thread-safe on a shared model)               */
+/* ------------------------------------------------------------------------ */
+
+/** The unit normal for a file's normal index: a pointer to 3 floats in the
+ *  library's constant table. Indices >= MD2_NUM_NORMALS give the entry
+ *  MD2_NORMAL_FALLBACK, so the result is always a valid pointer. */
+MD2_API const float *md2_normal(unsigned index);
+
+/** Flags for md2_lerp_ex(). */
+#define MD2_LERP_UNIT_NORMALS 1u /**< renormalise blended normals to length 1 */
+
+/** Interpolates keyframes frame_a and frame_b at t in [0,1]:
+ *    p = (1 - t) * (scale_a * v_a + translate_a) + t * (scale_b * v_b + translate_b)
+ *  written as 3 floats per vertex to positions, every position_stride bytes
+ *  (0: 3 * sizeof(float)). If normals is not NULL, the linear blend of the
+ *  two table normals is written likewise (not renormalised; see
+ *  md2_lerp_ex()). t = 0 gives frame_a exactly and t = 1 frame_b exactly.
+ *  positions must hold (num_vertices - 1) * stride + 12 bytes (same for
+ *  normals). A stride must be 0 or a multiple of sizeof(float) that is at
+ *  least 12.
+ *  Errors: MD2_ERR_INVALID_ARGUMENT (NULL model or positions, bad stride, t
+ *  not in [0,1] or NaN), MD2_ERR_FRAME_RANGE. Nothing is written on error. */
+MD2_API md2_result md2_lerp(const md2_model *m, uint32_t frame_a,
+                            uint32_t frame_b, float t, float *positions,
+                            size_t position_stride, float *normals,
+                            size_t normal_stride);
+
+/** md2_lerp() with flags (MD2_LERP_UNIT_NORMALS). */
+MD2_API md2_result md2_lerp_ex(const md2_model *m, uint32_t frame_a,
+                               uint32_t frame_b, float t, float *positions,
+                               size_t position_stride, float *normals,
+                               size_t normal_stride, unsigned flags);
+
+/** Decodes one keyframe: md2_lerp(m, frame, frame, 0, ...). */
+MD2_API md2_result md2_decode_frame(const md2_model *m, uint32_t frame,
+                                    float *positions, size_t position_stride,
+                                    float *normals, size_t normal_stride);
+
+/** The axis-aligned box of all of a frame's decoded vertices, into min[3]
+ *  and max[3]. Errors: MD2_ERR_INVALID_ARGUMENT, MD2_ERR_FRAME_RANGE. */
+MD2_API md2_result md2_frame_bounds(const md2_model *m, uint32_t frame,
+                                    float min[3], float max[3]);
+
+/* ------------------------------------------------------------------------ */
+/* Writing                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/** Called by md2_write_stream() with consecutive pieces of the file;
+ *  returns 0 on success, anything else to stop with MD2_ERR_IO. */
+typedef int (*md2_write_fn)(void *user, const void *data, size_t size);
+
+/** The size in bytes of the file md2_write() would produce, or 0 if the
+ *  model is invalid (see md2_write()). */
+MD2_API size_t md2_write_size(const md2_model *m);
+
+/** Serialises m to MD2 bytes in canonical order (header, skins, texcoords,
+ *  triangles, frames, GL commands), framesize = 40 + 4 * num_vertices,
+ *  ofs_end = file size; names are written as their stored bytes. Writes
+ *  md2_write_size(m) bytes to buffer and stores that number in *written
+ *  (written may be NULL). Errors: MD2_ERR_INVALID_ARGUMENT (NULL m or
+ *  buffer), MD2_ERR_INVALID_MODEL (no vertices or frames, a count the
+ *  format cannot hold, an index out of range, malformed GL commands),
+ *  MD2_ERR_BUFFER_TOO_SMALL. Never allocates. Thread-safe on a shared m. */
+MD2_API md2_result md2_write(const md2_model *m, void *buffer, size_t capacity,
+                             size_t *written);
+
+/** As md2_write(), through a callback in pieces of at most a few KiB, with
+ *  no large buffer. Errors as md2_write(), plus MD2_ERR_IO if write fails. */
+MD2_API md2_result md2_write_stream(const md2_model *m, md2_write_fn write,
+                                    void *user);
+
+/* ------------------------------------------------------------------------ */
+/* Version                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/** The library's version as "MAJOR.MINOR.PATCH" (of the compiled library,
+ *  which may differ from the header's macros). Never NULL. */
+MD2_API const char *md2_version_string(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MD2_MD2_H */

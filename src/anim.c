@@ -1,0 +1,155 @@
+/*
+ * The animation module: decodes compressed keyframes (scale * v +
+ * translate), looks up normals and interpolates two keyframes into caller
+ * buffers. Reads the model only; never allocates.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "internal.h"
+
+#include <math.h>
+
+#define MD2_VEC3_BYTES (3 * sizeof(float))
+
+/* Resolves a byte stride (0 = packed) to a stride in floats, or 0 if bad. */
+static size_t stride_floats(size_t stride)
+{
+    if (stride == 0)
+        return 3;
+    if (stride < MD2_VEC3_BYTES || stride % sizeof(float) != 0)
+        return 0;
+    return stride / sizeof(float);
+}
+
+static md2_result check_frame(const md2_model *m, uint32_t frame)
+{
+    if ((size_t)frame >= m->num_frames)
+        return MD2_ERR_FRAME_RANGE;
+    if (!m->frames[frame].vertices && m->num_vertices != 0)
+        return MD2_ERR_INVALID_ARGUMENT;
+    return MD2_OK;
+}
+
+md2_result md2_lerp_ex(const md2_model *m, uint32_t frame_a, uint32_t frame_b,
+                       float t, float *positions, size_t position_stride,
+                       float *normals, size_t normal_stride, unsigned flags)
+{
+    const md2_frame *fa, *fb;
+    size_t ps = stride_floats(position_stride);
+    size_t ns = stride_floats(normal_stride);
+    size_t i, n;
+    float wa, wb;
+    md2_result r;
+
+    if (!m || !positions || !m->frames || ps == 0 || (normals && ns == 0))
+        return MD2_ERR_INVALID_ARGUMENT;
+    if (!(t >= 0.0f && t <= 1.0f)) /* also refuses NaN */
+        return MD2_ERR_INVALID_ARGUMENT;
+    if ((r = check_frame(m, frame_a)) != MD2_OK || (r = check_frame(m, frame_b)) != MD2_OK)
+        return r;
+
+    fa = &m->frames[frame_a];
+    fb = &m->frames[frame_b];
+    n = m->num_vertices;
+    wb = t;
+    wa = 1.0f - t;
+
+    if (t == 0.0f || t == 1.0f || frame_a == frame_b) {
+        /* A keyframe exactly: scale * v + translate. */
+        const md2_frame *f = (t == 1.0f) ? fb : fa;
+        for (i = 0; i < n; i++) {
+            const md2_vertex *v = &f->vertices[i];
+            float *p = positions + i * ps;
+            p[0] = f->scale[0] * (float)v->v[0] + f->translate[0];
+            p[1] = f->scale[1] * (float)v->v[1] + f->translate[1];
+            p[2] = f->scale[2] * (float)v->v[2] + f->translate[2];
+            if (normals) {
+                const float *nv = md2_normal(v->normal);
+                float *o = normals + i * ns;
+                o[0] = nv[0];
+                o[1] = nv[1];
+                o[2] = nv[2];
+            }
+        }
+        return MD2_OK;
+    }
+
+    for (i = 0; i < n; i++) {
+        const md2_vertex *va = &fa->vertices[i];
+        const md2_vertex *vb = &fb->vertices[i];
+        float *p = positions + i * ps;
+        int k;
+        for (k = 0; k < 3; k++) {
+            float pa = fa->scale[k] * (float)va->v[k] + fa->translate[k];
+            float pb = fb->scale[k] * (float)vb->v[k] + fb->translate[k];
+            p[k] = wa * pa + wb * pb;
+        }
+        if (normals) {
+            const float *na = md2_normal(va->normal);
+            const float *nb = md2_normal(vb->normal);
+            float *o = normals + i * ns;
+            for (k = 0; k < 3; k++)
+                o[k] = wa * na[k] + wb * nb[k];
+            if (flags & MD2_LERP_UNIT_NORMALS) {
+                float len = sqrtf(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
+                if (len > 1e-6f) {
+                    o[0] /= len;
+                    o[1] /= len;
+                    o[2] /= len;
+                } else {
+                    /* opposite normals cancel out: keep frame a's */
+                    o[0] = na[0];
+                    o[1] = na[1];
+                    o[2] = na[2];
+                }
+            }
+        }
+    }
+    return MD2_OK;
+}
+
+md2_result md2_lerp(const md2_model *m, uint32_t frame_a, uint32_t frame_b,
+                    float t, float *positions, size_t position_stride,
+                    float *normals, size_t normal_stride)
+{
+    return md2_lerp_ex(m, frame_a, frame_b, t, positions, position_stride,
+                       normals, normal_stride, 0u);
+}
+
+md2_result md2_decode_frame(const md2_model *m, uint32_t frame, float *positions,
+                            size_t position_stride, float *normals,
+                            size_t normal_stride)
+{
+    return md2_lerp_ex(m, frame, frame, 0.0f, positions, position_stride,
+                       normals, normal_stride, 0u);
+}
+
+md2_result md2_frame_bounds(const md2_model *m, uint32_t frame, float min[3],
+                            float max[3])
+{
+    const md2_frame *f;
+    size_t i;
+    int k;
+    md2_result r;
+
+    if (!m || !min || !max || !m->frames || m->num_vertices == 0)
+        return MD2_ERR_INVALID_ARGUMENT;
+    if ((r = check_frame(m, frame)) != MD2_OK)
+        return r;
+    f = &m->frames[frame];
+    for (k = 0; k < 3; k++) {
+        float p = f->scale[k] * (float)f->vertices[0].v[k] + f->translate[k];
+        min[k] = p;
+        max[k] = p;
+    }
+    for (i = 1; i < m->num_vertices; i++) {
+        for (k = 0; k < 3; k++) {
+            float p = f->scale[k] * (float)f->vertices[i].v[k] + f->translate[k];
+            if (p < min[k])
+                min[k] = p;
+            if (p > max[k])
+                max[k] = p;
+        }
+    }
+    return MD2_OK;
+}

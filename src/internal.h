@@ -1,0 +1,81 @@
+/*
+ * Declarations shared between libmd2's source files (not installed).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef MD2_INTERNAL_H
+#define MD2_INTERNAL_H
+
+#include "md2/md2.h"
+
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* File layout of the header fields, in order (byte offset = 4 * index). */
+enum {
+    MD2_H_IDENT, MD2_H_VERSION, MD2_H_SKINWIDTH, MD2_H_SKINHEIGHT,
+    MD2_H_FRAMESIZE, MD2_H_NUM_SKINS, MD2_H_NUM_XYZ, MD2_H_NUM_ST,
+    MD2_H_NUM_TRIS, MD2_H_NUM_GLCMDS, MD2_H_NUM_FRAMES, MD2_H_OFS_SKINS,
+    MD2_H_OFS_ST, MD2_H_OFS_TRIS, MD2_H_OFS_FRAMES, MD2_H_OFS_GLCMDS,
+    MD2_H_OFS_END, MD2_H_COUNT
+};
+
+/* Bytes of one element of each section in the file. */
+#define MD2_SKIN_BYTES MD2_SKIN_NAME_SIZE
+#define MD2_TEXCOORD_BYTES 4
+#define MD2_TRIANGLE_BYTES 12
+#define MD2_VERTEX_BYTES 4
+#define MD2_GLCMD_WORD_BYTES 4
+
+/* The name of header field k ("ident", ..., "ofs_end"). */
+const char *md2__header_field_name(int k);
+
+/* The allocator to use for opts (malloc/free when unset). */
+md2_allocator md2__allocator(const md2_options *opts);
+
+/* Fills d (if not NULL) with an error and a formatted message. Returns r. */
+md2_result md2__fail(md2_diagnostic *d, md2_result r, md2_section section,
+                     const char *field, size_t offset, size_t index,
+                     const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 7, 8)))
+#endif
+    ;
+
+/* Formats into d->message (helper of md2__fail and the warning path). */
+void md2__vformat(md2_diagnostic *d, const char *fmt, va_list ap);
+
+/* The error code that strict mode gives for one warning flag. */
+md2_result md2__warning_error(uint32_t warning);
+
+/* Result of scanning a GL command list. */
+typedef struct md2_glscan {
+    size_t valid_words;   /* words of complete, valid commands before the end */
+    int terminated;       /* a 0 word ended the list at valid_words */
+    int bad;              /* a malformed command follows valid_words */
+    size_t bad_word;      /* index of the word at fault, if bad */
+    const char *problem;  /* static text describing the fault, if bad */
+} md2_glscan;
+
+/* Scans n GL command words. Words come either from little-endian bytes
+ * (bytes != NULL) or from an int32 array (words != NULL). */
+void md2__glcmds_scan(const uint8_t *bytes, const int32_t *words, size_t n,
+                      size_t num_vertices, md2_glscan *out);
+
+/* The parser's entry point; more_follows is 1 when the data is known to
+ * continue past size bytes (a stream read only as far as the header said). */
+md2_result md2__parse(const void *data, size_t size, int more_follows,
+                      const md2_options *opts, md2_model **out);
+
+/* Layout of a model's single allocation. */
+typedef struct md2_layout {
+    size_t frames, glcmds, texcoords, triangles, skins, vertices, total;
+} md2_layout;
+
+/* Computes the layout for the given counts; 0 if the size overflows. */
+int md2__layout(md2_layout *l, size_t num_skins, size_t num_vertices,
+                size_t num_texcoords, size_t num_triangles, size_t num_frames,
+                size_t num_glcmds);
+
+#endif /* MD2_INTERNAL_H */

@@ -1,0 +1,189 @@
+/*
+ * Strings, version, limits, allocator and diagnostics helpers.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MD2_STR2(x) #x
+#define MD2_STR(x) MD2_STR2(x)
+
+const char *md2_version_string(void)
+{
+    return MD2_STR(MD2_VERSION_MAJOR) "." MD2_STR(MD2_VERSION_MINOR) "." MD2_STR(
+        MD2_VERSION_PATCH);
+}
+
+const char *md2_result_string(md2_result r)
+{
+    switch (r) {
+    case MD2_OK: return "success";
+    case MD2_ERR_INVALID_ARGUMENT: return "invalid argument";
+    case MD2_ERR_OUT_OF_MEMORY: return "out of memory";
+    case MD2_ERR_IO: return "input/output error";
+    case MD2_ERR_TRUNCATED_HEADER: return "data shorter than the 68-byte MD2 header";
+    case MD2_ERR_BAD_MAGIC: return "not an MD2 file (ident is not IDP2)";
+    case MD2_ERR_BAD_VERSION: return "unsupported MD2 version (not 8)";
+    case MD2_ERR_BAD_COUNT: return "negative count in the header";
+    case MD2_ERR_BAD_SKIN_SIZE: return "invalid skin width or height";
+    case MD2_ERR_BAD_FRAMESIZE: return "invalid frame size";
+    case MD2_ERR_NO_VERTICES: return "model has no vertices";
+    case MD2_ERR_NO_FRAMES: return "model has no frames";
+    case MD2_ERR_LIMIT_EXCEEDED: return "count exceeds a limit";
+    case MD2_ERR_SECTION_OUT_OF_BOUNDS: return "section lies outside the data";
+    case MD2_ERR_SECTION_OVERLAP: return "sections overlap";
+    case MD2_ERR_BAD_OFS_END: return "ofs_end does not match the data size";
+    case MD2_ERR_UNTERMINATED_NAME: return "name without terminating NUL";
+    case MD2_ERR_BAD_VERTEX_INDEX: return "triangle vertex index out of range";
+    case MD2_ERR_BAD_TEXCOORD_INDEX: return "triangle texcoord index out of range";
+    case MD2_ERR_BAD_NORMAL_INDEX: return "normal index out of range";
+    case MD2_ERR_BAD_GLCMDS: return "malformed GL command list";
+    case MD2_ERR_GLCMDS_UNTERMINATED: return "GL command list lacks its terminating 0";
+    case MD2_ERR_FRAME_RANGE: return "frame number out of range";
+    case MD2_ERR_BUFFER_TOO_SMALL: return "output buffer too small";
+    case MD2_ERR_INVALID_MODEL: return "model breaks a rule of the MD2 format";
+    case MD2_RESULT_COUNT_: break;
+    }
+    return "unknown md2_result";
+}
+
+const char *md2_warning_string(uint32_t warning)
+{
+    switch (warning) {
+    case MD2_WARN_OFS_END: return "ofs_end does not match the data size";
+    case MD2_WARN_FRAMESIZE_PADDED: return "frames padded beyond 40 + 4 * num_xyz bytes";
+    case MD2_WARN_SKIN_SIZE_ZERO: return "skin width or height is zero";
+    case MD2_WARN_SECTION_OVERLAP: return "sections overlap";
+    case MD2_WARN_UNTERMINATED_NAME: return "name without terminating NUL";
+    case MD2_WARN_VERTEX_INDEX: return "triangle with a vertex index out of range dropped";
+    case MD2_WARN_TEXCOORD_INDEX: return "triangle with a texcoord index out of range dropped";
+    case MD2_WARN_NORMAL_INDEX: return "normal index out of range (decodes as the fallback)";
+    case MD2_WARN_GLCMDS_INVALID: return "GL command list cut before a malformed command";
+    case MD2_WARN_GLCMDS_UNTERMINATED: return "GL command list lacked its terminating 0";
+    default: break;
+    }
+    return "unknown or combined md2_warning";
+}
+
+md2_result md2__warning_error(uint32_t warning)
+{
+    switch (warning) {
+    case MD2_WARN_OFS_END: return MD2_ERR_BAD_OFS_END;
+    case MD2_WARN_FRAMESIZE_PADDED: return MD2_ERR_BAD_FRAMESIZE;
+    case MD2_WARN_SKIN_SIZE_ZERO: return MD2_ERR_BAD_SKIN_SIZE;
+    case MD2_WARN_SECTION_OVERLAP: return MD2_ERR_SECTION_OVERLAP;
+    case MD2_WARN_UNTERMINATED_NAME: return MD2_ERR_UNTERMINATED_NAME;
+    case MD2_WARN_VERTEX_INDEX: return MD2_ERR_BAD_VERTEX_INDEX;
+    case MD2_WARN_TEXCOORD_INDEX: return MD2_ERR_BAD_TEXCOORD_INDEX;
+    case MD2_WARN_NORMAL_INDEX: return MD2_ERR_BAD_NORMAL_INDEX;
+    case MD2_WARN_GLCMDS_INVALID: return MD2_ERR_BAD_GLCMDS;
+    case MD2_WARN_GLCMDS_UNTERMINATED: return MD2_ERR_GLCMDS_UNTERMINATED;
+    default: break;
+    }
+    return MD2_ERR_INVALID_ARGUMENT;
+}
+
+const char *md2_section_string(md2_section s)
+{
+    switch (s) {
+    case MD2_SECTION_NONE: return "none";
+    case MD2_SECTION_HEADER: return "header";
+    case MD2_SECTION_SKINS: return "skins";
+    case MD2_SECTION_TEXCOORDS: return "texcoords";
+    case MD2_SECTION_TRIANGLES: return "triangles";
+    case MD2_SECTION_FRAMES: return "frames";
+    case MD2_SECTION_GLCMDS: return "glcmds";
+    }
+    return "unknown section";
+}
+
+const char *md2__header_field_name(int k)
+{
+    static const char *const names[MD2_H_COUNT] = {
+        "ident", "version", "skinwidth", "skinheight", "framesize",
+        "num_skins", "num_xyz", "num_st", "num_tris", "num_glcmds",
+        "num_frames", "ofs_skins", "ofs_st", "ofs_tris", "ofs_frames",
+        "ofs_glcmds", "ofs_end"};
+    if (k < 0 || k >= MD2_H_COUNT)
+        return "?";
+    return names[k];
+}
+
+md2_limits md2_limits_quake2(void)
+{
+    md2_limits l;
+    memset(&l, 0, sizeof l);
+    l.max_skins = 32;
+    l.max_vertices = 2048;
+    l.max_texcoords = 2048 * 3;
+    l.max_triangles = 4096;
+    l.max_frames = 512;
+    l.max_glcmds = 16384;
+    return l;
+}
+
+static void *md2_default_alloc(void *user, size_t size)
+{
+    (void)user;
+    return malloc(size);
+}
+
+static void md2_default_free(void *user, void *ptr)
+{
+    (void)user;
+    free(ptr);
+}
+
+md2_allocator md2__allocator(const md2_options *opts)
+{
+    md2_allocator a;
+    if (opts && opts->allocator.alloc && opts->allocator.free)
+        return opts->allocator;
+    a.alloc = md2_default_alloc;
+    a.free = md2_default_free;
+    a.user = NULL;
+    return a;
+}
+
+void md2__vformat(md2_diagnostic *d, const char *fmt, va_list ap)
+{
+    int n = vsnprintf(d->message, sizeof d->message, fmt, ap);
+    if (n < 0)
+        d->message[0] = '\0';
+}
+
+md2_result md2__fail(md2_diagnostic *d, md2_result r, md2_section section,
+                     const char *field, size_t offset, size_t index,
+                     const char *fmt, ...)
+{
+    va_list ap;
+    if (!d)
+        return r;
+    d->result = r;
+    d->warning = 0;
+    d->section = section;
+    d->field = field;
+    d->offset = offset;
+    d->index = index;
+    va_start(ap, fmt);
+    md2__vformat(d, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+void md2_texcoord_uv(const md2_model *model, md2_texcoord st, float *u, float *v)
+{
+    float fu = 0.0f, fv = 0.0f;
+    if (model && model->skin_width > 0)
+        fu = (float)st.s / (float)model->skin_width;
+    if (model && model->skin_height > 0)
+        fv = (float)st.t / (float)model->skin_height;
+    if (u)
+        *u = fu;
+    if (v)
+        *v = fv;
+}

@@ -1,0 +1,633 @@
+/*
+ * The parser: validates an MD2 file held in memory and copies it into one
+ * owned allocation. Every check runs before the allocation, so a file that
+ * lies about its counts is refused without allocating anything, and the
+ * allocation is bounded by the data's size.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "internal.h"
+#include "reader.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Alignment of a type in C99. */
+#define MD2_ALIGNOF(type) offsetof(struct { char c; type member; }, member)
+
+typedef struct md2_pctx {
+    const uint8_t *data;
+    size_t size;
+    int more_follows;
+    const md2_options *opts;
+    md2_diagnostic *err;
+    uint32_t strict;
+    uint32_t warnings;
+    int32_t h[MD2_H_COUNT];
+} md2_pctx;
+
+/* One section of the file, from the header. */
+typedef struct md2_section_info {
+    md2_section id;
+    int count_field;  /* header field index of the count */
+    int ofs_field;    /* header field index of the offset */
+    size_t count;
+    size_t elem;      /* bytes per element */
+    size_t ofs;
+    uint64_t end;
+} md2_section_info;
+
+static size_t field_offset(int k) { return (size_t)k * 4u; }
+
+/* Records a lenient repair, or fails in strict mode. */
+static md2_result warn(md2_pctx *c, uint32_t flag, md2_section section,
+                       const char *field, size_t offset, size_t index,
+                       const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 7, 8)))
+#endif
+    ;
+
+static md2_result warn(md2_pctx *c, uint32_t flag, md2_section section,
+                       const char *field, size_t offset, size_t index,
+                       const char *fmt, ...)
+{
+    md2_diagnostic d;
+    va_list ap;
+    int is_error = (c->strict & flag) != 0;
+    md2_warning_fn fn = c->opts ? c->opts->on_warning : NULL;
+
+    if (!is_error)
+        c->warnings |= flag;
+    if (!fn && !(is_error && c->err))
+        return is_error ? md2__warning_error(flag) : MD2_OK;
+
+    d.result = is_error ? md2__warning_error(flag) : MD2_OK;
+    d.warning = is_error ? 0u : flag;
+    d.section = section;
+    d.field = field;
+    d.offset = offset;
+    d.index = index;
+    va_start(ap, fmt);
+    md2__vformat(&d, fmt, ap);
+    va_end(ap);
+    if (is_error) {
+        *c->err = d;
+        return d.result;
+    }
+    fn(c->opts->warning_user, &d);
+    return MD2_OK;
+}
+
+#define MD2_TRY(expr)                                                         \
+    do {                                                                      \
+        md2_result md2_try_r_ = (expr);                                       \
+        if (md2_try_r_ != MD2_OK)                                             \
+            return md2_try_r_;                                                \
+    } while (0)
+
+static size_t align_up(size_t v, size_t a, int *ok)
+{
+    size_t r = v % a;
+    if (r == 0)
+        return v;
+    if (v > SIZE_MAX - (a - r)) {
+        *ok = 0;
+        return 0;
+    }
+    return v + (a - r);
+}
+
+/* Reserves count * elem bytes aligned to align after *total. */
+static size_t reserve(size_t *total, size_t count, size_t elem, size_t align,
+                      int *ok)
+{
+    size_t at = align_up(*total, align, ok);
+    if (!*ok)
+        return 0;
+    if (count != 0 && elem > (SIZE_MAX - at) / count) {
+        *ok = 0;
+        return 0;
+    }
+    *total = at + count * elem;
+    return at;
+}
+
+int md2__layout(md2_layout *l, size_t num_skins, size_t num_vertices,
+                size_t num_texcoords, size_t num_triangles, size_t num_frames,
+                size_t num_glcmds)
+{
+    int ok = 1;
+    size_t total = sizeof(md2_model);
+    size_t num_verts_total;
+
+    if (num_frames != 0 && num_vertices > SIZE_MAX / num_frames)
+        return 0;
+    num_verts_total = num_frames * num_vertices;
+    l->frames = reserve(&total, num_frames, sizeof(md2_frame),
+                        MD2_ALIGNOF(md2_frame), &ok);
+    l->glcmds = reserve(&total, num_glcmds, sizeof(int32_t),
+                        MD2_ALIGNOF(int32_t), &ok);
+    l->texcoords = reserve(&total, num_texcoords, sizeof(md2_texcoord),
+                           MD2_ALIGNOF(md2_texcoord), &ok);
+    l->triangles = reserve(&total, num_triangles, sizeof(md2_triangle),
+                           MD2_ALIGNOF(md2_triangle), &ok);
+    l->skins = reserve(&total, num_skins, sizeof(md2_skin),
+                       MD2_ALIGNOF(md2_skin), &ok);
+    l->vertices = reserve(&total, num_verts_total, sizeof(md2_vertex),
+                          MD2_ALIGNOF(md2_vertex), &ok);
+    l->total = total;
+    return ok;
+}
+
+size_t md2_model_memory(const md2_model *m)
+{
+    md2_layout l;
+    if (!m)
+        return 0;
+    if (!md2__layout(&l, m->num_skins, m->num_vertices, m->num_texcoords,
+                     m->num_triangles, m->num_frames, m->num_glcmds))
+        return 0;
+    return l.total;
+}
+
+/* ---- header ------------------------------------------------------------ */
+
+static md2_result check_counts(md2_pctx *c)
+{
+    static const int count_fields[] = {MD2_H_NUM_SKINS, MD2_H_NUM_XYZ,
+                                       MD2_H_NUM_ST,    MD2_H_NUM_TRIS,
+                                       MD2_H_NUM_GLCMDS, MD2_H_NUM_FRAMES};
+    const md2_limits *lim = c->opts ? &c->opts->limits : NULL;
+    uint32_t limits[6];
+    size_t i;
+
+    for (i = 0; i < sizeof count_fields / sizeof count_fields[0]; i++) {
+        int k = count_fields[i];
+        if (c->h[k] < 0)
+            return md2__fail(c->err, MD2_ERR_BAD_COUNT, MD2_SECTION_HEADER,
+                             md2__header_field_name(k), field_offset(k), 0,
+                             "header: %s (byte %u) is %ld; a count cannot be negative",
+                             md2__header_field_name(k), (unsigned)field_offset(k),
+                             (long)c->h[k]);
+    }
+    if (c->h[MD2_H_NUM_XYZ] == 0)
+        return md2__fail(c->err, MD2_ERR_NO_VERTICES, MD2_SECTION_HEADER,
+                         "num_xyz", field_offset(MD2_H_NUM_XYZ), 0,
+                         "header: num_xyz (byte %u) is 0; a model needs vertices",
+                         (unsigned)field_offset(MD2_H_NUM_XYZ));
+    if (c->h[MD2_H_NUM_FRAMES] == 0)
+        return md2__fail(c->err, MD2_ERR_NO_FRAMES, MD2_SECTION_HEADER,
+                         "num_frames", field_offset(MD2_H_NUM_FRAMES), 0,
+                         "header: num_frames (byte %u) is 0; a model needs a frame",
+                         (unsigned)field_offset(MD2_H_NUM_FRAMES));
+    if (c->h[MD2_H_NUM_XYZ] > MD2_MAX_INDEXABLE ||
+        c->h[MD2_H_NUM_ST] > MD2_MAX_INDEXABLE) {
+        int k = c->h[MD2_H_NUM_XYZ] > MD2_MAX_INDEXABLE ? MD2_H_NUM_XYZ : MD2_H_NUM_ST;
+        return md2__fail(c->err, MD2_ERR_LIMIT_EXCEEDED, MD2_SECTION_HEADER,
+                         md2__header_field_name(k), field_offset(k), 0,
+                         "header: %s (byte %u) is %ld, more than the %d a 16-bit triangle index can address",
+                         md2__header_field_name(k), (unsigned)field_offset(k),
+                         (long)c->h[k], MD2_MAX_INDEXABLE);
+    }
+    if (!lim)
+        return MD2_OK;
+    limits[0] = lim->max_skins;
+    limits[1] = lim->max_vertices;
+    limits[2] = lim->max_texcoords;
+    limits[3] = lim->max_triangles;
+    limits[4] = lim->max_glcmds;
+    limits[5] = lim->max_frames;
+    for (i = 0; i < 6; i++) {
+        int k = count_fields[i];
+        if (limits[i] != 0 && (uint32_t)c->h[k] > limits[i])
+            return md2__fail(c->err, MD2_ERR_LIMIT_EXCEEDED, MD2_SECTION_HEADER,
+                             md2__header_field_name(k), field_offset(k), 0,
+                             "header: %s (byte %u) is %ld, above the caller's limit of %lu",
+                             md2__header_field_name(k), (unsigned)field_offset(k),
+                             (long)c->h[k], (unsigned long)limits[i]);
+    }
+    return MD2_OK;
+}
+
+static md2_result check_sizes(md2_pctx *c)
+{
+    int k;
+    long min_framesize = MD2_FRAME_HEADER_SIZE + 4L * c->h[MD2_H_NUM_XYZ];
+
+    for (k = MD2_H_SKINWIDTH; k <= MD2_H_SKINHEIGHT; k++) {
+        if (c->h[k] < 0)
+            return md2__fail(c->err, MD2_ERR_BAD_SKIN_SIZE, MD2_SECTION_HEADER,
+                             md2__header_field_name(k), field_offset(k), 0,
+                             "header: %s (byte %u) is %ld; a skin size cannot be negative",
+                             md2__header_field_name(k), (unsigned)field_offset(k),
+                             (long)c->h[k]);
+    }
+    for (k = MD2_H_SKINWIDTH; k <= MD2_H_SKINHEIGHT; k++) {
+        if (c->h[k] == 0)
+            MD2_TRY(warn(c, MD2_WARN_SKIN_SIZE_ZERO, MD2_SECTION_HEADER,
+                         md2__header_field_name(k), field_offset(k), 0,
+                         "header: %s (byte %u) is 0; texcoords cannot be normalised on that axis",
+                         md2__header_field_name(k), (unsigned)field_offset(k)));
+    }
+    if ((long)c->h[MD2_H_FRAMESIZE] < min_framesize)
+        return md2__fail(c->err, MD2_ERR_BAD_FRAMESIZE, MD2_SECTION_HEADER,
+                         "framesize", field_offset(MD2_H_FRAMESIZE), 0,
+                         "header: framesize (byte 16) is %ld, less than 40 + 4 * num_xyz = %ld",
+                         (long)c->h[MD2_H_FRAMESIZE], min_framesize);
+    if ((long)c->h[MD2_H_FRAMESIZE] > min_framesize)
+        MD2_TRY(warn(c, MD2_WARN_FRAMESIZE_PADDED, MD2_SECTION_HEADER, "framesize",
+                     field_offset(MD2_H_FRAMESIZE), 0,
+                     "header: framesize (byte 16) is %ld, more than 40 + 4 * num_xyz = %ld",
+                     (long)c->h[MD2_H_FRAMESIZE], min_framesize));
+    return MD2_OK;
+}
+
+static void describe_sections(const md2_pctx *c, md2_section_info s[5])
+{
+    static const md2_section ids[5] = {MD2_SECTION_SKINS, MD2_SECTION_TEXCOORDS,
+                                       MD2_SECTION_TRIANGLES, MD2_SECTION_FRAMES,
+                                       MD2_SECTION_GLCMDS};
+    static const int counts[5] = {MD2_H_NUM_SKINS, MD2_H_NUM_ST, MD2_H_NUM_TRIS,
+                                  MD2_H_NUM_FRAMES, MD2_H_NUM_GLCMDS};
+    static const int ofs[5] = {MD2_H_OFS_SKINS, MD2_H_OFS_ST, MD2_H_OFS_TRIS,
+                               MD2_H_OFS_FRAMES, MD2_H_OFS_GLCMDS};
+    size_t elems[5];
+    int i;
+
+    elems[0] = MD2_SKIN_BYTES;
+    elems[1] = MD2_TEXCOORD_BYTES;
+    elems[2] = MD2_TRIANGLE_BYTES;
+    elems[3] = (size_t)c->h[MD2_H_FRAMESIZE];
+    elems[4] = MD2_GLCMD_WORD_BYTES;
+    for (i = 0; i < 5; i++) {
+        s[i].id = ids[i];
+        s[i].count_field = counts[i];
+        s[i].ofs_field = ofs[i];
+        s[i].count = (size_t)c->h[counts[i]];
+        s[i].elem = elems[i];
+        s[i].ofs = c->h[ofs[i]] < 0 ? 0 : (size_t)c->h[ofs[i]];
+        s[i].end = (uint64_t)s[i].ofs + (uint64_t)s[i].count * (uint64_t)s[i].elem;
+    }
+}
+
+static md2_result check_sections(md2_pctx *c, const md2_section_info s[5])
+{
+    int i, j;
+
+    for (i = 0; i < 5; i++) {
+        const char *ofs_name = md2__header_field_name(s[i].ofs_field);
+        if (s[i].count == 0)
+            continue;
+        if (c->h[s[i].ofs_field] < MD2_HEADER_SIZE)
+            return md2__fail(c->err, MD2_ERR_SECTION_OUT_OF_BOUNDS, s[i].id,
+                             ofs_name, field_offset(s[i].ofs_field), 0,
+                             "%s: %s (header byte %u) is %ld, inside the 68-byte header",
+                             md2_section_string(s[i].id), ofs_name,
+                             (unsigned)field_offset(s[i].ofs_field),
+                             (long)c->h[s[i].ofs_field]);
+        if (s[i].end > (uint64_t)c->size)
+            return md2__fail(c->err, MD2_ERR_SECTION_OUT_OF_BOUNDS, s[i].id,
+                             ofs_name, s[i].ofs, 0,
+                             "%s: %lu entries of %lu bytes from %s = %lu end at byte %llu, past the end of the data (%lu bytes)",
+                             md2_section_string(s[i].id), (unsigned long)s[i].count,
+                             (unsigned long)s[i].elem, ofs_name,
+                             (unsigned long)s[i].ofs, (unsigned long long)s[i].end,
+                             (unsigned long)c->size);
+    }
+    for (i = 0; i < 5; i++) {
+        for (j = i + 1; j < 5; j++) {
+            if (s[i].count == 0 || s[j].count == 0)
+                continue;
+            if ((uint64_t)s[i].ofs < s[j].end && (uint64_t)s[j].ofs < s[i].end) {
+                size_t at = s[i].ofs > s[j].ofs ? s[i].ofs : s[j].ofs;
+                MD2_TRY(warn(c, MD2_WARN_SECTION_OVERLAP, s[j].id,
+                             md2__header_field_name(s[j].ofs_field), at, 0,
+                             "%s (bytes %lu-%llu) and %s (bytes %lu-%llu) overlap from byte %lu",
+                             md2_section_string(s[i].id), (unsigned long)s[i].ofs,
+                             (unsigned long long)s[i].end,
+                             md2_section_string(s[j].id), (unsigned long)s[j].ofs,
+                             (unsigned long long)s[j].end, (unsigned long)at));
+            }
+        }
+    }
+    if (c->more_follows || (c->h[MD2_H_OFS_END] < 0) ||
+        (uint64_t)c->h[MD2_H_OFS_END] != (uint64_t)c->size) {
+        if (c->more_follows)
+            MD2_TRY(warn(c, MD2_WARN_OFS_END, MD2_SECTION_HEADER, "ofs_end",
+                         field_offset(MD2_H_OFS_END), 0,
+                         "header: ofs_end (byte 64) is %ld, but the data continues past byte %lu",
+                         (long)c->h[MD2_H_OFS_END], (unsigned long)c->size));
+        else
+            MD2_TRY(warn(c, MD2_WARN_OFS_END, MD2_SECTION_HEADER, "ofs_end",
+                         field_offset(MD2_H_OFS_END), 0,
+                         "header: ofs_end (byte 64) is %ld, but the data has %lu bytes",
+                         (long)c->h[MD2_H_OFS_END], (unsigned long)c->size));
+    }
+    return MD2_OK;
+}
+
+/* ---- section scans (before allocation) ---------------------------------- */
+
+static int has_nul(const uint8_t *p, size_t n) { return memchr(p, 0, n) != NULL; }
+
+static md2_result scan_names(md2_pctx *c, const md2_section_info *skins,
+                             const md2_section_info *frames)
+{
+    size_t i;
+    for (i = 0; i < skins->count; i++) {
+        size_t at = skins->ofs + i * MD2_SKIN_BYTES;
+        if (!has_nul(c->data + at, MD2_SKIN_NAME_SIZE))
+            MD2_TRY(warn(c, MD2_WARN_UNTERMINATED_NAME, MD2_SECTION_SKINS, "name", at, i,
+                         "skins: name of skin %lu at byte %lu fills all 64 bytes without a NUL",
+                         (unsigned long)i, (unsigned long)at));
+    }
+    for (i = 0; i < frames->count; i++) {
+        size_t at = frames->ofs + i * frames->elem + 24;
+        if (!has_nul(c->data + at, MD2_FRAME_NAME_SIZE))
+            MD2_TRY(warn(c, MD2_WARN_UNTERMINATED_NAME, MD2_SECTION_FRAMES, "name", at, i,
+                         "frames: name of frame %lu at byte %lu fills all 16 bytes without a NUL",
+                         (unsigned long)i, (unsigned long)at));
+    }
+    return MD2_OK;
+}
+
+static md2_result scan_triangles(md2_pctx *c, const md2_section_info *tris,
+                                 size_t *kept)
+{
+    size_t i, n_xyz = (size_t)c->h[MD2_H_NUM_XYZ], n_st = (size_t)c->h[MD2_H_NUM_ST];
+    *kept = 0;
+    for (i = 0; i < tris->count; i++) {
+        const uint8_t *p = c->data + tris->ofs + i * MD2_TRIANGLE_BYTES;
+        int bad = 0, k;
+        for (k = 0; k < 3 && !bad; k++) {
+            size_t v = md2_le16(p + 2 * k);
+            if (v >= n_xyz) {
+                size_t at = tris->ofs + i * MD2_TRIANGLE_BYTES + 2 * (size_t)k;
+                MD2_TRY(warn(c, MD2_WARN_VERTEX_INDEX, MD2_SECTION_TRIANGLES, "index_xyz",
+                             at, i,
+                             "triangles: index_xyz[%d] of triangle %lu at byte %lu is %lu, not below num_xyz = %lu",
+                             k, (unsigned long)i, (unsigned long)at, (unsigned long)v,
+                             (unsigned long)n_xyz));
+                bad = 1;
+            }
+        }
+        for (k = 0; k < 3 && !bad; k++) {
+            size_t st = md2_le16(p + 6 + 2 * k);
+            if (st >= n_st) {
+                size_t at = tris->ofs + i * MD2_TRIANGLE_BYTES + 6 + 2 * (size_t)k;
+                MD2_TRY(warn(c, MD2_WARN_TEXCOORD_INDEX, MD2_SECTION_TRIANGLES, "index_st",
+                             at, i,
+                             "triangles: index_st[%d] of triangle %lu at byte %lu is %lu, not below num_st = %lu",
+                             k, (unsigned long)i, (unsigned long)at, (unsigned long)st,
+                             (unsigned long)n_st));
+                bad = 1;
+            }
+        }
+        if (!bad)
+            (*kept)++;
+    }
+    return MD2_OK;
+}
+
+static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames)
+{
+    size_t f, i, n = (size_t)c->h[MD2_H_NUM_XYZ];
+    for (f = 0; f < frames->count; f++) {
+        const uint8_t *v = c->data + frames->ofs + f * frames->elem + MD2_FRAME_HEADER_SIZE;
+        for (i = 0; i < n; i++) {
+            if (v[4 * i + 3] >= MD2_NUM_NORMALS) {
+                size_t at = (size_t)(v + 4 * i + 3 - c->data);
+                MD2_TRY(warn(c, MD2_WARN_NORMAL_INDEX, MD2_SECTION_FRAMES,
+                             "lightnormalindex", at, f,
+                             "frames: vertex %lu of frame %lu at byte %lu has normal index %u, not below 162",
+                             (unsigned long)i, (unsigned long)f, (unsigned long)at,
+                             (unsigned)v[4 * i + 3]));
+                break; /* once per frame */
+            }
+        }
+    }
+    return MD2_OK;
+}
+
+static md2_result scan_glcmds(md2_pctx *c, const md2_section_info *gl,
+                              size_t *stored)
+{
+    md2_glscan scan;
+    *stored = 0;
+    if (gl->count == 0)
+        return MD2_OK;
+    md2__glcmds_scan(c->data + gl->ofs, NULL, gl->count,
+                     (size_t)c->h[MD2_H_NUM_XYZ], &scan);
+    *stored = scan.valid_words + 1;
+    if (scan.bad) {
+        size_t at = gl->ofs + scan.bad_word * 4;
+        return warn(c, MD2_WARN_GLCMDS_INVALID, MD2_SECTION_GLCMDS, "glcmds", at,
+                    scan.bad_word,
+                    "glcmds: word %lu at byte %lu: %s; the list is cut there",
+                    (unsigned long)scan.bad_word, (unsigned long)at, scan.problem);
+    }
+    if (!scan.terminated)
+        return warn(c, MD2_WARN_GLCMDS_UNTERMINATED, MD2_SECTION_GLCMDS, "glcmds",
+                    gl->ofs + gl->count * 4, gl->count,
+                    "glcmds: the list of %lu words ends at byte %lu without its terminating 0",
+                    (unsigned long)gl->count, (unsigned long)(gl->ofs + gl->count * 4));
+    return MD2_OK;
+}
+
+/* ---- copy into the model ------------------------------------------------ */
+
+static void fill_header(md2_header *h, const int32_t v[MD2_H_COUNT])
+{
+    h->ident = v[MD2_H_IDENT];
+    h->version = v[MD2_H_VERSION];
+    h->skinwidth = v[MD2_H_SKINWIDTH];
+    h->skinheight = v[MD2_H_SKINHEIGHT];
+    h->framesize = v[MD2_H_FRAMESIZE];
+    h->num_skins = v[MD2_H_NUM_SKINS];
+    h->num_xyz = v[MD2_H_NUM_XYZ];
+    h->num_st = v[MD2_H_NUM_ST];
+    h->num_tris = v[MD2_H_NUM_TRIS];
+    h->num_glcmds = v[MD2_H_NUM_GLCMDS];
+    h->num_frames = v[MD2_H_NUM_FRAMES];
+    h->ofs_skins = v[MD2_H_OFS_SKINS];
+    h->ofs_st = v[MD2_H_OFS_ST];
+    h->ofs_tris = v[MD2_H_OFS_TRIS];
+    h->ofs_frames = v[MD2_H_OFS_FRAMES];
+    h->ofs_glcmds = v[MD2_H_OFS_GLCMDS];
+    h->ofs_end = v[MD2_H_OFS_END];
+}
+
+static void copy_model(const md2_pctx *c, const md2_section_info s[5],
+                       md2_model *m, const md2_layout *l, size_t kept_tris,
+                       size_t gl_words)
+{
+    unsigned char *base = (unsigned char *)m;
+    md2_skin *skins = (md2_skin *)(void *)(base + l->skins);
+    md2_texcoord *st = (md2_texcoord *)(void *)(base + l->texcoords);
+    md2_triangle *tris = (md2_triangle *)(void *)(base + l->triangles);
+    md2_frame *frames = (md2_frame *)(void *)(base + l->frames);
+    md2_vertex *verts = (md2_vertex *)(void *)(base + l->vertices);
+    int32_t *gl = (int32_t *)(void *)(base + l->glcmds);
+    size_t n_xyz = (size_t)c->h[MD2_H_NUM_XYZ], n_st = (size_t)c->h[MD2_H_NUM_ST];
+    size_t i, k, t;
+    md2_reader r;
+
+    md2_reader_init(&r, c->data, c->size);
+
+    for (i = 0; i < s[0].count; i++) {
+        memcpy(skins[i].name, c->data + s[0].ofs + i * MD2_SKIN_BYTES, MD2_SKIN_NAME_SIZE);
+        skins[i].name[MD2_SKIN_NAME_SIZE] = '\0';
+    }
+
+    md2_reader_seek(&r, s[1].ofs);
+    for (i = 0; i < s[1].count; i++) {
+        st[i].s = md2_read_s16(&r);
+        st[i].t = md2_read_s16(&r);
+    }
+
+    md2_reader_seek(&r, s[2].ofs);
+    for (i = 0, t = 0; i < s[2].count; i++) {
+        md2_triangle tri;
+        int ok = 1;
+        for (k = 0; k < 3; k++)
+            tri.vertex[k] = md2_read_u16(&r);
+        for (k = 0; k < 3; k++)
+            tri.texcoord[k] = md2_read_u16(&r);
+        for (k = 0; k < 3; k++)
+            ok &= tri.vertex[k] < n_xyz && tri.texcoord[k] < n_st;
+        if (ok && t < kept_tris)
+            tris[t++] = tri;
+    }
+
+    for (i = 0; i < s[3].count; i++) {
+        md2_frame *f = &frames[i];
+        const uint8_t *p;
+        md2_vertex *out = verts + i * n_xyz;
+        md2_reader_seek(&r, s[3].ofs + i * s[3].elem);
+        for (k = 0; k < 3; k++)
+            f->scale[k] = md2_read_f32(&r);
+        for (k = 0; k < 3; k++)
+            f->translate[k] = md2_read_f32(&r);
+        md2_read_bytes(&r, f->name, MD2_FRAME_NAME_SIZE);
+        f->name[MD2_FRAME_NAME_SIZE] = '\0';
+        p = md2_reader_take(&r, n_xyz * MD2_VERTEX_BYTES);
+        for (k = 0; p && k < n_xyz; k++) {
+            out[k].v[0] = p[4 * k];
+            out[k].v[1] = p[4 * k + 1];
+            out[k].v[2] = p[4 * k + 2];
+            out[k].normal = p[4 * k + 3];
+        }
+        f->vertices = out;
+    }
+
+    if (gl_words != 0) {
+        md2_reader_seek(&r, s[4].ofs);
+        for (i = 0; i + 1 < gl_words; i++)
+            gl[i] = md2_read_s32(&r);
+        gl[gl_words - 1] = 0;
+    }
+
+    m->skin_width = c->h[MD2_H_SKINWIDTH];
+    m->skin_height = c->h[MD2_H_SKINHEIGHT];
+    m->num_skins = s[0].count;
+    m->num_vertices = n_xyz;
+    m->num_texcoords = n_st;
+    m->num_triangles = kept_tris;
+    m->num_frames = s[3].count;
+    m->num_glcmds = gl_words;
+    m->skins = s[0].count ? skins : NULL;
+    m->texcoords = n_st ? st : NULL;
+    m->triangles = kept_tris ? tris : NULL;
+    m->frames = frames;
+    m->glcmds = gl_words ? gl : NULL;
+}
+
+md2_result md2__parse(const void *data, size_t size, int more_follows,
+                      const md2_options *opts, md2_model **out)
+{
+    md2_pctx c;
+    md2_section_info s[5];
+    md2_layout l;
+    md2_allocator a;
+    md2_model *m;
+    md2_reader r;
+    size_t kept_tris, gl_words;
+    int k;
+
+    memset(&c, 0, sizeof c);
+    c.err = opts ? opts->error : NULL;
+    if (c.err) {
+        memset(c.err, 0, sizeof *c.err);
+        c.err->field = "";
+    }
+    if (!out)
+        return md2__fail(c.err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "out", 0, 0,
+                         "md2_parse: out is NULL");
+    *out = NULL;
+    if (!data)
+        return md2__fail(c.err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "data", 0, 0,
+                         "md2_parse: data is NULL");
+    c.data = (const uint8_t *)data;
+    c.size = size;
+    c.more_follows = more_follows;
+    c.opts = opts;
+    c.strict = opts ? opts->strict : 0;
+
+    if (size < MD2_HEADER_SIZE)
+        return md2__fail(c.err, MD2_ERR_TRUNCATED_HEADER, MD2_SECTION_HEADER, "header",
+                         size, 0,
+                         "header: the data has %lu bytes, fewer than the 68 of an MD2 header",
+                         (unsigned long)size);
+    md2_reader_init(&r, data, size);
+    for (k = 0; k < MD2_H_COUNT; k++)
+        c.h[k] = md2_read_s32(&r);
+
+    if (c.h[MD2_H_IDENT] != MD2_IDENT)
+        return md2__fail(c.err, MD2_ERR_BAD_MAGIC, MD2_SECTION_HEADER, "ident", 0, 0,
+                         "header: ident (byte 0) is 0x%08lX, not \"IDP2\" (0x32504449)",
+                         (unsigned long)md2_le32(c.data));
+    if (c.h[MD2_H_VERSION] != MD2_FILE_VERSION)
+        return md2__fail(c.err, MD2_ERR_BAD_VERSION, MD2_SECTION_HEADER, "version", 4, 0,
+                         "header: version (byte 4) is %ld; MD2 files are version 8",
+                         (long)c.h[MD2_H_VERSION]);
+    MD2_TRY(check_counts(&c));
+    MD2_TRY(check_sizes(&c));
+    describe_sections(&c, s);
+    MD2_TRY(check_sections(&c, s));
+    MD2_TRY(scan_names(&c, &s[0], &s[3]));
+    MD2_TRY(scan_triangles(&c, &s[2], &kept_tris));
+    MD2_TRY(scan_normals(&c, &s[3]));
+    MD2_TRY(scan_glcmds(&c, &s[4], &gl_words));
+
+    if (!md2__layout(&l, s[0].count, (size_t)c.h[MD2_H_NUM_XYZ],
+                     (size_t)c.h[MD2_H_NUM_ST], kept_tris, s[3].count, gl_words))
+        return md2__fail(c.err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
+                         "md2_parse: the model's size does not fit in memory");
+    a = md2__allocator(opts);
+    m = (md2_model *)a.alloc(a.user, l.total);
+    if (!m)
+        return md2__fail(c.err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
+                         "md2_parse: allocating %lu bytes for the model failed",
+                         (unsigned long)l.total);
+    memset(m, 0, sizeof *m);
+    fill_header(&m->header, c.h);
+    copy_model(&c, s, m, &l, kept_tris, gl_words);
+    m->warnings = c.warnings;
+    m->allocator = a;
+    *out = m;
+    return MD2_OK;
+}
+
+md2_result md2_parse(const void *data, size_t size, const md2_options *opts,
+                     md2_model **out)
+{
+    return md2__parse(data, size, 0, opts, out);
+}
+
+void md2_free(md2_model *model)
+{
+    if (!model || !model->allocator.free)
+        return;
+    model->allocator.free(model->allocator.user, model);
+}
