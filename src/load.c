@@ -14,19 +14,22 @@
 
 #define MD2_STREAM_FIRST_CHUNK 65536u
 
-/* Reads until n bytes or the end; returns the count or MD2_READ_ERROR. */
-static size_t read_full(md2_read_fn read, void *user, uint8_t *dst, size_t n)
+/* Reads until n bytes or the end of the stream, adding the bytes read to
+ * *got; returns 0, or -1 on a read error. */
+static int read_full(md2_read_fn read, void *user, uint8_t *dst, size_t n,
+                     size_t *got)
 {
-    size_t got = 0;
-    while (got < n) {
-        size_t r = read(user, dst + got, n - got);
-        if (r == MD2_READ_ERROR || r > n - got)
-            return MD2_READ_ERROR;
+    size_t done = 0;
+    while (done < n) {
+        size_t r = read(user, dst + done, n - done);
+        if (r == MD2_READ_ERROR || r > n - done)
+            return -1;
         if (r == 0)
             break;
-        got += r;
+        done += r;
+        *got += r;
     }
-    return got;
+    return 0;
 }
 
 /* The number of bytes the header says the data spans (at least the header).
@@ -72,7 +75,7 @@ md2_result md2_load_stream(md2_read_fn read, void *user, const md2_options *opts
     uint8_t header[MD2_HEADER_SIZE];
     md2_allocator a = md2__allocator(opts);
     uint64_t extent;
-    size_t target, cap, got, r;
+    size_t target, cap, got;
     uint8_t *buf;
     int more = 0;
     md2_result res;
@@ -87,10 +90,11 @@ md2_result md2_load_stream(md2_read_fn read, void *user, const md2_options *opts
         return md2__fail(err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
                          "md2_load_stream: %s is NULL", read ? "out" : "read");
 
-    got = read_full(read, user, header, MD2_HEADER_SIZE);
-    if (got == MD2_READ_ERROR)
-        return md2__fail(err, MD2_ERR_IO, MD2_SECTION_HEADER, "header", 0, 0,
-                         "stream: reading the header failed");
+    got = 0;
+    if (read_full(read, user, header, MD2_HEADER_SIZE, &got) != 0)
+        return md2__fail(err, MD2_ERR_IO, MD2_SECTION_HEADER, "header", got, 0,
+                         "stream: reading the header failed at byte %lu",
+                         (unsigned long)got);
     if (got < MD2_HEADER_SIZE)
         return md2__parse(header, got, 0, opts, out);
 
@@ -124,25 +128,23 @@ md2_result md2_load_stream(md2_read_fn read, void *user, const md2_options *opts
             buf = nbuf;
             cap = ncap;
         }
-        r = read_full(read, user, buf + got, cap - got);
-        if (r == MD2_READ_ERROR) {
+        if (read_full(read, user, buf + got, cap - got, &got) != 0) {
             a.free(a.user, buf);
             return md2__fail(err, MD2_ERR_IO, MD2_SECTION_NONE, "", got, 0,
                              "stream: reading failed at byte %lu", (unsigned long)got);
         }
-        got += r;
         if (got < cap)
             break; /* end of stream */
     }
     if (got == target) {
         uint8_t probe;
-        r = read_full(read, user, &probe, 1);
-        if (r == MD2_READ_ERROR) {
+        size_t extra = 0;
+        if (read_full(read, user, &probe, 1, &extra) != 0) {
             a.free(a.user, buf);
             return md2__fail(err, MD2_ERR_IO, MD2_SECTION_NONE, "", got, 0,
                              "stream: reading failed at byte %lu", (unsigned long)got);
         }
-        more = r == 1;
+        more = extra == 1;
     }
     res = md2__parse(buf, got, more, opts, out);
     a.free(a.user, buf);

@@ -102,11 +102,11 @@ static int model_valid(const md2_model *m)
 
 static int layout(const md2_model *m, md2_wlayout *w)
 {
-    uint64_t pos = MD2_HEADER_SIZE;
-    uint64_t framesize = MD2_FRAME_HEADER_SIZE + 4u * (uint64_t)m->num_vertices;
+    uint64_t pos = MD2_HEADER_SIZE, framesize;
 
     if (!model_valid(m))
         return 0;
+    framesize = MD2_FRAME_HEADER_SIZE + 4u * (uint64_t)m->num_vertices;
     /* counts are size_t: check each before multiplying so nothing wraps */
     if (m->num_skins > 0x7FFFFFFFu || m->num_triangles > 0x7FFFFFFFu ||
         m->num_frames > 0x7FFFFFFFu || m->num_glcmds > 0x7FFFFFFFu)

@@ -1,0 +1,118 @@
+#!/bin/sh
+# Install what the test suite needs (where missing), then build libmd2 and
+# run the whole test suite with CTest.
+#
+#   sh tests/run.sh                   build-test/: -Werror build, every test
+#   MD2_SANITIZE=1 sh tests/run.sh    build-asan/: ASan + UBSan build
+#   MD2_VALGRIND=1 sh tests/run.sh    also runs each test under valgrind
+#
+# Environment:
+#   MD2_BUILD_DIR    build folder (default build-test, or build-asan with
+#                    MD2_SANITIZE=1); relative to the repository root
+#   MD2_BUILD_TYPE   CMAKE_BUILD_TYPE (default Debug)
+#   MD2_WERROR       0 to build without -Werror (default 1)
+#   MD2_CMAKE_ARGS   more configure arguments, e.g. -DBUILD_SHARED_LIBS=ON
+#   MD2_JOBS         parallel build and test jobs (default 2)
+#   CC, CXX          compilers, read by CMake when it first configures a folder
+# Exits non-zero if anything fails.
+#
+# SPDX-License-Identifier: MIT
+set -eu
+
+say() { printf '\n==> %s\n' "$*"; }
+die() { printf 'tests/run.sh: %s\n' "$*" >&2; exit 1; }
+run() { printf '+ %s\n' "$*"; "$@"; }
+have() { command -v "$1" >/dev/null 2>&1; }
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+cd "$root"
+
+sanitize=${MD2_SANITIZE:-0}
+valgrind=${MD2_VALGRIND:-0}
+jobs=${MD2_JOBS:-2}
+build_type=${MD2_BUILD_TYPE:-Debug}
+if [ "$sanitize" = 1 ]; then
+    build_dir=${MD2_BUILD_DIR:-build-asan}
+else
+    build_dir=${MD2_BUILD_DIR:-build-test}
+fi
+if [ "$sanitize" = 1 ] && [ "$valgrind" = 1 ]; then
+    die "MD2_SANITIZE=1 and MD2_VALGRIND=1 do not mix (valgrind cannot run ASan programs); run them one at a time"
+fi
+werror=ON
+if [ "${MD2_WERROR:-1}" = 0 ]; then werror=OFF; fi
+san_flag=OFF
+if [ "$sanitize" = 1 ]; then san_flag=ON; fi
+
+# ---------------------------------------------------------------------------
+# Prerequisites
+# ---------------------------------------------------------------------------
+say "Checking prerequisites"
+missing=""
+have cmake || missing="$missing cmake"
+have cc || missing="$missing gcc"
+have c++ || missing="$missing g++"
+have pkg-config || missing="$missing pkg-config"
+if ! { have pkg-config && pkg-config --exists cmocka; } && [ ! -f /usr/include/cmocka.h ]; then
+    missing="$missing libcmocka-dev"
+fi
+if [ "$valgrind" = 1 ] && ! have valgrind; then
+    missing="$missing valgrind"
+fi
+
+if [ -n "$missing" ]; then
+    echo "missing:$missing"
+    have apt-get || die "please install:$missing (no apt-get here to do it)"
+    sudo=""
+    if [ "$(id -u)" != 0 ]; then
+        have sudo || die "please install:$missing (not root, and no sudo)"
+        sudo="sudo"
+    fi
+    say "Installing$missing with apt-get"
+    # shellcheck disable=SC2086 # $sudo and $missing are word lists
+    run $sudo env DEBIAN_FRONTEND=noninteractive apt-get update
+    # shellcheck disable=SC2086
+    run $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends $missing
+else
+    echo "all there: cmake, cc, c++, pkg-config, cmocka"
+fi
+
+# ---------------------------------------------------------------------------
+# Configure, build, test
+# ---------------------------------------------------------------------------
+say "Configuring $build_dir (build type $build_type, MD2_SANITIZE=$san_flag, MD2_WERROR=$werror)"
+# shellcheck disable=SC2086 # MD2_CMAKE_ARGS is a word list
+run cmake -S . -B "$build_dir" \
+    -DCMAKE_BUILD_TYPE="$build_type" \
+    -DMD2_BUILD_TESTS=ON -DMD2_BUILD_EXAMPLES=ON -DMD2_INSTALL=ON \
+    -DMD2_SANITIZE="$san_flag" -DMD2_WERROR="$werror" \
+    ${MD2_CMAKE_ARGS:-}
+
+say "Building"
+run cmake --build "$build_dir" -j"$jobs"
+
+say "Running the test suite"
+run ctest --test-dir "$build_dir" --output-on-failure -j"$jobs" --timeout 600
+
+if [ "$valgrind" = 1 ]; then
+    say "Running every test program under valgrind (embedding tests excluded)"
+    vg_opts="--error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all --show-leak-kinds=all --track-origins=yes"
+    status=0
+    run ctest --test-dir "$build_dir" -T memcheck -LE embed -j"$jobs" --timeout 1800 \
+        --output-on-failure \
+        --overwrite MemoryCheckCommand="$(command -v valgrind)" \
+        --overwrite MemoryCheckCommandOptions="$vg_opts" || status=$?
+    if [ "$status" != 0 ]; then
+        # valgrind's own reports go to log files; show the ones with errors.
+        for log in "$build_dir"/Testing/Temporary/MemoryChecker.*.log; do
+            [ -f "$log" ] || continue
+            if grep -q 'ERROR SUMMARY: [1-9]' "$log"; then
+                printf '\n---- %s\n' "$log"
+                cat "$log"
+            fi
+        done
+        die "valgrind found errors (status $status)"
+    fi
+fi
+
+say "All tests passed ($build_dir)"

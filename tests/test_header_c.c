@@ -1,0 +1,34 @@
+/*
+ * The public headers compile as strict C99 (-std=c99 -Wall -Wextra
+ * -Wpedantic -Werror) and their declarations link against the library.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <md2/md2.h>
+#include <md2/md2.h> /* include guards: twice is fine */
+
+#include <stdio.h>
+#include <string.h>
+
+int main(void)
+{
+    static const unsigned char not_md2[4] = {'I', 'D', 'P', '2'};
+    md2_options opts;
+    md2_diagnostic diag;
+    md2_model *model = NULL;
+    md2_result r;
+
+    memset(&opts, 0, sizeof opts);
+    opts.error = &diag;
+    r = md2_parse(not_md2, sizeof not_md2, &opts, &model);
+    if (r != MD2_ERR_TRUNCATED_HEADER || model != NULL || diag.section != MD2_SECTION_HEADER) {
+        fprintf(stderr, "C99: unexpected result %s\n", md2_result_string(r));
+        return 1;
+    }
+    if (sizeof(md2_vertex) != 4) {
+        fprintf(stderr, "C99: md2_vertex is not 4 bytes\n");
+        return 1;
+    }
+    printf("C99 header test: libmd2 %s, %s\n", md2_version_string(), diag.message);
+    return 0;
+}

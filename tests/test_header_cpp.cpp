@@ -1,0 +1,31 @@
+// The public headers compile as C++ (-Wall -Wextra -Wpedantic -Werror) and
+// their declarations link from C++ (extern "C").
+//
+// SPDX-License-Identifier: MIT
+#include <md2/md2.h>
+
+#include <cstdio>
+#include <cstring>
+
+int main()
+{
+    static const unsigned char not_md2[4] = {'I', 'D', 'P', '2'};
+    md2_options opts;
+    md2_diagnostic diag;
+    md2_model *model = nullptr;
+
+    std::memset(&opts, 0, sizeof opts);
+    opts.error = &diag;
+    md2_result r = md2_parse(not_md2, sizeof not_md2, &opts, &model);
+    if (r != MD2_ERR_TRUNCATED_HEADER || model != nullptr) {
+        std::fprintf(stderr, "C++: unexpected result %s\n", md2_result_string(r));
+        return 1;
+    }
+    md2_limits q = md2_limits_quake2();
+    if (q.max_triangles != 4096 || md2_normal(0) == nullptr) {
+        std::fprintf(stderr, "C++: unexpected limits or normal table\n");
+        return 1;
+    }
+    std::printf("C++ header test: libmd2 %s\n", md2_version_string());
+    return 0;
+}

@@ -1,0 +1,335 @@
+/*
+ * Tests of loading: files, streams, allocation failure injected at every
+ * allocation, truncation at every byte offset, and the allocation ceiling.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "test_util.h"
+
+static uint8_t file[TU_MAX_FILE];
+
+/* A stream over a memory buffer that hands out at most `chunk` bytes a
+ * call and can fail at a given byte position. */
+typedef struct memstream {
+    const uint8_t *data;
+    size_t size, pos, chunk;
+    size_t fail_at; /* 0: never */
+    size_t reads;
+} memstream;
+
+static size_t mem_read(void *user, void *dst, size_t size)
+{
+    memstream *s = (memstream *)user;
+    size_t n = s->size - s->pos;
+    s->reads++;
+    if (s->fail_at && s->pos >= s->fail_at)
+        return MD2_READ_ERROR;
+    if (n > size)
+        n = size;
+    if (s->chunk && n > s->chunk)
+        n = s->chunk;
+    memcpy(dst, s->data + s->pos, n);
+    s->pos += n;
+    return n;
+}
+
+static void memstream_init(memstream *s, const uint8_t *data, size_t size, size_t chunk)
+{
+    memset(s, 0, sizeof *s);
+    s->data = data;
+    s->size = size;
+    s->chunk = chunk;
+}
+
+static const char *tmp_path = "test_load_tiny.md2";
+
+static void write_tmp(const uint8_t *data, size_t size)
+{
+    FILE *f = fopen(tmp_path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(data, 1, size, f), size);
+    assert_int_equal(fclose(f), 0);
+}
+
+static void test_load_file(void **state)
+{
+    size_t size = tu_tiny(file);
+    md2_model *m = NULL, *ref = NULL;
+    (void)state;
+    write_tmp(file, size);
+    assert_int_equal(md2_load_file(tmp_path, NULL, &m), MD2_OK);
+    assert_int_equal(md2_parse(file, size, NULL, &ref), MD2_OK);
+    assert_int_equal(m->num_frames, 3);
+    assert_int_equal(m->warnings, 0);
+    assert_int_equal(md2_model_memory(m), md2_model_memory(ref));
+    assert_memory_equal(m->frames[2].vertices, ref->frames[2].vertices, 4 * sizeof(md2_vertex));
+    md2_free(m);
+    md2_free(ref);
+    remove(tmp_path);
+}
+
+static void test_err_io(void **state)
+{
+    md2_options o;
+    md2_diagnostic d;
+    md2_model *m = (md2_model *)&o;
+    memstream s;
+    size_t size = tu_tiny(file);
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.error = &d;
+    assert_int_equal(md2_load_file("no/such/dir/model.md2", &o, &m), MD2_ERR_IO);
+    assert_null(m);
+    assert_non_null(strstr(d.message, "no/such/dir/model.md2"));
+    assert_int_equal(md2_load_file(NULL, &o, &m), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_load_file(tmp_path, &o, NULL), MD2_ERR_INVALID_ARGUMENT);
+    /* a read error in the header and in the data */
+    memstream_init(&s, file, size, 0);
+    s.fail_at = 1;
+    s.chunk = 10;
+    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_IO);
+    memstream_init(&s, file, size, 100);
+    s.fail_at = 168; /* after the header and one chunk */
+    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_IO);
+    assert_non_null(strstr(d.message, "byte 168"));
+    assert_null(m);
+    assert_int_equal(md2_load_stream(NULL, &s, &o, &m), MD2_ERR_INVALID_ARGUMENT);
+}
+
+static void test_stream_in_small_chunks(void **state)
+{
+    size_t size = tu_tiny(file);
+    size_t chunk;
+    (void)state;
+    for (chunk = 1; chunk <= 7; chunk++) {
+        memstream s;
+        md2_model *m = NULL;
+        memstream_init(&s, file, size, chunk);
+        assert_int_equal(md2_load_stream(mem_read, &s, NULL, &m), MD2_OK);
+        assert_int_equal(m->warnings, 0);
+        assert_int_equal(m->num_glcmds, 21);
+        md2_free(m);
+    }
+}
+
+static void test_stream_trailing_data_and_truncation(void **state)
+{
+    tu_spec sp;
+    size_t size;
+    memstream s;
+    md2_model *m = NULL;
+    md2_options o;
+    md2_diagnostic d;
+    (void)state;
+    tu_spec_default(&sp);
+    sp.trailing = 100;
+    size = tu_build(&sp, file);
+    memstream_init(&s, file, size, 0);
+    assert_int_equal(md2_load_stream(mem_read, &s, NULL, &m), MD2_OK);
+    assert_int_equal(m->warnings, MD2_WARN_OFS_END); /* as md2_parse says */
+    md2_free(m);
+    /* the stream is read only one byte past the data */
+    assert_int_equal(s.pos, size - 100 + 1);
+    /* a stream that ends early: the section error of md2_parse */
+    memset(&o, 0, sizeof o);
+    o.error = &d;
+    memstream_init(&s, file, size - 100 - 5, 0);
+    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_SECTION_OUT_OF_BOUNDS);
+    assert_int_equal(d.section, MD2_SECTION_GLCMDS);
+    memstream_init(&s, file, 30, 0);
+    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_TRUNCATED_HEADER);
+}
+
+static void test_stream_lying_header_costs_little(void **state)
+{
+    /* the header claims 2 GB of frames; the stream has 200 bytes */
+    size_t size = tu_tiny(file);
+    memstream s;
+    md2_model *m = NULL;
+    md2_options o;
+    tu_alloc a;
+    (void)state;
+    (void)size;
+    tu_set_hdr(file, TU_NUM_FRAMES, 10000);
+    tu_set_hdr(file, TU_FRAMESIZE, 200000);
+    tu_set_hdr(file, TU_NUM_XYZ, 4);
+    memset(&o, 0, sizeof o);
+    tu_alloc_init(&a, &o.allocator);
+    memstream_init(&s, file, 200, 0);
+    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_SECTION_OUT_OF_BOUNDS);
+    assert_true(a.largest <= 65536);
+    assert_int_equal(a.live, 0);
+    /* with max_file_size the stream is refused from the header alone */
+    o.limits.max_file_size = 1 << 20;
+    memstream_init(&s, file, 200, 0);
+    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    assert_int_equal(s.pos, 68);
+}
+
+/* Injects an allocation failure at every allocation of one load; each
+ * must give MD2_ERR_OUT_OF_MEMORY and leave nothing allocated. */
+static void fail_every_allocation(const uint8_t *data, size_t size, int how)
+{
+    size_t n, total;
+    md2_options o;
+    md2_diagnostic d;
+    tu_alloc a;
+    md2_model *m = NULL;
+    memstream s;
+
+    /* count the allocations of a successful load */
+    memset(&o, 0, sizeof o);
+    o.error = &d;
+    tu_alloc_init(&a, &o.allocator);
+    memstream_init(&s, data, size, 4096);
+    if (how == 0)
+        assert_int_equal(md2_parse(data, size, &o, &m), MD2_OK);
+    else if (how == 1)
+        assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_OK);
+    else
+        assert_int_equal(md2_load_file(tmp_path, &o, &m), MD2_OK);
+    total = a.calls;
+    assert_true(total >= 1);
+    md2_free(m);
+    assert_int_equal(a.live, 0);
+
+    for (n = 1; n <= total; n++) {
+        md2_result r;
+        tu_alloc_init(&a, &o.allocator);
+        a.fail_at = n;
+        memstream_init(&s, data, size, 4096);
+        m = (md2_model *)&o;
+        if (how == 0)
+            r = md2_parse(data, size, &o, &m);
+        else if (how == 1)
+            r = md2_load_stream(mem_read, &s, &o, &m);
+        else
+            r = md2_load_file(tmp_path, &o, &m);
+        assert_int_equal(r, MD2_ERR_OUT_OF_MEMORY);
+        assert_int_equal(d.result, MD2_ERR_OUT_OF_MEMORY);
+        assert_null(m);
+        assert_int_equal(a.live, 0);
+    }
+}
+
+static void test_err_out_of_memory_tiny(void **state)
+{
+    size_t size = tu_tiny(file);
+    (void)state;
+    write_tmp(file, size);
+    fail_every_allocation(file, size, 0);
+    fail_every_allocation(file, size, 1);
+    fail_every_allocation(file, size, 2);
+    remove(tmp_path);
+}
+
+static void test_err_out_of_memory_corpus(void **state)
+{
+    char path[512];
+    uint8_t *data;
+    size_t size;
+    (void)state;
+    if (!tu_corpus("faerie.md2", path, sizeof path)) {
+        skip();
+        return;
+    }
+    data = tu_read_file(path, &size);
+    assert_non_null(data);
+    write_tmp(data, size);
+    fail_every_allocation(data, size, 0);
+    fail_every_allocation(data, size, 1); /* the buffer grows: several allocations */
+    fail_every_allocation(data, size, 2);
+    remove(tmp_path);
+    free(data);
+}
+
+/* Every prefix of a valid file must fail cleanly (never crash), and a
+ * prefix parse must not allocate. */
+static void truncate_everywhere(const uint8_t *data, size_t size)
+{
+    size_t n;
+    md2_options o;
+    tu_alloc a;
+    memset(&o, 0, sizeof o);
+    tu_alloc_init(&a, &o.allocator);
+    for (n = 0; n < size; n++) {
+        md2_model *m = NULL;
+        md2_result r = md2_parse(data, n, &o, &m);
+        if (r == MD2_OK) {
+            /* only possible when the cut falls after every section */
+            fprintf(stderr, "prefix of %lu bytes loaded\n", (unsigned long)n);
+            md2_free(m);
+        }
+        assert_int_not_equal(r, MD2_OK);
+        assert_true(r == MD2_ERR_TRUNCATED_HEADER || r == MD2_ERR_SECTION_OUT_OF_BOUNDS);
+        assert_null(m);
+    }
+    assert_int_equal(a.calls, 0);
+}
+
+static void test_truncated_at_every_offset(void **state)
+{
+    size_t size = tu_tiny(file);
+    char path[512];
+    uint8_t *data;
+    (void)state;
+    truncate_everywhere(file, size);
+    if (!tu_corpus("faerie.md2", path, sizeof path)) {
+        skip();
+        return;
+    }
+    data = tu_read_file(path, &size);
+    assert_non_null(data);
+    truncate_everywhere(data, size);
+    free(data);
+    if (!tu_corpus("sydney.md2", path, sizeof path))
+        return;
+    data = tu_read_file(path, &size);
+    assert_non_null(data);
+    truncate_everywhere(data, size);
+    free(data);
+}
+
+static void test_allocation_ceiling_tiny(void **state)
+{
+    size_t size = tu_tiny(file);
+    md2_options o;
+    tu_alloc a;
+    md2_model *m = NULL;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    tu_alloc_init(&a, &o.allocator);
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_OK);
+    assert_int_equal(a.calls, 1); /* one allocation a model */
+    assert_int_equal(a.largest, md2_model_memory(m));
+    /* a tiny model pays for the fixed part (md2_model and frame
+     * structs); the bound is a small multiple plus a constant */
+    assert_true(a.largest <= 2 * size + 1024);
+    md2_free(m);
+    assert_int_equal(a.live, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_load_file),
+        cmocka_unit_test(test_err_io),
+        cmocka_unit_test(test_stream_in_small_chunks),
+        cmocka_unit_test(test_stream_trailing_data_and_truncation),
+        cmocka_unit_test(test_stream_lying_header_costs_little),
+        cmocka_unit_test(test_err_out_of_memory_tiny),
+        cmocka_unit_test(test_err_out_of_memory_corpus),
+        cmocka_unit_test(test_truncated_at_every_offset),
+        cmocka_unit_test(test_allocation_ceiling_tiny),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,745 @@
+/*
+ * Tests of the parser: every field of a synthetic model, every error code
+ * of md2_parse() with its diagnostic, and the lenient and strict handling
+ * of each quirk of real files.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <cmocka.h>
+
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "test_util.h"
+
+static uint8_t file[TU_MAX_FILE];
+
+/* Parses and checks the result, and for an error the diagnostic's
+ * section, field and offset, and that its message names the offset. */
+static md2_model *expect(const uint8_t *data, size_t size, uint32_t strict,
+                         md2_result want, md2_section section, const char *field,
+                         size_t offset)
+{
+    md2_options o;
+    md2_diagnostic d;
+    md2_model *m = (md2_model *)&o; /* must be reset to NULL on error */
+    md2_result r;
+    char num[32];
+
+    memset(&o, 0, sizeof o);
+    o.strict = strict;
+    o.error = &d;
+    r = md2_parse(data, size, &o, &m);
+    if (r != want)
+        fprintf(stderr, "got %s (%s), want %s\n", md2_result_string(r), d.message,
+                md2_result_string(want));
+    assert_int_equal(r, want);
+    assert_int_equal(d.result, want);
+    if (want == MD2_OK) {
+        assert_non_null(m);
+        return m;
+    }
+    assert_null(m);
+    assert_int_equal(d.section, section);
+    assert_string_equal(d.field, field);
+    assert_int_equal(d.offset, offset);
+    snprintf(num, sizeof num, "%lu", (unsigned long)offset);
+    if (strstr(d.message, num) == NULL)
+        fprintf(stderr, "message lacks offset %s: %s\n", num, d.message);
+    assert_non_null(strstr(d.message, num));
+    assert_non_null(strstr(d.message, md2_section_string(section)));
+    return NULL;
+}
+
+static size_t tiny(void) { return tu_tiny(file); }
+
+static void test_tiny_model_fields(void **state)
+{
+    size_t size = tiny();
+    md2_model *m = expect(file, size, MD2_STRICT_ALL, MD2_OK, MD2_SECTION_NONE, "", 0);
+    int f, i;
+    (void)state;
+
+    assert_int_equal(m->warnings, 0);
+    assert_int_equal(m->header.ident, MD2_IDENT);
+    assert_int_equal(m->header.ofs_end, (int32_t)size);
+    assert_int_equal(m->skin_width, 64);
+    assert_int_equal(m->skin_height, 32);
+    assert_int_equal(m->num_skins, 2);
+    assert_string_equal(m->skins[0].name, "models/tiny/skin.pcx");
+    assert_string_equal(m->skins[1].name, "models/tiny/evil.pcx");
+    assert_int_equal(m->num_vertices, 4);
+    assert_int_equal(m->num_texcoords, 4);
+    assert_int_equal(m->texcoords[3].s, -8);
+    assert_int_equal(m->texcoords[3].t, 40);
+    assert_int_equal(m->num_triangles, 2);
+    assert_int_equal(m->triangles[1].vertex[0], 0);
+    assert_int_equal(m->triangles[1].vertex[1], 2);
+    assert_int_equal(m->triangles[1].vertex[2], 3);
+    assert_int_equal(m->triangles[1].texcoord[2], 3);
+    assert_int_equal(m->num_frames, 3);
+    assert_string_equal(m->frames[0].name, "walk1");
+    assert_string_equal(m->frames[2].name, "run1");
+    for (f = 0; f < 3; f++) {
+        assert_true(m->frames[f].scale[0] == 1.0f + (float)f);
+        assert_true(m->frames[f].scale[2] == 0.5f);
+        assert_true(m->frames[f].translate[2] == 10.0f * (float)f);
+        for (i = 0; i < 4; i++) {
+            assert_int_equal(m->frames[f].vertices[i].v[0], 10 * i + f);
+            assert_int_equal(m->frames[f].vertices[i].v[1], 255 - i);
+            assert_int_equal(m->frames[f].vertices[i].v[2], i * i);
+            assert_int_equal(m->frames[f].vertices[i].normal, (40 * i + f) % 162);
+        }
+    }
+    assert_int_equal(m->num_glcmds, 21);
+    assert_int_equal(m->glcmds[0], 3);
+    assert_int_equal(m->glcmds[10], -3);
+    assert_int_equal(m->glcmds[20], 0);
+    md2_free(m);
+}
+
+static void test_glcmd_iteration(void **state)
+{
+    size_t size = tiny();
+    md2_model *m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    md2_glcmd_iter it;
+    md2_glcmd c;
+    md2_glcmd_vertex v;
+    (void)state;
+
+    md2_glcmd_begin(&it, m);
+    assert_int_equal(md2_glcmd_next(&it, &c), 1);
+    assert_int_equal(c.is_fan, 0);
+    assert_int_equal(c.num_vertices, 3);
+    v = md2_glcmd_get(&c, 1);
+    assert_true(v.s == 1.0f && v.t == 0.0f);
+    assert_int_equal(v.vertex, 1);
+    assert_int_equal(md2_glcmd_next(&it, &c), 1);
+    assert_int_equal(c.is_fan, 1);
+    assert_int_equal(c.num_vertices, 3);
+    v = md2_glcmd_get(&c, 2);
+    assert_true(v.s == 0.0f && v.t == 1.0f);
+    assert_int_equal(v.vertex, 3);
+    v = md2_glcmd_get(&c, 3); /* out of range: zeroed */
+    assert_true(v.s == 0.0f && v.t == 0.0f && v.vertex == 0);
+    assert_int_equal(md2_glcmd_next(&it, &c), 0);
+    assert_int_equal(md2_glcmd_next(&it, &c), 0);
+    md2_free(m);
+}
+
+static void test_defaults_and_arguments(void **state)
+{
+    size_t size = tiny();
+    md2_model *m = NULL;
+    (void)state;
+    assert_int_equal(md2_parse(file, size, NULL, &m), MD2_OK);
+    md2_free(m);
+    assert_int_equal(md2_parse(file, size, NULL, NULL), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_parse(NULL, size, NULL, &m), MD2_ERR_INVALID_ARGUMENT);
+    assert_null(m);
+    md2_free(NULL); /* no-op */
+}
+
+static void test_texcoord_uv(void **state)
+{
+    size_t size = tiny();
+    md2_model *m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    float u, v;
+    (void)state;
+    md2_texcoord_uv(m, m->texcoords[2], &u, &v);
+    assert_true(u == 1.0f && v == 1.0f);
+    md2_texcoord_uv(m, m->texcoords[3], &u, &v);
+    assert_true(u == -0.125f && v == 1.25f); /* outside the skin is kept */
+    md2_free(m);
+}
+
+/* ---- one test per error code ----------------------------------------- */
+
+static void test_err_truncated_header(void **state)
+{
+    (void)state;
+    tiny();
+    expect(file, 67, 0, MD2_ERR_TRUNCATED_HEADER, MD2_SECTION_HEADER, "header", 67);
+    expect(file, 0, 0, MD2_ERR_TRUNCATED_HEADER, MD2_SECTION_HEADER, "header", 0);
+}
+
+static void test_err_bad_magic(void **state)
+{
+    size_t size = tiny();
+    (void)state;
+    file[3] = '3';
+    expect(file, size, 0, MD2_ERR_BAD_MAGIC, MD2_SECTION_HEADER, "ident", 0);
+}
+
+static void test_err_bad_version(void **state)
+{
+    size_t size = tiny();
+    (void)state;
+    tu_set_hdr(file, TU_VERSION, 7);
+    expect(file, size, 0, MD2_ERR_BAD_VERSION, MD2_SECTION_HEADER, "version", 4);
+}
+
+static void test_err_bad_count_each_field(void **state)
+{
+    static const struct { int field; const char *name; } counts[] = {
+        {TU_NUM_SKINS, "num_skins"}, {TU_NUM_XYZ, "num_xyz"}, {TU_NUM_ST, "num_st"},
+        {TU_NUM_TRIS, "num_tris"}, {TU_NUM_GLCMDS, "num_glcmds"},
+        {TU_NUM_FRAMES, "num_frames"}};
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof counts / sizeof counts[0]; i++) {
+        size_t size = tiny();
+        tu_set_hdr(file, counts[i].field, -1);
+        expect(file, size, 0, MD2_ERR_BAD_COUNT, MD2_SECTION_HEADER, counts[i].name,
+               4 * (size_t)counts[i].field);
+        tu_set_hdr(file, counts[i].field, INT_MIN);
+        expect(file, size, 0, MD2_ERR_BAD_COUNT, MD2_SECTION_HEADER, counts[i].name,
+               4 * (size_t)counts[i].field);
+    }
+}
+
+static void test_err_bad_skin_size(void **state)
+{
+    size_t size = tiny();
+    (void)state;
+    tu_set_hdr(file, TU_SKINWIDTH, -64);
+    expect(file, size, 0, MD2_ERR_BAD_SKIN_SIZE, MD2_SECTION_HEADER, "skinwidth", 8);
+    tiny();
+    tu_set_hdr(file, TU_SKINHEIGHT, INT_MIN);
+    expect(file, size, 0, MD2_ERR_BAD_SKIN_SIZE, MD2_SECTION_HEADER, "skinheight", 12);
+}
+
+static void test_quirk_skin_size_zero(void **state)
+{
+    size_t size = tiny();
+    md2_model *m;
+    float u = 5, v = 5;
+    (void)state;
+    tu_set_hdr(file, TU_SKINHEIGHT, 0);
+    m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_int_equal(m->warnings, MD2_WARN_SKIN_SIZE_ZERO);
+    md2_texcoord_uv(m, m->texcoords[1], &u, &v);
+    assert_true(u == 1.0f && v == 0.0f);
+    md2_free(m);
+    expect(file, size, MD2_WARN_SKIN_SIZE_ZERO, MD2_ERR_BAD_SKIN_SIZE,
+           MD2_SECTION_HEADER, "skinheight", 12);
+}
+
+static void test_err_bad_framesize(void **state)
+{
+    size_t size = tiny();
+    (void)state;
+    tu_set_hdr(file, TU_FRAMESIZE, 40 + 4 * 4 - 1);
+    expect(file, size, 0, MD2_ERR_BAD_FRAMESIZE, MD2_SECTION_HEADER, "framesize", 16);
+    tu_set_hdr(file, TU_FRAMESIZE, -1);
+    expect(file, size, 0, MD2_ERR_BAD_FRAMESIZE, MD2_SECTION_HEADER, "framesize", 16);
+    tu_set_hdr(file, TU_FRAMESIZE, 0);
+    expect(file, size, 0, MD2_ERR_BAD_FRAMESIZE, MD2_SECTION_HEADER, "framesize", 16);
+}
+
+static void test_quirk_framesize_padded(void **state)
+{
+    tu_spec s;
+    size_t size;
+    md2_model *m;
+    (void)state;
+    tu_spec_default(&s);
+    s.frame_padding = 12;
+    size = tu_build(&s, file);
+    m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_int_equal(m->warnings, MD2_WARN_FRAMESIZE_PADDED);
+    /* frames are stepped by framesize: the last frame is still right */
+    assert_string_equal(m->frames[2].name, "run1");
+    assert_int_equal(m->frames[2].vertices[3].v[0], 32);
+    md2_free(m);
+    expect(file, size, MD2_WARN_FRAMESIZE_PADDED, MD2_ERR_BAD_FRAMESIZE,
+           MD2_SECTION_HEADER, "framesize", 16);
+}
+
+static void test_err_no_vertices(void **state)
+{
+    size_t size = tiny();
+    (void)state;
+    tu_set_hdr(file, TU_NUM_XYZ, 0);
+    expect(file, size, 0, MD2_ERR_NO_VERTICES, MD2_SECTION_HEADER, "num_xyz", 24);
+}
+
+static void test_err_no_frames(void **state)
+{
+    size_t size = tiny();
+    (void)state;
+    tu_set_hdr(file, TU_NUM_FRAMES, 0);
+    expect(file, size, 0, MD2_ERR_NO_FRAMES, MD2_SECTION_HEADER, "num_frames", 40);
+}
+
+static void test_err_limit_exceeded(void **state)
+{
+    size_t size = tiny();
+    md2_options o;
+    md2_diagnostic d;
+    md2_model *m = NULL;
+    (void)state;
+
+    /* the uint16 index width bounds num_xyz and num_st without options */
+    tu_set_hdr(file, TU_NUM_XYZ, MD2_MAX_INDEXABLE + 1);
+    expect(file, size, 0, MD2_ERR_LIMIT_EXCEEDED, MD2_SECTION_HEADER, "num_xyz", 24);
+    tiny();
+    tu_set_hdr(file, TU_NUM_ST, INT_MAX);
+    expect(file, size, 0, MD2_ERR_LIMIT_EXCEEDED, MD2_SECTION_HEADER, "num_st", 28);
+
+    /* caller limits, one field at a time: at the limit loads, above fails */
+    tiny();
+    memset(&o, 0, sizeof o);
+    o.error = &d;
+    o.limits.max_frames = 3;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_OK);
+    md2_free(m);
+    o.limits.max_frames = 2;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    assert_string_equal(d.field, "num_frames");
+    memset(&o.limits, 0, sizeof o.limits);
+    o.limits.max_skins = 1;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    assert_string_equal(d.field, "num_skins");
+    memset(&o.limits, 0, sizeof o.limits);
+    o.limits.max_vertices = 3;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    assert_string_equal(d.field, "num_xyz");
+    memset(&o.limits, 0, sizeof o.limits);
+    o.limits.max_texcoords = 3;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    assert_string_equal(d.field, "num_st");
+    memset(&o.limits, 0, sizeof o.limits);
+    o.limits.max_triangles = 1;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    assert_string_equal(d.field, "num_tris");
+    memset(&o.limits, 0, sizeof o.limits);
+    o.limits.max_glcmds = 20;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    assert_string_equal(d.field, "num_glcmds");
+    assert_null(m);
+}
+
+static void test_quake2_limits_preset(void **state)
+{
+    md2_limits q = md2_limits_quake2();
+    md2_options o;
+    md2_diagnostic d;
+    md2_model *m = NULL;
+    size_t size = tiny();
+    (void)state;
+    assert_int_equal(q.max_triangles, 4096);
+    assert_int_equal(q.max_vertices, 2048);
+    assert_int_equal(q.max_frames, 512);
+    assert_int_equal(q.max_skins, 32);
+    memset(&o, 0, sizeof o);
+    o.limits = q;
+    o.error = &d;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_OK);
+    md2_free(m);
+    /* 4097 triangles: refused on the count, before the section is checked */
+    tu_set_hdr(file, TU_NUM_TRIS, 4097);
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    assert_string_equal(d.field, "num_tris");
+    /* without the preset the same file is refused only because the
+     * triangles do not fit in the data */
+    o.limits = md2_limits_quake2();
+    memset(&o.limits, 0, sizeof o.limits);
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_ERR_SECTION_OUT_OF_BOUNDS);
+}
+
+static void test_err_section_out_of_bounds(void **state)
+{
+    size_t size = tiny();
+    (void)state;
+    /* inside the header */
+    tu_set_hdr(file, TU_OFS_TRIS, 8);
+    expect(file, size, 0, MD2_ERR_SECTION_OUT_OF_BOUNDS, MD2_SECTION_TRIANGLES, "ofs_tris", 52);
+    tu_set_hdr(file, TU_OFS_TRIS, -4);
+    expect(file, size, 0, MD2_ERR_SECTION_OUT_OF_BOUNDS, MD2_SECTION_TRIANGLES, "ofs_tris", 52);
+    /* past the end: the offset reported is the section's start */
+    tiny();
+    tu_set_hdr(file, TU_OFS_FRAMES, (int32_t)size - 10);
+    expect(file, size, 0, MD2_ERR_SECTION_OUT_OF_BOUNDS, MD2_SECTION_FRAMES, "ofs_frames",
+           size - 10);
+    tiny();
+    tu_set_hdr(file, TU_OFS_SKINS, INT_MAX);
+    expect(file, size, 0, MD2_ERR_SECTION_OUT_OF_BOUNDS, MD2_SECTION_SKINS, "ofs_skins",
+           (size_t)INT_MAX);
+    /* a count that makes the section overflow 32 bits */
+    tiny();
+    tu_set_hdr(file, TU_NUM_GLCMDS, INT_MAX);
+    expect(file, size, 0, MD2_ERR_SECTION_OUT_OF_BOUNDS, MD2_SECTION_GLCMDS, "ofs_glcmds",
+           (size_t)tu_hdr(file, TU_OFS_GLCMDS));
+    /* the data cut short by one byte */
+    tiny();
+    expect(file, size - 1, 0, MD2_ERR_SECTION_OUT_OF_BOUNDS, MD2_SECTION_GLCMDS, "ofs_glcmds",
+           (size_t)tu_hdr(file, TU_OFS_GLCMDS));
+}
+
+static void test_empty_sections_ignore_their_offsets(void **state)
+{
+    tu_spec s;
+    size_t size;
+    md2_model *m;
+    (void)state;
+    tu_spec_default(&s);
+    s.num_skins = 0; /* player models get their skin from the game */
+    s.num_gl = 0;    /* GL commands are optional */
+    size = tu_build(&s, file);
+    tu_set_hdr(file, TU_OFS_SKINS, -7);
+    tu_set_hdr(file, TU_OFS_GLCMDS, INT_MAX);
+    m = expect(file, size, MD2_STRICT_ALL, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_int_equal(m->num_skins, 0);
+    assert_null(m->skins);
+    assert_int_equal(m->num_glcmds, 0);
+    assert_null(m->glcmds);
+    md2_free(m);
+}
+
+static void test_quirk_section_overlap(void **state)
+{
+    size_t size = tiny();
+    md2_model *m;
+    (void)state;
+    /* texcoords read from the triangles' bytes */
+    tu_set_hdr(file, TU_OFS_ST, tu_hdr(file, TU_OFS_TRIS));
+    m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_true((m->warnings & MD2_WARN_SECTION_OVERLAP) != 0);
+    assert_int_equal(m->texcoords[0].s, 0);
+    assert_int_equal(m->texcoords[0].t, 1); /* bytes of triangle 0 */
+    md2_free(m);
+    expect(file, size, MD2_WARN_SECTION_OVERLAP, MD2_ERR_SECTION_OVERLAP,
+           MD2_SECTION_TRIANGLES, "ofs_tris", (size_t)tu_hdr(file, TU_OFS_TRIS));
+}
+
+static void test_quirk_ofs_end(void **state)
+{
+    tu_spec s;
+    size_t size;
+    md2_model *m;
+    (void)state;
+
+    /* smaller and larger than the data */
+    size = tiny();
+    tu_set_hdr(file, TU_OFS_END, (int32_t)size - 10);
+    m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_int_equal(m->warnings, MD2_WARN_OFS_END);
+    md2_free(m);
+    expect(file, size, MD2_WARN_OFS_END, MD2_ERR_BAD_OFS_END, MD2_SECTION_HEADER, "ofs_end", 64);
+    tu_set_hdr(file, TU_OFS_END, INT_MAX);
+    m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_int_equal(m->warnings, MD2_WARN_OFS_END);
+    md2_free(m);
+    tu_set_hdr(file, TU_OFS_END, -1);
+    expect(file, size, MD2_STRICT_ALL, MD2_ERR_BAD_OFS_END, MD2_SECTION_HEADER, "ofs_end", 64);
+
+    /* trailing bytes after the data */
+    tu_spec_default(&s);
+    s.trailing = 5;
+    size = tu_build(&s, file);
+    m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_int_equal(m->warnings, MD2_WARN_OFS_END);
+    assert_int_equal(m->num_glcmds, 21);
+    md2_free(m);
+}
+
+static void test_quirk_unterminated_names(void **state)
+{
+    tu_spec s;
+    size_t size;
+    md2_model *m;
+    (void)state;
+    tu_spec_default(&s);
+    memset(s.skins[1], 'k', 64);
+    memcpy(s.names[1], "abcdefghijklmnop", 16);
+    size = tu_build(&s, file);
+    m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_int_equal(m->warnings, MD2_WARN_UNTERMINATED_NAME);
+    assert_int_equal(strlen(m->skins[1].name), 64);
+    assert_int_equal(m->skins[1].name[63], 'k');
+    assert_string_equal(m->frames[1].name, "abcdefghijklmnop");
+    md2_free(m);
+    /* strict: the first unterminated name is the skin */
+    expect(file, size, MD2_WARN_UNTERMINATED_NAME, MD2_ERR_UNTERMINATED_NAME,
+           MD2_SECTION_SKINS, "name", 68 + 64);
+}
+
+static void test_name_bytes_after_nul_are_kept(void **state)
+{
+    tu_spec s;
+    size_t size;
+    md2_model *m;
+    (void)state;
+    tu_spec_default(&s);
+    memcpy(s.names[0], "walk1\0garbage!!", 16);
+    size = tu_build(&s, file);
+    m = expect(file, size, MD2_STRICT_ALL, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_string_equal(m->frames[0].name, "walk1");
+    assert_memory_equal(m->frames[0].name, "walk1\0garbage!!", 16);
+    md2_free(m);
+}
+
+static void test_quirk_vertex_index(void **state)
+{
+    tu_spec s;
+    size_t size;
+    md2_model *m;
+    (void)state;
+    tu_spec_default(&s);
+    s.tris[0][1] = 0xFFFF;
+    size = tu_build(&s, file);
+    m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_int_equal(m->warnings, MD2_WARN_VERTEX_INDEX);
+    assert_int_equal(m->header.num_tris, 2);
+    assert_int_equal(m->num_triangles, 1); /* dropped */
+    assert_int_equal(m->triangles[0].vertex[2], 3);
+    md2_free(m);
+    expect(file, size, MD2_WARN_VERTEX_INDEX, MD2_ERR_BAD_VERTEX_INDEX,
+           MD2_SECTION_TRIANGLES, "index_xyz", (size_t)tu_hdr(file, TU_OFS_TRIS) + 2);
+}
+
+static void test_quirk_texcoord_index(void **state)
+{
+    tu_spec s;
+    size_t size;
+    md2_model *m;
+    (void)state;
+    tu_spec_default(&s);
+    s.tris[1][5] = 4; /* num_st is 4 */
+    size = tu_build(&s, file);
+    m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_int_equal(m->warnings, MD2_WARN_TEXCOORD_INDEX);
+    assert_int_equal(m->num_triangles, 1);
+    assert_int_equal(m->triangles[0].vertex[1], 1);
+    md2_free(m);
+    expect(file, size, MD2_WARN_TEXCOORD_INDEX, MD2_ERR_BAD_TEXCOORD_INDEX,
+           MD2_SECTION_TRIANGLES, "index_st", (size_t)tu_hdr(file, TU_OFS_TRIS) + 12 + 10);
+}
+
+static void test_quirk_all_triangles_dropped(void **state)
+{
+    tu_spec s;
+    size_t size;
+    md2_model *m;
+    (void)state;
+    tu_spec_default(&s);
+    s.num_st = 0;
+    size = tu_build(&s, file);
+    m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_int_equal(m->num_triangles, 0);
+    assert_null(m->triangles);
+    assert_int_equal(m->warnings, MD2_WARN_TEXCOORD_INDEX);
+    md2_free(m);
+}
+
+static void test_quirk_normal_index(void **state)
+{
+    tu_spec s;
+    size_t size;
+    md2_model *m;
+    size_t at;
+    (void)state;
+    tu_spec_default(&s);
+    s.verts[2][1][3] = 162;
+    s.verts[2][3][3] = 255;
+    size = tu_build(&s, file);
+    m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_int_equal(m->warnings, MD2_WARN_NORMAL_INDEX);
+    assert_int_equal(m->frames[2].vertices[1].normal, 162); /* kept as read */
+    assert_ptr_equal(md2_normal(162), md2_normal(MD2_NORMAL_FALLBACK));
+    assert_ptr_equal(md2_normal(255), md2_normal(MD2_NORMAL_FALLBACK));
+    md2_free(m);
+    at = (size_t)tu_hdr(file, TU_OFS_FRAMES) + 2 * (size_t)tu_hdr(file, TU_FRAMESIZE) + 40 + 4 + 3;
+    expect(file, size, MD2_WARN_NORMAL_INDEX, MD2_ERR_BAD_NORMAL_INDEX,
+           MD2_SECTION_FRAMES, "lightnormalindex", at);
+}
+
+static void test_quirk_glcmds_unterminated(void **state)
+{
+    tu_spec s;
+    size_t size;
+    md2_model *m;
+    (void)state;
+    tu_spec_default(&s);
+    s.num_gl = 20; /* drop the 0 */
+    size = tu_build(&s, file);
+    m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_int_equal(m->warnings, MD2_WARN_GLCMDS_UNTERMINATED);
+    assert_int_equal(m->num_glcmds, 21);
+    assert_int_equal(m->glcmds[20], 0);
+    md2_free(m);
+    expect(file, size, MD2_WARN_GLCMDS_UNTERMINATED, MD2_ERR_GLCMDS_UNTERMINATED,
+           MD2_SECTION_GLCMDS, "glcmds", (size_t)tu_hdr(file, TU_OFS_GLCMDS) + 80);
+}
+
+/* Breaks word k of the GL list with value v; expects the list cut to
+ * keep_words words (before the terminator) and the fault at word bad. */
+static void check_bad_glcmds(int k, int32_t v, size_t keep_words, size_t bad)
+{
+    tu_spec s;
+    size_t size;
+    md2_model *m;
+    md2_glcmd_iter it;
+    md2_glcmd c;
+    int n = 0;
+    tu_spec_default(&s);
+    s.gl[k] = v;
+    size = tu_build(&s, file);
+    m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_int_equal(m->warnings, MD2_WARN_GLCMDS_INVALID);
+    assert_int_equal(m->num_glcmds, keep_words + 1);
+    assert_int_equal(m->glcmds[keep_words], 0);
+    md2_glcmd_begin(&it, m);
+    while (md2_glcmd_next(&it, &c))
+        n++;
+    assert_int_equal(n, keep_words == 0 ? 0 : 1);
+    md2_free(m);
+    expect(file, size, MD2_WARN_GLCMDS_INVALID, MD2_ERR_BAD_GLCMDS, MD2_SECTION_GLCMDS,
+           "glcmds", (size_t)tu_hdr(file, TU_OFS_GLCMDS) + 4 * bad);
+}
+
+static void test_quirk_glcmds_invalid(void **state)
+{
+    (void)state;
+    check_bad_glcmds(10, -7, 10, 10);        /* fan runs past the end */
+    check_bad_glcmds(10, INT_MIN, 10, 10);   /* count that overflows when negated */
+    check_bad_glcmds(0, INT_MAX, 0, 0);      /* huge strip */
+    check_bad_glcmds(13, 4, 10, 13);         /* vertex index == num_xyz */
+    check_bad_glcmds(19, -1, 10, 19);        /* negative vertex index */
+    check_bad_glcmds(3, 0x7FFFFFFF, 0, 3);   /* first command's index */
+}
+
+/* ---- warnings and messages ------------------------------------------- */
+
+typedef struct seen {
+    int calls;
+    md2_diagnostic last;
+} seen;
+
+static void on_warning(void *user, const md2_diagnostic *d)
+{
+    seen *s = (seen *)user;
+    s->calls++;
+    s->last = *d;
+}
+
+static void test_warning_callback(void **state)
+{
+    tu_spec s;
+    size_t size;
+    md2_model *m = NULL;
+    md2_options o;
+    seen w;
+    (void)state;
+    tu_spec_default(&s);
+    s.tris[0][0] = 9;
+    s.tris[1][0] = 9;
+    size = tu_build(&s, file);
+    memset(&o, 0, sizeof o);
+    memset(&w, 0, sizeof w);
+    o.on_warning = on_warning;
+    o.warning_user = &w;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_OK);
+    assert_int_equal(w.calls, 2); /* once per dropped triangle */
+    assert_int_equal(w.last.result, MD2_OK);
+    assert_int_equal(w.last.warning, MD2_WARN_VERTEX_INDEX);
+    assert_int_equal(w.last.section, MD2_SECTION_TRIANGLES);
+    assert_int_equal(w.last.index, 1);
+    assert_int_equal(w.last.offset, (size_t)tu_hdr(file, TU_OFS_TRIS) + 12);
+    assert_non_null(strstr(w.last.message, "triangle 1"));
+    assert_int_equal(m->num_triangles, 0);
+    md2_free(m);
+}
+
+static void test_error_message_is_specific(void **state)
+{
+    size_t size = tiny();
+    md2_options o;
+    md2_diagnostic d;
+    md2_model *m;
+    (void)state;
+    tu_set_hdr(file, TU_NUM_FRAMES, 1000);
+    memset(&o, 0, sizeof o);
+    o.error = &d;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_ERR_SECTION_OUT_OF_BOUNDS);
+    assert_non_null(strstr(d.message, "frames"));
+    assert_non_null(strstr(d.message, "1000"));
+    assert_non_null(strstr(d.message, "ofs_frames"));
+    assert_non_null(strstr(d.message, "past the end"));
+}
+
+static void test_result_and_warning_strings(void **state)
+{
+    int r, k;
+    (void)state;
+    for (r = 0; r < MD2_RESULT_COUNT_; r++) {
+        const char *s = md2_result_string((md2_result)r);
+        assert_non_null(s);
+        assert_true(strcmp(s, "unknown md2_result") != 0);
+        for (k = 0; k < r; k++)
+            assert_true(strcmp(s, md2_result_string((md2_result)k)) != 0);
+    }
+    assert_string_equal(md2_result_string((md2_result)999), "unknown md2_result");
+    assert_string_equal(md2_result_string((md2_result)-1), "unknown md2_result");
+    for (k = 0; k < 10; k++)
+        assert_true(strcmp(md2_warning_string(1u << k), "unknown or combined md2_warning") != 0);
+    assert_int_equal(MD2_STRICT_ALL, (1u << 10) - 1);
+    assert_string_equal(md2_warning_string(3), "unknown or combined md2_warning");
+    assert_string_equal(md2_section_string(MD2_SECTION_GLCMDS), "glcmds");
+    assert_string_equal(md2_section_string((md2_section)77), "unknown section");
+}
+
+static void test_version(void **state)
+{
+    char want[32];
+    (void)state;
+    snprintf(want, sizeof want, "%d.%d.%d", MD2_VERSION_MAJOR, MD2_VERSION_MINOR,
+             MD2_VERSION_PATCH);
+    assert_string_equal(md2_version_string(), want);
+    assert_int_equal(MD2_VERSION_NUMBER,
+                     MD2_VERSION_MAJOR * 10000 + MD2_VERSION_MINOR * 100 + MD2_VERSION_PATCH);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_tiny_model_fields),
+        cmocka_unit_test(test_glcmd_iteration),
+        cmocka_unit_test(test_defaults_and_arguments),
+        cmocka_unit_test(test_texcoord_uv),
+        cmocka_unit_test(test_err_truncated_header),
+        cmocka_unit_test(test_err_bad_magic),
+        cmocka_unit_test(test_err_bad_version),
+        cmocka_unit_test(test_err_bad_count_each_field),
+        cmocka_unit_test(test_err_bad_skin_size),
+        cmocka_unit_test(test_quirk_skin_size_zero),
+        cmocka_unit_test(test_err_bad_framesize),
+        cmocka_unit_test(test_quirk_framesize_padded),
+        cmocka_unit_test(test_err_no_vertices),
+        cmocka_unit_test(test_err_no_frames),
+        cmocka_unit_test(test_err_limit_exceeded),
+        cmocka_unit_test(test_quake2_limits_preset),
+        cmocka_unit_test(test_err_section_out_of_bounds),
+        cmocka_unit_test(test_empty_sections_ignore_their_offsets),
+        cmocka_unit_test(test_quirk_section_overlap),
+        cmocka_unit_test(test_quirk_ofs_end),
+        cmocka_unit_test(test_quirk_unterminated_names),
+        cmocka_unit_test(test_name_bytes_after_nul_are_kept),
+        cmocka_unit_test(test_quirk_vertex_index),
+        cmocka_unit_test(test_quirk_texcoord_index),
+        cmocka_unit_test(test_quirk_all_triangles_dropped),
+        cmocka_unit_test(test_quirk_normal_index),
+        cmocka_unit_test(test_quirk_glcmds_unterminated),
+        cmocka_unit_test(test_quirk_glcmds_invalid),
+        cmocka_unit_test(test_warning_callback),
+        cmocka_unit_test(test_error_message_is_specific),
+        cmocka_unit_test(test_result_and_warning_strings),
+        cmocka_unit_test(test_version),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
