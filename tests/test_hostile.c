@@ -58,6 +58,8 @@ static md2_result check_mutant(const uint8_t *data, size_t size, uint32_t allowe
             tu_walk_model(m);
             md2_free(m);
         } else {
+            /* a refused file is refused before any allocation */
+            assert_int_equal(a.calls, 0);
             assert_null(m);
             assert_true(d.message[0] != '\0');
         }

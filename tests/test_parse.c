@@ -471,8 +471,9 @@ static void test_quirk_unterminated_names(void **state)
 
 static void test_name_bytes_after_nul_are_kept(void **state)
 {
+    static uint8_t out[TU_MAX_FILE];
     tu_spec s;
-    size_t size;
+    size_t size, written = 0;
     md2_model *m;
     (void)state;
     tu_spec_default(&s);
@@ -481,6 +482,10 @@ static void test_name_bytes_after_nul_are_kept(void **state)
     m = expect(file, size, MD2_STRICT_ALL, MD2_OK, MD2_SECTION_NONE, "", 0);
     assert_string_equal(m->frames[0].name, "walk1");
     assert_memory_equal(m->frames[0].name, "walk1\0garbage!!", 16);
+    /* and written back as they were */
+    assert_int_equal(md2_write(m, out, sizeof out, &written), MD2_OK);
+    assert_int_equal(written, size);
+    assert_memory_equal(out, file, size);
     md2_free(m);
 }
 
@@ -534,6 +539,29 @@ static void test_quirk_all_triangles_dropped(void **state)
     assert_int_equal(m->num_triangles, 0);
     assert_null(m->triangles);
     assert_int_equal(m->warnings, MD2_WARN_TEXCOORD_INDEX);
+    md2_free(m);
+}
+
+static void test_valid_oddities_load_strictly(void **state)
+{
+    /* unused vertices and normals all index 0 are valid, in strict mode too */
+    tu_spec s;
+    size_t size;
+    md2_model *m;
+    int f, i;
+    (void)state;
+    tu_spec_default(&s);
+    s.num_tris = 1;           /* vertex 3 is used by no triangle... */
+    s.gl[10] = 0;             /* ...nor by a GL command */
+    s.num_gl = 11;
+    for (f = 0; f < 3; f++)
+        for (i = 0; i < 4; i++)
+            s.verts[f][i][3] = 0;
+    size = tu_build(&s, file);
+    m = expect(file, size, MD2_STRICT_ALL, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_int_equal(m->warnings, 0);
+    assert_int_equal(m->num_vertices, 4);
+    assert_int_equal(m->frames[1].vertices[3].normal, 0);
     md2_free(m);
 }
 
@@ -733,6 +761,7 @@ int main(void)
         cmocka_unit_test(test_quirk_vertex_index),
         cmocka_unit_test(test_quirk_texcoord_index),
         cmocka_unit_test(test_quirk_all_triangles_dropped),
+        cmocka_unit_test(test_valid_oddities_load_strictly),
         cmocka_unit_test(test_quirk_normal_index),
         cmocka_unit_test(test_quirk_glcmds_unterminated),
         cmocka_unit_test(test_quirk_glcmds_invalid),
