@@ -1,0 +1,165 @@
+/*
+ * The libmd2 fuzz target (libFuzzer entry point).
+ *
+ * Parses the input with the default and the strict options and, for every
+ * model accepted, walks every public read path: interpolates every frame
+ * pair it can reach, decodes, computes bounds, iterates the GL commands,
+ * writes the model back and parses the result, which must equal the first
+ * parse. Any mismatch aborts, so the fuzzer reports it as a crash. The
+ * same function runs without libFuzzer in fuzz_replay.c.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <md2/md2.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(cond)                                                          \
+    do {                                                                     \
+        if (!(cond)) {                                                       \
+            fprintf(stderr, "fuzz check failed: %s (%s:%d)\n", #cond,        \
+                    __FILE__, __LINE__);                                     \
+            abort();                                                         \
+        }                                                                    \
+    } while (0)
+
+/* Counts a load's allocations and bytes, to hold the memory ceiling. */
+typedef struct counter {
+    size_t live_bytes, peak_bytes, calls;
+} counter;
+
+static void *count_alloc(void *user, size_t size)
+{
+    counter *c = (counter *)user;
+    size_t *p = (size_t *)malloc(size + 16);
+    c->calls++;
+    if (!p)
+        return NULL;
+    p[0] = size;
+    c->live_bytes += size;
+    if (c->live_bytes > c->peak_bytes)
+        c->peak_bytes = c->live_bytes;
+    return (unsigned char *)p + 16;
+}
+
+static void count_free(void *user, void *ptr)
+{
+    counter *c = (counter *)user;
+    size_t *p;
+    if (!ptr)
+        return;
+    p = (size_t *)(void *)((unsigned char *)ptr - 16);
+    c->live_bytes -= p[0];
+    free(p);
+}
+
+static int same_model(const md2_model *a, const md2_model *b)
+{
+    size_t i;
+    if (a->skin_width != b->skin_width || a->skin_height != b->skin_height ||
+        a->num_skins != b->num_skins || a->num_vertices != b->num_vertices ||
+        a->num_texcoords != b->num_texcoords || a->num_triangles != b->num_triangles ||
+        a->num_frames != b->num_frames || a->num_glcmds != b->num_glcmds)
+        return 0;
+    if ((a->num_skins && memcmp(a->skins, b->skins, a->num_skins * sizeof *a->skins)) ||
+        (a->num_texcoords &&
+         memcmp(a->texcoords, b->texcoords, a->num_texcoords * sizeof *a->texcoords)) ||
+        (a->num_triangles &&
+         memcmp(a->triangles, b->triangles, a->num_triangles * sizeof *a->triangles)) ||
+        (a->num_glcmds && memcmp(a->glcmds, b->glcmds, a->num_glcmds * sizeof *a->glcmds)))
+        return 0;
+    for (i = 0; i < a->num_frames; i++) {
+        const md2_frame *fa = &a->frames[i], *fb = &b->frames[i];
+        if (memcmp(fa->scale, fb->scale, sizeof fa->scale) ||
+            memcmp(fa->translate, fb->translate, sizeof fa->translate) ||
+            memcmp(fa->name, fb->name, sizeof fa->name) ||
+            memcmp(fa->vertices, fb->vertices, a->num_vertices * sizeof *fa->vertices))
+            return 0;
+    }
+    return 1;
+}
+
+static void walk(const md2_model *m)
+{
+    float *pos = (float *)malloc(m->num_vertices * 6 * sizeof(float) + 1);
+    size_t a, step = m->num_frames > 16 ? m->num_frames / 16 : 1, size, written = 0;
+    float mn[3], mx[3];
+    md2_glcmd_iter it;
+    md2_glcmd c;
+    unsigned char *out;
+    md2_model *again = NULL;
+
+    CHECK(pos != NULL);
+    for (a = 0; a < m->num_frames; a += step) {
+        size_t b;
+        for (b = 0; b < m->num_frames; b += step) {
+            /* interleaved position + normal, unit normals */
+            CHECK(md2_lerp_ex(m, (uint32_t)a, (uint32_t)b, 0.25f, pos, 24, pos + 3, 24,
+                              MD2_LERP_UNIT_NORMALS) == MD2_OK);
+        }
+        CHECK(md2_frame_bounds(m, (uint32_t)a, mn, mx) == MD2_OK);
+        CHECK(md2_decode_frame(m, (uint32_t)a, pos, 0, NULL, 0) == MD2_OK);
+    }
+    CHECK(md2_lerp(m, (uint32_t)m->num_frames, 0, 0.5f, pos, 0, NULL, 0) == MD2_ERR_FRAME_RANGE);
+    md2_glcmd_begin(&it, m);
+    while (md2_glcmd_next(&it, &c)) {
+        size_t i;
+        for (i = 0; i < c.num_vertices; i++)
+            CHECK(md2_glcmd_get(&c, i).vertex < m->num_vertices);
+    }
+    for (a = 0; a < m->num_triangles; a++) {
+        int k;
+        for (k = 0; k < 3; k++) {
+            CHECK(m->triangles[a].vertex[k] < m->num_vertices);
+            CHECK(m->triangles[a].texcoord[k] < m->num_texcoords);
+        }
+    }
+    size = md2_write_size(m);
+    CHECK(size >= MD2_HEADER_SIZE);
+    out = (unsigned char *)malloc(size);
+    CHECK(out != NULL);
+    CHECK(md2_write(m, out, size, &written) == MD2_OK && written == size);
+    CHECK(md2_parse(out, size, NULL, &again) == MD2_OK);
+    /* The writer repairs the layout (offsets, frame size, GL terminator,
+     * dropped triangles); only what it keeps byte for byte may warn. */
+    CHECK((again->warnings & ~(uint32_t)(MD2_WARN_UNTERMINATED_NAME | MD2_WARN_NORMAL_INDEX |
+                                         MD2_WARN_SKIN_SIZE_ZERO)) == 0);
+    CHECK(same_model(m, again));
+    md2_free(again);
+    free(out);
+    free(pos);
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    int pass;
+    for (pass = 0; pass < 2; pass++) {
+        md2_options o;
+        md2_diagnostic d;
+        counter c;
+        md2_model *m = NULL;
+        md2_result r;
+        memset(&o, 0, sizeof o);
+        memset(&c, 0, sizeof c);
+        o.error = &d;
+        o.strict = pass ? MD2_STRICT_ALL : 0;
+        o.allocator.alloc = count_alloc;
+        o.allocator.free = count_free;
+        o.allocator.user = &c;
+        r = md2_parse(data, size, &o, &m);
+        CHECK(c.peak_bytes <= 2 * size + 4096); /* the memory ceiling */
+        if (r != MD2_OK) {
+            CHECK(m == NULL && c.calls == 0 && d.result == r && d.message[0] != '\0');
+            continue;
+        }
+        CHECK(m != NULL);
+        walk(m);
+        md2_free(m);
+        CHECK(c.live_bytes == 0);
+    }
+    return 0;
+}
