@@ -93,9 +93,10 @@ md2_result md2_lerp_ex(const md2_model *m, uint32_t frame_a, uint32_t frame_b,
             if (flags & MD2_LERP_UNIT_NORMALS) {
                 float len = sqrtf(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
                 if (len > 1e-6f) {
-                    o[0] /= len;
-                    o[1] /= len;
-                    o[2] /= len;
+                    float inv = 1.0f / len;
+                    o[0] *= inv;
+                    o[1] *= inv;
+                    o[2] *= inv;
                 } else {
                     /* opposite normals cancel out: keep frame a's */
                     o[0] = na[0];

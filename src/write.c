@@ -38,8 +38,6 @@ static void put_bytes(md2_sink *s, const void *data, size_t n)
     }
 }
 
-static void put_u8(md2_sink *s, uint8_t v) { put_bytes(s, &v, 1); }
-
 static void put_u16(md2_sink *s, uint16_t v)
 {
     uint8_t b[2];
@@ -94,7 +92,8 @@ static int model_valid(const md2_model *m)
                 return 0;
     if (m->num_glcmds) {
         md2__glcmds_scan(NULL, m->glcmds, m->num_glcmds, m->num_vertices, &scan);
-        if (scan.bad || !scan.terminated)
+        /* valid, and the 0 is the last word: nothing hides behind it */
+        if (scan.bad || !scan.terminated || scan.valid_words + 1 != m->num_glcmds)
             return 0;
     }
     return 1;
@@ -176,11 +175,17 @@ static md2_result emit(const md2_model *m, const md2_wlayout *w, md2_sink *s)
         for (k = 0; k < 3; k++)
             put_f32(s, f->translate[k]);
         put_bytes(s, f->name, MD2_FRAME_NAME_SIZE);
-        for (k = 0; k < m->num_vertices; k++) {
-            put_u8(s, f->vertices[k].v[0]);
-            put_u8(s, f->vertices[k].v[1]);
-            put_u8(s, f->vertices[k].v[2]);
-            put_u8(s, f->vertices[k].normal);
+        for (k = 0; k < m->num_vertices;) {
+            /* a batch of vertices at a time: one put_bytes per batch */
+            uint8_t batch[4 * 256];
+            size_t n = 0;
+            for (; k < m->num_vertices && n < sizeof batch; k++, n += 4) {
+                batch[n] = f->vertices[k].v[0];
+                batch[n + 1] = f->vertices[k].v[1];
+                batch[n + 2] = f->vertices[k].v[2];
+                batch[n + 3] = f->vertices[k].normal;
+            }
+            put_bytes(s, batch, n);
         }
     }
     for (i = 0; i < m->num_glcmds; i++)

@@ -204,6 +204,18 @@ static void test_err_invalid_model(void **state)
     assert_int_equal(md2_write(&h.m, out, sizeof out, NULL), MD2_ERR_INVALID_MODEL);
 
     hand_init(&h);
+    h.m.num_glcmds = 11;
+    {
+        /* a word hidden after the terminating 0 */
+        int32_t longer[12];
+        memcpy(longer, h.gl, sizeof h.gl);
+        longer[11] = 5;
+        h.m.glcmds = longer;
+        h.m.num_glcmds = 12;
+        assert_int_equal(md2_write(&h.m, out, sizeof out, NULL), MD2_ERR_INVALID_MODEL);
+    }
+
+    hand_init(&h);
     h.m.num_frames = 0;
     assert_int_equal(md2_write(&h.m, out, sizeof out, NULL), MD2_ERR_INVALID_MODEL);
 
