@@ -11,6 +11,38 @@
 
 #define MD2_VEC3_BYTES (3 * sizeof(float))
 
+/*
+ * Float arithmetic, one rounding per operation on every host.
+ *
+ * C lets a compiler evaluate float expressions in a wider type
+ * (FLT_EVAL_METHOD: s390x GCC and x87 use double or long double) and round
+ * only once at the end, which changes the last bit of a * b + c. Each
+ * helper below stores every intermediate result in a float variable, which
+ * C99 requires to round to float, so the results are bit-identical on
+ * x86-64, s390x and 32-bit x86 (the build also disables FMA contraction).
+ */
+static float mul_add(float a, float b, float c)
+{
+    float product = a * b;
+    float sum = product + c;
+    return sum;
+}
+
+/* scale * v + translate: one coordinate of a keyframe */
+static float decode(const md2_frame *f, const md2_vertex *v, int axis)
+{
+    return mul_add(f->scale[axis], (float)v->v[axis], f->translate[axis]);
+}
+
+/* wa * a + wb * b */
+static float blend(float wa, float a, float wb, float b)
+{
+    float x = wa * a;
+    float y = wb * b;
+    float sum = x + y;
+    return sum;
+}
+
 /* Resolves a byte stride (0 = packed) to a stride in floats, or 0 if bad. */
 static size_t stride_floats(size_t stride)
 {
@@ -60,9 +92,9 @@ md2_result md2_lerp_ex(const md2_model *m, uint32_t frame_a, uint32_t frame_b,
         for (i = 0; i < n; i++) {
             const md2_vertex *v = &f->vertices[i];
             float *p = positions + i * ps;
-            p[0] = f->scale[0] * (float)v->v[0] + f->translate[0];
-            p[1] = f->scale[1] * (float)v->v[1] + f->translate[1];
-            p[2] = f->scale[2] * (float)v->v[2] + f->translate[2];
+            p[0] = decode(f, v, 0);
+            p[1] = decode(f, v, 1);
+            p[2] = decode(f, v, 2);
             if (normals) {
                 const float *nv = md2_normal(v->normal);
                 float *o = normals + i * ns;
@@ -80,18 +112,16 @@ md2_result md2_lerp_ex(const md2_model *m, uint32_t frame_a, uint32_t frame_b,
         float *p = positions + i * ps;
         int k;
         for (k = 0; k < 3; k++) {
-            float pa = fa->scale[k] * (float)va->v[k] + fa->translate[k];
-            float pb = fb->scale[k] * (float)vb->v[k] + fb->translate[k];
-            p[k] = wa * pa + wb * pb;
+            p[k] = blend(wa, decode(fa, va, k), wb, decode(fb, vb, k));
         }
         if (normals) {
             const float *na = md2_normal(va->normal);
             const float *nb = md2_normal(vb->normal);
             float *o = normals + i * ns;
             for (k = 0; k < 3; k++)
-                o[k] = wa * na[k] + wb * nb[k];
+                o[k] = blend(wa, na[k], wb, nb[k]);
             if (flags & MD2_LERP_UNIT_NORMALS) {
-                float len = sqrtf(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
+                float len = sqrtf(mul_add(o[2], o[2], blend(o[0], o[0], o[1], o[1])));
                 if (len > 1e-6f) {
                     float inv = 1.0f / len;
                     o[0] *= inv;
@@ -139,13 +169,13 @@ md2_result md2_frame_bounds(const md2_model *m, uint32_t frame, float min[3],
         return r;
     f = &m->frames[frame];
     for (k = 0; k < 3; k++) {
-        float p = f->scale[k] * (float)f->vertices[0].v[k] + f->translate[k];
+        float p = decode(f, &f->vertices[0], k);
         min[k] = p;
         max[k] = p;
     }
     for (i = 1; i < m->num_vertices; i++) {
         for (k = 0; k < 3; k++) {
-            float p = f->scale[k] * (float)f->vertices[i].v[k] + f->translate[k];
+            float p = decode(f, &f->vertices[i], k);
             if (p < min[k])
                 min[k] = p;
             if (p > max[k])

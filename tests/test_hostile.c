@@ -32,10 +32,11 @@ static md2_result check_mutant(const uint8_t *data, size_t size, uint32_t allowe
     md2_diagnostic d;
     tu_alloc a;
     md2_model *m = NULL;
-    md2_result r, rs;
+    md2_result rs = MD2_OK;
     int pass;
 
     for (pass = 0; pass < 2; pass++) {
+        md2_result r;
         memset(&o, 0, sizeof o);
         o.error = &d;
         o.strict = pass ? MD2_STRICT_ALL : 0;
