@@ -32,18 +32,19 @@ static int read_full(md2_read_fn read, void *user, uint8_t *dst, size_t n,
     return 0;
 }
 
-/* The number of bytes the header says the data spans (at least the header).
- * Fields that make no sense are skipped: the parser reports them. */
-static uint64_t header_extent(const uint8_t *h)
+/* What the header says the data spans: *sections is where the last
+ * non-empty section ends, *extent also takes ofs_end into account (at least
+ * the header). Fields that make no sense are skipped: the parser reports
+ * them. */
+static void header_extent(const uint8_t *h, uint64_t *sections, uint64_t *extent)
 {
     static const int counts[5] = {MD2_H_NUM_SKINS, MD2_H_NUM_ST, MD2_H_NUM_TRIS,
                                   MD2_H_NUM_FRAMES, MD2_H_NUM_GLCMDS};
     static const int ofs[5] = {MD2_H_OFS_SKINS, MD2_H_OFS_ST, MD2_H_OFS_TRIS,
                                MD2_H_OFS_FRAMES, MD2_H_OFS_GLCMDS};
     int32_t framesize = md2_u32_to_s32(md2_le32(h + 4 * MD2_H_FRAMESIZE));
-    uint64_t elems[5];
-    uint64_t extent = MD2_HEADER_SIZE;
     int32_t end = md2_u32_to_s32(md2_le32(h + 4 * MD2_H_OFS_END));
+    uint64_t elems[5];
     int i;
 
     elems[0] = MD2_SKIN_BYTES;
@@ -51,8 +52,7 @@ static uint64_t header_extent(const uint8_t *h)
     elems[2] = MD2_TRIANGLE_BYTES;
     elems[3] = framesize > 0 ? (uint64_t)framesize : 0u;
     elems[4] = MD2_GLCMD_WORD_BYTES;
-    if (end > 0 && (uint64_t)end > extent)
-        extent = (uint64_t)end;
+    *sections = MD2_HEADER_SIZE;
     for (i = 0; i < 5; i++) {
         int32_t c = md2_u32_to_s32(md2_le32(h + 4 * counts[i]));
         int32_t o = md2_u32_to_s32(md2_le32(h + 4 * ofs[i]));
@@ -60,10 +60,12 @@ static uint64_t header_extent(const uint8_t *h)
         if (c <= 0 || o < 0)
             continue;
         e = (uint64_t)o + (uint64_t)c * elems[i];
-        if (e > extent)
-            extent = e;
+        if (e > *sections)
+            *sections = e;
     }
-    return extent;
+    *extent = *sections;
+    if (end > 0 && (uint64_t)end > *extent)
+        *extent = (uint64_t)end;
 }
 
 md2_result md2_load_stream(md2_read_fn read, void *user, const md2_options *opts,
@@ -74,7 +76,7 @@ md2_result md2_load_stream(md2_read_fn read, void *user, const md2_options *opts
                                                           : SIZE_MAX;
     uint8_t header[MD2_HEADER_SIZE];
     md2_allocator a = md2__allocator(opts);
-    uint64_t extent;
+    uint64_t sections, extent;
     size_t target, cap, got;
     uint8_t *buf;
     int more = 0;
@@ -98,12 +100,13 @@ md2_result md2_load_stream(md2_read_fn read, void *user, const md2_options *opts
     if (got < MD2_HEADER_SIZE)
         return md2__parse(header, got, 0, opts, out);
 
-    extent = header_extent(header);
-    if (extent > (uint64_t)max_size)
-        return md2__fail(err, MD2_ERR_LIMIT_EXCEEDED, MD2_SECTION_HEADER, "ofs_end", 0, 0,
-                         "stream: the header describes %llu bytes, more than max_file_size (%lu)",
-                         (unsigned long long)extent, (unsigned long)max_size);
-    target = (size_t)extent;
+    header_extent(header, &sections, &extent);
+    if (sections > (uint64_t)max_size)
+        return md2__fail(err, MD2_ERR_LIMIT_EXCEEDED, MD2_SECTION_HEADER, "header", 0, 0,
+                         "stream: the header's sections end at byte %llu, past max_file_size (%lu)",
+                         (unsigned long long)sections, (unsigned long)max_size);
+    /* a lying ofs_end (a lenient quirk) is read only as far as the limit */
+    target = extent > (uint64_t)max_size ? max_size : (size_t)extent;
 
     cap = target < MD2_STREAM_FIRST_CHUNK ? target : MD2_STREAM_FIRST_CHUNK;
     buf = (uint8_t *)a.alloc(a.user, cap);

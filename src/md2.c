@@ -57,13 +57,13 @@ const char *md2_warning_string(uint32_t warning)
     case MD2_WARN_OFS_END: return "ofs_end does not match the data size";
     case MD2_WARN_FRAMESIZE_PADDED: return "frames padded beyond 40 + 4 * num_xyz bytes";
     case MD2_WARN_SKIN_SIZE_ZERO: return "skin width or height is zero";
-    case MD2_WARN_SECTION_OVERLAP: return "sections overlap";
     case MD2_WARN_UNTERMINATED_NAME: return "name without terminating NUL";
     case MD2_WARN_VERTEX_INDEX: return "triangle with a vertex index out of range dropped";
     case MD2_WARN_TEXCOORD_INDEX: return "triangle with a texcoord index out of range dropped";
     case MD2_WARN_NORMAL_INDEX: return "normal index out of range (decodes as the fallback)";
     case MD2_WARN_GLCMDS_INVALID: return "GL command list cut before a malformed command";
     case MD2_WARN_GLCMDS_UNTERMINATED: return "GL command list lacked its terminating 0";
+    case MD2_WARN_GLCMDS_TRAILING: return "words after the GL command list's terminating 0 ignored";
     default: break;
     }
     return "unknown or combined md2_warning";
@@ -75,13 +75,13 @@ md2_result md2__warning_error(uint32_t warning)
     case MD2_WARN_OFS_END: return MD2_ERR_BAD_OFS_END;
     case MD2_WARN_FRAMESIZE_PADDED: return MD2_ERR_BAD_FRAMESIZE;
     case MD2_WARN_SKIN_SIZE_ZERO: return MD2_ERR_BAD_SKIN_SIZE;
-    case MD2_WARN_SECTION_OVERLAP: return MD2_ERR_SECTION_OVERLAP;
     case MD2_WARN_UNTERMINATED_NAME: return MD2_ERR_UNTERMINATED_NAME;
     case MD2_WARN_VERTEX_INDEX: return MD2_ERR_BAD_VERTEX_INDEX;
     case MD2_WARN_TEXCOORD_INDEX: return MD2_ERR_BAD_TEXCOORD_INDEX;
     case MD2_WARN_NORMAL_INDEX: return MD2_ERR_BAD_NORMAL_INDEX;
     case MD2_WARN_GLCMDS_INVALID: return MD2_ERR_BAD_GLCMDS;
     case MD2_WARN_GLCMDS_UNTERMINATED: return MD2_ERR_GLCMDS_UNTERMINATED;
+    case MD2_WARN_GLCMDS_TRAILING: return MD2_ERR_BAD_GLCMDS;
     default: break;
     }
     return MD2_ERR_INVALID_ARGUMENT;

@@ -301,13 +301,15 @@ static md2_result check_sections(md2_pctx *c, const md2_section_info s[5])
                 continue;
             if ((uint64_t)s[i].ofs < s[j].end && (uint64_t)s[j].ofs < s[i].end) {
                 size_t at = s[i].ofs > s[j].ofs ? s[i].ofs : s[j].ofs;
-                MD2_TRY(warn(c, MD2_WARN_SECTION_OVERLAP, s[j].id,
-                             md2__header_field_name(s[j].ofs_field), at, 0,
-                             "%s (bytes %lu-%llu) and %s (bytes %lu-%llu) overlap from byte %lu",
-                             md2_section_string(s[i].id), (unsigned long)s[i].ofs,
-                             (unsigned long long)s[i].end,
-                             md2_section_string(s[j].id), (unsigned long)s[j].ofs,
-                             (unsigned long long)s[j].end, (unsigned long)at));
+                /* Never accepted: it would let a file's sections add up
+                 * to several times its size, and the model with them. */
+                return md2__fail(c->err, MD2_ERR_SECTION_OVERLAP, s[j].id,
+                                 md2__header_field_name(s[j].ofs_field), at, 0,
+                                 "%s (bytes %lu-%llu) and %s (bytes %lu-%llu) overlap from byte %lu",
+                                 md2_section_string(s[i].id), (unsigned long)s[i].ofs,
+                                 (unsigned long long)s[i].end,
+                                 md2_section_string(s[j].id), (unsigned long)s[j].ofs,
+                                 (unsigned long long)s[j].end, (unsigned long)at);
             }
         }
     }
@@ -426,6 +428,13 @@ static md2_result scan_glcmds(md2_pctx *c, const md2_section_info *gl,
                     scan.bad_word,
                     "glcmds: word %lu at byte %lu: %s; the list is cut there",
                     (unsigned long)scan.bad_word, (unsigned long)at, scan.problem);
+    }
+    if (scan.terminated && scan.valid_words + 1 < gl->count) {
+        size_t at = gl->ofs + (scan.valid_words + 1) * 4;
+        return warn(c, MD2_WARN_GLCMDS_TRAILING, MD2_SECTION_GLCMDS, "glcmds", at,
+                    scan.valid_words + 1,
+                    "glcmds: %lu words at byte %lu follow the list's terminating 0 and are ignored",
+                    (unsigned long)(gl->count - scan.valid_words - 1), (unsigned long)at);
     }
     if (!scan.terminated)
         return warn(c, MD2_WARN_GLCMDS_UNTERMINATED, MD2_SECTION_GLCMDS, "glcmds",

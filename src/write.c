@@ -77,6 +77,7 @@ static int model_valid(const md2_model *m)
     md2_glscan scan;
 
     if (!m || !m->frames || m->num_frames == 0 || m->num_vertices == 0 ||
+        m->skin_width < 0 || m->skin_height < 0 ||
         m->num_vertices > MD2_MAX_INDEXABLE || m->num_texcoords > MD2_MAX_INDEXABLE)
         return 0;
     if ((m->num_skins && !m->skins) || (m->num_texcoords && !m->texcoords) ||

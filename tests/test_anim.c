@@ -4,6 +4,11 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#if defined(__unix__) || defined(__APPLE__)
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#define HAVE_PTHREADS 1
+#endif
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -241,6 +246,72 @@ static void test_hand_made_model(void **state)
     assert_int_equal(md2_lerp(&m, 0, 1, 0.5f, &pos[0][0], 0, NULL, 0), MD2_ERR_INVALID_ARGUMENT);
 }
 
+#ifdef HAVE_PTHREADS
+/* Several threads interpolate one shared model at once; each must get
+ * exactly what a single thread gets. */
+typedef struct job {
+    const md2_model *m;
+    uint32_t first;
+    float out[64][3];
+    int ok;
+} job;
+
+static void *lerp_worker(void *arg)
+{
+    job *j = (job *)arg;
+    int round, i;
+    j->ok = 1;
+    for (round = 0; round < 2000; round++) {
+        uint32_t a = (j->first + (uint32_t)round) % (uint32_t)j->m->num_frames;
+        uint32_t b = (a + 1) % (uint32_t)j->m->num_frames;
+        float t = (float)(round % 11) / 10.0f;
+        float want[64][3];
+        if (md2_lerp_ex(j->m, a, b, t, &j->out[0][0], 0, NULL, 0, 0) != MD2_OK)
+            j->ok = 0;
+        /* the same call again must give the same bits */
+        if (md2_lerp(j->m, a, b, t, &want[0][0], 0, NULL, 0) != MD2_OK)
+            j->ok = 0;
+        for (i = 0; i < (int)j->m->num_vertices; i++)
+            if (memcmp(j->out[i], want[i], sizeof want[i]) != 0)
+                j->ok = 0;
+    }
+    return NULL;
+}
+#endif
+
+static void test_many_threads_share_one_model(void **state)
+{
+#ifdef HAVE_PTHREADS
+    md2_model *m = load_tiny();
+    pthread_t th[4];
+    job jobs[4];
+    float single[64][3];
+    int k, i;
+    (void)state;
+    for (k = 0; k < 4; k++) {
+        jobs[k].m = m;
+        jobs[k].first = (uint32_t)k;
+        assert_int_equal(pthread_create(&th[k], NULL, lerp_worker, &jobs[k]), 0);
+    }
+    for (k = 0; k < 4; k++) {
+        assert_int_equal(pthread_join(th[k], NULL), 0);
+        assert_true(jobs[k].ok);
+    }
+    /* and the last pose of each equals a single-threaded computation */
+    for (k = 0; k < 4; k++) {
+        uint32_t a = (jobs[k].first + 1999u) % 3u;
+        assert_int_equal(md2_lerp(m, a, (a + 1) % 3u, (float)(1999 % 11) / 10.0f,
+                                  &single[0][0], 0, NULL, 0), MD2_OK);
+        for (i = 0; i < 4; i++)
+            assert_memory_equal(jobs[k].out[i], single[i], sizeof single[i]);
+    }
+    md2_free(m);
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -255,6 +326,7 @@ int main(void)
         cmocka_unit_test(test_err_frame_range),
         cmocka_unit_test(test_err_invalid_arguments),
         cmocka_unit_test(test_hand_made_model),
+        cmocka_unit_test(test_many_threads_share_one_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -90,6 +90,10 @@ static void test_err_io(void **state)
     assert_int_equal(md2_load_file("no/such/dir/model.md2", &o, &m), MD2_ERR_IO);
     assert_null(m);
     assert_non_null(strstr(d.message, "no/such/dir/model.md2"));
+    /* a path that opens but cannot be read (a folder): the path is named */
+    assert_int_equal(md2_load_file(".", &o, &m), MD2_ERR_IO);
+    assert_true(strncmp(d.message, ".: ", 3) == 0);
+    assert_non_null(strstr(d.message, "byte 0"));
     assert_int_equal(md2_load_file(NULL, &o, &m), MD2_ERR_INVALID_ARGUMENT);
     assert_int_equal(md2_load_file(tmp_path, &o, NULL), MD2_ERR_INVALID_ARGUMENT);
     /* a read error in the header and in the data */
@@ -173,6 +177,38 @@ static void test_stream_lying_header_costs_little(void **state)
     memstream_init(&s, file, 200, 0);
     assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
     assert_int_equal(s.pos, 68);
+}
+
+static void test_stream_max_file_size(void **state)
+{
+    tu_spec sp;
+    size_t size;
+    memstream s;
+    md2_model *m = NULL;
+    md2_options o;
+    (void)state;
+    tu_spec_default(&sp);
+    sp.trailing = 1000;
+    size = tu_build(&sp, file);
+    memset(&o, 0, sizeof o);
+    /* exactly the data: loads, and at most one probe byte more is read */
+    o.limits.max_file_size = size - 1000;
+    memstream_init(&s, file, size, 0);
+    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_OK);
+    assert_int_equal(s.pos, size - 1000 + 1);
+    md2_free(m);
+    /* one byte less than the sections need: refused after the header */
+    o.limits.max_file_size = size - 1001;
+    memstream_init(&s, file, size, 0);
+    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    assert_int_equal(s.pos, 68);
+    /* a lying ofs_end is the lenient quirk it is in md2_parse, not a limit */
+    tu_set_hdr(file, TU_OFS_END, 0x7FFFFFFF);
+    o.limits.max_file_size = 1 << 20;
+    memstream_init(&s, file, size - 1000, 0);
+    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_OK);
+    assert_int_equal(m->warnings, MD2_WARN_OFS_END);
+    md2_free(m);
 }
 
 /* Injects an allocation failure at every allocation of one load; each
@@ -326,6 +362,7 @@ int main(void)
         cmocka_unit_test(test_stream_in_small_chunks),
         cmocka_unit_test(test_stream_trailing_data_and_truncation),
         cmocka_unit_test(test_stream_lying_header_costs_little),
+        cmocka_unit_test(test_stream_max_file_size),
         cmocka_unit_test(test_err_out_of_memory_tiny),
         cmocka_unit_test(test_err_out_of_memory_corpus),
         cmocka_unit_test(test_truncated_at_every_offset),

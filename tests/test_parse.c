@@ -336,6 +336,9 @@ static void test_quake2_limits_preset(void **state)
     assert_int_equal(q.max_vertices, 2048);
     assert_int_equal(q.max_frames, 512);
     assert_int_equal(q.max_skins, 32);
+    assert_int_equal(q.max_texcoords, 6144);
+    assert_int_equal(q.max_glcmds, 16384);
+    assert_int_equal(q.max_file_size, 0);
     memset(&o, 0, sizeof o);
     o.limits = q;
     o.error = &d;
@@ -401,20 +404,24 @@ static void test_empty_sections_ignore_their_offsets(void **state)
     md2_free(m);
 }
 
-static void test_quirk_section_overlap(void **state)
+static void test_err_section_overlap(void **state)
 {
     size_t size = tiny();
-    md2_model *m;
     (void)state;
-    /* texcoords read from the triangles' bytes */
+    /* texcoords that would read the triangles' bytes: refused in both modes */
     tu_set_hdr(file, TU_OFS_ST, tu_hdr(file, TU_OFS_TRIS));
-    m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
-    assert_true((m->warnings & MD2_WARN_SECTION_OVERLAP) != 0);
-    assert_int_equal(m->texcoords[0].s, 0);
-    assert_int_equal(m->texcoords[0].t, 1); /* bytes of triangle 0 */
-    md2_free(m);
-    expect(file, size, MD2_WARN_SECTION_OVERLAP, MD2_ERR_SECTION_OVERLAP,
-           MD2_SECTION_TRIANGLES, "ofs_tris", (size_t)tu_hdr(file, TU_OFS_TRIS));
+    expect(file, size, 0, MD2_ERR_SECTION_OVERLAP, MD2_SECTION_TRIANGLES, "ofs_tris",
+           (size_t)tu_hdr(file, TU_OFS_TRIS));
+    /* every section at the same offset: the first pair is reported */
+    tiny();
+    tu_set_hdr(file, TU_OFS_FRAMES, tu_hdr(file, TU_OFS_SKINS));
+    expect(file, size, 0, MD2_ERR_SECTION_OVERLAP, MD2_SECTION_FRAMES, "ofs_frames", 68);
+    /* sharing one byte is enough */
+    tiny();
+    tu_set_hdr(file, TU_OFS_GLCMDS, tu_hdr(file, TU_OFS_GLCMDS) - 1);
+    tu_set_hdr(file, TU_NUM_GLCMDS, 20);
+    expect(file, size, 0, MD2_ERR_SECTION_OVERLAP, MD2_SECTION_GLCMDS, "ofs_glcmds",
+           (size_t)tu_hdr(file, TU_OFS_GLCMDS));
 }
 
 static void test_quirk_ofs_end(void **state)
@@ -450,8 +457,9 @@ static void test_quirk_ofs_end(void **state)
 
 static void test_quirk_unterminated_names(void **state)
 {
+    static uint8_t out[TU_MAX_FILE];
     tu_spec s;
-    size_t size;
+    size_t size, written = 0;
     md2_model *m;
     (void)state;
     tu_spec_default(&s);
@@ -463,6 +471,10 @@ static void test_quirk_unterminated_names(void **state)
     assert_int_equal(strlen(m->skins[1].name), 64);
     assert_int_equal(m->skins[1].name[63], 'k');
     assert_string_equal(m->frames[1].name, "abcdefghijklmnop");
+    /* written back as they were: all 64 and 16 bytes, still without a NUL */
+    assert_int_equal(md2_write(m, out, sizeof out, &written), MD2_OK);
+    assert_int_equal(written, size);
+    assert_memory_equal(out, file, size);
     md2_free(m);
     /* strict: the first unterminated name is the skin */
     expect(file, size, MD2_WARN_UNTERMINATED_NAME, MD2_ERR_UNTERMINATED_NAME,
@@ -538,6 +550,8 @@ static void test_quirk_all_triangles_dropped(void **state)
     m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
     assert_int_equal(m->num_triangles, 0);
     assert_null(m->triangles);
+    assert_int_equal(m->num_texcoords, 0);
+    assert_null(m->texcoords);
     assert_int_equal(m->warnings, MD2_WARN_TEXCOORD_INDEX);
     md2_free(m);
 }
@@ -603,6 +617,26 @@ static void test_quirk_glcmds_unterminated(void **state)
     md2_free(m);
     expect(file, size, MD2_WARN_GLCMDS_UNTERMINATED, MD2_ERR_GLCMDS_UNTERMINATED,
            MD2_SECTION_GLCMDS, "glcmds", (size_t)tu_hdr(file, TU_OFS_GLCMDS) + 80);
+}
+
+static void test_quirk_glcmds_trailing_words(void **state)
+{
+    tu_spec s;
+    size_t size;
+    md2_model *m;
+    (void)state;
+    tu_spec_default(&s);
+    s.gl[21] = 77; /* two words after the 0 */
+    s.gl[22] = -5;
+    s.num_gl = 23;
+    size = tu_build(&s, file);
+    m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_int_equal(m->warnings, MD2_WARN_GLCMDS_TRAILING);
+    assert_int_equal(m->header.num_glcmds, 23);
+    assert_int_equal(m->num_glcmds, 21); /* up to and with the 0 */
+    md2_free(m);
+    expect(file, size, MD2_WARN_GLCMDS_TRAILING, MD2_ERR_BAD_GLCMDS, MD2_SECTION_GLCMDS,
+           "glcmds", (size_t)tu_hdr(file, TU_OFS_GLCMDS) + 4 * 21);
 }
 
 /* Breaks word k of the GL list with value v; expects the list cut to
@@ -714,9 +748,12 @@ static void test_result_and_warning_strings(void **state)
     }
     assert_string_equal(md2_result_string((md2_result)999), "unknown md2_result");
     assert_string_equal(md2_result_string((md2_result)-1), "unknown md2_result");
-    for (k = 0; k < 10; k++)
+    for (k = 0; k < 10; k++) {
         assert_true(strcmp(md2_warning_string(1u << k), "unknown or combined md2_warning") != 0);
+        assert_true((MD2_STRICT_ALL & (1u << k)) != 0);
+    }
     assert_int_equal(MD2_STRICT_ALL, (1u << 10) - 1);
+    assert_string_equal(md2_warning_string(1u << 10), "unknown or combined md2_warning");
     assert_string_equal(md2_warning_string(3), "unknown or combined md2_warning");
     assert_string_equal(md2_section_string(MD2_SECTION_GLCMDS), "glcmds");
     assert_string_equal(md2_section_string((md2_section)77), "unknown section");
@@ -754,7 +791,7 @@ int main(void)
         cmocka_unit_test(test_quake2_limits_preset),
         cmocka_unit_test(test_err_section_out_of_bounds),
         cmocka_unit_test(test_empty_sections_ignore_their_offsets),
-        cmocka_unit_test(test_quirk_section_overlap),
+        cmocka_unit_test(test_err_section_overlap),
         cmocka_unit_test(test_quirk_ofs_end),
         cmocka_unit_test(test_quirk_unterminated_names),
         cmocka_unit_test(test_name_bytes_after_nul_are_kept),
@@ -765,6 +802,7 @@ int main(void)
         cmocka_unit_test(test_quirk_normal_index),
         cmocka_unit_test(test_quirk_glcmds_unterminated),
         cmocka_unit_test(test_quirk_glcmds_invalid),
+        cmocka_unit_test(test_quirk_glcmds_trailing_words),
         cmocka_unit_test(test_warning_callback),
         cmocka_unit_test(test_error_message_is_specific),
         cmocka_unit_test(test_result_and_warning_strings),

@@ -99,7 +99,7 @@ typedef enum md2_result {
     MD2_ERR_NO_FRAMES,            /**< num_frames is 0 */
     MD2_ERR_LIMIT_EXCEEDED,       /**< a count is above a limit */
     MD2_ERR_SECTION_OUT_OF_BOUNDS,/**< a section starts in the header or ends past the data */
-    MD2_ERR_SECTION_OVERLAP,      /**< strict: two sections share bytes */
+    MD2_ERR_SECTION_OVERLAP,      /**< two non-empty sections share bytes */
     MD2_ERR_BAD_OFS_END,          /**< strict: ofs_end differs from the data size */
     MD2_ERR_UNTERMINATED_NAME,    /**< strict: a skin or frame name has no NUL */
     MD2_ERR_BAD_VERTEX_INDEX,     /**< strict: a triangle's vertex index >= num_xyz */
@@ -124,13 +124,13 @@ typedef enum md2_warning {
     MD2_WARN_OFS_END            = 1u << 0, /**< ofs_end != data size: ignored       -> MD2_ERR_BAD_OFS_END */
     MD2_WARN_FRAMESIZE_PADDED   = 1u << 1, /**< framesize > 40 + 4n: frames stepped by framesize -> MD2_ERR_BAD_FRAMESIZE */
     MD2_WARN_SKIN_SIZE_ZERO     = 1u << 2, /**< skinwidth or skinheight 0: uv helper gives 0 -> MD2_ERR_BAD_SKIN_SIZE */
-    MD2_WARN_SECTION_OVERLAP    = 1u << 3, /**< two non-empty sections share bytes: read as they are -> MD2_ERR_SECTION_OVERLAP */
-    MD2_WARN_UNTERMINATED_NAME  = 1u << 4, /**< name fills its field: terminated copy -> MD2_ERR_UNTERMINATED_NAME */
-    MD2_WARN_VERTEX_INDEX       = 1u << 5, /**< triangle with a vertex index >= num_xyz: triangle dropped -> MD2_ERR_BAD_VERTEX_INDEX */
-    MD2_WARN_TEXCOORD_INDEX     = 1u << 6, /**< triangle with a texcoord index >= num_st: triangle dropped -> MD2_ERR_BAD_TEXCOORD_INDEX */
-    MD2_WARN_NORMAL_INDEX       = 1u << 7, /**< normal index >= 162: kept, decodes as MD2_NORMAL_FALLBACK -> MD2_ERR_BAD_NORMAL_INDEX */
-    MD2_WARN_GLCMDS_INVALID     = 1u << 8, /**< bad GL command: list cut before it -> MD2_ERR_BAD_GLCMDS */
-    MD2_WARN_GLCMDS_UNTERMINATED= 1u << 9  /**< GL list without its 0: 0 added -> MD2_ERR_GLCMDS_UNTERMINATED */
+    MD2_WARN_UNTERMINATED_NAME  = 1u << 3, /**< name fills its field: terminated copy -> MD2_ERR_UNTERMINATED_NAME */
+    MD2_WARN_VERTEX_INDEX       = 1u << 4, /**< triangle with a vertex index >= num_xyz: triangle dropped -> MD2_ERR_BAD_VERTEX_INDEX */
+    MD2_WARN_TEXCOORD_INDEX     = 1u << 5, /**< triangle with a texcoord index >= num_st: triangle dropped -> MD2_ERR_BAD_TEXCOORD_INDEX */
+    MD2_WARN_NORMAL_INDEX       = 1u << 6, /**< normal index >= 162: kept, decodes as MD2_NORMAL_FALLBACK -> MD2_ERR_BAD_NORMAL_INDEX */
+    MD2_WARN_GLCMDS_INVALID     = 1u << 7, /**< bad GL command: list cut before it -> MD2_ERR_BAD_GLCMDS */
+    MD2_WARN_GLCMDS_UNTERMINATED= 1u << 8, /**< GL list without its 0: 0 added -> MD2_ERR_GLCMDS_UNTERMINATED */
+    MD2_WARN_GLCMDS_TRAILING    = 1u << 9  /**< words after the GL list's 0: ignored -> MD2_ERR_BAD_GLCMDS */
 } md2_warning;
 
 /** All warning flags: md2_options.strict = MD2_STRICT_ALL is fully strict. */
@@ -201,8 +201,9 @@ typedef struct md2_diagnostic {
     char message[192];      /**< a complete English sentence naming all of the above */
 } md2_diagnostic;
 
-/** Called once for every quirk repaired by lenient loading, in file order,
- *  before md2_parse() returns. The diagnostic is valid during the call only. */
+/** Called once for every quirk repaired by lenient loading, in the order the
+ *  checks run (header fields, section bounds, then names, triangles,
+ *  normals and GL commands), before md2_parse() returns. The diagnostic is valid during the call only. */
 typedef void (*md2_warning_fn)(void *user, const md2_diagnostic *warning);
 
 /** Parse options. A zero-initialised struct (or a NULL pointer) means the
@@ -295,8 +296,9 @@ typedef struct md2_model {
  *  that the caller owns and releases with md2_free(). data is not kept: the
  *  caller may free it afterwards. opts may be NULL (defaults). The model is
  *  one allocation through opts->allocator, made only after every count and
- *  offset has been checked against size; its size is at most about 1.1
- *  times the data (frames stay compressed).
+ *  offset has been checked against size. Frames stay compressed, so the
+ *  model's size (md2_model_memory()) is at most size plus 16 bytes a frame,
+ *  1 a skin and 512 more: about 1.01 times the file for real models.
  *  Errors: MD2_ERR_INVALID_ARGUMENT (data or out NULL), a format error (the
  *  codes above; opts->error, if set, names section, field and byte offset),
  *  MD2_ERR_OUT_OF_MEMORY. On error *out is set to NULL and nothing leaks.
@@ -304,9 +306,10 @@ typedef struct md2_model {
 MD2_API md2_result md2_parse(const void *data, size_t size,
                              const md2_options *opts, md2_model **out);
 
-/** Reads the file at path (fopen/fread) and parses it as md2_parse() does.
- *  The file's bytes are held in one temporary buffer from the allocator,
- *  freed before returning. MD2_ERR_IO if the file cannot be opened or read
+/** Reads the file at path (fopen/fread) and parses it as md2_parse() does,
+ *  through md2_load_stream(): the bytes are read into a temporary buffer
+ *  from the allocator (64 KiB first, doubling as the data arrives), freed
+ *  before returning. MD2_ERR_IO if the file cannot be opened or read
  *  (opts->error->message then names the path). */
 MD2_API md2_result md2_load_file(const char *path, const md2_options *opts,
                                  md2_model **out);
@@ -320,8 +323,10 @@ typedef size_t (*md2_read_fn)(void *user, void *dst, size_t size);
 
 /** Loads a model from a stream read through read(user, ...), for archives
  *  and network streams. Reads the header, then the data the header says
- *  exists, then checks whether more follows; it never asks for more than
- *  opts->limits.max_file_size bytes, if set. The buffer grows by doubling
+ *  exists, then reads one byte more to learn whether more follows. With
+ *  opts->limits.max_file_size set, a header whose sections end past it
+ *  gives MD2_ERR_LIMIT_EXCEEDED before anything more is read, and at most
+ *  max_file_size bytes are kept (plus the probe byte). The buffer grows by doubling
  *  with the data actually received, so a header that lies about sizes costs
  *  at most about twice the bytes the stream really delivers. Errors as
  *  md2_parse(), plus MD2_ERR_IO when read returns MD2_READ_ERROR. */

@@ -157,6 +157,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             continue;
         }
         CHECK(m != NULL);
+        /* the bound md2_parse() documents */
+        CHECK(md2_model_memory(m) <= size + 16 * m->num_frames + m->num_skins + 512);
         walk(m);
         md2_free(m);
         CHECK(c.live_bytes == 0);
