@@ -46,6 +46,8 @@ const char *md2_result_string(md2_result r)
     case MD2_ERR_FRAME_RANGE: return "frame number out of range";
     case MD2_ERR_BUFFER_TOO_SMALL: return "output buffer too small";
     case MD2_ERR_INVALID_MODEL: return "model breaks a rule of the MD2 format";
+    case MD2_ERR_PARSE_SIDEFILE: return "malformed line in an animation side file";
+    case MD2_ERR_NOT_FOUND: return "no animation has that name";
     case MD2_RESULT_COUNT_: break;
     }
     return "unknown md2_result";

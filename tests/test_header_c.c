@@ -5,7 +5,9 @@
  * SPDX-License-Identifier: MIT
  */
 #include <md2/md2.h>
+#include <md2/animation.h>
 #include <md2/md2.h> /* include guards: twice is fine */
+#include <md2/animation.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -23,6 +25,10 @@ int main(void)
     r = md2_parse(not_md2, sizeof not_md2, &opts, &model);
     if (r != MD2_ERR_TRUNCATED_HEADER || model != NULL || diag.section != MD2_SECTION_HEADER) {
         fprintf(stderr, "C99: unexpected result %s\n", md2_result_string(r));
+        return 1;
+    }
+    if (md2_anim_find(NULL, 0, "run") != MD2_ANIM_NOT_FOUND) {
+        fprintf(stderr, "C99: md2_anim_find on nothing found something\n");
         return 1;
     }
     if (sizeof(md2_vertex) != 4) {

@@ -3,6 +3,7 @@
 //
 // SPDX-License-Identifier: MIT
 #include <md2/md2.h>
+#include <md2/animation.h>
 
 #include <cstdio>
 #include <cstring>
@@ -19,6 +20,12 @@ int main()
     md2_result r = md2_parse(not_md2, sizeof not_md2, &opts, &model);
     if (r != MD2_ERR_TRUNCATED_HEADER || model != nullptr) {
         std::fprintf(stderr, "C++: unexpected result %s\n", md2_result_string(r));
+        return 1;
+    }
+    std::size_t n = 0;
+    const md2_anim *table = md2_anims_quake2_player(&n);
+    if (n != 20 || table == nullptr || md2_anim_find(table, n, "run") != 1) {
+        std::fprintf(stderr, "C++: unexpected animation table\n");
         return 1;
     }
     md2_limits q = md2_limits_quake2();

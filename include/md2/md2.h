@@ -110,6 +110,8 @@ typedef enum md2_result {
     MD2_ERR_FRAME_RANGE,          /**< a frame number >= num_frames */
     MD2_ERR_BUFFER_TOO_SMALL,     /**< the caller's output buffer is too small */
     MD2_ERR_INVALID_MODEL,        /**< md2_write: the model breaks a rule of the format */
+    MD2_ERR_PARSE_SIDEFILE,       /**< <md2/animation.h>: a side-file line is malformed */
+    MD2_ERR_NOT_FOUND,            /**< <md2/animation.h>: no animation has that name */
     MD2_RESULT_COUNT_             /**< number of codes; not a result */
 } md2_result;
 

@@ -1,0 +1,308 @@
+/*
+ * md2_play: plays each animation of an MD2 model and prints its frames and
+ * timing, or writes one OBJ file per step.
+ *
+ *   md2_play [options] model.md2
+ *     -v                  print the keyframes shown at every step
+ *     --anm FILE          take the animations from a UFO:AI .anm file
+ *     --framegroups FILE  take them from a DarkPlaces .framegroups file
+ *     --quake2            use the standard Quake II player table
+ *     --step SECONDS      time step (default 0.1)
+ *     --rate FPS          play every animation at this rate
+ *     --obj DIR           write DIR/<animation>_<step>.obj for every step
+ *
+ * Without --anm, --framegroups or --quake2 the animations come from the
+ * frame names. Each animation plays once through: a looping one for one
+ * cycle (until MD2_EVENT_LOOPED), a once-animation until
+ * MD2_EVENT_FINISHED.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <md2/animation.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_ANIMS 1024
+
+typedef struct options {
+    const char *model;
+    const char *anm;
+    const char *framegroups;
+    const char *obj_dir;
+    int quake2;
+    int verbose;
+    double step;
+    float rate;
+} options;
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: md2_play [-v] [--anm FILE | --framegroups FILE | --quake2]\n"
+            "                [--step SECONDS] [--rate FPS] [--obj DIR] model.md2\n");
+    return 2;
+}
+
+static int parse_args(int argc, char **argv, options *o)
+{
+    int i;
+    memset(o, 0, sizeof *o);
+    o->step = 0.1;
+    o->rate = MD2_RATE_ANIM;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        int has_value = i + 1 < argc;
+        if (strcmp(a, "-v") == 0) {
+            o->verbose = 1;
+        } else if (strcmp(a, "--quake2") == 0) {
+            o->quake2 = 1;
+        } else if (strcmp(a, "--anm") == 0 && has_value) {
+            o->anm = argv[++i];
+        } else if (strcmp(a, "--framegroups") == 0 && has_value) {
+            o->framegroups = argv[++i];
+        } else if (strcmp(a, "--obj") == 0 && has_value) {
+            o->obj_dir = argv[++i];
+        } else if (strcmp(a, "--step") == 0 && has_value) {
+            o->step = atof(argv[++i]);
+        } else if (strcmp(a, "--rate") == 0 && has_value) {
+            o->rate = (float)atof(argv[++i]);
+        } else if (a[0] == '-' || o->model) {
+            return 0;
+        } else {
+            o->model = a;
+        }
+    }
+    if (!o->model || !(o->step > 0.0) || (o->anm && o->framegroups))
+        return 0;
+    return 1;
+}
+
+/* Reads a whole text file into a malloc'd buffer. */
+static char *read_text(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long len;
+
+    if (!f)
+        return NULL;
+    if (fseek(f, 0, SEEK_END) == 0 && (len = ftell(f)) >= 0 &&
+        fseek(f, 0, SEEK_SET) == 0) {
+        buf = (char *)malloc((size_t)len + 1);
+        if (buf && fread(buf, 1, (size_t)len, f) != (size_t)len) {
+            free(buf);
+            buf = NULL;
+        }
+        if (buf)
+            *size = (size_t)len;
+    }
+    fclose(f);
+    return buf;
+}
+
+/* Gets the animations the options ask for; returns the count or -1. */
+static long get_anims(const options *o, const md2_model *m, md2_anim *anims,
+                      const char **source)
+{
+    size_t n = 0;
+
+    if (o->quake2) {
+        const md2_anim *t = md2_anims_quake2_player(&n);
+        size_t bad = 0;
+        md2_result r = md2_anims_validate(t, n, m, &bad);
+        if (r != MD2_OK) {
+            fprintf(stderr, "the Quake II table does not fit this model (%s: %s)\n",
+                    t[bad].name, md2_result_string(r));
+            return -1;
+        }
+        memcpy(anims, t, n * sizeof *t);
+        *source = "the standard Quake II table";
+    } else if (o->anm || o->framegroups) {
+        const char *path = o->anm ? o->anm : o->framegroups;
+        size_t size = 0;
+        char *text = read_text(path, &size);
+        md2_sidefile_error err;
+        md2_result r;
+        if (!text) {
+            fprintf(stderr, "%s: cannot read\n", path);
+            return -1;
+        }
+        if (o->anm)
+            r = md2_parse_anm(text, size, m, anims, MAX_ANIMS, &n, &err);
+        else
+            r = md2_parse_framegroups(text, size, m, anims, MAX_ANIMS, &n, &err);
+        free(text);
+        if (r != MD2_OK) {
+            fprintf(stderr, "%s: %s\n", path, err.message);
+            return -1;
+        }
+        *source = path;
+    } else {
+        n = md2_anims_from_names(m, anims, MAX_ANIMS);
+        if (n > MAX_ANIMS)
+            n = MAX_ANIMS;
+        *source = "frame names";
+    }
+    return (long)n;
+}
+
+/* Writes one pose as an OBJ file: positions, texcoords (v flipped: OBJ's v
+ * grows upward) and the triangle list. */
+static int write_obj(const char *path, const md2_model *m, const float *pos)
+{
+    FILE *f = fopen(path, "w");
+    size_t i;
+
+    if (!f)
+        return 0;
+    fprintf(f, "# libmd2 md2_play\n");
+    for (i = 0; i < m->num_vertices; i++)
+        fprintf(f, "v %.6f %.6f %.6f\n", pos[3 * i], pos[3 * i + 1], pos[3 * i + 2]);
+    for (i = 0; i < m->num_texcoords; i++) {
+        float u, v;
+        md2_texcoord_uv(m, m->texcoords[i], &u, &v);
+        fprintf(f, "vt %.6f %.6f\n", u, 1.0f - v);
+    }
+    for (i = 0; i < m->num_triangles; i++) {
+        const md2_triangle *t = &m->triangles[i];
+        if (m->num_texcoords > 0)
+            fprintf(f, "f %u/%u %u/%u %u/%u\n", t->vertex[0] + 1u, t->texcoord[0] + 1u,
+                    t->vertex[1] + 1u, t->texcoord[1] + 1u, t->vertex[2] + 1u,
+                    t->texcoord[2] + 1u);
+        else
+            fprintf(f, "f %u %u %u\n", t->vertex[0] + 1u, t->vertex[1] + 1u,
+                    t->vertex[2] + 1u);
+    }
+    return fclose(f) == 0;
+}
+
+/* A file-name-safe copy of an animation name. */
+static void safe_name(char *out, size_t cap, const char *name, size_t index)
+{
+    size_t i;
+    if (name[0] == '\0') {
+        snprintf(out, cap, "anim%lu", (unsigned long)index);
+        return;
+    }
+    for (i = 0; name[i] && i + 1 < cap; i++) {
+        char c = name[i];
+        int ok = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+                 (c >= '0' && c <= '9') || c == '-' || c == '_';
+        out[i] = ok ? c : '_';
+    }
+    out[i] = '\0';
+}
+
+/* Plays one animation through; returns 0 on an error. */
+static int play_one(const options *o, const md2_model *m, const md2_anim *a,
+                    size_t index, float *pos)
+{
+    md2_player p;
+    md2_player_frames st;
+    md2_result r;
+    double time = 0.0;
+    unsigned events = 0;
+    long steps = 0, max_steps;
+    float mn[3], mx[3];
+    char base[64];
+    float rate;
+
+    md2_player_init(&p);
+    r = md2_player_play(&p, a, MD2_PLAY_DEFAULT, o->rate);
+    if (r != MD2_OK) {
+        printf("  cannot play: %s\n", md2_result_string(r));
+        return 1; /* not fatal: e.g. an fps of 0 in a side file */
+    }
+    rate = o->rate >= 0.0f ? o->rate : a->fps;
+    if (!(rate > 0.0f)) {
+        printf("  rate 0: nothing to play\n");
+        return 1;
+    }
+    safe_name(base, sizeof base, a->name, index);
+    /* enough steps for one cycle, with a margin */
+    max_steps = (long)((double)(a->last - a->first + 2u) / rate / o->step) + 2;
+
+    for (;;) {
+        md2_player_state(&p, &st);
+        if ((r = md2_player_pose(&p, m, pos, 0, NULL, 0, 0)) != MD2_OK ||
+            (r = md2_player_bounds(&p, m, mn, mx)) != MD2_OK) {
+            printf("  error: %s\n", md2_result_string(r));
+            return 0;
+        }
+        if (o->verbose)
+            printf("    %8.3f s  frames %3u -> %3u  t %.3f%s%s\n", time,
+                   (unsigned)st.frame_a, (unsigned)st.frame_b, (double)st.t,
+                   (events & MD2_EVENT_LOOPED) ? "  (looped)" : "",
+                   (events & MD2_EVENT_FINISHED) ? "  (finished)" : "");
+        if (o->obj_dir) {
+            char path[1024];
+            snprintf(path, sizeof path, "%s/%s_%03ld.obj", o->obj_dir, base, steps);
+            if (!write_obj(path, m, pos)) {
+                fprintf(stderr, "%s: cannot write\n", path);
+                return 0;
+            }
+        }
+        if (events & (MD2_EVENT_LOOPED | MD2_EVENT_FINISHED) || steps >= max_steps)
+            break;
+        events = md2_player_advance(&p, o->step);
+        time += o->step;
+        steps++;
+    }
+    printf("  %s after %.3f s (%ld steps); last box (%.1f %.1f %.1f)-(%.1f %.1f %.1f)\n",
+           (events & MD2_EVENT_LOOPED) ? "looped" :
+           (events & MD2_EVENT_FINISHED) ? "finished" : "stopped",
+           time, steps, (double)mn[0], (double)mn[1], (double)mn[2], (double)mx[0],
+           (double)mx[1], (double)mx[2]);
+    return 1;
+}
+
+int main(int argc, char **argv)
+{
+    options o;
+    md2_model *m = NULL;
+    md2_diagnostic diag;
+    md2_options opts;
+    static md2_anim anims[MAX_ANIMS];
+    const char *source = "";
+    float *pos;
+    long n, i;
+    int ok = 1;
+    md2_result r;
+
+    if (!parse_args(argc, argv, &o))
+        return usage();
+    memset(&opts, 0, sizeof opts);
+    opts.error = &diag;
+    r = md2_load_file(o.model, &opts, &m);
+    if (r != MD2_OK) {
+        fprintf(stderr, "%s: %s\n", o.model, diag.message);
+        return 1;
+    }
+    n = get_anims(&o, m, anims, &source);
+    if (n < 0) {
+        md2_free(m);
+        return 1;
+    }
+    pos = (float *)malloc(m->num_vertices * 3 * sizeof(float));
+    if (!pos) {
+        md2_free(m);
+        return 1;
+    }
+    printf("%s: %lu frames, %lu vertices, %ld animations from %s\n", o.model,
+           (unsigned long)m->num_frames, (unsigned long)m->num_vertices, n, source);
+    for (i = 0; i < n && ok; i++) {
+        const md2_anim *a = &anims[i];
+        unsigned frames = (unsigned)(a->last - a->first + 1u);
+        float rate = o.rate >= 0.0f ? o.rate : a->fps;
+        double cycle = rate > 0.0f ? (a->loop ? frames : frames - 1u) / (double)rate : 0.0;
+        printf("%3ld %-16s frames %3u-%3u (%3u) at %5.1f fps, %s, %.3f s\n", i,
+               a->name, (unsigned)a->first, (unsigned)a->last, frames, (double)rate,
+               a->loop ? "loops" : "once ", cycle);
+        ok = play_one(&o, m, a, (size_t)i, pos);
+    }
+    free(pos);
+    md2_free(m);
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,535 @@
+/*
+ * Per-instance playback: play modes, drift-free time, cross-fades, pose
+ * output, interpolated bounds and skin choice. The player is caller-owned
+ * plain data; the model is only read. Never allocates.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "md2/animation.h"
+
+#include <math.h>
+#include <string.h>
+
+/* Above this many keyframes a double no longer holds a fraction. */
+#define HUGE_STEP 4503599627370496.0 /* 2^52 */
+
+/* ------------------------------------------------------------------------ */
+/* Playheads                                                                 */
+/* ------------------------------------------------------------------------ */
+
+static uint64_t anim_frames(const md2_anim *a)
+{
+    return (uint64_t)a->last - (uint64_t)a->first + 1u;
+}
+
+/* Keyframes in one cycle of the playhead: n for a loop, 2 (n - 1) for a
+ * ping-pong (1 for a one-frame animation); for a once-animation the last
+ * position, n - 1. */
+static uint64_t span(const md2_playhead *h)
+{
+    uint64_t n = anim_frames(&h->anim_);
+    switch (h->mode_) {
+    case MD2_PLAY_PINGPONG: return n > 1 ? 2u * (n - 1u) : 1u;
+    case MD2_PLAY_ONCE: return n - 1u;
+    default: return n;
+    }
+}
+
+static int valid_mode(md2_play_mode mode)
+{
+    return mode == MD2_PLAY_DEFAULT || mode == MD2_PLAY_LOOP ||
+           mode == MD2_PLAY_ONCE || mode == MD2_PLAY_PINGPONG;
+}
+
+/* The rate to use: the animation's fps for a negative rate. Returns 0 if
+ * the rate cannot be used. */
+static int resolve_rate(const md2_anim *a, float rate, float *out)
+{
+    if (!isfinite(rate))
+        return 0;
+    if (rate < 0.0f) {
+        if (!(a->fps > 0.0f) || !isfinite(a->fps))
+            return 0;
+        rate = a->fps;
+    }
+    *out = rate;
+    return 1;
+}
+
+static md2_result playhead_start(md2_playhead *h, const md2_anim *anim,
+                                 md2_play_mode mode, float rate)
+{
+    float r;
+
+    if (!anim || anim->first > anim->last || !valid_mode(mode) ||
+        !resolve_rate(anim, rate, &r))
+        return MD2_ERR_INVALID_ARGUMENT;
+    memset(h, 0, sizeof *h);
+    h->anim_ = *anim;
+    h->anim_.name[MD2_ANIM_NAME_SIZE] = '\0';
+    if (mode == MD2_PLAY_DEFAULT)
+        mode = anim->loop ? MD2_PLAY_LOOP : MD2_PLAY_ONCE;
+    h->mode_ = mode;
+    h->rate_ = r;
+    h->whole_ = 0;
+    h->frac_ = 0.0;
+    h->finished_ = 0;
+    return MD2_OK;
+}
+
+/* Puts the playhead at 'whole' keyframes (a non-negative integral double)
+ * plus frac, wrapping or clamping by mode. Returns 1 if a cycle boundary
+ * was passed (loop, ping-pong) or the end reached (once). */
+static int playhead_place(md2_playhead *h, double whole, double frac)
+{
+    double s = (double)span(h);
+
+    if (h->mode_ == MD2_PLAY_ONCE) {
+        if (whole >= s) {
+            h->whole_ = (uint64_t)s;
+            h->frac_ = 0.0;
+            return 1;
+        }
+        h->whole_ = (uint64_t)whole;
+        h->frac_ = frac;
+        return 0;
+    }
+    h->frac_ = frac;
+    if (whole >= s) {
+        h->whole_ = (uint64_t)fmod(whole, s); /* exact */
+        return 1;
+    }
+    h->whole_ = (uint64_t)whole;
+    return 0;
+}
+
+/* Advances by delta keyframes (finite, >= 0). Returns MD2_EVENT_* flags.
+ * Only the fraction is rounded (once, in frac + delta); whole keyframes
+ * are counted exactly, so many small steps equal one large step. */
+static unsigned playhead_advance(md2_playhead *h, double delta)
+{
+    unsigned events = 0;
+    int passed;
+
+    if (delta >= HUGE_STEP) {
+        /* more keyframes than a double can count with a fraction: the
+         * phase is meaningless; keep it and report the wrap or the end */
+        passed = playhead_place(h, (double)span(h) + (double)h->whole_, h->frac_);
+    } else {
+        double s = h->frac_ + delta;
+        double k = floor(s);
+        passed = playhead_place(h, (double)h->whole_ + k, s - k);
+    }
+    if (h->mode_ == MD2_PLAY_ONCE) {
+        if (h->whole_ >= span(h) && !h->finished_) {
+            h->finished_ = 1;
+            events |= MD2_EVENT_FINISHED;
+        }
+    } else if (passed) {
+        events |= MD2_EVENT_LOOPED;
+    }
+    return events;
+}
+
+/* The keyframes and fraction a playhead shows. */
+static void playhead_frames(const md2_playhead *h, uint32_t *fa, uint32_t *fb,
+                            float *t)
+{
+    const md2_anim *a = &h->anim_;
+    uint64_t n = anim_frames(a);
+    uint64_t w = h->whole_;
+
+    *t = (float)h->frac_;
+    if (n == 1) {
+        *fa = *fb = a->first;
+        *t = 0.0f;
+        return;
+    }
+    switch (h->mode_) {
+    case MD2_PLAY_ONCE:
+        if (w >= n - 1u) {
+            *fa = *fb = a->last;
+            *t = 0.0f;
+        } else {
+            *fa = (uint32_t)(a->first + w);
+            *fb = *fa + 1u;
+        }
+        break;
+    case MD2_PLAY_PINGPONG:
+        if (w < n - 1u) {
+            *fa = (uint32_t)(a->first + w);
+            *fb = *fa + 1u;
+        } else {
+            *fa = (uint32_t)(a->last - (w - (n - 1u)));
+            *fb = *fa - 1u;
+        }
+        break;
+    default: /* loop: the last keyframe blends into the first */
+        *fa = (uint32_t)(a->first + w);
+        *fb = (w + 1u < n) ? *fa + 1u : a->first;
+        break;
+    }
+}
+
+/* Weight of the current animation during a cross-fade, in [0, 1]. */
+static float fade_weight(const md2_player *p)
+{
+    double w;
+    if (!(p->fade_duration_ > 0.0))
+        return 1.0f;
+    w = p->fade_elapsed_ / p->fade_duration_;
+    if (w >= 1.0)
+        return 1.0f;
+    if (!(w > 0.0))
+        return 0.0f;
+    return (float)w;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Public playback calls                                                     */
+/* ------------------------------------------------------------------------ */
+
+void md2_player_init(md2_player *p)
+{
+    md2_anim still;
+
+    if (!p)
+        return;
+    memset(p, 0, sizeof *p);
+    memset(&still, 0, sizeof still);
+    still.first = 0;
+    still.last = 0;
+    still.fps = MD2_ANIM_DEFAULT_FPS;
+    still.loop = 0;
+    (void)playhead_start(&p->cur_, &still, MD2_PLAY_ONCE, MD2_RATE_ANIM);
+    p->cur_.finished_ = 1; /* a new player reports no event */
+    p->out_ = p->cur_;
+    p->fade_elapsed_ = 0.0;
+    p->fade_duration_ = 0.0;
+    p->skin_ = 0;
+}
+
+md2_result md2_player_play(md2_player *p, const md2_anim *anim,
+                           md2_play_mode mode, float rate)
+{
+    md2_playhead h;
+    md2_result r;
+
+    if (!p)
+        return MD2_ERR_INVALID_ARGUMENT;
+    if ((r = playhead_start(&h, anim, mode, rate)) != MD2_OK)
+        return r;
+    p->cur_ = h;
+    p->out_ = h;
+    p->fade_elapsed_ = 0.0;
+    p->fade_duration_ = 0.0;
+    return MD2_OK;
+}
+
+md2_result md2_player_play_named(md2_player *p, const md2_anim *anims,
+                                 size_t count, const char *name,
+                                 md2_play_mode mode, float rate)
+{
+    size_t i;
+
+    if (!p || !name || (!anims && count > 0))
+        return MD2_ERR_INVALID_ARGUMENT;
+    i = md2_anim_find(anims, count, name);
+    if (i == MD2_ANIM_NOT_FOUND)
+        return MD2_ERR_NOT_FOUND;
+    return md2_player_play(p, &anims[i], mode, rate);
+}
+
+md2_result md2_player_crossfade(md2_player *p, const md2_anim *anim,
+                                md2_play_mode mode, float rate, float duration)
+{
+    md2_playhead h;
+    md2_result r;
+
+    if (!p || !isfinite(duration))
+        return MD2_ERR_INVALID_ARGUMENT;
+    if ((r = playhead_start(&h, anim, mode, rate)) != MD2_OK)
+        return r;
+    if (!(duration > 0.0f)) {
+        p->cur_ = h;
+        p->out_ = h;
+        p->fade_elapsed_ = 0.0;
+        p->fade_duration_ = 0.0;
+        return MD2_OK;
+    }
+    /* the outgoing pose: the current animation, or during a cross-fade the
+     * one of the two that weighs more */
+    if (fade_weight(p) >= 0.5f)
+        p->out_ = p->cur_;
+    p->cur_ = h;
+    p->fade_elapsed_ = 0.0;
+    p->fade_duration_ = (double)duration;
+    return MD2_OK;
+}
+
+md2_result md2_player_set_rate(md2_player *p, float rate)
+{
+    float r;
+
+    if (!p || !resolve_rate(&p->cur_.anim_, rate, &r))
+        return MD2_ERR_INVALID_ARGUMENT;
+    p->cur_.rate_ = r;
+    return MD2_OK;
+}
+
+md2_result md2_player_seek(md2_player *p, double position)
+{
+    double k;
+
+    if (!p || !(position >= 0.0) || !isfinite(position))
+        return MD2_ERR_INVALID_ARGUMENT;
+    k = floor(position);
+    (void)playhead_place(&p->cur_, k, position - k);
+    p->cur_.finished_ = 0;
+    return MD2_OK;
+}
+
+unsigned md2_player_advance(md2_player *p, double dt)
+{
+    unsigned events;
+
+    if (!p)
+        return 0;
+    if (!(dt > 0.0) || !isfinite(dt))
+        dt = 0.0;
+    events = playhead_advance(&p->cur_, dt * (double)p->cur_.rate_);
+    if (p->fade_duration_ > 0.0) {
+        (void)playhead_advance(&p->out_, dt * (double)p->out_.rate_);
+        p->fade_elapsed_ += dt;
+        if (p->fade_elapsed_ >= p->fade_duration_) {
+            p->fade_elapsed_ = 0.0;
+            p->fade_duration_ = 0.0;
+            p->out_ = p->cur_;
+            events |= MD2_EVENT_FADE_DONE;
+        }
+    }
+    return events;
+}
+
+void md2_player_state(const md2_player *p, md2_player_frames *out)
+{
+    if (!p || !out)
+        return;
+    playhead_frames(&p->cur_, &out->frame_a, &out->frame_b, &out->t);
+    out->weight = fade_weight(p);
+    if (out->weight < 1.0f) {
+        playhead_frames(&p->out_, &out->from_a, &out->from_b, &out->from_t);
+    } else {
+        out->from_a = out->frame_a;
+        out->from_b = out->frame_b;
+        out->from_t = out->t;
+    }
+}
+
+const md2_anim *md2_player_anim(const md2_player *p)
+{
+    return p ? &p->cur_.anim_ : NULL;
+}
+
+double md2_player_position(const md2_player *p)
+{
+    return p ? (double)p->cur_.whole_ + p->cur_.frac_ : 0.0;
+}
+
+int md2_player_finished(const md2_player *p)
+{
+    return p && p->cur_.mode_ == MD2_PLAY_ONCE && p->cur_.whole_ >= span(&p->cur_);
+}
+
+int md2_player_fading(const md2_player *p)
+{
+    return p && p->fade_duration_ > 0.0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Poses                                                                     */
+/* ------------------------------------------------------------------------ */
+
+static size_t stride_floats(size_t stride)
+{
+    if (stride == 0)
+        return 3;
+    if (stride < 3 * sizeof(float) || stride % sizeof(float) != 0)
+        return 0;
+    return stride / sizeof(float);
+}
+
+static md2_result check_frame(const md2_model *m, uint32_t f)
+{
+    if ((size_t)f >= m->num_frames)
+        return MD2_ERR_FRAME_RANGE;
+    if (!m->frames[f].vertices && m->num_vertices != 0)
+        return MD2_ERR_INVALID_ARGUMENT;
+    return MD2_OK;
+}
+
+/* Vertex i of the keyframe pair (fa, fb) at t, as md2_lerp() computes it:
+ * a keyframe exactly at t = 0, t = 1 or fa == fb, else
+ * (1 - t) * pa + t * pb. The normal is the same blend of table normals. */
+static void lerp_vertex(const md2_frame *fa, const md2_frame *fb, float t,
+                        size_t i, float pos[3], float nrm[3])
+{
+    int k;
+
+    if (t == 0.0f || t == 1.0f || fa == fb) {
+        const md2_frame *f = (t == 1.0f) ? fb : fa;
+        const md2_vertex *v = &f->vertices[i];
+        const float *nv = md2_normal(v->normal);
+        for (k = 0; k < 3; k++) {
+            pos[k] = f->scale[k] * (float)v->v[k] + f->translate[k];
+            nrm[k] = nv[k];
+        }
+    } else {
+        const md2_vertex *va = &fa->vertices[i];
+        const md2_vertex *vb = &fb->vertices[i];
+        const float *na = md2_normal(va->normal);
+        const float *nb = md2_normal(vb->normal);
+        float wa = 1.0f - t, wb = t;
+        for (k = 0; k < 3; k++) {
+            float pa = fa->scale[k] * (float)va->v[k] + fa->translate[k];
+            float pb = fb->scale[k] * (float)vb->v[k] + fb->translate[k];
+            pos[k] = wa * pa + wb * pb;
+            nrm[k] = wa * na[k] + wb * nb[k];
+        }
+    }
+}
+
+md2_result md2_player_pose(const md2_player *p, const md2_model *m,
+                           float *positions, size_t position_stride,
+                           float *normals, size_t normal_stride, unsigned flags)
+{
+    md2_player_frames st;
+    size_t ps = stride_floats(position_stride);
+    size_t ns = stride_floats(normal_stride);
+    const md2_frame *ca, *cb, *oa, *ob;
+    float w, wo;
+    size_t i;
+    md2_result r;
+
+    if (!p || !m || !positions || !m->frames || ps == 0 || (normals && ns == 0))
+        return MD2_ERR_INVALID_ARGUMENT;
+    md2_player_state(p, &st);
+    if (st.weight >= 1.0f)
+        return md2_lerp_ex(m, st.frame_a, st.frame_b, st.t, positions,
+                           position_stride, normals, normal_stride, flags);
+
+    if ((r = check_frame(m, st.frame_a)) != MD2_OK ||
+        (r = check_frame(m, st.frame_b)) != MD2_OK ||
+        (r = check_frame(m, st.from_a)) != MD2_OK ||
+        (r = check_frame(m, st.from_b)) != MD2_OK)
+        return r;
+
+    ca = &m->frames[st.frame_a];
+    cb = &m->frames[st.frame_b];
+    oa = &m->frames[st.from_a];
+    ob = &m->frames[st.from_b];
+    w = st.weight;
+    wo = 1.0f - w;
+    for (i = 0; i < m->num_vertices; i++) {
+        float pc[3], nc[3], po[3], no[3];
+        float *dst = positions + i * ps;
+        int k;
+
+        lerp_vertex(ca, cb, st.t, i, pc, nc);
+        lerp_vertex(oa, ob, st.from_t, i, po, no);
+        for (k = 0; k < 3; k++)
+            dst[k] = wo * po[k] + w * pc[k];
+        if (normals) {
+            float *o = normals + i * ns;
+            for (k = 0; k < 3; k++)
+                o[k] = wo * no[k] + w * nc[k];
+            if (flags & MD2_LERP_UNIT_NORMALS) {
+                float len = sqrtf(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
+                if (len > 1e-6f) {
+                    o[0] /= len;
+                    o[1] /= len;
+                    o[2] /= len;
+                } else {
+                    /* opposite normals cancel: keep the current keyframe's */
+                    const float *n0 = md2_normal(ca->vertices[i].normal);
+                    o[0] = n0[0];
+                    o[1] = n0[1];
+                    o[2] = n0[2];
+                }
+            }
+        }
+    }
+    return MD2_OK;
+}
+
+/* The box of keyframes (a, b) at t: the keyframe boxes blended like the
+ * vertices (each bound is exact at t = 0, t = 1 and a == b). */
+static md2_result pair_bounds(const md2_model *m, uint32_t a, uint32_t b,
+                              float t, float mn[3], float mx[3])
+{
+    float mna[3], mxa[3], mnb[3], mxb[3];
+    md2_result r;
+    int k;
+
+    if (a == b || t == 0.0f)
+        return md2_frame_bounds(m, a, mn, mx);
+    if (t == 1.0f)
+        return md2_frame_bounds(m, b, mn, mx);
+    if ((r = md2_frame_bounds(m, a, mna, mxa)) != MD2_OK ||
+        (r = md2_frame_bounds(m, b, mnb, mxb)) != MD2_OK)
+        return r;
+    for (k = 0; k < 3; k++) {
+        mn[k] = (1.0f - t) * mna[k] + t * mnb[k];
+        mx[k] = (1.0f - t) * mxa[k] + t * mxb[k];
+    }
+    return MD2_OK;
+}
+
+md2_result md2_player_bounds(const md2_player *p, const md2_model *m,
+                             float min[3], float max[3])
+{
+    md2_player_frames st;
+    float mnc[3], mxc[3], mno[3], mxo[3];
+    md2_result r;
+    int k;
+
+    if (!p || !m || !min || !max)
+        return MD2_ERR_INVALID_ARGUMENT;
+    md2_player_state(p, &st);
+    if ((r = pair_bounds(m, st.frame_a, st.frame_b, st.t, mnc, mxc)) != MD2_OK)
+        return r;
+    if (st.weight >= 1.0f) {
+        memcpy(min, mnc, sizeof mnc);
+        memcpy(max, mxc, sizeof mxc);
+        return MD2_OK;
+    }
+    if ((r = pair_bounds(m, st.from_a, st.from_b, st.from_t, mno, mxo)) != MD2_OK)
+        return r;
+    for (k = 0; k < 3; k++) {
+        min[k] = (1.0f - st.weight) * mno[k] + st.weight * mnc[k];
+        max[k] = (1.0f - st.weight) * mxo[k] + st.weight * mxc[k];
+    }
+    return MD2_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Skins                                                                     */
+/* ------------------------------------------------------------------------ */
+
+void md2_player_set_skin(md2_player *p, uint32_t skin)
+{
+    if (p)
+        p->skin_ = skin;
+}
+
+uint32_t md2_player_skin(const md2_player *p)
+{
+    return p ? p->skin_ : 0u;
+}
+
+const char *md2_player_skin_name(const md2_player *p, const md2_model *m)
+{
+    if (!p || !m || !m->skins || (size_t)p->skin_ >= m->num_skins)
+        return NULL;
+    return m->skins[p->skin_].name;
+}

@@ -1,0 +1,385 @@
+/*
+ * Tests of the side-file parsers: UFO:AI .anm and DarkPlaces .framegroups,
+ * good files, every kind of bad line (with its line and column), range
+ * checks against a model, sizing and the real faerie.md2.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <md2/animation.h>
+
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#ifndef MD2_SHARED_DIR
+#define MD2_SHARED_DIR "../shared"
+#endif
+
+#define MAXA 32
+
+/* A model with n frames (only num_frames matters to the parsers). */
+static md2_model model_with_frames(size_t n)
+{
+    md2_model m;
+    memset(&m, 0, sizeof m);
+    m.num_frames = n;
+    return m;
+}
+
+static md2_result anm(const char *text, const md2_model *m, md2_anim *out,
+                      size_t *count, md2_sidefile_error *err)
+{
+    return md2_parse_anm(text, strlen(text), m, out, MAXA, count, err);
+}
+
+static md2_result fg(const char *text, const md2_model *m, md2_anim *out,
+                     size_t *count, md2_sidefile_error *err)
+{
+    return md2_parse_framegroups(text, strlen(text), m, out, MAXA, count, err);
+}
+
+static void check_anim(const md2_anim *a, const char *name, uint32_t first,
+                       uint32_t last, float fps, int loop)
+{
+    assert_string_equal(a->name, name);
+    assert_int_equal(a->first, first);
+    assert_int_equal(a->last, last);
+    assert_true(fabsf(a->fps - fps) <= 1e-6f * fps);
+    assert_int_equal(a->loop, loop);
+}
+
+/* Expects text to fail with result r at line:column, with a message that
+ * names the line and contains 'needle'. */
+typedef md2_result (*parser)(const char *, const md2_model *, md2_anim *,
+                             size_t *, md2_sidefile_error *);
+
+static void expect_error(parser p, const char *text, const md2_model *m,
+                         md2_result r, size_t line, size_t column,
+                         const char *needle, size_t entries_before)
+{
+    md2_anim a[MAXA];
+    md2_sidefile_error err;
+    size_t count = 12345;
+    char prefix[64];
+    md2_result got = p(text, m, a, &count, &err);
+
+    if (got != r || err.line != line || err.column != column ||
+        !strstr(err.message, needle))
+        print_message("text [%s]\n -> %d line %lu col %lu: %s\n", text, (int)got,
+                      (unsigned long)err.line, (unsigned long)err.column,
+                      err.message);
+    assert_int_equal(got, r);
+    assert_int_equal(err.result, r);
+    assert_int_equal(err.line, line);
+    assert_int_equal(err.column, column);
+    assert_non_null(strstr(err.message, needle));
+    snprintf(prefix, sizeof prefix, "line %lu, column %lu: ", (unsigned long)line,
+             (unsigned long)column);
+    assert_true(strncmp(err.message, prefix, strlen(prefix)) == 0);
+    assert_int_equal(count, entries_before);
+}
+
+/* ------------------------------------------------------------------------ */
+/* .anm                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static void test_anm_good(void **state)
+{
+    static const char text[] =
+        "// soldier animations\n"
+        "\n"
+        "stand0\t0 0 10\n"
+        "   walk0  1   12   12.5   // walking\n"
+        "death1 13 20 7.25\r\n"
+        "\"dead 1\" 20 20 1e1\r\n"
+        "   \t  \n"
+        "run 21 26 .5// no space before the comment\n"
+        "panic0\f27\v28 +3";
+    md2_anim a[MAXA];
+    size_t n = 0;
+    md2_sidefile_error err;
+    md2_model m = model_with_frames(30);
+    (void)state;
+    assert_int_equal(md2_parse_anm(text, sizeof text - 1, &m, a, MAXA, &n, &err), MD2_OK);
+    assert_int_equal(n, 6);
+    assert_int_equal(err.result, MD2_OK);
+    assert_int_equal(err.line, 0);
+    check_anim(&a[0], "stand0", 0, 0, 10.0f, 1);
+    check_anim(&a[1], "walk0", 1, 12, 12.5f, 1);
+    check_anim(&a[2], "death1", 13, 20, 7.25f, 1);
+    check_anim(&a[3], "dead 1", 20, 20, 10.0f, 1);
+    check_anim(&a[4], "run", 21, 26, 0.5f, 1);
+    check_anim(&a[5], "panic0", 27, 28, 3.0f, 1); /* form feed, vertical tab */
+}
+
+/* CR-only line ends, a byte order mark, a 16-byte name, an empty file and
+ * a file of comments. */
+static void test_anm_conventions(void **state)
+{
+    static const char cr[] = "\xEF\xBB\xBF" "a 0 1 10\rb 2 3 10\r\rsixteen_bytes_xy 4 4 1";
+    md2_anim a[MAXA];
+    size_t n = 99;
+    md2_sidefile_error err;
+    (void)state;
+    assert_int_equal(md2_parse_anm(cr, sizeof cr - 1, NULL, a, MAXA, &n, &err), MD2_OK);
+    assert_int_equal(n, 3);
+    check_anim(&a[0], "a", 0, 1, 10.0f, 1);
+    check_anim(&a[1], "b", 2, 3, 10.0f, 1);
+    check_anim(&a[2], "sixteen_bytes_xy", 4, 4, 1.0f, 1);
+
+    assert_int_equal(md2_parse_anm("", 0, NULL, a, MAXA, &n, &err), MD2_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(md2_parse_anm(NULL, 0, NULL, a, MAXA, &n, &err), MD2_OK);
+    assert_int_equal(n, 0);
+    assert_int_equal(anm("// nothing\n   // here\n\n", NULL, a, &n, &err), MD2_OK);
+    assert_int_equal(n, 0);
+    /* not NUL-terminated: size bounds the text */
+    assert_int_equal(md2_parse_anm("x 0 1 5 garbage", 7, NULL, a, MAXA, &n, &err), MD2_OK);
+    assert_int_equal(n, 1);
+    check_anim(&a[0], "x", 0, 1, 5.0f, 1);
+}
+
+static void test_anm_bad_lines(void **state)
+{
+    md2_model m = model_with_frames(20);
+    (void)state;
+    expect_error(anm, "a 0 1 10\nb 2 3\n", &m, MD2_ERR_PARSE_SIDEFILE, 2, 5,
+                 "expected 4 fields", 1);
+    expect_error(anm, "a 0 1 10 extra\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 10,
+                 "unexpected field 'extra'", 0);
+    expect_error(anm, "a 0 1 10\n\n// c\nb x 3 10\n", &m, MD2_ERR_PARSE_SIDEFILE, 4, 3,
+                 "first frame 'x' is not a whole number", 1);
+    expect_error(anm, "a -1 3 10\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 3,
+                 "must not be negative", 0);
+    expect_error(anm, "a 0 3.5 10\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 5,
+                 "last frame '3.5' is not a whole number", 0);
+    expect_error(anm, "a 0 99999999999 10\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 5,
+                 "is too large", 0);
+    expect_error(anm, "a 5 4 10\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 5,
+                 "last frame 4 is before first frame 5", 0);
+    expect_error(anm, "a 0 4 0\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 7,
+                 "fps '0' must be greater than 0", 0);
+    expect_error(anm, "a 0 4 0.000\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 7,
+                 "must be greater than 0", 0);
+    expect_error(anm, "a 0 4 -5\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 7,
+                 "must be greater than 0", 0);
+    expect_error(anm, "a 0 4 fast\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 7,
+                 "fps 'fast' is not a number", 0);
+    expect_error(anm, "a 0 4 nan\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 7,
+                 "is not a number", 0);
+    expect_error(anm, "a 0 4 10x\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 7,
+                 "is not a number", 0);
+    expect_error(anm, "a 0 4 1e\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 7,
+                 "is not a number", 0);
+    expect_error(anm, "a 0 4 .\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 7,
+                 "is not a number", 0);
+    expect_error(anm, "a 0 4 1e39\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 7,
+                 "is too large", 0);
+    expect_error(anm, "a 0 4 1e-60\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 7,
+                 "is too small", 0);
+    expect_error(anm, "seventeen_bytes_x 0 1 10\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 1,
+                 "is longer than 16 bytes", 0);
+    expect_error(anm, "\"open 0 1 10\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 1,
+                 "without its closing quote", 0);
+    expect_error(anm, "a 0 1\x01 10\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 6,
+                 "control byte 0x01", 0);
+    expect_error(anm, "a 0 1 10\r\nb 2 3 10\r\nc 5 20 10\r\n", &m, MD2_ERR_FRAME_RANGE,
+                 3, 3, "reach past the model's last frame (20 frames)", 2);
+    expect_error(anm, "a 0 1 10\nb 20 20 10\n", &m, MD2_ERR_FRAME_RANGE, 2, 3,
+                 "frames 20-20", 1);
+    /* a control byte inside a comment is fine */
+    {
+        md2_anim a[MAXA];
+        size_t n;
+        assert_int_equal(anm("a 0 1 10 // \x01\x02\n", &m, a, &n, NULL), MD2_OK);
+        assert_int_equal(n, 1);
+    }
+}
+
+/* Ranges are checked only when a model is given. */
+static void test_anm_without_model(void **state)
+{
+    md2_anim a[MAXA];
+    size_t n;
+    md2_model small = model_with_frames(10);
+    (void)state;
+    assert_int_equal(anm("big 100 4000000000 10\n", NULL, a, &n, NULL), MD2_OK);
+    check_anim(&a[0], "big", 100, 4000000000u, 10.0f, 1);
+    assert_int_equal(anm("big 100 4000000000 10\n", &small, a, &n, NULL),
+                     MD2_ERR_FRAME_RANGE);
+    assert_int_equal(anm("ok 0 9 10\n", &small, a, &n, NULL), MD2_OK);
+}
+
+/* Sizing and too-small buffers. */
+static void test_sizing(void **state)
+{
+    static const char text[] = "a 0 1 10\nb 2 3 10\nc 4 5 10\n";
+    md2_anim a[3];
+    size_t n = 0;
+    md2_sidefile_error err;
+    (void)state;
+    assert_int_equal(md2_parse_anm(text, sizeof text - 1, NULL, NULL, 0, &n, &err), MD2_OK);
+    assert_int_equal(n, 3);
+    memset(a, 0x33, sizeof a);
+    assert_int_equal(md2_parse_anm(text, sizeof text - 1, NULL, a, 2, &n, &err),
+                     MD2_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(n, 3);
+    assert_int_equal(err.result, MD2_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(err.line, 0);
+    check_anim(&a[0], "a", 0, 1, 10.0f, 1);
+    check_anim(&a[1], "b", 2, 3, 10.0f, 1);
+    assert_int_equal((unsigned char)a[2].name[0], 0x33); /* untouched */
+    /* a bad line after the capacity is still found */
+    assert_int_equal(md2_parse_anm("a 0 1 10\nb 2 3 10\nc 4\n", 22, NULL, a, 1, &n, &err),
+                     MD2_ERR_PARSE_SIDEFILE);
+    assert_int_equal(err.line, 3);
+    assert_int_equal(n, 2);
+    /* invalid arguments */
+    assert_int_equal(md2_parse_anm(text, sizeof text - 1, NULL, a, 3, NULL, &err),
+                     MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_parse_anm(NULL, 5, NULL, a, 3, &n, &err), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(err.line, 0);
+    assert_int_equal(md2_parse_anm(text, sizeof text - 1, NULL, NULL, 3, &n, NULL),
+                     MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_parse_framegroups(text, sizeof text - 1, NULL, NULL, 3, &n, NULL),
+                     MD2_ERR_INVALID_ARGUMENT);
+}
+
+/* ------------------------------------------------------------------------ */
+/* .framegroups                                                              */
+/* ------------------------------------------------------------------------ */
+
+static void test_framegroups_good(void **state)
+{
+    static const char text[] =
+        "// player model\n"
+        "0 40 9 1 // stand\n"
+        "40 6 10 1 //run\n"
+        "46 8 10 0 attack\n"
+        "54 4 7 0 \"pain one\" // comment after a name\n"
+        "58 4\n"
+        "62 4 7.5\n"
+        "66 6 7 -1\n"
+        "72 12 7 0 // a-comment-word-that-is-too-long-for-a-name\n"
+        "84 11 7 0 //\n"
+        "\n";
+    md2_anim a[MAXA];
+    size_t n = 0;
+    md2_model m = model_with_frames(198);
+    (void)state;
+    assert_int_equal(fg(text, &m, a, &n, NULL), MD2_OK);
+    assert_int_equal(n, 9);
+    check_anim(&a[0], "stand", 0, 39, 9.0f, 1);
+    check_anim(&a[1], "run", 40, 45, 10.0f, 1);
+    check_anim(&a[2], "attack", 46, 53, 10.0f, 0);
+    check_anim(&a[3], "pain one", 54, 57, 7.0f, 0);
+    check_anim(&a[4], "group4", 58, 61, 20.0f, 1);  /* DarkPlaces defaults */
+    check_anim(&a[5], "group5", 62, 65, 7.5f, 1);
+    check_anim(&a[6], "group6", 66, 71, 7.0f, 1);   /* any non-zero loops */
+    check_anim(&a[7], "group7", 72, 83, 7.0f, 0);   /* long comment: not a name */
+    check_anim(&a[8], "group8", 84, 94, 7.0f, 0);
+}
+
+static void test_framegroups_bad_lines(void **state)
+{
+    md2_model m = model_with_frames(100);
+    (void)state;
+    expect_error(fg, "0 10 10 1\n7 // one field\n", &m, MD2_ERR_PARSE_SIDEFILE, 2, 1,
+                 "expected at least 2 fields", 1);
+    expect_error(fg, "0 10 10 1 name extra\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 16,
+                 "unexpected field 'extra'", 0);
+    expect_error(fg, "0 10 10 1 a b c d\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 13,
+                 "unexpected field 'b'", 0);
+    expect_error(fg, "0 0 10 1\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 3,
+                 "frame count must be at least 1", 0);
+    expect_error(fg, "x 10 10 1\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 1,
+                 "first frame 'x' is not a whole number", 0);
+    expect_error(fg, "-3 10 10 1\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 1,
+                 "must not be negative", 0);
+    expect_error(fg, "0 ten 10 1\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 3,
+                 "frame count 'ten' is not a whole number", 0);
+    expect_error(fg, "0 10 0 1\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 6,
+                 "must be greater than 0", 0);
+    expect_error(fg, "0 10 abc 1\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 6,
+                 "is not a number", 0);
+    expect_error(fg, "0 10 10 yes\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 9,
+                 "loop flag 'yes' is not a whole number", 0);
+    expect_error(fg, "0 10 10 1.0\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 9,
+                 "loop flag", 0);
+    expect_error(fg, "0 10 10 -\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 9,
+                 "loop flag", 0);
+    expect_error(fg, "0 10 10 1 seventeen_bytes_x\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 11,
+                 "is longer than 16 bytes", 0);
+    expect_error(fg, "0 10 10 1\n95 6 10 1\n", &m, MD2_ERR_FRAME_RANGE, 2, 1,
+                 "frames 95-100 reach past", 1);
+    expect_error(fg, "4294967295 2\n", NULL, MD2_ERR_PARSE_SIDEFILE, 1, 12,
+                 "first frame + count is too large", 0);
+    expect_error(fg, "0 10 \"10 1\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 6,
+                 "without its closing quote", 0);
+    expect_error(fg, "0 10\x7f 10 1\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 5,
+                 "control byte 0x7F", 0);
+}
+
+/* The standard Quake II table written as a .framegroups file applies to
+ * faerie.md2 and matches both the table and the frame-name grouping. */
+static void test_framegroups_faerie(void **state)
+{
+    char path[512];
+    char text[2048];
+    size_t len = 0, i, tn, n = 0, gn;
+    const md2_anim *t = md2_anims_quake2_player(&tn);
+    md2_anim a[MAXA], g[MAXA];
+    md2_model *m = NULL;
+    FILE *f;
+    (void)state;
+
+    snprintf(path, sizeof path, "%s/corpus/faerie.md2", MD2_SHARED_DIR);
+    f = fopen(path, "rb");
+    if (!f) {
+        skip();
+        return;
+    }
+    fclose(f);
+    assert_int_equal(md2_load_file(path, NULL, &m), MD2_OK);
+    for (i = 0; i < tn; i++) {
+        int w = snprintf(text + len, sizeof text - len, "%u %u %d %d // %s\n",
+                         (unsigned)t[i].first, (unsigned)(t[i].last - t[i].first + 1),
+                         (int)t[i].fps, t[i].loop, t[i].name);
+        assert_true(w > 0 && (size_t)w < sizeof text - len);
+        len += (size_t)w;
+    }
+    assert_int_equal(md2_parse_framegroups(text, len, m, a, MAXA, &n, NULL), MD2_OK);
+    assert_int_equal(n, tn);
+    gn = md2_anims_from_names(m, g, MAXA);
+    assert_int_equal(gn, tn);
+    for (i = 0; i < n; i++) {
+        check_anim(&a[i], t[i].name, t[i].first, t[i].last, t[i].fps, t[i].loop);
+        assert_int_equal(g[i].first, a[i].first);
+        assert_int_equal(g[i].last, a[i].last);
+    }
+    /* one past the model's 198 frames is refused */
+    assert_int_equal(md2_parse_framegroups("190 9 7 0\n", 10, m, a, MAXA, &n, NULL),
+                     MD2_ERR_FRAME_RANGE);
+    md2_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_anm_good),
+        cmocka_unit_test(test_anm_conventions),
+        cmocka_unit_test(test_anm_bad_lines),
+        cmocka_unit_test(test_anm_without_model),
+        cmocka_unit_test(test_sizing),
+        cmocka_unit_test(test_framegroups_good),
+        cmocka_unit_test(test_framegroups_bad_lines),
+        cmocka_unit_test(test_framegroups_faerie),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
