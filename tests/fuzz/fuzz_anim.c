@@ -1,0 +1,146 @@
+/*
+ * A second libFuzzer target: animation side files and playback.
+ *
+ * The first input byte chooses the side-file format (.anm or .framegroups)
+ * and the model (a 40-frame synthetic model, or none: a syntax check);
+ * the rest is the file's text. Every animation parsed is then validated,
+ * played in every mode at rates and time steps taken from the input, with
+ * seeks and cross-fades, and every pose and box written; the frame numbers
+ * the player reports must stay inside the model. Frame-name grouping runs
+ * on a model whose frame names come from the input too.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <md2/animation.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define CHECK(cond)                                                          \
+    do {                                                                     \
+        if (!(cond)) {                                                       \
+            fprintf(stderr, "fuzz check failed: %s (%s:%d)\n", #cond,        \
+                    __FILE__, __LINE__);                                     \
+            abort();                                                         \
+        }                                                                    \
+    } while (0)
+
+#define FRAMES 40
+#define VERTS 3
+#define MAX_ANIMS 64
+
+typedef struct model {
+    md2_model m;
+    md2_frame frames[FRAMES];
+    md2_vertex verts[FRAMES][VERTS];
+} model;
+
+static void build_model(model *s, const uint8_t *names, size_t n)
+{
+    size_t f, i;
+    memset(s, 0, sizeof *s);
+    for (f = 0; f < FRAMES; f++) {
+        s->frames[f].scale[0] = s->frames[f].scale[1] = s->frames[f].scale[2] = 0.5f;
+        s->frames[f].translate[0] = (float)f;
+        /* frame names from the input where there is enough of it */
+        for (i = 0; i < MD2_FRAME_NAME_SIZE; i++) {
+            size_t at = f * MD2_FRAME_NAME_SIZE + i;
+            s->frames[f].name[i] = at < n ? (char)names[at] : (char)('a' + (char)(f % 3));
+        }
+        s->frames[f].name[MD2_FRAME_NAME_SIZE] = '\0';
+        for (i = 0; i < VERTS; i++) {
+            s->verts[f][i].v[0] = (uint8_t)(f * 7 + i);
+            s->verts[f][i].normal = (uint8_t)(f + i * 60);
+        }
+        s->frames[f].vertices = s->verts[f];
+    }
+    s->m.num_frames = FRAMES;
+    s->m.num_vertices = VERTS;
+    s->m.frames = s->frames;
+}
+
+/* A byte of input as a value in a range, for rates and steps. */
+static double pick(const uint8_t *data, size_t size, size_t k, double lo, double hi)
+{
+    unsigned v = size ? data[k % size] : 0u;
+    return lo + (hi - lo) * (double)v / 255.0;
+}
+
+static void play_all(const model *s, const md2_anim *anims, size_t count,
+                     const uint8_t *data, size_t size)
+{
+    float pos[VERTS * 3], nrm[VERTS * 3], mn[3], mx[3];
+    size_t a;
+    for (a = 0; a < count && a < 8; a++) {
+        md2_player p;
+        int mode, step;
+        for (mode = 0; mode < 4; mode++) {
+            double rate = pick(data, size, a + (size_t)mode, -1.0, 60.0);
+            md2_player_init(&p);
+            if (md2_player_play(&p, &anims[a], (md2_play_mode)mode, (float)rate) != MD2_OK)
+                continue;
+            for (step = 0; step < 24; step++) {
+                md2_player_frames fr;
+                double dt = pick(data, size, (size_t)step * 3u + a, 0.0, 2.0);
+                if (step == 5)
+                    md2_player_seek(&p, pick(data, size, 7, -3.0, 80.0));
+                if (step == 9)
+                    md2_player_crossfade(&p, &anims[(a + 1) % count], MD2_PLAY_PINGPONG,
+                                         (float)pick(data, size, 11, -1.0, 30.0),
+                                         (float)pick(data, size, 13, 0.0, 1.0));
+                if (step == 15)
+                    md2_player_set_rate(&p, (float)pick(data, size, 17, 0.0, 100.0));
+                md2_player_advance(&p, dt);
+                md2_player_state(&p, &fr);
+                CHECK(fr.frame_a < FRAMES && fr.frame_b < FRAMES);
+                CHECK(fr.t >= 0.0f && fr.t <= 1.0f);
+                CHECK(md2_player_pose(&p, &s->m, pos, 0, nrm, 0, MD2_LERP_UNIT_NORMALS) == MD2_OK);
+                CHECK(md2_player_bounds(&p, &s->m, mn, mx) == MD2_OK);
+                CHECK(isfinite(pos[0]) && mn[0] <= mx[0]);
+                CHECK(isfinite(md2_player_position(&p)));
+            }
+        }
+    }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    model s;
+    md2_anim anims[MAX_ANIMS];
+    md2_sidefile_error err;
+    size_t count = 0, bad = 0;
+    md2_result r;
+    int framegroups, with_model;
+
+    if (size < 1)
+        return 0;
+    framegroups = data[0] & 1;
+    with_model = (data[0] & 2) == 0;
+    build_model(&s, data + 1, size - 1);
+
+    if (framegroups)
+        r = md2_parse_framegroups((const char *)data + 1, size - 1, with_model ? &s.m : NULL,
+                                  anims, MAX_ANIMS, &count, &err);
+    else
+        r = md2_parse_anm((const char *)data + 1, size - 1, with_model ? &s.m : NULL,
+                          anims, MAX_ANIMS, &count, &err);
+    if (r != MD2_OK) {
+        CHECK(err.result == r && err.message[0] != '\0');
+    } else if (with_model) {
+        size_t n = count < MAX_ANIMS ? count : MAX_ANIMS;
+        CHECK(md2_anims_validate(anims, n, &s.m, &bad) == MD2_OK);
+        if (n)
+            play_all(&s, anims, n, data, size);
+    }
+
+    /* grouping of input-made frame names */
+    count = md2_anims_from_names(&s.m, anims, MAX_ANIMS);
+    CHECK(count >= 1 && count <= FRAMES);
+    CHECK(md2_anims_validate(anims, count, &s.m, &bad) == MD2_OK);
+    play_all(&s, anims, count, data, size);
+    return 0;
+}
