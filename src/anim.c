@@ -43,8 +43,7 @@ static float blend(float wa, float a, float wb, float b)
     return sum;
 }
 
-/* Resolves a byte stride (0 = packed) to a stride in floats, or 0 if bad. */
-static size_t stride_floats(size_t stride)
+size_t md2__stride_floats(size_t stride)
 {
     if (stride == 0)
         return 3;
@@ -53,7 +52,7 @@ static size_t stride_floats(size_t stride)
     return stride / sizeof(float);
 }
 
-static md2_result check_frame(const md2_model *m, uint32_t frame)
+md2_result md2__check_frame(const md2_model *m, uint32_t frame)
 {
     if ((size_t)frame >= m->num_frames)
         return MD2_ERR_FRAME_RANGE;
@@ -62,79 +61,102 @@ static md2_result check_frame(const md2_model *m, uint32_t frame)
     return MD2_OK;
 }
 
+float md2__blend(float wa, float a, float wb, float b) { return blend(wa, a, wb, b); }
+
+void md2__unit_normal(float n[3], const float fallback[3])
+{
+    float len = sqrtf(mul_add(n[2], n[2], blend(n[0], n[0], n[1], n[1])));
+    if (len > 1e-6f) {
+        float inv = 1.0f / len;
+        n[0] *= inv;
+        n[1] *= inv;
+        n[2] *= inv;
+    } else {
+        /* opposite normals cancel out: keep the fallback */
+        n[0] = fallback[0];
+        n[1] = fallback[1];
+        n[2] = fallback[2];
+    }
+}
+
+/* Vertex i of keyframe f: scale * v + translate, and its table normal. */
+static void key_vertex(const md2_frame *f, size_t i, float *pos, float *nrm)
+{
+    const md2_vertex *v = &f->vertices[i];
+    int k;
+    for (k = 0; k < 3; k++)
+        pos[k] = decode(f, v, k);
+    if (nrm) {
+        const float *nv = md2_normal(v->normal);
+        for (k = 0; k < 3; k++)
+            nrm[k] = nv[k];
+    }
+}
+
+/* Vertex i blended between keyframes fa and fb at 0 < t < 1. */
+static void mid_vertex(const md2_frame *fa, const md2_frame *fb, float t, size_t i,
+                       float *pos, float *nrm)
+{
+    const md2_vertex *va = &fa->vertices[i];
+    const md2_vertex *vb = &fb->vertices[i];
+    float wa = 1.0f - t;
+    int k;
+    for (k = 0; k < 3; k++)
+        pos[k] = blend(wa, decode(fa, va, k), t, decode(fb, vb, k));
+    if (nrm) {
+        const float *na = md2_normal(va->normal);
+        const float *nb = md2_normal(vb->normal);
+        for (k = 0; k < 3; k++)
+            nrm[k] = blend(wa, na[k], t, nb[k]);
+    }
+}
+
+/* t = 0, t = 1 and a == b give a keyframe exactly, not a blend */
+static int is_keyframe(const md2_frame *fa, const md2_frame *fb, float t)
+{
+    return t == 0.0f || t == 1.0f || fa == fb;
+}
+
+void md2__lerp_vertex(const md2_frame *fa, const md2_frame *fb, float t, size_t i,
+                      float pos[3], float nrm[3])
+{
+    if (is_keyframe(fa, fb, t))
+        key_vertex(t == 1.0f ? fb : fa, i, pos, nrm);
+    else
+        mid_vertex(fa, fb, t, i, pos, nrm);
+}
+
 md2_result md2_lerp_ex(const md2_model *m, uint32_t frame_a, uint32_t frame_b,
                        float t, float *positions, size_t position_stride,
                        float *normals, size_t normal_stride, unsigned flags)
 {
     const md2_frame *fa, *fb;
-    size_t ps = stride_floats(position_stride);
-    size_t ns = stride_floats(normal_stride);
-    size_t i, n;
-    float wa, wb;
+    size_t ps = md2__stride_floats(position_stride);
+    size_t ns = md2__stride_floats(normal_stride);
+    size_t i;
     md2_result r;
 
     if (!m || !positions || !m->frames || ps == 0 || (normals && ns == 0))
         return MD2_ERR_INVALID_ARGUMENT;
     if (!(t >= 0.0f && t <= 1.0f)) /* also refuses NaN */
         return MD2_ERR_INVALID_ARGUMENT;
-    if ((r = check_frame(m, frame_a)) != MD2_OK || (r = check_frame(m, frame_b)) != MD2_OK)
+    if ((r = md2__check_frame(m, frame_a)) != MD2_OK ||
+        (r = md2__check_frame(m, frame_b)) != MD2_OK)
         return r;
 
     fa = &m->frames[frame_a];
     fb = &m->frames[frame_b];
-    n = m->num_vertices;
-    wb = t;
-    wa = 1.0f - t;
-
-    if (t == 0.0f || t == 1.0f || frame_a == frame_b) {
-        /* A keyframe exactly: scale * v + translate. */
-        const md2_frame *f = (t == 1.0f) ? fb : fa;
-        for (i = 0; i < n; i++) {
-            const md2_vertex *v = &f->vertices[i];
-            float *p = positions + i * ps;
-            p[0] = decode(f, v, 0);
-            p[1] = decode(f, v, 1);
-            p[2] = decode(f, v, 2);
-            if (normals) {
-                const float *nv = md2_normal(v->normal);
-                float *o = normals + i * ns;
-                o[0] = nv[0];
-                o[1] = nv[1];
-                o[2] = nv[2];
-            }
-        }
-        return MD2_OK;
+    if (is_keyframe(fa, fb, t)) {
+        const md2_frame *f = t == 1.0f ? fb : fa;
+        for (i = 0; i < m->num_vertices; i++)
+            key_vertex(f, i, positions + i * ps, normals ? normals + i * ns : NULL);
+        return MD2_OK; /* table normals are unit length already */
     }
-
-    for (i = 0; i < n; i++) {
-        const md2_vertex *va = &fa->vertices[i];
-        const md2_vertex *vb = &fb->vertices[i];
-        float *p = positions + i * ps;
-        int k;
-        for (k = 0; k < 3; k++) {
-            p[k] = blend(wa, decode(fa, va, k), wb, decode(fb, vb, k));
-        }
-        if (normals) {
-            const float *na = md2_normal(va->normal);
-            const float *nb = md2_normal(vb->normal);
-            float *o = normals + i * ns;
-            for (k = 0; k < 3; k++)
-                o[k] = blend(wa, na[k], wb, nb[k]);
-            if (flags & MD2_LERP_UNIT_NORMALS) {
-                float len = sqrtf(mul_add(o[2], o[2], blend(o[0], o[0], o[1], o[1])));
-                if (len > 1e-6f) {
-                    float inv = 1.0f / len;
-                    o[0] *= inv;
-                    o[1] *= inv;
-                    o[2] *= inv;
-                } else {
-                    /* opposite normals cancel out: keep frame a's */
-                    o[0] = na[0];
-                    o[1] = na[1];
-                    o[2] = na[2];
-                }
-            }
-        }
+    for (i = 0; i < m->num_vertices; i++) {
+        float *n = normals ? normals + i * ns : NULL;
+        mid_vertex(fa, fb, t, i, positions + i * ps, n);
+        if (n && (flags & MD2_LERP_UNIT_NORMALS))
+            md2__unit_normal(n, md2_normal(fa->vertices[i].normal));
     }
     return MD2_OK;
 }
@@ -165,7 +187,7 @@ md2_result md2_frame_bounds(const md2_model *m, uint32_t frame, float min[3],
 
     if (!m || !min || !max || !m->frames || m->num_vertices == 0)
         return MD2_ERR_INVALID_ARGUMENT;
-    if ((r = check_frame(m, frame)) != MD2_OK)
+    if ((r = md2__check_frame(m, frame)) != MD2_OK)
         return r;
     f = &m->frames[frame];
     for (k = 0; k < 3; k++) {

@@ -68,6 +68,21 @@ void md2__glcmds_scan(const uint8_t *bytes, const int32_t *words, size_t n,
 md2_result md2__parse(const void *data, size_t size, int more_follows,
                       const md2_options *opts, md2_model **out);
 
+/* Animation helpers shared by anim.c and playback.c (anim.c). */
+
+/* A byte stride (0 = packed) in floats, or 0 if it is not allowed. */
+size_t md2__stride_floats(size_t stride);
+/* MD2_OK, MD2_ERR_FRAME_RANGE or (a frame without vertices) INVALID_ARGUMENT */
+md2_result md2__check_frame(const md2_model *m, uint32_t frame);
+/* wa * a + wb * b, rounded to float after each operation on every host */
+float md2__blend(float wa, float a, float wb, float b);
+/* Scales n to unit length, or copies fallback if n is (nearly) zero. */
+void md2__unit_normal(float n[3], const float fallback[3]);
+/* Position (and normal, if nrm is not NULL) of vertex i of keyframes fa,
+ * fb at t, exactly as md2_lerp() computes it (not renormalised). */
+void md2__lerp_vertex(const md2_frame *fa, const md2_frame *fb, float t, size_t i,
+                      float pos[3], float nrm[3]);
+
 /* Layout of a model's single allocation. */
 typedef struct md2_layout {
     size_t frames, glcmds, texcoords, triangles, skins, vertices, total;

@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "md2/animation.h"
+#include "internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -350,62 +351,13 @@ int md2_player_fading(const md2_player *p)
 /* Poses                                                                     */
 /* ------------------------------------------------------------------------ */
 
-static size_t stride_floats(size_t stride)
-{
-    if (stride == 0)
-        return 3;
-    if (stride < 3 * sizeof(float) || stride % sizeof(float) != 0)
-        return 0;
-    return stride / sizeof(float);
-}
-
-static md2_result check_frame(const md2_model *m, uint32_t f)
-{
-    if ((size_t)f >= m->num_frames)
-        return MD2_ERR_FRAME_RANGE;
-    if (!m->frames[f].vertices && m->num_vertices != 0)
-        return MD2_ERR_INVALID_ARGUMENT;
-    return MD2_OK;
-}
-
-/* Vertex i of the keyframe pair (fa, fb) at t, as md2_lerp() computes it:
- * a keyframe exactly at t = 0, t = 1 or fa == fb, else
- * (1 - t) * pa + t * pb. The normal is the same blend of table normals. */
-static void lerp_vertex(const md2_frame *fa, const md2_frame *fb, float t,
-                        size_t i, float pos[3], float nrm[3])
-{
-    int k;
-
-    if (t == 0.0f || t == 1.0f || fa == fb) {
-        const md2_frame *f = (t == 1.0f) ? fb : fa;
-        const md2_vertex *v = &f->vertices[i];
-        const float *nv = md2_normal(v->normal);
-        for (k = 0; k < 3; k++) {
-            pos[k] = f->scale[k] * (float)v->v[k] + f->translate[k];
-            nrm[k] = nv[k];
-        }
-    } else {
-        const md2_vertex *va = &fa->vertices[i];
-        const md2_vertex *vb = &fb->vertices[i];
-        const float *na = md2_normal(va->normal);
-        const float *nb = md2_normal(vb->normal);
-        float wa = 1.0f - t, wb = t;
-        for (k = 0; k < 3; k++) {
-            float pa = fa->scale[k] * (float)va->v[k] + fa->translate[k];
-            float pb = fb->scale[k] * (float)vb->v[k] + fb->translate[k];
-            pos[k] = wa * pa + wb * pb;
-            nrm[k] = wa * na[k] + wb * nb[k];
-        }
-    }
-}
-
 md2_result md2_player_pose(const md2_player *p, const md2_model *m,
                            float *positions, size_t position_stride,
                            float *normals, size_t normal_stride, unsigned flags)
 {
     md2_player_frames st;
-    size_t ps = stride_floats(position_stride);
-    size_t ns = stride_floats(normal_stride);
+    size_t ps = md2__stride_floats(position_stride);
+    size_t ns = md2__stride_floats(normal_stride);
     const md2_frame *ca, *cb, *oa, *ob;
     float w, wo;
     size_t i;
@@ -418,10 +370,10 @@ md2_result md2_player_pose(const md2_player *p, const md2_model *m,
         return md2_lerp_ex(m, st.frame_a, st.frame_b, st.t, positions,
                            position_stride, normals, normal_stride, flags);
 
-    if ((r = check_frame(m, st.frame_a)) != MD2_OK ||
-        (r = check_frame(m, st.frame_b)) != MD2_OK ||
-        (r = check_frame(m, st.from_a)) != MD2_OK ||
-        (r = check_frame(m, st.from_b)) != MD2_OK)
+    if ((r = md2__check_frame(m, st.frame_a)) != MD2_OK ||
+        (r = md2__check_frame(m, st.frame_b)) != MD2_OK ||
+        (r = md2__check_frame(m, st.from_a)) != MD2_OK ||
+        (r = md2__check_frame(m, st.from_b)) != MD2_OK)
         return r;
 
     ca = &m->frames[st.frame_a];
@@ -435,28 +387,17 @@ md2_result md2_player_pose(const md2_player *p, const md2_model *m,
         float *dst = positions + i * ps;
         int k;
 
-        lerp_vertex(ca, cb, st.t, i, pc, nc);
-        lerp_vertex(oa, ob, st.from_t, i, po, no);
+        md2__lerp_vertex(ca, cb, st.t, i, pc, nc);
+        md2__lerp_vertex(oa, ob, st.from_t, i, po, no);
         for (k = 0; k < 3; k++)
-            dst[k] = wo * po[k] + w * pc[k];
+            dst[k] = md2__blend(wo, po[k], w, pc[k]);
         if (normals) {
             float *o = normals + i * ns;
             for (k = 0; k < 3; k++)
-                o[k] = wo * no[k] + w * nc[k];
-            if (flags & MD2_LERP_UNIT_NORMALS) {
-                float len = sqrtf(o[0] * o[0] + o[1] * o[1] + o[2] * o[2]);
-                if (len > 1e-6f) {
-                    o[0] /= len;
-                    o[1] /= len;
-                    o[2] /= len;
-                } else {
-                    /* opposite normals cancel: keep the current keyframe's */
-                    const float *n0 = md2_normal(ca->vertices[i].normal);
-                    o[0] = n0[0];
-                    o[1] = n0[1];
-                    o[2] = n0[2];
-                }
-            }
+                o[k] = md2__blend(wo, no[k], w, nc[k]);
+            if (flags & MD2_LERP_UNIT_NORMALS)
+                /* opposite normals cancel: keep the current keyframe's */
+                md2__unit_normal(o, md2_normal(ca->vertices[i].normal));
         }
     }
     return MD2_OK;
