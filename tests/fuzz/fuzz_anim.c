@@ -133,8 +133,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     } else if (with_model) {
         size_t n = count < MAX_ANIMS ? count : MAX_ANIMS;
         CHECK(md2_anims_validate(anims, n, &s.m, &bad) == MD2_OK);
-        if (n)
-            play_all(&s, anims, n, data, size);
+        play_all(&s, anims, n, data, size); /* nothing to play when n is 0 */
     }
 
     /* grouping of input-made frame names */
