@@ -140,9 +140,7 @@ static long get_anims(const options *o, const md2_model *m, md2_anim *anims,
         }
         *source = path;
     } else {
-        n = md2_anims_from_names(m, anims, MAX_ANIMS);
-        if (n > MAX_ANIMS)
-            n = MAX_ANIMS;
+        n = md2_anims_from_names(m, anims, MAX_ANIMS); /* at most MAX_ANIMS */
         *source = "frame names";
     }
     return (long)n;

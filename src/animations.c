@@ -221,7 +221,8 @@ size_t md2_anims_from_names(const md2_model *m, md2_anim *out, size_t capacity)
         }
         run = run_end;
     }
-    return total;
+    /* the number written: a count that is always safe to use with out */
+    return (out && total > capacity) ? capacity : total;
 }
 
 /* ------------------------------------------------------------------------ */

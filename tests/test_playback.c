@@ -1047,6 +1047,37 @@ static md2_result update_character(const md2_model *model, character *c,
 }
 /* END DOC SNIPPET */
 
+/* The example stays in bounds on a hostile model with more animations than
+ * its array holds: 100 frames named a, b, a, b, ... give 100 animations. */
+static void test_doc_two_characters_hostile(void **state)
+{
+    enum { FRAMES = 100 };
+    md2_frame frames[FRAMES];
+    md2_vertex verts[FRAMES];
+    md2_model m;
+    character alice, bob;
+    float pa[3], pb[3];
+    size_t f;
+    (void)state;
+    memset(&m, 0, sizeof m);
+    memset(frames, 0, sizeof frames);
+    memset(verts, 0, sizeof verts);
+    for (f = 0; f < FRAMES; f++) {
+        frames[f].name[0] = (f % 2) ? 'b' : 'a';
+        frames[f].scale[0] = frames[f].scale[1] = frames[f].scale[2] = 1.0f;
+        frames[f].vertices = &verts[f];
+    }
+    /* "run" exists, but only past the 64 animations the example keeps */
+    strcpy(frames[FRAMES - 1].name, "run");
+    m.num_frames = FRAMES;
+    m.num_vertices = 1;
+    m.frames = frames;
+    assert_int_equal(md2_anims_from_names(&m, NULL, 0), FRAMES);
+    alice.positions = pa;
+    bob.positions = pb;
+    assert_int_equal(start_running(&m, &alice, &bob), MD2_ERR_NOT_FOUND);
+}
+
 static void test_doc_two_characters(void **state)
 {
     synth s;
@@ -1151,6 +1182,7 @@ int main(void)
         cmocka_unit_test(test_no_allocation_after_load),
         cmocka_unit_test(test_sources_do_not_allocate),
         cmocka_unit_test(test_doc_two_characters),
+        cmocka_unit_test(test_doc_two_characters_hostile),
         cmocka_unit_test(test_doc_snippet_matches),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -62,9 +62,11 @@ typedef struct md2_anim {
 #define MD2_ANIM_NOT_FOUND ((size_t)-1)
 
 /** Finds the animations of model m from its frame names and writes the
- *  first min(count, capacity) of them, in frame order, to out. Returns the
- *  total count, so md2_anims_from_names(m, NULL, 0) sizes the array (a
- *  model has at most num_frames animations). The rules (docs/animation.md):
+ *  first of them, in frame order, to out (at most capacity). Returns the
+ *  number written, so the result is always a safe count for out, even for
+ *  a file with more animations than fit. With out NULL nothing is written
+ *  and the total is returned: md2_anims_from_names(m, NULL, 0) sizes the
+ *  array (a model has at most num_frames animations). The rules (docs/animation.md):
  *  a name splits into a prefix and its trailing decimal digits; consecutive
  *  frames with the same prefix whose numbers go on by +1 (or repeat) form
  *  one animation; a jump in the numbering starts a new one. When a prefix's
@@ -74,8 +76,7 @@ typedef struct md2_anim {
  *  Trailing '_', '-', '.' and ' ' are dropped from names. Every animation
  *  gets fps MD2_ANIM_DEFAULT_FPS and loop 1. Names are not guaranteed to be
  *  unique (md2_anim_find() returns the first).
- *  m NULL, or without frames, gives 0. With out NULL nothing is written
- *  (capacity is ignored) and only the count is returned. Never allocates;
+ *  m NULL, or without frames, gives 0. Never allocates;
  *  thread-safe on a shared model; O(num_frames). */
 MD2_API size_t md2_anims_from_names(const md2_model *m, md2_anim *out,
                                     size_t capacity);
