@@ -101,7 +101,7 @@ md2_result md2_load_stream(md2_read_fn read, void *user, const md2_options *opts
         return md2__parse(header, got, 0, opts, out);
 
     header_extent(header, &sections, &extent);
-    if (sections > (uint64_t)max_size)
+    if (opts && opts->limits.max_file_size && sections > (uint64_t)max_size)
         return md2__fail(err, MD2_ERR_LIMIT_EXCEEDED, MD2_SECTION_HEADER, "header", 0, 0,
                          "stream: the header's sections end at byte %llu, past max_file_size (%lu)",
                          (unsigned long long)sections, (unsigned long)max_size);

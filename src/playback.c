@@ -408,7 +408,7 @@ md2_result md2_player_pose(const md2_player *p, const md2_model *m,
 static md2_result pair_bounds(const md2_model *m, uint32_t a, uint32_t b,
                               float t, float mn[3], float mx[3])
 {
-    float mna[3], mxa[3], mnb[3], mxb[3];
+    float mna[3], mxa[3], mnb[3], mxb[3], wa;
     md2_result r;
     int k;
 
@@ -419,9 +419,12 @@ static md2_result pair_bounds(const md2_model *m, uint32_t a, uint32_t b,
     if ((r = md2_frame_bounds(m, a, mna, mxa)) != MD2_OK ||
         (r = md2_frame_bounds(m, b, mnb, mxb)) != MD2_OK)
         return r;
+    /* The same rounded operations as the pose (md2__lerp_vertex): each is
+     * monotonic, so the box contains the pose on every host. */
+    wa = 1.0f - t;
     for (k = 0; k < 3; k++) {
-        mn[k] = (1.0f - t) * mna[k] + t * mnb[k];
-        mx[k] = (1.0f - t) * mxa[k] + t * mxb[k];
+        mn[k] = md2__blend(wa, mna[k], t, mnb[k]);
+        mx[k] = md2__blend(wa, mxa[k], t, mxb[k]);
     }
     return MD2_OK;
 }
@@ -430,7 +433,7 @@ md2_result md2_player_bounds(const md2_player *p, const md2_model *m,
                              float min[3], float max[3])
 {
     md2_player_frames st;
-    float mnc[3], mxc[3], mno[3], mxo[3];
+    float mnc[3], mxc[3], mno[3], mxo[3], wo;
     md2_result r;
     int k;
 
@@ -446,9 +449,10 @@ md2_result md2_player_bounds(const md2_player *p, const md2_model *m,
     }
     if ((r = pair_bounds(m, st.from_a, st.from_b, st.from_t, mno, mxo)) != MD2_OK)
         return r;
+    wo = 1.0f - st.weight; /* as md2_player_pose() blends the two poses */
     for (k = 0; k < 3; k++) {
-        min[k] = (1.0f - st.weight) * mno[k] + st.weight * mnc[k];
-        max[k] = (1.0f - st.weight) * mxo[k] + st.weight * mxc[k];
+        min[k] = md2__blend(wo, mno[k], st.weight, mnc[k]);
+        max[k] = md2__blend(wo, mxo[k], st.weight, mxc[k]);
     }
     return MD2_OK;
 }

@@ -247,7 +247,7 @@ static int parse_fps(const token *tk, float *out, const char **why)
             mant = mant * 10.0 + (double)(s[i] - '0');
             if (mant > 0.0)
                 sig++;
-        } else {
+        } else if (exp10 < 1000000) { /* clamped: a long never overflows */
             exp10++;
         }
     }
@@ -256,7 +256,8 @@ static int parse_fps(const token *tk, float *out, const char **why)
             digits++;
             if (sig < 18) {
                 mant = mant * 10.0 + (double)(s[i] - '0');
-                exp10--;
+                if (exp10 > -1000000)
+                    exp10--;
                 if (mant > 0.0)
                     sig++;
             }

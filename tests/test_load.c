@@ -172,6 +172,14 @@ static void test_stream_lying_header_costs_little(void **state)
     assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_SECTION_OUT_OF_BOUNDS);
     assert_true(a.largest <= 65536);
     assert_int_equal(a.live, 0);
+    /* sections past 4 GiB without a limit set: the parser's out-of-bounds
+     * error on every host (32-bit size_t included), not a limit error */
+    tu_set_hdr(file, TU_NUM_FRAMES, 1 << 30);
+    tu_set_hdr(file, TU_FRAMESIZE, 1 << 20);
+    memset(&o, 0, sizeof o);
+    memstream_init(&s, file, 200, 0);
+    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_SECTION_OUT_OF_BOUNDS);
+    tu_alloc_init(&a, &o.allocator);
     /* with max_file_size the stream is refused from the header alone */
     o.limits.max_file_size = 1 << 20;
     memstream_init(&s, file, 200, 0);
@@ -209,6 +217,54 @@ static void test_stream_max_file_size(void **state)
     assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_OK);
     assert_int_equal(m->warnings, MD2_WARN_OFS_END);
     md2_free(m);
+}
+
+/* Loads data[0..n) as a stream with a counting allocator; returns the
+ * peak of what the load held. */
+static size_t stream_peak(const uint8_t *data, size_t n, md2_result *r)
+{
+    md2_options o;
+    tu_alloc a;
+    memstream s;
+    md2_model *m = NULL;
+    memset(&o, 0, sizeof o);
+    tu_alloc_init(&a, &o.allocator);
+    memstream_init(&s, data, n, 0);
+    *r = md2_load_stream(mem_read, &s, &o, &m);
+    md2_free(m);
+    assert_int_equal(a.live, 0);
+    return a.peak_bytes;
+}
+
+/* The documented ceiling of a stream load: 3.5 x the bytes received +
+ * 64 KiB, with honest headers, lying ones and streams cut short. */
+static void test_stream_memory_ceiling(void **state)
+{
+    char path[512];
+    uint8_t *data;
+    size_t size, cut;
+    md2_result r;
+    (void)state;
+    if (!tu_corpus("sydney.md2", path, sizeof path)) {
+        skip();
+        return;
+    }
+    data = tu_read_file(path, &size);
+    assert_non_null(data);
+    /* honest: about twice the file */
+    assert_true(stream_peak(data, size, &r) <= 2 * size + 65536 + 4096);
+    assert_int_equal(r, MD2_OK);
+    /* ofs_end lies (a lenient quirk): the buffer may overshoot the data */
+    tu_set_hdr(data, TU_OFS_END, 0x7FFFFFFF);
+    assert_true((double)stream_peak(data, size, &r) <= 3.5 * (double)size + 65536);
+    assert_int_equal(r, MD2_OK);
+    /* cut short at every power of two and in between */
+    for (cut = 4096; cut < size; cut = cut * 3 / 2) {
+        size_t peak = stream_peak(data, cut, &r);
+        assert_true((double)peak <= 3.5 * (double)cut + 65536);
+        assert_int_not_equal(r, MD2_OK);
+    }
+    free(data);
 }
 
 /* Injects an allocation failure at every allocation of one load; each
@@ -363,6 +419,7 @@ int main(void)
         cmocka_unit_test(test_stream_trailing_data_and_truncation),
         cmocka_unit_test(test_stream_lying_header_costs_little),
         cmocka_unit_test(test_stream_max_file_size),
+        cmocka_unit_test(test_stream_memory_ceiling),
         cmocka_unit_test(test_err_out_of_memory_tiny),
         cmocka_unit_test(test_err_out_of_memory_corpus),
         cmocka_unit_test(test_truncated_at_every_offset),

@@ -283,7 +283,9 @@ MD2_API md2_result md2_player_seek(md2_player *p, double position);
  *  is kept as whole keyframes (an integer) plus a fraction (a double), so
  *  the whole-frame count is exact and each step rounds only the fraction:
  *  a million steps of dt land where one step of a million * dt does, to
- *  within about 1e-9 keyframes (see docs/animation.md). p NULL gives 0. */
+ *  within N * 2^-53 + 2^-52 * (N * dt * rate) keyframes for N steps (about
+ *  1e-10 for a million steps at game rates; see docs/animation.md). p NULL
+ *  gives 0. */
 MD2_API unsigned md2_player_advance(md2_player *p, double dt);
 
 /** The keyframes and weights p shows now, into *out. Both pointers must

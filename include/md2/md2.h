@@ -325,12 +325,18 @@ typedef size_t (*md2_read_fn)(void *user, void *dst, size_t size);
 
 /** Loads a model from a stream read through read(user, ...), for archives
  *  and network streams. Reads the header, then the data the header says
- *  exists, then reads one byte more to learn whether more follows. With
+ *  exists, then reads one byte more to learn whether more follows (that
+ *  byte is consumed: give it a stream that ends with the model, not one
+ *  that carries more messages after it; it blocks until the byte or the
+ *  end of the stream arrives). With
  *  opts->limits.max_file_size set, a header whose sections end past it
  *  gives MD2_ERR_LIMIT_EXCEEDED before anything more is read, and at most
- *  max_file_size bytes are kept (plus the probe byte). The buffer grows by doubling
- *  with the data actually received, so a header that lies about sizes costs
- *  at most about twice the bytes the stream really delivers. Errors as
+ *  max_file_size bytes are kept (plus the probe byte). The read buffer
+ *  starts at 64 KiB and doubles only as data arrives, so a header that lies
+ *  about sizes costs memory in proportion to the bytes the stream really
+ *  delivers: at its peak a load holds at most 3.5 times those bytes plus
+ *  64 KiB (the buffer while it grows, then the buffer and the model); an
+ *  honest file about 2 times. Errors as
  *  md2_parse(), plus MD2_ERR_IO when read returns MD2_READ_ERROR. */
 MD2_API md2_result md2_load_stream(md2_read_fn read, void *user,
                                    const md2_options *opts, md2_model **out);
