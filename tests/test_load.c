@@ -240,17 +240,15 @@ static size_t stream_peak(const uint8_t *data, size_t n, md2_result *r)
  * 64 KiB, with honest headers, lying ones and streams cut short. */
 static void test_stream_memory_ceiling(void **state)
 {
-    char path[512];
     uint8_t *data;
     size_t size, cut;
     md2_result r;
     (void)state;
-    if (!tu_corpus("sydney.md2", path, sizeof path)) {
+    data = tu_read_corpus("sydney.md2", &size);
+    if (!data) {
         skip();
         return;
     }
-    data = tu_read_file(path, &size);
-    assert_non_null(data);
     /* honest: about twice the file */
     assert_true(stream_peak(data, size, &r) <= 2 * size + 65536 + 4096);
     assert_int_equal(r, MD2_OK);
@@ -326,16 +324,14 @@ static void test_err_out_of_memory_tiny(void **state)
 
 static void test_err_out_of_memory_corpus(void **state)
 {
-    char path[512];
     uint8_t *data;
     size_t size;
     (void)state;
-    if (!tu_corpus("faerie.md2", path, sizeof path)) {
+    data = tu_read_corpus("faerie.md2", &size);
+    if (!data) {
         skip();
         return;
     }
-    data = tu_read_file(path, &size);
-    assert_non_null(data);
     write_tmp(data, size);
     fail_every_allocation(data, size, 0);
     fail_every_allocation(data, size, 1); /* the buffer grows: several allocations */
@@ -371,22 +367,19 @@ static void truncate_everywhere(const uint8_t *data, size_t size)
 static void test_truncated_at_every_offset(void **state)
 {
     size_t size = tu_tiny(file);
-    char path[512];
     uint8_t *data;
     (void)state;
     truncate_everywhere(file, size);
-    if (!tu_corpus("faerie.md2", path, sizeof path)) {
+    data = tu_read_corpus("faerie.md2", &size);
+    if (!data) {
         skip();
         return;
     }
-    data = tu_read_file(path, &size);
-    assert_non_null(data);
     truncate_everywhere(data, size);
     free(data);
-    if (!tu_corpus("sydney.md2", path, sizeof path))
+    data = tu_read_corpus("sydney.md2", &size);
+    if (!data)
         return;
-    data = tu_read_file(path, &size);
-    assert_non_null(data);
     truncate_everywhere(data, size);
     free(data);
 }

@@ -246,6 +246,14 @@ int tu_corpus(const char *name, char *path, size_t cap)
     return 1;
 }
 
+uint8_t *tu_read_corpus(const char *name, size_t *size)
+{
+    char path[512];
+    if (!tu_corpus(name, path, sizeof path))
+        return NULL;
+    return tu_read_file(path, size);
+}
+
 static float rawf(const uint8_t *p)
 {
     uint32_t u = (uint32_t)p[0] | ((uint32_t)p[1] << 8) | ((uint32_t)p[2] << 16) |

@@ -84,6 +84,10 @@ uint8_t *tu_read_file(const char *path, size_t *size);
  * file exists, 0 if the shared corpus is absent (tests then skip). */
 int tu_corpus(const char *name, char *path, size_t cap);
 
+/* A corpus file's bytes (malloc'd; free them), or NULL if the shared
+ * corpus is absent: the caller then skips. */
+uint8_t *tu_read_corpus(const char *name, size_t *size);
+
 /* Decodes frame f, vertex i of a raw MD2 file by reading its bytes
  * directly (not through the library), for cross-checks. */
 void tu_raw_position(const uint8_t *file, uint32_t f, uint32_t i, float out[3]);
