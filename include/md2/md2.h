@@ -209,7 +209,10 @@ typedef struct md2_diagnostic {
 typedef void (*md2_warning_fn)(void *user, const md2_diagnostic *warning);
 
 /** Parse options. A zero-initialised struct (or a NULL pointer) means the
- *  defaults: malloc/free, no limits beyond the file, lenient. */
+ *  defaults: malloc/free, no limits beyond the file, lenient. The library
+ *  only reads the struct, but writes to *error: threads that share one
+ *  md2_options must each point error at their own md2_diagnostic (or leave
+ *  it NULL). */
 typedef struct md2_options {
     md2_allocator allocator;
     md2_limits limits;
