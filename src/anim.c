@@ -43,6 +43,13 @@ static float blend(float wa, float a, float wb, float b)
     return sum;
 }
 
+int md2__axis_ok(float scale, float translate)
+{
+    /* in double: neither the products nor the sum can overflow */
+    return isfinite(scale) && isfinite(translate) &&
+           fabs((double)scale) * 255.0 + fabs((double)translate) <= MD2_MAX_COORD;
+}
+
 size_t md2__stride_floats(size_t stride)
 {
     if (stride == 0)

@@ -11,6 +11,7 @@
 #include "internal.h"
 #include "reader.h"
 
+#include <math.h>
 #include <string.h>
 
 static int32_t word_at(const uint8_t *bytes, const int32_t *words, size_t i)
@@ -47,6 +48,15 @@ void md2__glcmds_scan(const uint8_t *bytes, const int32_t *words, size_t n,
         for (k = 0; k < (size_t)count; k++) {
             size_t at = i + 1 + 3 * k + 2;
             int32_t v = word_at(bytes, words, at);
+            float s = md2_u32_to_f32((uint32_t)word_at(bytes, words, at - 2));
+            float t = md2_u32_to_f32((uint32_t)word_at(bytes, words, at - 1));
+            if (!isfinite(s) || !isfinite(t)) {
+                out->valid_words = i;
+                out->bad = 1;
+                out->bad_word = isfinite(s) ? at - 1 : at - 2;
+                out->problem = "a texcoord is not a finite number";
+                return;
+            }
             if (v < 0 || (uint64_t)v >= (uint64_t)num_vertices) {
                 out->valid_words = i;
                 out->bad = 1;

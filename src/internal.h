@@ -83,6 +83,10 @@ void md2__unit_normal(float n[3], const float fallback[3]);
 void md2__lerp_vertex(const md2_frame *fa, const md2_frame *fb, float t, size_t i,
                       float pos[3], float nrm[3]);
 
+/* 1 if a frame axis with this scale and translate decodes to finite
+ * coordinates no larger than MD2_MAX_COORD for every v in 0..255. */
+int md2__axis_ok(float scale, float translate);
+
 /* Layout of a model's single allocation. */
 typedef struct md2_layout {
     size_t frames, glcmds, texcoords, triangles, skins, vertices, total;

@@ -48,6 +48,7 @@ const char *md2_result_string(md2_result r)
     case MD2_ERR_INVALID_MODEL: return "model breaks a rule of the MD2 format";
     case MD2_ERR_PARSE_SIDEFILE: return "malformed line in an animation side file";
     case MD2_ERR_NOT_FOUND: return "no animation has that name";
+    case MD2_ERR_BAD_FRAME_TRANSFORM: return "frame scale or translate not finite or too large";
     case MD2_RESULT_COUNT_: break;
     }
     return "unknown md2_result";
@@ -66,6 +67,7 @@ const char *md2_warning_string(uint32_t warning)
     case MD2_WARN_GLCMDS_INVALID: return "GL command list cut before a malformed command";
     case MD2_WARN_GLCMDS_UNTERMINATED: return "GL command list lacked its terminating 0";
     case MD2_WARN_GLCMDS_TRAILING: return "words after the GL command list's terminating 0 ignored";
+    case MD2_WARN_FRAME_TRANSFORM: return "frame scale or translate not finite or too large (axis zeroed)";
     default: break;
     }
     return "unknown or combined md2_warning";
@@ -84,6 +86,7 @@ md2_result md2__warning_error(uint32_t warning)
     case MD2_WARN_GLCMDS_INVALID: return MD2_ERR_BAD_GLCMDS;
     case MD2_WARN_GLCMDS_UNTERMINATED: return MD2_ERR_GLCMDS_UNTERMINATED;
     case MD2_WARN_GLCMDS_TRAILING: return MD2_ERR_BAD_GLCMDS;
+    case MD2_WARN_FRAME_TRANSFORM: return MD2_ERR_BAD_FRAME_TRANSFORM;
     default: break;
     }
     return MD2_ERR_INVALID_ARGUMENT;

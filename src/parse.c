@@ -412,6 +412,38 @@ static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames)
     return MD2_OK;
 }
 
+/* A frame's scale and translate, read from the file. */
+static void read_transform(const uint8_t *frame, float scale[3], float translate[3])
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        scale[k] = md2_u32_to_f32(md2_le32(frame + 4 * k));
+        translate[k] = md2_u32_to_f32(md2_le32(frame + 12 + 4 * k));
+    }
+}
+
+static md2_result scan_transforms(md2_pctx *c, const md2_section_info *frames)
+{
+    size_t f;
+    int k;
+    for (f = 0; f < frames->count; f++) {
+        size_t at = frames->ofs + f * frames->elem;
+        float scale[3], translate[3];
+        read_transform(c->data + at, scale, translate);
+        for (k = 0; k < 3; k++) {
+            if (!md2__axis_ok(scale[k], translate[k])) {
+                MD2_TRY(warn(c, MD2_WARN_FRAME_TRANSFORM, MD2_SECTION_FRAMES, "scale",
+                             at + 4 * (size_t)k, f,
+                             "frames: frame %lu has scale[%d] = %g (byte %lu) and translate[%d] = %g, which do not decode to finite coordinates within 1e30",
+                             (unsigned long)f, k, (double)scale[k],
+                             (unsigned long)(at + 4 * (size_t)k), k, (double)translate[k]));
+                break; /* once per frame */
+            }
+        }
+    }
+    return MD2_OK;
+}
+
 static md2_result scan_glcmds(md2_pctx *c, const md2_section_info *gl,
                               size_t *stored)
 {
@@ -513,11 +545,16 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[5],
         md2_frame *f = &frames[i];
         const uint8_t *p;
         md2_vertex *out = verts + i * n_xyz;
-        md2_reader_seek(&r, s[3].ofs + i * s[3].elem);
-        for (k = 0; k < 3; k++)
-            f->scale[k] = md2_read_f32(&r);
-        for (k = 0; k < 3; k++)
-            f->translate[k] = md2_read_f32(&r);
+        /* the frames section lies inside the data (check_sections) */
+        read_transform(c->data + s[3].ofs + i * s[3].elem, f->scale, f->translate);
+        md2_reader_seek(&r, s[3].ofs + i * s[3].elem + 24);
+        for (k = 0; k < 3; k++) {
+            if (!md2__axis_ok(f->scale[k], f->translate[k])) {
+                /* lenient repair (MD2_WARN_FRAME_TRANSFORM): a flat axis */
+                f->scale[k] = 0.0f;
+                f->translate[k] = 0.0f;
+            }
+        }
         md2_read_bytes(&r, f->name, MD2_FRAME_NAME_SIZE);
         f->name[MD2_FRAME_NAME_SIZE] = '\0';
         p = md2_reader_take(&r, n_xyz * MD2_VERTEX_BYTES);
@@ -606,6 +643,7 @@ md2_result md2__parse(const void *data, size_t size, int more_follows,
     MD2_TRY(check_sections(&c, s));
     MD2_TRY(scan_names(&c, &s[0], &s[3]));
     MD2_TRY(scan_triangles(&c, &s[2], &kept_tris));
+    MD2_TRY(scan_transforms(&c, &s[3]));
     MD2_TRY(scan_normals(&c, &s[3]));
     MD2_TRY(scan_glcmds(&c, &s[4], &gl_words));
 

@@ -83,9 +83,13 @@ static int model_valid(const md2_model *m)
     if ((m->num_skins && !m->skins) || (m->num_texcoords && !m->texcoords) ||
         (m->num_triangles && !m->triangles) || (m->num_glcmds && !m->glcmds))
         return 0;
-    for (i = 0; i < m->num_frames; i++)
+    for (i = 0; i < m->num_frames; i++) {
         if (!m->frames[i].vertices)
             return 0;
+        for (k = 0; k < 3; k++)
+            if (!md2__axis_ok(m->frames[i].scale[k], m->frames[i].translate[k]))
+                return 0;
+    }
     for (i = 0; i < m->num_triangles; i++)
         for (k = 0; k < 3; k++)
             if (m->triangles[i].vertex[k] >= m->num_vertices ||

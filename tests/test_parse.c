@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -619,6 +620,64 @@ static void test_quirk_glcmds_unterminated(void **state)
            MD2_SECTION_GLCMDS, "glcmds", (size_t)tu_hdr(file, TU_OFS_GLCMDS) + 80);
 }
 
+static void test_quirk_frame_transform(void **state)
+{
+    static const float bad[] = {0.0f, 0.0f, 4e28f, -1e30f};
+    tu_spec s;
+    size_t size;
+    md2_model *m;
+    float pos[4][3];
+    int i;
+    (void)state;
+    /* NaN, infinity, and values that decode past MD2_MAX_COORD */
+    for (i = 0; i < 4; i++) {
+        tu_spec_default(&s);
+        if (i == 0)
+            s.scale[1][2] = (float)NAN;
+        else if (i == 1)
+            s.translate[1][2] = (float)INFINITY;
+        else
+            s.scale[1][2] = bad[i]; /* 255 * 4e28 and 1e30 * 255 are too large */
+        size = tu_build(&s, file);
+        m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+        assert_int_equal(m->warnings, MD2_WARN_FRAME_TRANSFORM);
+        /* that axis is flat at 0; the others are untouched */
+        assert_true(m->frames[1].scale[2] == 0.0f && m->frames[1].translate[2] == 0.0f);
+        assert_true(m->frames[1].scale[0] == 2.0f);
+        assert_int_equal(md2_decode_frame(m, 1, &pos[0][0], 0, NULL, 0), MD2_OK);
+        assert_true(pos[3][2] == 0.0f && pos[3][0] == 2.0f * 31.0f - 1.0f);
+        md2_free(m);
+        expect(file, size, MD2_WARN_FRAME_TRANSFORM, MD2_ERR_BAD_FRAME_TRANSFORM,
+               MD2_SECTION_FRAMES, "scale",
+               (size_t)tu_hdr(file, TU_OFS_FRAMES) + (size_t)tu_hdr(file, TU_FRAMESIZE) + 8);
+    }
+    /* large but within the bound: accepted as it is */
+    tu_spec_default(&s);
+    s.scale[0][0] = 1e27f;
+    size = tu_build(&s, file);
+    m = expect(file, size, MD2_STRICT_ALL, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_true(m->frames[0].scale[0] == 1e27f);
+    md2_free(m);
+}
+
+static void test_quirk_glcmds_nonfinite_texcoord(void **state)
+{
+    const float nan = (float)NAN;
+    tu_spec s;
+    size_t size;
+    md2_model *m;
+    (void)state;
+    tu_spec_default(&s);
+    memcpy(&s.gl[14], &nan, 4); /* s of the fan's second vertex */
+    size = tu_build(&s, file);
+    m = expect(file, size, 0, MD2_OK, MD2_SECTION_NONE, "", 0);
+    assert_int_equal(m->warnings, MD2_WARN_GLCMDS_INVALID);
+    assert_int_equal(m->num_glcmds, 11); /* the strip, then the 0 */
+    md2_free(m);
+    expect(file, size, MD2_WARN_GLCMDS_INVALID, MD2_ERR_BAD_GLCMDS, MD2_SECTION_GLCMDS,
+           "glcmds", (size_t)tu_hdr(file, TU_OFS_GLCMDS) + 4 * 14);
+}
+
 static void test_quirk_glcmds_trailing_words(void **state)
 {
     tu_spec s;
@@ -748,12 +807,12 @@ static void test_result_and_warning_strings(void **state)
     }
     assert_string_equal(md2_result_string((md2_result)999), "unknown md2_result");
     assert_string_equal(md2_result_string((md2_result)-1), "unknown md2_result");
-    for (k = 0; k < 10; k++) {
+    for (k = 0; k < 11; k++) {
         assert_true(strcmp(md2_warning_string(1u << k), "unknown or combined md2_warning") != 0);
         assert_true((MD2_STRICT_ALL & (1u << k)) != 0);
     }
-    assert_int_equal(MD2_STRICT_ALL, (1u << 10) - 1);
-    assert_string_equal(md2_warning_string(1u << 10), "unknown or combined md2_warning");
+    assert_int_equal(MD2_STRICT_ALL, (1u << 11) - 1);
+    assert_string_equal(md2_warning_string(1u << 11), "unknown or combined md2_warning");
     assert_string_equal(md2_warning_string(3), "unknown or combined md2_warning");
     assert_string_equal(md2_section_string(MD2_SECTION_GLCMDS), "glcmds");
     assert_string_equal(md2_section_string((md2_section)77), "unknown section");
@@ -803,6 +862,8 @@ int main(void)
         cmocka_unit_test(test_quirk_glcmds_unterminated),
         cmocka_unit_test(test_quirk_glcmds_invalid),
         cmocka_unit_test(test_quirk_glcmds_trailing_words),
+        cmocka_unit_test(test_quirk_frame_transform),
+        cmocka_unit_test(test_quirk_glcmds_nonfinite_texcoord),
         cmocka_unit_test(test_warning_callback),
         cmocka_unit_test(test_error_message_is_specific),
         cmocka_unit_test(test_result_and_warning_strings),

@@ -9,6 +9,7 @@
 #include <setjmp.h>
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -343,12 +344,18 @@ void tu_walk_model(const md2_model *m)
     assert_non_null(pos);
     assert_non_null(nrm);
     for (a = 0; a < m->num_frames; a += step)
-        for (b = 0; b < m->num_frames; b += step)
+        for (b = 0; b < m->num_frames; b += step) {
+            size_t i;
             assert_int_equal(md2_lerp_ex(m, (uint32_t)a, (uint32_t)b, 0.5f, pos, 0, nrm, 0,
                                          MD2_LERP_UNIT_NORMALS), MD2_OK);
+            /* whatever the file says, positions and normals are numbers */
+            for (i = 0; i < m->num_vertices * 3; i++)
+                assert_true(isfinite(pos[i]) && isfinite(nrm[i]));
+        }
     for (a = 0; a < m->num_frames; a++) {
         assert_int_equal(md2_decode_frame(m, (uint32_t)a, pos, 0, NULL, 0), MD2_OK);
         assert_int_equal(md2_frame_bounds(m, (uint32_t)a, mn, mx), MD2_OK);
+        assert_true(isfinite(mn[0]) && isfinite(mx[2]) && mn[1] <= mx[1]);
     }
     md2_glcmd_begin(&it, m);
     while (md2_glcmd_next(&it, &c)) {

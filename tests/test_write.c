@@ -216,6 +216,10 @@ static void test_err_invalid_model(void **state)
     }
 
     hand_init(&h);
+    h.frames[1].translate[0] = 1e31f; /* decodes past MD2_MAX_COORD */
+    assert_int_equal(md2_write(&h.m, out, sizeof out, NULL), MD2_ERR_INVALID_MODEL);
+
+    hand_init(&h);
     h.m.skin_width = -1; /* a file with it would be refused */
     assert_int_equal(md2_write(&h.m, out, sizeof out, NULL), MD2_ERR_INVALID_MODEL);
 

@@ -75,6 +75,11 @@ extern "C" {
 #define MD2_NUM_NORMALS 162
 /** Normal index used for file indices >= MD2_NUM_NORMALS: (0, 0, 1). */
 #define MD2_NORMAL_FALLBACK 5
+/** Largest magnitude a decoded coordinate may reach: a frame whose
+ *  |scale| * 255 + |translate| exceeds it on an axis (or is not finite) is
+ *  repaired or refused, so decoded and interpolated positions are always
+ *  finite. */
+#define MD2_MAX_COORD 1e30
 /** Largest vertex or texcoord count a uint16 triangle index can address. */
 #define MD2_MAX_INDEXABLE 65536
 
@@ -112,6 +117,7 @@ typedef enum md2_result {
     MD2_ERR_INVALID_MODEL,        /**< md2_write: the model breaks a rule of the format */
     MD2_ERR_PARSE_SIDEFILE,       /**< <md2/animation.h>: a side-file line is malformed */
     MD2_ERR_NOT_FOUND,            /**< <md2/animation.h>: no animation has that name */
+    MD2_ERR_BAD_FRAME_TRANSFORM,  /**< strict: a frame's scale or translate is not finite or too large */
     MD2_RESULT_COUNT_             /**< number of codes; not a result */
 } md2_result;
 
@@ -132,11 +138,12 @@ typedef enum md2_warning {
     MD2_WARN_NORMAL_INDEX       = 1u << 6, /**< normal index >= 162: kept, decodes as MD2_NORMAL_FALLBACK -> MD2_ERR_BAD_NORMAL_INDEX */
     MD2_WARN_GLCMDS_INVALID     = 1u << 7, /**< bad GL command: list cut before it -> MD2_ERR_BAD_GLCMDS */
     MD2_WARN_GLCMDS_UNTERMINATED= 1u << 8, /**< GL list without its 0: 0 added -> MD2_ERR_GLCMDS_UNTERMINATED */
-    MD2_WARN_GLCMDS_TRAILING    = 1u << 9  /**< words after the GL list's 0: ignored -> MD2_ERR_BAD_GLCMDS */
+    MD2_WARN_GLCMDS_TRAILING    = 1u << 9, /**< words after the GL list's 0: ignored -> MD2_ERR_BAD_GLCMDS */
+    MD2_WARN_FRAME_TRANSFORM    = 1u << 10 /**< scale/translate NaN, infinite or beyond MD2_MAX_COORD: that axis set to 0 -> MD2_ERR_BAD_FRAME_TRANSFORM */
 } md2_warning;
 
 /** All warning flags: md2_options.strict = MD2_STRICT_ALL is fully strict. */
-#define MD2_STRICT_ALL 0x3FFu
+#define MD2_STRICT_ALL 0x7FFu
 
 /** A short, static, English description of one md2_warning flag; for a
  *  value that is not exactly one flag, a generic text. Never NULL. */

@@ -12,6 +12,7 @@
  */
 #include <md2/md2.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -98,8 +99,11 @@ static void walk(const md2_model *m)
         size_t b;
         for (b = 0; b < m->num_frames; b += step) {
             /* interleaved position + normal, unit normals */
+            size_t i;
             CHECK(md2_lerp_ex(m, (uint32_t)a, (uint32_t)b, 0.25f, pos, 24, pos + 3, 24,
                               MD2_LERP_UNIT_NORMALS) == MD2_OK);
+            for (i = 0; i < m->num_vertices * 6; i++)
+                CHECK(isfinite(pos[i])); /* positions and normals are numbers */
         }
         CHECK(md2_frame_bounds(m, (uint32_t)a, mn, mx) == MD2_OK);
         CHECK(md2_decode_frame(m, (uint32_t)a, pos, 0, NULL, 0) == MD2_OK);
