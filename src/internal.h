@@ -28,6 +28,19 @@ enum {
 #define MD2_VERTEX_BYTES 4
 #define MD2_GLCMD_WORD_BYTES 4
 
+/* The five sections in file order: which header fields hold their count
+ * and offset, and the bytes of one element (0: framesize, from the
+ * header). One table for the parser and the stream loader. */
+typedef struct md2_section_desc {
+    md2_section id;
+    int count_field;
+    int ofs_field;
+    uint32_t elem;
+} md2_section_desc;
+
+#define MD2_NUM_SECTIONS 5
+extern const md2_section_desc md2__sections[MD2_NUM_SECTIONS];
+
 /* The name of header field k ("ident", ..., "ofs_end"). */
 const char *md2__header_field_name(int k);
 

@@ -38,28 +38,20 @@ static int read_full(md2_read_fn read, void *user, uint8_t *dst, size_t n,
  * them. */
 static void header_extent(const uint8_t *h, uint64_t *sections, uint64_t *extent)
 {
-    static const int counts[5] = {MD2_H_NUM_SKINS, MD2_H_NUM_ST, MD2_H_NUM_TRIS,
-                                  MD2_H_NUM_FRAMES, MD2_H_NUM_GLCMDS};
-    static const int ofs[5] = {MD2_H_OFS_SKINS, MD2_H_OFS_ST, MD2_H_OFS_TRIS,
-                               MD2_H_OFS_FRAMES, MD2_H_OFS_GLCMDS};
     int32_t framesize = md2_u32_to_s32(md2_le32(h + 4 * MD2_H_FRAMESIZE));
     int32_t end = md2_u32_to_s32(md2_le32(h + 4 * MD2_H_OFS_END));
-    uint64_t elems[5];
     int i;
 
-    elems[0] = MD2_SKIN_BYTES;
-    elems[1] = MD2_TEXCOORD_BYTES;
-    elems[2] = MD2_TRIANGLE_BYTES;
-    elems[3] = framesize > 0 ? (uint64_t)framesize : 0u;
-    elems[4] = MD2_GLCMD_WORD_BYTES;
     *sections = MD2_HEADER_SIZE;
-    for (i = 0; i < 5; i++) {
-        int32_t c = md2_u32_to_s32(md2_le32(h + 4 * counts[i]));
-        int32_t o = md2_u32_to_s32(md2_le32(h + 4 * ofs[i]));
+    for (i = 0; i < MD2_NUM_SECTIONS; i++) {
+        const md2_section_desc *d = &md2__sections[i];
+        int32_t c = md2_u32_to_s32(md2_le32(h + 4 * d->count_field));
+        int32_t o = md2_u32_to_s32(md2_le32(h + 4 * d->ofs_field));
+        uint64_t elem = d->elem ? d->elem : (framesize > 0 ? (uint64_t)framesize : 0u);
         uint64_t e;
         if (c <= 0 || o < 0)
             continue;
-        e = (uint64_t)o + (uint64_t)c * elems[i];
+        e = (uint64_t)o + (uint64_t)c * elem;
         if (e > *sections)
             *sections = e;
     }

@@ -106,6 +106,14 @@ const char *md2_section_string(md2_section s)
     return "unknown section";
 }
 
+const md2_section_desc md2__sections[MD2_NUM_SECTIONS] = {
+    {MD2_SECTION_SKINS, MD2_H_NUM_SKINS, MD2_H_OFS_SKINS, MD2_SKIN_BYTES},
+    {MD2_SECTION_TEXCOORDS, MD2_H_NUM_ST, MD2_H_OFS_ST, MD2_TEXCOORD_BYTES},
+    {MD2_SECTION_TRIANGLES, MD2_H_NUM_TRIS, MD2_H_OFS_TRIS, MD2_TRIANGLE_BYTES},
+    {MD2_SECTION_FRAMES, MD2_H_NUM_FRAMES, MD2_H_OFS_FRAMES, 0u},
+    {MD2_SECTION_GLCMDS, MD2_H_NUM_GLCMDS, MD2_H_OFS_GLCMDS, MD2_GLCMD_WORD_BYTES},
+};
+
 const char *md2__header_field_name(int k)
 {
     static const char *const names[MD2_H_COUNT] = {

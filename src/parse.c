@@ -243,39 +243,28 @@ static md2_result check_sizes(md2_pctx *c)
     return MD2_OK;
 }
 
-static void describe_sections(const md2_pctx *c, md2_section_info s[5])
+static void describe_sections(const md2_pctx *c, md2_section_info s[MD2_NUM_SECTIONS])
 {
-    static const md2_section ids[5] = {MD2_SECTION_SKINS, MD2_SECTION_TEXCOORDS,
-                                       MD2_SECTION_TRIANGLES, MD2_SECTION_FRAMES,
-                                       MD2_SECTION_GLCMDS};
-    static const int counts[5] = {MD2_H_NUM_SKINS, MD2_H_NUM_ST, MD2_H_NUM_TRIS,
-                                  MD2_H_NUM_FRAMES, MD2_H_NUM_GLCMDS};
-    static const int ofs[5] = {MD2_H_OFS_SKINS, MD2_H_OFS_ST, MD2_H_OFS_TRIS,
-                               MD2_H_OFS_FRAMES, MD2_H_OFS_GLCMDS};
-    size_t elems[5];
     int i;
 
-    elems[0] = MD2_SKIN_BYTES;
-    elems[1] = MD2_TEXCOORD_BYTES;
-    elems[2] = MD2_TRIANGLE_BYTES;
-    elems[3] = (size_t)c->h[MD2_H_FRAMESIZE];
-    elems[4] = MD2_GLCMD_WORD_BYTES;
-    for (i = 0; i < 5; i++) {
-        s[i].id = ids[i];
-        s[i].count_field = counts[i];
-        s[i].ofs_field = ofs[i];
-        s[i].count = (size_t)c->h[counts[i]];
-        s[i].elem = elems[i];
-        s[i].ofs = c->h[ofs[i]] < 0 ? 0 : (size_t)c->h[ofs[i]];
+    for (i = 0; i < MD2_NUM_SECTIONS; i++) {
+        const md2_section_desc *d = &md2__sections[i];
+        int32_t ofs = c->h[d->ofs_field];
+        s[i].id = d->id;
+        s[i].count_field = d->count_field;
+        s[i].ofs_field = d->ofs_field;
+        s[i].count = (size_t)c->h[d->count_field];
+        s[i].elem = d->elem ? (size_t)d->elem : (size_t)c->h[MD2_H_FRAMESIZE];
+        s[i].ofs = ofs < 0 ? 0 : (size_t)ofs;
         s[i].end = (uint64_t)s[i].ofs + (uint64_t)s[i].count * (uint64_t)s[i].elem;
     }
 }
 
-static md2_result check_sections(md2_pctx *c, const md2_section_info s[5])
+static md2_result check_sections(md2_pctx *c, const md2_section_info s[MD2_NUM_SECTIONS])
 {
     int i, j;
 
-    for (i = 0; i < 5; i++) {
+    for (i = 0; i < MD2_NUM_SECTIONS; i++) {
         const char *ofs_name = md2__header_field_name(s[i].ofs_field);
         if (s[i].count == 0)
             continue;
@@ -295,8 +284,8 @@ static md2_result check_sections(md2_pctx *c, const md2_section_info s[5])
                              (unsigned long)s[i].ofs, (unsigned long long)s[i].end,
                              (unsigned long)c->size);
     }
-    for (i = 0; i < 5; i++) {
-        for (j = i + 1; j < 5; j++) {
+    for (i = 0; i < MD2_NUM_SECTIONS; i++) {
+        for (j = i + 1; j < MD2_NUM_SECTIONS; j++) {
             if (s[i].count == 0 || s[j].count == 0)
                 continue;
             if ((uint64_t)s[i].ofs < s[j].end && (uint64_t)s[j].ofs < s[i].end) {
@@ -499,7 +488,7 @@ static void fill_header(md2_header *h, const int32_t v[MD2_H_COUNT])
     h->ofs_end = v[MD2_H_OFS_END];
 }
 
-static void copy_model(const md2_pctx *c, const md2_section_info s[5],
+static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTIONS],
                        md2_model *m, const md2_layout *l, size_t kept_tris,
                        size_t gl_words)
 {
@@ -593,7 +582,7 @@ md2_result md2__parse(const void *data, size_t size, int more_follows,
                       const md2_options *opts, md2_model **out)
 {
     md2_pctx c;
-    md2_section_info s[5];
+    md2_section_info s[MD2_NUM_SECTIONS];
     md2_layout l;
     md2_allocator a;
     md2_model *m;
