@@ -25,11 +25,11 @@
  *
  * The OBJ file holds, in MD2 order and in the model's own coordinates
  * (Quake's: X forward, Y left, Z up; choose "Z up" when importing):
- *   v  x y z   one per vertex, from md2_lerp_ex()
+ *   v  x y z   one per vertex, from md2_lerp()
  *   vt u v     one per texcoord, from md2_texcoord_uv(), with v flipped to
  *              1 - v: MD2 rows grow downward, OBJ's v grows upward
  *   vn x y z   one per vertex: the blended normal, renormalised
- *              (MD2_LERP_UNIT_NORMALS)
+ *              (md2_normalize())
  *   f a/b/c    one per triangle, 1-based vertex/texcoord/normal indices.
  * MD2 triangles are clockwise seen from outside (Quake II culls the other
  * side); OBJ front faces are counter-clockwise. Each face therefore lists
@@ -235,7 +235,9 @@ static int write_obj(const char *path, const char *model_path,
         fprintf(stderr, "md2_demo: out of memory\n");
         return 1;
     }
-    r = md2_lerp_ex(m, fa, fb, t, pos, 0, nrm, 0, MD2_LERP_UNIT_NORMALS);
+    r = md2_lerp(m, fa, fb, t, pos, 0, nrm, 0);
+    if (r == MD2_OK)
+        r = md2_normalize(nrm, m->num_vertices, 0);
     if (r != MD2_OK) {
         fprintf(stderr, "md2_demo: cannot blend frames %lu and %lu: %s\n",
                 (unsigned long)fa, (unsigned long)fb, md2_result_string(r));

@@ -224,7 +224,7 @@ static int play_one(const options *o, const md2_model *m, const md2_anim *a,
 
     for (;;) {
         md2_player_state(&p, &st);
-        if ((r = md2_player_pose(&p, m, pos, 0, NULL, 0, 0)) != MD2_OK ||
+        if ((r = md2_player_pose(&p, m, pos, 0, NULL, 0)) != MD2_OK ||
             (r = md2_player_bounds(&p, m, mn, mx)) != MD2_OK) {
             printf("  error: %s\n", md2_result_string(r));
             return 0;

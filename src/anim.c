@@ -70,7 +70,7 @@ md2_result md2__check_frame(const md2_model *m, uint32_t frame)
 
 float md2__blend(float wa, float a, float wb, float b) { return blend(wa, a, wb, b); }
 
-void md2__unit_normal(float n[3], const float fallback[3])
+void md2__unit_normal(float n[3])
 {
     float len = sqrtf(mul_add(n[2], n[2], blend(n[0], n[0], n[1], n[1])));
     if (len > 1e-6f) {
@@ -79,10 +79,12 @@ void md2__unit_normal(float n[3], const float fallback[3])
         n[1] *= inv;
         n[2] *= inv;
     } else {
-        /* opposite normals cancel out: keep the fallback */
-        n[0] = fallback[0];
-        n[1] = fallback[1];
-        n[2] = fallback[2];
+        /* opposite normals cancel out (or a zero vector): any direction is
+         * as good as another; use the table's fallback, straight up */
+        const float *up = md2_normal(MD2_NORMAL_FALLBACK);
+        n[0] = up[0];
+        n[1] = up[1];
+        n[2] = up[2];
     }
 }
 
@@ -133,9 +135,9 @@ void md2__lerp_vertex(const md2_frame *fa, const md2_frame *fb, float t, size_t 
         mid_vertex(fa, fb, t, i, pos, nrm);
 }
 
-md2_result md2_lerp_ex(const md2_model *m, uint32_t frame_a, uint32_t frame_b,
-                       float t, float *positions, size_t position_stride,
-                       float *normals, size_t normal_stride, unsigned flags)
+md2_result md2_lerp(const md2_model *m, uint32_t frame_a, uint32_t frame_b,
+                    float t, float *positions, size_t position_stride,
+                    float *normals, size_t normal_stride)
 {
     const md2_frame *fa, *fb;
     size_t ps = md2__stride_floats(position_stride);
@@ -157,31 +159,31 @@ md2_result md2_lerp_ex(const md2_model *m, uint32_t frame_a, uint32_t frame_b,
         const md2_frame *f = t == 1.0f ? fb : fa;
         for (i = 0; i < m->num_vertices; i++)
             key_vertex(f, i, positions + i * ps, normals ? normals + i * ns : NULL);
-        return MD2_OK; /* table normals are unit length already */
+        return MD2_OK;
     }
-    for (i = 0; i < m->num_vertices; i++) {
-        float *n = normals ? normals + i * ns : NULL;
-        mid_vertex(fa, fb, t, i, positions + i * ps, n);
-        if (n && (flags & MD2_LERP_UNIT_NORMALS))
-            md2__unit_normal(n, md2_normal(fa->vertices[i].normal));
-    }
+    for (i = 0; i < m->num_vertices; i++)
+        mid_vertex(fa, fb, t, i, positions + i * ps, normals ? normals + i * ns : NULL);
     return MD2_OK;
 }
 
-md2_result md2_lerp(const md2_model *m, uint32_t frame_a, uint32_t frame_b,
-                    float t, float *positions, size_t position_stride,
-                    float *normals, size_t normal_stride)
+md2_result md2_normalize(float *normals, size_t count, size_t normal_stride)
 {
-    return md2_lerp_ex(m, frame_a, frame_b, t, positions, position_stride,
-                       normals, normal_stride, 0u);
+    size_t ns = md2__stride_floats(normal_stride);
+    size_t i;
+
+    if ((!normals && count > 0) || ns == 0)
+        return MD2_ERR_INVALID_ARGUMENT;
+    for (i = 0; i < count; i++)
+        md2__unit_normal(normals + i * ns);
+    return MD2_OK;
 }
 
 md2_result md2_decode_frame(const md2_model *m, uint32_t frame, float *positions,
                             size_t position_stride, float *normals,
                             size_t normal_stride)
 {
-    return md2_lerp_ex(m, frame, frame, 0.0f, positions, position_stride,
-                       normals, normal_stride, 0u);
+    return md2_lerp(m, frame, frame, 0.0f, positions, position_stride,
+                    normals, normal_stride);
 }
 
 md2_result md2_frame_bounds(const md2_model *m, uint32_t frame, float min[3],

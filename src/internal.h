@@ -89,8 +89,9 @@ size_t md2__stride_floats(size_t stride);
 md2_result md2__check_frame(const md2_model *m, uint32_t frame);
 /* wa * a + wb * b, rounded to float after each operation on every host */
 float md2__blend(float wa, float a, float wb, float b);
-/* Scales n to unit length, or copies fallback if n is (nearly) zero. */
-void md2__unit_normal(float n[3], const float fallback[3]);
+/* Scales n to unit length, or sets it to md2_normal(MD2_NORMAL_FALLBACK)
+ * if it is (nearly) zero. */
+void md2__unit_normal(float n[3]);
 /* Position (and normal, if nrm is not NULL) of vertex i of keyframes fa,
  * fb at t, exactly as md2_lerp() computes it (not renormalised). */
 void md2__lerp_vertex(const md2_frame *fa, const md2_frame *fb, float t, size_t i,

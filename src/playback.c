@@ -353,7 +353,7 @@ int md2_player_fading(const md2_player *p)
 
 md2_result md2_player_pose(const md2_player *p, const md2_model *m,
                            float *positions, size_t position_stride,
-                           float *normals, size_t normal_stride, unsigned flags)
+                           float *normals, size_t normal_stride)
 {
     md2_player_frames st;
     size_t ps = md2__stride_floats(position_stride);
@@ -367,8 +367,8 @@ md2_result md2_player_pose(const md2_player *p, const md2_model *m,
         return MD2_ERR_INVALID_ARGUMENT;
     md2_player_state(p, &st);
     if (st.weight >= 1.0f)
-        return md2_lerp_ex(m, st.frame_a, st.frame_b, st.t, positions,
-                           position_stride, normals, normal_stride, flags);
+        return md2_lerp(m, st.frame_a, st.frame_b, st.t, positions,
+                        position_stride, normals, normal_stride);
 
     if ((r = md2__check_frame(m, st.frame_a)) != MD2_OK ||
         (r = md2__check_frame(m, st.frame_b)) != MD2_OK ||
@@ -395,9 +395,6 @@ md2_result md2_player_pose(const md2_player *p, const md2_model *m,
             float *o = normals + i * ns;
             for (k = 0; k < 3; k++)
                 o[k] = md2__blend(wo, no[k], w, nc[k]);
-            if (flags & MD2_LERP_UNIT_NORMALS)
-                /* opposite normals cancel: keep the current keyframe's */
-                md2__unit_normal(o, md2_normal(ca->vertices[i].normal));
         }
     }
     return MD2_OK;

@@ -75,8 +75,8 @@ static int digest(const char *path)
         md2_decode_frame(m, f, pos, 0, nrm, 0);
         h = fnv_floats(h, pos, m->num_vertices * 3);
         h = fnv_floats(h, nrm, m->num_vertices * 3);
-        md2_lerp_ex(m, f, (f + 1) % (uint32_t)m->num_frames, 0.5f, pos, 0, nrm, 0,
-                    MD2_LERP_UNIT_NORMALS);
+        md2_lerp(m, f, (f + 1) % (uint32_t)m->num_frames, 0.5f, pos, 0, nrm, 0);
+        md2_normalize(nrm, m->num_vertices, 0);
         h = fnv_floats(h, pos, m->num_vertices * 3);
         h = fnv_floats(h, nrm, m->num_vertices * 3);
         md2_frame_bounds(m, f, mn, mx);

@@ -453,8 +453,8 @@ static void test_no_drift_on_boundary(void **state)
     md2_player_advance(&big, 1000.0);      /* 10000 keyframes = 4 mod 6 */
     assert_true(cycle_distance(md2_player_position(&small), 4.0, 6.0) <= 1e-9);
     assert_true(cycle_distance(md2_player_position(&big), 4.0, 6.0) <= 1e-9);
-    assert_int_equal(md2_player_pose(&small, &s.m, p1, 0, NULL, 0, 0), MD2_OK);
-    assert_int_equal(md2_player_pose(&big, &s.m, p2, 0, NULL, 0, 0), MD2_OK);
+    assert_int_equal(md2_player_pose(&small, &s.m, p1, 0, NULL, 0), MD2_OK);
+    assert_int_equal(md2_player_pose(&big, &s.m, p2, 0, NULL, 0), MD2_OK);
     for (k = 0; k < NV * 3; k++)
         assert_true(close_to(p1[k], p2[k], 1e-4 * (1.0 + fabs(p2[k]))));
 }
@@ -479,24 +479,23 @@ static void test_pose_matches_lerp(void **state)
     assert_int_equal(md2_player_play(&p, &a, MD2_PLAY_LOOP, MD2_RATE_ANIM), MD2_OK);
     for (step = 0; step < 40; step++) {
         md2_player_state(&p, &st);
-        assert_int_equal(md2_lerp_ex(&s.m, st.frame_a, st.frame_b, st.t, ref, 16, rn, 0,
-                                     MD2_LERP_UNIT_NORMALS), MD2_OK);
-        assert_int_equal(md2_player_pose(&p, &s.m, pos, 16, nrm, 0, MD2_LERP_UNIT_NORMALS),
+        assert_int_equal(md2_lerp(&s.m, st.frame_a, st.frame_b, st.t, ref, 16, rn, 0),
                          MD2_OK);
+        assert_int_equal(md2_player_pose(&p, &s.m, pos, 16, nrm, 0), MD2_OK);
         assert_memory_equal(pos, ref, sizeof pos - sizeof(float)); /* stride 16 */
         assert_memory_equal(nrm, rn, sizeof nrm);
         md2_player_advance(&p, 0.037);
     }
     /* errors */
-    assert_int_equal(md2_player_pose(NULL, &s.m, pos, 0, NULL, 0, 0), MD2_ERR_INVALID_ARGUMENT);
-    assert_int_equal(md2_player_pose(&p, NULL, pos, 0, NULL, 0, 0), MD2_ERR_INVALID_ARGUMENT);
-    assert_int_equal(md2_player_pose(&p, &s.m, NULL, 0, NULL, 0, 0), MD2_ERR_INVALID_ARGUMENT);
-    assert_int_equal(md2_player_pose(&p, &s.m, pos, 8, NULL, 0, 0), MD2_ERR_INVALID_ARGUMENT);
-    assert_int_equal(md2_player_pose(&p, &s.m, pos, 0, nrm, 13, 0), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_player_pose(NULL, &s.m, pos, 0, NULL, 0), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_player_pose(&p, NULL, pos, 0, NULL, 0), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_player_pose(&p, &s.m, NULL, 0, NULL, 0), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_player_pose(&p, &s.m, pos, 8, NULL, 0), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_player_pose(&p, &s.m, pos, 0, nrm, 13), MD2_ERR_INVALID_ARGUMENT);
     a = make_anim("beyond", 20, 30, 10.0f, 1);
     assert_int_equal(md2_player_play(&p, &a, MD2_PLAY_LOOP, MD2_RATE_ANIM), MD2_OK);
     md2_player_seek(&p, 5.0);
-    assert_int_equal(md2_player_pose(&p, &s.m, pos, 0, NULL, 0, 0), MD2_ERR_FRAME_RANGE);
+    assert_int_equal(md2_player_pose(&p, &s.m, pos, 0, NULL, 0), MD2_ERR_FRAME_RANGE);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -533,7 +532,7 @@ static void test_crossfade(void **state)
     assert_int_equal(md2_player_play(&p, &run, MD2_PLAY_LOOP, MD2_RATE_ANIM), MD2_OK);
     md2_player_advance(&p, 0.6875); /* run at 5.5: the wrap segment */
     ref = p;                        /* run alone, for comparison */
-    assert_int_equal(md2_player_pose(&p, &s.m, before, 0, NULL, 0, 0), MD2_OK);
+    assert_int_equal(md2_player_pose(&p, &s.m, before, 0, NULL, 0), MD2_OK);
 
     assert_int_equal(md2_player_crossfade(&p, &stand, MD2_PLAY_LOOP, MD2_RATE_ANIM, 0.5f), MD2_OK);
     assert_int_equal(md2_player_fading(&p), 1);
@@ -543,7 +542,7 @@ static void test_crossfade(void **state)
     assert_int_equal(st.from_a, 5);
     assert_int_equal(st.from_b, 0);
     /* at the start the pose is exactly the outgoing one */
-    assert_int_equal(md2_player_pose(&p, &s.m, pos, 0, NULL, 0, 0), MD2_OK);
+    assert_int_equal(md2_player_pose(&p, &s.m, pos, 0, NULL, 0), MD2_OK);
     assert_memory_equal(pos, before, sizeof pos);
 
     /* halfway: the outgoing run kept playing; the weight is 0.5 */
@@ -560,14 +559,15 @@ static void test_crossfade(void **state)
         assert_true(st.from_t == rs.t);
     }
     expect_frames(&p, 7, 8, 0.0f);
-    assert_int_equal(md2_player_pose(&p, &s.m, pos, 0, nrm, 0, 0), MD2_OK);
+    assert_int_equal(md2_player_pose(&p, &s.m, pos, 0, nrm, 0), MD2_OK);
     expected_blend(&s.m, &st, exp_p, exp_n);
     for (k = 0; k < NV * 3; k++) {
         assert_true(close_to(pos[k], exp_p[k], 1e-5 * (1.0 + fabs(exp_p[k]))));
         assert_true(close_to(nrm[k], exp_n[k], 1e-6));
     }
     /* unit normals on request */
-    assert_int_equal(md2_player_pose(&p, &s.m, pos, 0, nrm, 0, MD2_LERP_UNIT_NORMALS), MD2_OK);
+    assert_int_equal(md2_player_pose(&p, &s.m, pos, 0, nrm, 0), MD2_OK);
+    assert_int_equal(md2_normalize(nrm, NV, 0), MD2_OK);
     for (k = 0; k < NV; k++) {
         double len = sqrt((double)nrm[3 * k] * nrm[3 * k] + (double)nrm[3 * k + 1] * nrm[3 * k + 1] +
                           (double)nrm[3 * k + 2] * nrm[3 * k + 2]);
@@ -582,7 +582,7 @@ static void test_crossfade(void **state)
     assert_true(st.weight == 1.0f);
     assert_int_equal(st.from_a, st.frame_a);
     assert_int_equal(md2_lerp(&s.m, st.frame_a, st.frame_b, st.t, exp_p, 0, NULL, 0), MD2_OK);
-    assert_int_equal(md2_player_pose(&p, &s.m, pos, 0, NULL, 0, 0), MD2_OK);
+    assert_int_equal(md2_player_pose(&p, &s.m, pos, 0, NULL, 0), MD2_OK);
     assert_memory_equal(pos, exp_p, sizeof pos);
     assert_int_equal(md2_player_advance(&p, 0.25), 0);
 }
@@ -659,7 +659,7 @@ static void check_bounds_contain_pose(const md2_player *p, const md2_model *m)
     float pos[NV * 3], mn[3], mx[3];
     int i, k;
     assert_int_equal(md2_player_bounds(p, m, mn, mx), MD2_OK);
-    assert_int_equal(md2_player_pose(p, m, pos, 0, NULL, 0, 0), MD2_OK);
+    assert_int_equal(md2_player_pose(p, m, pos, 0, NULL, 0), MD2_OK);
     for (i = 0; i < NV; i++)
         for (k = 0; k < 3; k++) {
             float tol = 1e-5f * (1.0f + fabsf(pos[3 * i + k]));
@@ -788,7 +788,8 @@ static void run_instance(const md2_model *m, const md2_anim *anims, size_t count
         unsigned ev = md2_player_advance(&p, 1.0 / 60.0 + 0.001 * (i % 4));
         if (step == STEPS / 2)
             md2_player_crossfade(&p, b, MD2_PLAY_LOOP, MD2_RATE_ANIM, 0.3f);
-        if (md2_player_pose(&p, m, pos, 0, nrm, 0, MD2_LERP_UNIT_NORMALS) != MD2_OK ||
+        if (md2_player_pose(&p, m, pos, 0, nrm, 0) != MD2_OK ||
+            md2_normalize(nrm, m->num_vertices, 0) != MD2_OK ||
             md2_player_bounds(&p, m, mn, mx) != MD2_OK) {
             *failed = 1;
             return;
@@ -942,7 +943,7 @@ static void test_no_allocation_after_load(void **state)
         md2_player_advance(&p, 0.016);
         if (i == 50)
             md2_player_crossfade(&p, &anims[1], MD2_PLAY_PINGPONG, MD2_RATE_ANIM, 0.2f);
-        assert_int_equal(md2_player_pose(&p, m, pos, 0, NULL, 0, 0), MD2_OK);
+        assert_int_equal(md2_player_pose(&p, m, pos, 0, NULL, 0), MD2_OK);
         assert_int_equal(md2_player_bounds(&p, m, mn, mx), MD2_OK);
     }
     assert_int_equal(c.allocs, 1);
@@ -1043,7 +1044,7 @@ static md2_result update_character(const md2_model *model, character *c,
                                    double dt)
 {
     md2_player_advance(&c->player, dt);
-    return md2_player_pose(&c->player, model, c->positions, 0, NULL, 0, 0);
+    return md2_player_pose(&c->player, model, c->positions, 0, NULL, 0);
 }
 /* END DOC SNIPPET */
 

@@ -311,9 +311,9 @@ MD2_API int md2_player_fading(const md2_player *p);
 /** Writes the pose p shows for model m to caller buffers, like md2_lerp():
  *  3 floats per vertex to positions every position_stride bytes (0:
  *  packed), and, if normals is not NULL, the blended normals likewise
- *  (renormalised with MD2_LERP_UNIT_NORMALS in flags). Buffers hold
+ *  (md2_normalize() makes them unit length). Buffers hold
  *  (m->num_vertices - 1) * stride + 12 bytes. Without a cross-fade the
- *  result is exactly md2_lerp_ex(m, frame_a, frame_b, t, ...); during one,
+ *  result is exactly md2_lerp(m, frame_a, frame_b, t, ...); during one,
  *  each vertex is (1 - weight) * outgoing + weight * current, decoded from
  *  the compressed keyframes vertex by vertex with no temporary buffer.
  *  Errors (nothing written): MD2_ERR_INVALID_ARGUMENT (NULL p, m or
@@ -321,8 +321,7 @@ MD2_API int md2_player_fading(const md2_player *p);
  *  the model's frames). Never allocates; thread-safe on a shared model. */
 MD2_API md2_result md2_player_pose(const md2_player *p, const md2_model *m,
                                    float *positions, size_t position_stride,
-                                   float *normals, size_t normal_stride,
-                                   unsigned flags);
+                                   float *normals, size_t normal_stride);
 
 /** The axis-aligned box of the pose p shows, into min[3] and max[3]: the
  *  keyframe boxes (md2_frame_bounds()) blended with the pose's own weights.

@@ -409,30 +409,33 @@ MD2_API md2_glcmd_vertex md2_glcmd_get(const md2_glcmd *cmd, size_t i);
  *  MD2_NORMAL_FALLBACK, so the result is always a valid pointer. */
 MD2_API const float *md2_normal(unsigned index);
 
-/** Flags for md2_lerp_ex(). */
-#define MD2_LERP_UNIT_NORMALS 1u /**< renormalise blended normals to length 1 */
-
 /** Interpolates keyframes frame_a and frame_b at t in [0,1]:
  *    p = (1 - t) * (scale_a * v_a + translate_a) + t * (scale_b * v_b + translate_b)
  *  written as 3 floats per vertex to positions, every position_stride bytes
  *  (0: 3 * sizeof(float)). If normals is not NULL, the linear blend of the
- *  two table normals is written likewise (not renormalised; see
- *  md2_lerp_ex()). t = 0 gives frame_a exactly and t = 1 frame_b exactly.
- *  positions must hold (num_vertices - 1) * stride + 12 bytes (same for
- *  normals). A stride must be 0 or a multiple of sizeof(float) that is at
- *  least 12.
+ *  two table normals is written likewise: shorter than 1 between keyframes
+ *  (call md2_normalize() on the buffer for unit normals). t = 0 gives
+ *  frame_a exactly and t = 1 frame_b exactly, table normals included.
+ *  Buffers: positions must hold (num_vertices - 1) * stride + 12 bytes
+ *  (same for normals). A stride must be 0 or a multiple of sizeof(float)
+ *  that is at least 12.
  *  Errors: MD2_ERR_INVALID_ARGUMENT (NULL model or positions, bad stride, t
- *  not in [0,1] or NaN), MD2_ERR_FRAME_RANGE. Nothing is written on error. */
+ *  not in [0,1] or NaN), MD2_ERR_FRAME_RANGE. Nothing is written on error.
+ *  Never allocates; thread-safe on a shared model. */
 MD2_API md2_result md2_lerp(const md2_model *m, uint32_t frame_a,
                             uint32_t frame_b, float t, float *positions,
                             size_t position_stride, float *normals,
                             size_t normal_stride);
 
-/** md2_lerp() with flags (MD2_LERP_UNIT_NORMALS). */
-MD2_API md2_result md2_lerp_ex(const md2_model *m, uint32_t frame_a,
-                               uint32_t frame_b, float t, float *positions,
-                               size_t position_stride, float *normals,
-                               size_t normal_stride, unsigned flags);
+/** Scales count normals (3 floats each, every normal_stride bytes; 0:
+ *  packed) to unit length in place; a zero-length normal (two opposite
+ *  normals blended half and half) becomes md2_normal(MD2_NORMAL_FALLBACK).
+ *  The one way to get unit normals from md2_lerp() or md2_player_pose():
+ *  call it on their normals buffer. Bit-identical on every host.
+ *  Errors: MD2_ERR_INVALID_ARGUMENT (normals NULL with count > 0, bad
+ *  stride). Never allocates; thread-safe. */
+MD2_API md2_result md2_normalize(float *normals, size_t count,
+                                 size_t normal_stride);
 
 /** Decodes one keyframe: md2_lerp(m, frame, frame, 0, ...). */
 MD2_API md2_result md2_decode_frame(const md2_model *m, uint32_t frame,

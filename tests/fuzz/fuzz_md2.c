@@ -100,8 +100,9 @@ static void walk(const md2_model *m)
         for (b = 0; b < m->num_frames; b += step) {
             /* interleaved position + normal, unit normals */
             size_t i;
-            CHECK(md2_lerp_ex(m, (uint32_t)a, (uint32_t)b, 0.25f, pos, 24, pos + 3, 24,
-                              MD2_LERP_UNIT_NORMALS) == MD2_OK);
+            CHECK(md2_lerp(m, (uint32_t)a, (uint32_t)b, 0.25f, pos, 24, pos + 3, 24) ==
+                  MD2_OK);
+            CHECK(md2_normalize(pos + 3, m->num_vertices, 24) == MD2_OK);
             for (i = 0; i < m->num_vertices * 6; i++)
                 CHECK(isfinite(pos[i])); /* positions and normals are numbers */
         }
