@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "md2/animation.h"
+#include "internal.h"
 
 #include <math.h>
 #include <string.h>
@@ -214,7 +215,7 @@ size_t md2_anims_from_names(const md2_model *m, md2_anim *out, size_t capacity)
                 a->first = (uint32_t)s;
                 a->last = (uint32_t)(e - 1);
                 a->fps = MD2_ANIM_DEFAULT_FPS;
-                a->loop = 1;
+                a->loop = md2_anim_loops(a->name);
             }
             total++;
             s = e;
@@ -230,26 +231,26 @@ size_t md2_anims_from_names(const md2_model *m, md2_anim *out, size_t capacity)
 /* ------------------------------------------------------------------------ */
 
 static const md2_anim quake2_player[MD2_QUAKE2_PLAYER_ANIMS] = {
-    {"stand", 0, 39, 9.0f, 1},
-    {"run", 40, 45, 10.0f, 1},
-    {"attack", 46, 53, 10.0f, 1},
-    {"pain1", 54, 57, 7.0f, 0},
-    {"pain2", 58, 61, 7.0f, 0},
-    {"pain3", 62, 65, 7.0f, 0},
-    {"jump", 66, 71, 7.0f, 0},
-    {"flip", 72, 83, 7.0f, 0},
-    {"salute", 84, 94, 7.0f, 0},
-    {"taunt", 95, 111, 10.0f, 0},
-    {"wave", 112, 122, 7.0f, 0},
-    {"point", 123, 134, 6.0f, 0},
-    {"crstand", 135, 153, 10.0f, 1},
-    {"crwalk", 154, 159, 7.0f, 1},
-    {"crattack", 160, 168, 10.0f, 1},
-    {"crpain", 169, 172, 7.0f, 0},
-    {"crdeath", 173, 177, 5.0f, 0},
-    {"death1", 178, 183, 7.0f, 0},
-    {"death2", 184, 189, 7.0f, 0},
-    {"death3", 190, 197, 7.0f, 0},
+    {"stand", 0, 39, 9.0f, 1, {0, 0}},
+    {"run", 40, 45, 10.0f, 1, {0, 0}},
+    {"attack", 46, 53, 10.0f, 1, {0, 0}},
+    {"pain1", 54, 57, 7.0f, 0, {0, 0}},
+    {"pain2", 58, 61, 7.0f, 0, {0, 0}},
+    {"pain3", 62, 65, 7.0f, 0, {0, 0}},
+    {"jump", 66, 71, 7.0f, 0, {0, 0}},
+    {"flip", 72, 83, 7.0f, 0, {0, 0}},
+    {"salute", 84, 94, 7.0f, 0, {0, 0}},
+    {"taunt", 95, 111, 10.0f, 0, {0, 0}},
+    {"wave", 112, 122, 7.0f, 0, {0, 0}},
+    {"point", 123, 134, 6.0f, 0, {0, 0}},
+    {"crstand", 135, 153, 10.0f, 1, {0, 0}},
+    {"crwalk", 154, 159, 7.0f, 1, {0, 0}},
+    {"crattack", 160, 168, 10.0f, 1, {0, 0}},
+    {"crpain", 169, 172, 7.0f, 0, {0, 0}},
+    {"crdeath", 173, 177, 5.0f, 0, {0, 0}},
+    {"death1", 178, 183, 7.0f, 0, {0, 0}},
+    {"death2", 184, 189, 7.0f, 0, {0, 0}},
+    {"death3", 190, 197, 7.0f, 0, {0, 0}},
 };
 
 const md2_anim *md2_anims_quake2_player(size_t *count)
@@ -260,8 +261,58 @@ const md2_anim *md2_anims_quake2_player(size_t *count)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Lookup and validation                                                     */
+/* Lookup, default play mode and validation                                  */
 /* ------------------------------------------------------------------------ */
+
+/* Length of an animation name, at most MD2_ANIM_NAME_SIZE bytes. */
+static size_t strnlen_16(const char *name)
+{
+    size_t n = 0;
+    while (n < MD2_ANIM_NAME_SIZE && name[n] != '\0')
+        n++;
+    return n;
+}
+
+static char lower_ascii(char c)
+{
+    return (c >= 'A' && c <= 'Z') ? (char)(c - 'A' + 'a') : c;
+}
+
+/* 1 if name[0..len) equals word (lower case) ignoring ASCII case. */
+static int word_is(const char *name, size_t len, const char *word)
+{
+    size_t i;
+    if (strlen(word) != len)
+        return 0;
+    for (i = 0; i < len; i++)
+        if (lower_ascii(name[i]) != word[i])
+            return 0;
+    return 1;
+}
+
+int md2_anim_loops(const char *name)
+{
+    /* what Quake II plays once; everything else loops */
+    static const char *const once[] = {"death", "dead", "die", "pain", "jump",
+                                       "flip", "salute", "taunt", "wave", "point"};
+    size_t len, i;
+
+    if (!name)
+        return 1;
+    len = strnlen_16(name);
+    if (len > 2 && lower_ascii(name[0]) == 'c' && lower_ascii(name[1]) == 'r') {
+        name += 2; /* crouching variants play as the standing ones */
+        len -= 2;
+    }
+    for (i = 0; i < len; i++)
+        if (is_digit(name[i]) || is_separator(name[i]))
+            break;
+    len = i;
+    for (i = 0; i < sizeof once / sizeof once[0]; i++)
+        if (word_is(name, len, once[i]))
+            return 0;
+    return 1;
+}
 
 size_t md2_anim_find(const md2_anim *anims, size_t count, const char *name)
 {
@@ -281,24 +332,32 @@ size_t md2_anim_find(const md2_anim *anims, size_t count, const char *name)
 }
 
 md2_result md2_anims_validate(const md2_anim *anims, size_t count,
-                              const md2_model *m, size_t *bad_index)
+                              const md2_model *m, md2_diagnostic *error)
 {
     size_t i;
 
+    md2__diag_clear(error);
     if (!m || (!anims && count > 0))
-        return MD2_ERR_INVALID_ARGUMENT;
+        return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
+                         "md2_anims_validate: %s is NULL", m ? "anims" : "m");
     for (i = 0; i < count; i++) {
         const md2_anim *a = &anims[i];
-        md2_result r = MD2_OK;
-        if (a->first > a->last || !(a->fps > 0.0f) || !isfinite(a->fps))
-            r = MD2_ERR_INVALID_ARGUMENT;
-        else if ((size_t)a->last >= m->num_frames)
-            r = MD2_ERR_FRAME_RANGE;
-        if (r != MD2_OK) {
-            if (bad_index)
-                *bad_index = i;
-            return r;
-        }
+        /* names may lack a NUL in a hand-made entry: quote at most 16 bytes */
+        int nlen = (int)strnlen_16(a->name);
+        if (a->first > a->last)
+            return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "last", 0, i,
+                             "animation %lu ('%.*s'): last frame %lu is before first frame %lu",
+                             (unsigned long)i, nlen, a->name, (unsigned long)a->last,
+                             (unsigned long)a->first);
+        if (!(a->fps >= 0.0f) || !isfinite(a->fps))
+            return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "fps", 0, i,
+                             "animation %lu ('%.*s'): fps %g is not a finite number >= 0",
+                             (unsigned long)i, nlen, a->name, (double)a->fps);
+        if ((size_t)a->last >= m->num_frames)
+            return md2__fail(error, MD2_ERR_FRAME_RANGE, MD2_SECTION_NONE, "last", 0, i,
+                             "animation %lu ('%.*s'): frames %lu-%lu reach past the model's last frame (%lu frames)",
+                             (unsigned long)i, nlen, a->name, (unsigned long)a->first,
+                             (unsigned long)a->last, (unsigned long)m->num_frames);
     }
     return MD2_OK;
 }

@@ -70,38 +70,56 @@ void md2__glcmds_scan(const uint8_t *bytes, const int32_t *words, size_t n,
     out->valid_words = i;
 }
 
+/* What md2_glcmd_iter holds. The public type is opaque storage; the state
+ * is copied in and out with memcpy, which is valid whatever the storage's
+ * declared type. */
+typedef struct glcmd_state {
+    const md2_model *model;
+    size_t pos;
+} glcmd_state;
+
+/* compile-time check: the state fits the public storage */
+typedef char md2__glcmd_state_fits[sizeof(glcmd_state) <= sizeof(md2_glcmd_iter) ? 1 : -1];
+
 void md2_glcmd_begin(md2_glcmd_iter *it, const md2_model *model)
 {
+    glcmd_state st;
     if (!it)
         return;
-    it->model_ = model;
-    it->pos_ = 0;
+    memset(it, 0, sizeof *it);
+    st.model = model;
+    st.pos = 0;
+    memcpy(it, &st, sizeof st);
 }
 
 int md2_glcmd_next(md2_glcmd_iter *it, md2_glcmd *cmd)
 {
+    glcmd_state st;
     const md2_model *m;
     int32_t w;
     size_t count;
 
-    if (!it || !cmd || !it->model_ || !it->model_->glcmds)
+    if (!it || !cmd)
         return 0;
-    m = it->model_;
-    if (it->pos_ >= m->num_glcmds)
+    memcpy(&st, it, sizeof st);
+    m = st.model;
+    if (!m || !m->glcmds || st.pos >= m->num_glcmds)
         return 0;
-    w = m->glcmds[it->pos_];
+    w = m->glcmds[st.pos];
     if (w == 0)
         return 0;
     count = w < 0 ? (size_t)(-(int64_t)w) : (size_t)w;
     /* A loaded model is validated; a hand-made one may not be: stay inside. */
-    if (count > (m->num_glcmds - it->pos_ - 1) / 3u) {
-        it->pos_ = m->num_glcmds;
+    if (count > (m->num_glcmds - st.pos - 1) / 3u) {
+        st.pos = m->num_glcmds;
+        memcpy(it, &st, sizeof st);
         return 0;
     }
     cmd->is_fan = w < 0;
     cmd->num_vertices = count;
-    cmd->words_ = m->glcmds + it->pos_ + 1;
-    it->pos_ += 1 + 3 * count;
+    cmd->words_ = m->glcmds + st.pos + 1;
+    st.pos += 1 + 3 * count;
+    memcpy(it, &st, sizeof st);
     return 1;
 }
 

@@ -44,8 +44,19 @@ extern const md2_section_desc md2__sections[MD2_NUM_SECTIONS];
 /* The name of header field k ("ident", ..., "ofs_end"). */
 const char *md2__header_field_name(int k);
 
+/* Returns from the calling function with expr's result unless it is MD2_OK. */
+#define MD2_TRY(expr)                                                         \
+    do {                                                                      \
+        md2_result md2_try_r_ = (expr);                                       \
+        if (md2_try_r_ != MD2_OK)                                             \
+            return md2_try_r_;                                                \
+    } while (0)
+
 /* The allocator to use for opts (malloc/free when unset). */
 md2_allocator md2__allocator(const md2_options *opts);
+
+/* Resets d (if not NULL) to "no error": result MD2_OK, field "", zeros. */
+void md2__diag_clear(md2_diagnostic *d);
 
 /* Fills d (if not NULL) with an error and a formatted message. Returns r. */
 md2_result md2__fail(md2_diagnostic *d, md2_result r, md2_section section,
@@ -76,10 +87,22 @@ typedef struct md2_glscan {
 void md2__glcmds_scan(const uint8_t *bytes, const int32_t *words, size_t n,
                       size_t num_vertices, md2_glscan *out);
 
-/* The parser's entry point; more_follows is 1 when the data is known to
- * continue past size bytes (a stream read only as far as the header said). */
-md2_result md2__parse(const void *data, size_t size, int more_follows,
+/* The parser's entry point. data holds kept bytes of data whose whole size
+ * is size (kept < size only for a stream loader that skipped bytes after
+ * the last section: the checks compare ofs_end and max_file_size with
+ * size); more_follows is 1 when the data is known to continue past size.
+ * md2_parse(d, n, ...) is md2__parse(d, n, n, 0, ...). */
+md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follows,
                       const md2_options *opts, md2_model **out);
+
+/* The checks md2__parse() makes on the header alone, in the same order and
+ * with the same results (warnings are not reported: the parse that follows
+ * reports them). On success, *sections_end is where the last section ends
+ * (at least 68) and *data_end the larger of that and ofs_end; both are at
+ * most MD2_MAX_DATA_SIZE. Fills opts->error on failure. */
+md2_result md2__check_header(const uint8_t header[MD2_HEADER_SIZE],
+                             const md2_options *opts, uint64_t *sections_end,
+                             uint64_t *data_end);
 
 /* Animation helpers shared by anim.c and playback.c (anim.c). */
 

@@ -1,192 +1,266 @@
 /*
- * Loading from streams and files: a thin layer over the parser that reads
- * the header, then as much data as the header says exists (growing its
- * buffer with the bytes actually received), then hands the bytes to
- * md2__parse().
+ * Loading from streams and files: a thin layer over the parser. It reads
+ * the 68-byte header and checks it as the parser does (so a stream that is
+ * not an MD2 file, or an endless one, is refused after 68 bytes), then
+ * reads only as far as the header and the caller's limit allow, keeping
+ * the bytes up to the last section and counting (not keeping) the rest,
+ * and hands the bytes to md2__parse(). For the same bytes it gives the
+ * same result as md2_parse().
  *
  * SPDX-License-Identifier: MIT
  */
 #include "internal.h"
-#include "reader.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
 #define MD2_STREAM_FIRST_CHUNK 65536u
 
-/* Reads until n bytes or the end of the stream, adding the bytes read to
- * *got; returns 0, or -1 on a read error. */
-static int read_full(md2_read_fn read, void *user, uint8_t *dst, size_t n,
-                     size_t *got)
+/* Where the bytes come from, and what went wrong with them. */
+typedef struct source {
+    md2_read_fn read;
+    void *user;
+    const char *name;        /* "stream", or the file's path, for messages */
+    const char *(*why)(void *user); /* the reason for a read error, or NULL */
+    md2_diagnostic *err;
+    size_t got;              /* bytes read so far */
+} source;
+
+/* Reads until n bytes or the end of the stream into dst (dst NULL: into a
+ * scratch buffer, discarding them). Returns the bytes read, or -1 after
+ * filling the diagnostic on a read error. */
+static int read_some(source *src, uint8_t *dst, size_t n, size_t *done)
 {
-    size_t done = 0;
-    while (done < n) {
-        size_t r = read(user, dst + done, n - done);
-        if (r == MD2_READ_ERROR || r > n - done)
-            return -1;
+    uint8_t scratch[4096];
+    *done = 0;
+    while (*done < n) {
+        size_t want = n - *done, r;
+        uint8_t *to = dst ? dst + *done : scratch;
+        if (!dst && want > sizeof scratch)
+            want = sizeof scratch;
+        r = src->read(src->user, to, want);
         if (r == 0)
             break;
-        done += r;
-        *got += r;
+        if (r == MD2_READ_ERROR || r > want) {
+            const char *why = src->why ? src->why(src->user) : NULL;
+            md2__fail(src->err, MD2_ERR_IO, MD2_SECTION_NONE, "", src->got, 0,
+                      "%s: reading failed at byte %lu: %s", src->name,
+                      (unsigned long)src->got,
+                      r != MD2_READ_ERROR ? "the read callback returned more bytes than asked for"
+                      : why ? why
+                            : "the read callback reported an error");
+            return -1;
+        }
+        *done += r;
+        src->got += r;
     }
     return 0;
 }
 
-/* What the header says the data spans: *sections is where the last
- * non-empty section ends, *extent also takes ofs_end into account (at least
- * the header). Fields that make no sense are skipped: the parser reports
- * them. */
-static void header_extent(const uint8_t *h, uint64_t *sections, uint64_t *extent)
+static md2_result load(source *src, const md2_options *opts, md2_model **out)
 {
-    int32_t framesize = md2_u32_to_s32(md2_le32(h + 4 * MD2_H_FRAMESIZE));
-    int32_t end = md2_u32_to_s32(md2_le32(h + 4 * MD2_H_OFS_END));
-    int i;
+    size_t max = opts ? opts->limits.max_file_size : 0;
+    uint8_t header[MD2_HEADER_SIZE];
+    md2_allocator a = md2__allocator(opts);
+    uint64_t sections_end, data_end, target;
+    size_t keep, cap, n, size;
+    uint8_t *buf;
+    md2_result res;
 
-    *sections = MD2_HEADER_SIZE;
-    for (i = 0; i < MD2_NUM_SECTIONS; i++) {
-        const md2_section_desc *d = &md2__sections[i];
-        int32_t c = md2_u32_to_s32(md2_le32(h + 4 * d->count_field));
-        int32_t o = md2_u32_to_s32(md2_le32(h + 4 * d->ofs_field));
-        uint64_t elem = d->elem ? d->elem : (framesize > 0 ? (uint64_t)framesize : 0u);
-        uint64_t e;
-        if (c <= 0 || o < 0)
-            continue;
-        e = (uint64_t)o + (uint64_t)c * elem;
-        if (e > *sections)
-            *sections = e;
+    if (read_some(src, header, MD2_HEADER_SIZE, &n) != 0)
+        return MD2_ERR_IO;
+    if (n < MD2_HEADER_SIZE)
+        return md2__parse(header, n, n, 0, opts, out); /* truncated header */
+    MD2_TRY(md2__check_header(header, opts, &sections_end, &data_end));
+
+    /* Without a limit, read to the data's end plus one byte (to learn
+     * whether more follows); with one, to the limit plus one byte (to
+     * learn whether the data is larger, as md2_parse() would see it). */
+    target = max != 0 ? (uint64_t)max + 1u : data_end + 1u;
+    keep = (size_t)(sections_end < target ? sections_end : target);
+
+    cap = keep < MD2_STREAM_FIRST_CHUNK ? keep : MD2_STREAM_FIRST_CHUNK;
+    buf = (uint8_t *)a.alloc(a.user, cap);
+    if (!buf)
+        return md2__fail(src->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
+                         "%s: allocating a %lu-byte read buffer failed", src->name,
+                         (unsigned long)cap);
+    memcpy(buf, header, MD2_HEADER_SIZE);
+    /* the buffer doubles only as data arrives: a header that lies about
+     * sizes costs memory in proportion to the bytes really delivered */
+    while (src->got < keep) {
+        if (src->got == cap) {
+            size_t ncap = cap <= keep / 2 ? cap * 2 : keep;
+            uint8_t *nbuf = (uint8_t *)a.alloc(a.user, ncap);
+            if (!nbuf) {
+                a.free(a.user, buf);
+                return md2__fail(src->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "",
+                                 src->got, 0,
+                                 "%s: growing the read buffer to %lu bytes failed",
+                                 src->name, (unsigned long)ncap);
+            }
+            memcpy(nbuf, buf, src->got);
+            a.free(a.user, buf);
+            buf = nbuf;
+            cap = ncap;
+        }
+        if (read_some(src, buf + src->got, cap - src->got, &n) != 0) {
+            a.free(a.user, buf);
+            return MD2_ERR_IO;
+        }
+        if (src->got < cap)
+            break; /* end of stream */
     }
-    *extent = *sections;
-    if (end > 0 && (uint64_t)end > *extent)
-        *extent = (uint64_t)end;
+    keep = src->got;
+    /* past the last section: count the bytes, do not keep them */
+    if (keep == sections_end && (uint64_t)src->got < target &&
+        read_some(src, NULL, (size_t)(target - src->got), &n) != 0) {
+        a.free(a.user, buf);
+        return MD2_ERR_IO;
+    }
+    size = src->got;
+    if (max == 0 && (uint64_t)size > data_end) /* the probe byte arrived */
+        res = md2__parse(buf, keep, (size_t)data_end, 1, opts, out);
+    else
+        res = md2__parse(buf, keep, size, 0, opts, out);
+    a.free(a.user, buf);
+    return res;
 }
 
 md2_result md2_load_stream(md2_read_fn read, void *user, const md2_options *opts,
                            md2_model **out)
 {
+    source src;
     md2_diagnostic *err = opts ? opts->error : NULL;
-    size_t max_size = opts && opts->limits.max_file_size ? opts->limits.max_file_size
-                                                          : SIZE_MAX;
-    uint8_t header[MD2_HEADER_SIZE];
-    md2_allocator a = md2__allocator(opts);
-    uint64_t sections, extent;
-    size_t target, cap, got;
-    uint8_t *buf;
-    int more = 0;
-    md2_result res;
 
-    if (err) {
-        memset(err, 0, sizeof *err);
-        err->field = "";
-    }
+    md2__diag_clear(err);
     if (out)
         *out = NULL;
     if (!read || !out)
         return md2__fail(err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
                          "md2_load_stream: %s is NULL", read ? "out" : "read");
-
-    got = 0;
-    if (read_full(read, user, header, MD2_HEADER_SIZE, &got) != 0)
-        return md2__fail(err, MD2_ERR_IO, MD2_SECTION_HEADER, "header", got, 0,
-                         "stream: reading the header failed at byte %lu",
-                         (unsigned long)got);
-    if (got < MD2_HEADER_SIZE)
-        return md2__parse(header, got, 0, opts, out);
-
-    header_extent(header, &sections, &extent);
-    if (opts && opts->limits.max_file_size && sections > (uint64_t)max_size)
-        return md2__fail(err, MD2_ERR_LIMIT_EXCEEDED, MD2_SECTION_HEADER, "header", 0, 0,
-                         "stream: the header's sections end at byte %llu, past max_file_size (%lu)",
-                         (unsigned long long)sections, (unsigned long)max_size);
-    /* a lying ofs_end (a lenient quirk) is read only as far as the limit */
-    target = extent > (uint64_t)max_size ? max_size : (size_t)extent;
-
-    cap = target < MD2_STREAM_FIRST_CHUNK ? target : MD2_STREAM_FIRST_CHUNK;
-    buf = (uint8_t *)a.alloc(a.user, cap);
-    if (!buf)
-        return md2__fail(err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
-                         "stream: allocating a %lu-byte read buffer failed",
-                         (unsigned long)cap);
-    memcpy(buf, header, MD2_HEADER_SIZE);
-    got = MD2_HEADER_SIZE;
-    while (got < target) {
-        if (got == cap) {
-            size_t ncap = cap <= target / 2 ? cap * 2 : target;
-            uint8_t *nbuf = (uint8_t *)a.alloc(a.user, ncap);
-            if (!nbuf) {
-                a.free(a.user, buf);
-                return md2__fail(err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", got, 0,
-                                 "stream: growing the read buffer to %lu bytes failed",
-                                 (unsigned long)ncap);
-            }
-            memcpy(nbuf, buf, got);
-            a.free(a.user, buf);
-            buf = nbuf;
-            cap = ncap;
-        }
-        if (read_full(read, user, buf + got, cap - got, &got) != 0) {
-            a.free(a.user, buf);
-            return md2__fail(err, MD2_ERR_IO, MD2_SECTION_NONE, "", got, 0,
-                             "stream: reading failed at byte %lu", (unsigned long)got);
-        }
-        if (got < cap)
-            break; /* end of stream */
-    }
-    if (got == target) {
-        uint8_t probe;
-        size_t extra = 0;
-        if (read_full(read, user, &probe, 1, &extra) != 0) {
-            a.free(a.user, buf);
-            return md2__fail(err, MD2_ERR_IO, MD2_SECTION_NONE, "", got, 0,
-                             "stream: reading failed at byte %lu", (unsigned long)got);
-        }
-        more = extra == 1;
-    }
-    res = md2__parse(buf, got, more, opts, out);
-    a.free(a.user, buf);
-    return res;
+    memset(&src, 0, sizeof src);
+    src.read = read;
+    src.user = user;
+    src.name = "stream";
+    src.err = err;
+    return load(&src, opts, out);
 }
+
+/* ---- files ------------------------------------------------------------- */
+
+/* The operating system's reason for errno value e, in our own words (the
+ * C library's strerror() need not be thread-safe). */
+static const char *errno_text(int e)
+{
+    switch (e) {
+#ifdef ENOENT
+    case ENOENT: return "no such file or directory";
+#endif
+#ifdef EACCES
+    case EACCES: return "permission denied";
+#endif
+#ifdef EPERM
+    case EPERM: return "operation not permitted";
+#endif
+#ifdef EISDIR
+    case EISDIR: return "is a directory";
+#endif
+#ifdef ENOTDIR
+    case ENOTDIR: return "a component of the path is not a directory";
+#endif
+#ifdef ENAMETOOLONG
+    case ENAMETOOLONG: return "file name too long";
+#endif
+#ifdef ELOOP
+    case ELOOP: return "too many levels of symbolic links";
+#endif
+#ifdef EMFILE
+    case EMFILE: return "too many open files in this process";
+#endif
+#ifdef ENFILE
+    case ENFILE: return "too many open files in the system";
+#endif
+#ifdef EIO
+    case EIO: return "input/output error";
+#endif
+#ifdef ENXIO
+    case ENXIO: return "no such device or address";
+#endif
+#ifdef ENODEV
+    case ENODEV: return "no such device";
+#endif
+#ifdef ENOMEM
+    case ENOMEM: return "out of memory";
+#endif
+#ifdef EINVAL
+    case EINVAL: return "invalid argument";
+#endif
+#ifdef EOVERFLOW
+    case EOVERFLOW: return "file too large for this system";
+#endif
+#ifdef EAGAIN
+    case EAGAIN: return "resource temporarily unavailable";
+#endif
+#ifdef EINTR
+    case EINTR: return "interrupted";
+#endif
+    case 0: return "unknown error (the C library set no errno)";
+    default: break;
+    }
+    return "operating system error";
+}
+
+typedef struct file_source {
+    FILE *f;
+    int error; /* errno of the failed read */
+} file_source;
 
 static size_t read_file(void *user, void *dst, size_t size)
 {
-    FILE *f = (FILE *)user;
-    size_t n = fread(dst, 1, size, f);
-    if (n == 0 && ferror(f))
-        return MD2_READ_ERROR;
+    file_source *fs = (file_source *)user;
+    size_t n;
+    errno = 0;
+    n = fread(dst, 1, size, fs->f);
+    if (n < size && ferror(fs->f)) {
+        fs->error = errno;
+        return MD2_READ_ERROR; /* the bytes of a partial read are not used */
+    }
     return n;
+}
+
+static const char *file_why(void *user)
+{
+    return errno_text(((file_source *)user)->error);
 }
 
 md2_result md2_load_file(const char *path, const md2_options *opts, md2_model **out)
 {
     md2_diagnostic *err = opts ? opts->error : NULL;
-    FILE *f;
+    file_source fs;
+    source src;
     md2_result r;
 
+    md2__diag_clear(err);
     if (out)
         *out = NULL;
     if (!path || !out)
         return md2__fail(err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
                          "md2_load_file: %s is NULL", path ? "out" : "path");
-    f = fopen(path, "rb");
-    if (!f)
+    errno = 0;
+    fs.f = fopen(path, "rb");
+    fs.error = 0;
+    if (!fs.f)
         return md2__fail(err, MD2_ERR_IO, MD2_SECTION_NONE, "path", 0, 0,
-                         "cannot open '%s'", path);
-    r = md2_load_stream(read_file, f, opts, out);
-    fclose(f);
-    if (r == MD2_ERR_IO && err && err->message[0] != '\0') {
-        /* name the file in stream errors */
-        char tmp[sizeof err->message];
-        size_t cap = sizeof err->message, plen = strlen(path), len;
-        memcpy(tmp, err->message, sizeof tmp);
-        tmp[sizeof tmp - 1] = '\0';
-        if (plen > cap / 2)
-            plen = cap / 2;
-        memcpy(err->message, path, plen);
-        memcpy(err->message + plen, ": ", 2);
-        len = strlen(tmp);
-        if (len > cap - plen - 3)
-            len = cap - plen - 3;
-        memcpy(err->message + plen + 2, tmp, len);
-        err->message[plen + 2 + len] = '\0';
-    }
+                         "cannot open '%s': %s", path, errno_text(errno));
+    memset(&src, 0, sizeof src);
+    src.read = read_file;
+    src.user = &fs;
+    src.name = path;
+    src.why = file_why;
+    src.err = err;
+    r = load(&src, opts, out);
+    fclose(fs.f);
     return r;
 }

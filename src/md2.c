@@ -68,6 +68,7 @@ const char *md2_warning_string(uint32_t warning)
     case MD2_WARN_GLCMDS_UNTERMINATED: return "GL command list lacked its terminating 0";
     case MD2_WARN_GLCMDS_TRAILING: return "words after the GL command list's terminating 0 ignored";
     case MD2_WARN_FRAME_TRANSFORM: return "frame scale or translate not finite or too large (axis zeroed)";
+    case MD2_WARN_ANIM_RATE_ZERO: return "animation rate of 0 (the animation holds its first frame)";
     default: break;
     }
     return "unknown or combined md2_warning";
@@ -87,6 +88,7 @@ md2_result md2__warning_error(uint32_t warning)
     case MD2_WARN_GLCMDS_UNTERMINATED: return MD2_ERR_GLCMDS_UNTERMINATED;
     case MD2_WARN_GLCMDS_TRAILING: return MD2_ERR_BAD_GLCMDS;
     case MD2_WARN_FRAME_TRANSFORM: return MD2_ERR_BAD_FRAME_TRANSFORM;
+    case MD2_WARN_ANIM_RATE_ZERO: return MD2_ERR_PARSE_SIDEFILE;
     default: break;
     }
     return MD2_ERR_INVALID_ARGUMENT;
@@ -102,6 +104,7 @@ const char *md2_section_string(md2_section s)
     case MD2_SECTION_TRIANGLES: return "triangles";
     case MD2_SECTION_FRAMES: return "frames";
     case MD2_SECTION_GLCMDS: return "glcmds";
+    case MD2_SECTION_SIDEFILE: return "side file";
     }
     return "unknown section";
 }
@@ -162,6 +165,16 @@ md2_allocator md2__allocator(const md2_options *opts)
     return a;
 }
 
+void md2__diag_clear(md2_diagnostic *d)
+{
+    if (!d)
+        return;
+    memset(d, 0, sizeof *d);
+    d->result = MD2_OK;
+    d->section = MD2_SECTION_NONE;
+    d->field = "";
+}
+
 void md2__vformat(md2_diagnostic *d, const char *fmt, va_list ap)
 {
     int n = vsnprintf(d->message, sizeof d->message, fmt, ap);
@@ -176,8 +189,8 @@ md2_result md2__fail(md2_diagnostic *d, md2_result r, md2_section section,
     va_list ap;
     if (!d)
         return r;
+    md2__diag_clear(d);
     d->result = r;
-    d->warning = 0;
     d->section = section;
     d->field = field;
     d->offset = offset;

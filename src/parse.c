@@ -17,14 +17,20 @@
 
 typedef struct md2_pctx {
     const uint8_t *data;
-    size_t size;
-    int more_follows;
+    size_t kept;        /* bytes at data: every section lies inside them */
+    size_t size;        /* bytes of the whole data: kept, or more for a stream
+                         * that skipped bytes after the last section */
+    int more_follows;   /* a stream: the data goes on past size */
+    int mute;           /* the stream loader's header pass: no warning calls */
     const md2_options *opts;
     md2_diagnostic *err;
     uint32_t strict;
     uint32_t warnings;
     int32_t h[MD2_H_COUNT];
 } md2_pctx;
+
+/* Positions of the sections in md2__sections (file order). */
+enum { SEC_SKINS, SEC_ST, SEC_TRIS, SEC_FRAMES, SEC_GLCMDS };
 
 /* One section of the file, from the header. */
 typedef struct md2_section_info {
@@ -59,9 +65,12 @@ static md2_result warn(md2_pctx *c, uint32_t flag, md2_section section,
 
     if (!is_error)
         c->warnings |= flag;
+    if (c->mute && !is_error)
+        return MD2_OK;
     if (!fn && !(is_error && c->err))
         return is_error ? md2__warning_error(flag) : MD2_OK;
 
+    md2__diag_clear(&d);
     d.result = is_error ? md2__warning_error(flag) : MD2_OK;
     d.warning = is_error ? 0u : flag;
     d.section = section;
@@ -78,13 +87,6 @@ static md2_result warn(md2_pctx *c, uint32_t flag, md2_section section,
     fn(c->opts->warning_user, &d);
     return MD2_OK;
 }
-
-#define MD2_TRY(expr)                                                         \
-    do {                                                                      \
-        md2_result md2_try_r_ = (expr);                                       \
-        if (md2_try_r_ != MD2_OK)                                             \
-            return md2_try_r_;                                                \
-    } while (0)
 
 static size_t align_up(size_t v, size_t a, int *ok)
 {
@@ -153,59 +155,67 @@ size_t md2_model_memory(const md2_model *m)
 
 /* ---- header ------------------------------------------------------------ */
 
+/* The header's count fields, in file order, with the caller's limit on
+ * each (an offset into md2_limits). */
+static const struct count_field {
+    int field;
+    size_t limit;
+} count_fields[] = {
+    {MD2_H_NUM_SKINS, offsetof(md2_limits, max_skins)},
+    {MD2_H_NUM_XYZ, offsetof(md2_limits, max_vertices)},
+    {MD2_H_NUM_ST, offsetof(md2_limits, max_texcoords)},
+    {MD2_H_NUM_TRIS, offsetof(md2_limits, max_triangles)},
+    {MD2_H_NUM_GLCMDS, offsetof(md2_limits, max_glcmds)},
+    {MD2_H_NUM_FRAMES, offsetof(md2_limits, max_frames)},
+};
+#define NUM_COUNT_FIELDS (sizeof count_fields / sizeof count_fields[SEC_SKINS])
+
+static uint32_t limit_of(const md2_limits *lim, size_t at)
+{
+    uint32_t v;
+    memcpy(&v, (const unsigned char *)lim + at, sizeof v);
+    return v;
+}
+
+/* Fails with r for header field k: "header: <name> (byte N) is V<why>". */
+static md2_result field_fail(md2_pctx *c, md2_result r, int k, const char *why,
+                             unsigned long arg)
+{
+    char text[96];
+    snprintf(text, sizeof text, why, arg);
+    return md2__fail(c->err, r, MD2_SECTION_HEADER, md2__header_field_name(k),
+                     field_offset(k), 0, "header: %s (byte %u) is %ld%s",
+                     md2__header_field_name(k), (unsigned)field_offset(k),
+                     (long)c->h[k], text);
+}
+
 static md2_result check_counts(md2_pctx *c)
 {
-    static const int count_fields[] = {MD2_H_NUM_SKINS, MD2_H_NUM_XYZ,
-                                       MD2_H_NUM_ST,    MD2_H_NUM_TRIS,
-                                       MD2_H_NUM_GLCMDS, MD2_H_NUM_FRAMES};
     const md2_limits *lim = c->opts ? &c->opts->limits : NULL;
-    uint32_t limits[6];
     size_t i;
 
-    for (i = 0; i < sizeof count_fields / sizeof count_fields[0]; i++) {
-        int k = count_fields[i];
-        if (c->h[k] < 0)
-            return md2__fail(c->err, MD2_ERR_BAD_COUNT, MD2_SECTION_HEADER,
-                             md2__header_field_name(k), field_offset(k), 0,
-                             "header: %s (byte %u) is %ld; a count cannot be negative",
-                             md2__header_field_name(k), (unsigned)field_offset(k),
-                             (long)c->h[k]);
-    }
+    for (i = 0; i < NUM_COUNT_FIELDS; i++)
+        if (c->h[count_fields[i].field] < 0)
+            return field_fail(c, MD2_ERR_BAD_COUNT, count_fields[i].field,
+                              "; a count cannot be negative", 0);
     if (c->h[MD2_H_NUM_XYZ] == 0)
-        return md2__fail(c->err, MD2_ERR_NO_VERTICES, MD2_SECTION_HEADER,
-                         "num_xyz", field_offset(MD2_H_NUM_XYZ), 0,
-                         "header: num_xyz (byte %u) is 0; a model needs vertices",
-                         (unsigned)field_offset(MD2_H_NUM_XYZ));
+        return field_fail(c, MD2_ERR_NO_VERTICES, MD2_H_NUM_XYZ,
+                          "; a model needs vertices", 0);
     if (c->h[MD2_H_NUM_FRAMES] == 0)
-        return md2__fail(c->err, MD2_ERR_NO_FRAMES, MD2_SECTION_HEADER,
-                         "num_frames", field_offset(MD2_H_NUM_FRAMES), 0,
-                         "header: num_frames (byte %u) is 0; a model needs a frame",
-                         (unsigned)field_offset(MD2_H_NUM_FRAMES));
-    if (c->h[MD2_H_NUM_XYZ] > MD2_MAX_INDEXABLE ||
-        c->h[MD2_H_NUM_ST] > MD2_MAX_INDEXABLE) {
-        int k = c->h[MD2_H_NUM_XYZ] > MD2_MAX_INDEXABLE ? MD2_H_NUM_XYZ : MD2_H_NUM_ST;
-        return md2__fail(c->err, MD2_ERR_LIMIT_EXCEEDED, MD2_SECTION_HEADER,
-                         md2__header_field_name(k), field_offset(k), 0,
-                         "header: %s (byte %u) is %ld, more than the %d a 16-bit triangle index can address",
-                         md2__header_field_name(k), (unsigned)field_offset(k),
-                         (long)c->h[k], MD2_MAX_INDEXABLE);
-    }
-    if (!lim)
-        return MD2_OK;
-    limits[0] = lim->max_skins;
-    limits[1] = lim->max_vertices;
-    limits[2] = lim->max_texcoords;
-    limits[3] = lim->max_triangles;
-    limits[4] = lim->max_glcmds;
-    limits[5] = lim->max_frames;
-    for (i = 0; i < 6; i++) {
-        int k = count_fields[i];
-        if (limits[i] != 0 && (uint32_t)c->h[k] > limits[i])
-            return md2__fail(c->err, MD2_ERR_LIMIT_EXCEEDED, MD2_SECTION_HEADER,
-                             md2__header_field_name(k), field_offset(k), 0,
-                             "header: %s (byte %u) is %ld, above the caller's limit of %lu",
-                             md2__header_field_name(k), (unsigned)field_offset(k),
-                             (long)c->h[k], (unsigned long)limits[i]);
+        return field_fail(c, MD2_ERR_NO_FRAMES, MD2_H_NUM_FRAMES,
+                          "; a model needs a frame", 0);
+    if (c->h[MD2_H_NUM_XYZ] > MD2_MAX_INDEXABLE || c->h[MD2_H_NUM_ST] > MD2_MAX_INDEXABLE)
+        return field_fail(c, MD2_ERR_LIMIT_EXCEEDED,
+                          c->h[MD2_H_NUM_XYZ] > MD2_MAX_INDEXABLE ? MD2_H_NUM_XYZ
+                                                                   : MD2_H_NUM_ST,
+                          ", more than the %lu a 16-bit triangle index can address",
+                          (unsigned long)MD2_MAX_INDEXABLE);
+    for (i = 0; lim && i < NUM_COUNT_FIELDS; i++) {
+        int k = count_fields[i].field;
+        uint32_t limit = limit_of(lim, count_fields[i].limit);
+        if (limit != 0 && (uint32_t)c->h[k] > limit)
+            return field_fail(c, MD2_ERR_LIMIT_EXCEEDED, k,
+                              ", above the caller's limit of %lu", (unsigned long)limit);
     }
     return MD2_OK;
 }
@@ -260,6 +270,27 @@ static void describe_sections(const md2_pctx *c, md2_section_info s[MD2_NUM_SECT
     }
 }
 
+/* What the header alone must tell before a stream is read: no section
+ * ends past the largest offset a file can hold. */
+static md2_result check_extent(md2_pctx *c, const md2_section_info s[MD2_NUM_SECTIONS])
+{
+    int i;
+
+    for (i = 0; i < MD2_NUM_SECTIONS; i++) {
+        if (s[i].count != 0 && s[i].end > (uint64_t)MD2_MAX_DATA_SIZE)
+            return md2__fail(c->err, MD2_ERR_SECTION_OUT_OF_BOUNDS, s[i].id,
+                             md2__header_field_name(s[i].ofs_field), s[i].ofs, 0,
+                             "%s: %lu entries of %lu bytes from %s = %lu end at byte %llu, past 2^31 - 1, the largest offset an MD2 file can hold",
+                             md2_section_string(s[i].id), (unsigned long)s[i].count,
+                             (unsigned long)s[i].elem,
+                             md2__header_field_name(s[i].ofs_field),
+                             (unsigned long)s[i].ofs, (unsigned long long)s[i].end);
+    }
+    return MD2_OK;
+}
+
+/* Each section starts after the header and ends inside the data, and no
+ * two share bytes. */
 static md2_result check_sections(md2_pctx *c, const md2_section_info s[MD2_NUM_SECTIONS])
 {
     int i, j;
@@ -275,7 +306,7 @@ static md2_result check_sections(md2_pctx *c, const md2_section_info s[MD2_NUM_S
                              md2_section_string(s[i].id), ofs_name,
                              (unsigned)field_offset(s[i].ofs_field),
                              (long)c->h[s[i].ofs_field]);
-        if (s[i].end > (uint64_t)c->size)
+        if (s[i].end > (uint64_t)c->kept)
             return md2__fail(c->err, MD2_ERR_SECTION_OUT_OF_BOUNDS, s[i].id,
                              ofs_name, s[i].ofs, 0,
                              "%s: %lu entries of %lu bytes from %s = %lu end at byte %llu, past the end of the data (%lu bytes)",
@@ -302,19 +333,57 @@ static md2_result check_sections(md2_pctx *c, const md2_section_info s[MD2_NUM_S
             }
         }
     }
-    if (c->more_follows || (c->h[MD2_H_OFS_END] < 0) ||
-        (uint64_t)c->h[MD2_H_OFS_END] != (uint64_t)c->size) {
-        if (c->more_follows)
-            MD2_TRY(warn(c, MD2_WARN_OFS_END, MD2_SECTION_HEADER, "ofs_end",
-                         field_offset(MD2_H_OFS_END), 0,
-                         "header: ofs_end (byte 64) is %ld, but the data continues past byte %lu",
-                         (long)c->h[MD2_H_OFS_END], (unsigned long)c->size));
-        else
-            MD2_TRY(warn(c, MD2_WARN_OFS_END, MD2_SECTION_HEADER, "ofs_end",
-                         field_offset(MD2_H_OFS_END), 0,
-                         "header: ofs_end (byte 64) is %ld, but the data has %lu bytes",
-                         (long)c->h[MD2_H_OFS_END], (unsigned long)c->size));
-    }
+    return MD2_OK;
+}
+
+/* The header's checks, in order: magic, version, counts and limits, skin
+ * and frame sizes, where the sections end. c->data holds at least the
+ * header. */
+static md2_result check_header(md2_pctx *c, md2_section_info s[MD2_NUM_SECTIONS])
+{
+    md2_reader r;
+    int k;
+
+    md2_reader_init(&r, c->data, MD2_HEADER_SIZE);
+    for (k = 0; k < MD2_H_COUNT; k++)
+        c->h[k] = md2_read_s32(&r);
+    if (c->h[MD2_H_IDENT] != MD2_IDENT)
+        return md2__fail(c->err, MD2_ERR_BAD_MAGIC, MD2_SECTION_HEADER, "ident", 0, 0,
+                         "header: ident (byte 0) is 0x%08lX, not \"IDP2\" (0x32504449): not an MD2 file",
+                         (unsigned long)md2_le32(c->data));
+    if (c->h[MD2_H_VERSION] != MD2_FILE_VERSION)
+        return md2__fail(c->err, MD2_ERR_BAD_VERSION, MD2_SECTION_HEADER, "version", 4, 0,
+                         "header: version (byte 4) is %ld; MD2 files are version 8",
+                         (long)c->h[MD2_H_VERSION]);
+    MD2_TRY(check_counts(c));
+    MD2_TRY(check_sizes(c));
+    describe_sections(c, s);
+    return check_extent(c, s);
+}
+
+/* What needs the data: its size against the caller's limit, the sections
+ * against the data, and ofs_end. */
+static md2_result check_data(md2_pctx *c, const md2_section_info s[MD2_NUM_SECTIONS])
+{
+    size_t max = c->opts ? c->opts->limits.max_file_size : 0;
+
+    if (max != 0 && c->size > max)
+        return md2__fail(c->err, MD2_ERR_LIMIT_EXCEEDED, MD2_SECTION_NONE, "max_file_size",
+                         max, 0,
+                         "the data has %s%lu bytes, more than the caller's max_file_size of %lu",
+                         c->size == max + 1 ? "at least " : "", (unsigned long)c->size,
+                         (unsigned long)max);
+    MD2_TRY(check_sections(c, s));
+    if (c->more_follows)
+        return warn(c, MD2_WARN_OFS_END, MD2_SECTION_HEADER, "ofs_end",
+                    field_offset(MD2_H_OFS_END), 0,
+                    "header: ofs_end (byte 64) is %ld, but the data continues past byte %lu",
+                    (long)c->h[MD2_H_OFS_END], (unsigned long)c->size);
+    if (c->h[MD2_H_OFS_END] < 0 || (uint64_t)c->h[MD2_H_OFS_END] != (uint64_t)c->size)
+        return warn(c, MD2_WARN_OFS_END, MD2_SECTION_HEADER, "ofs_end",
+                    field_offset(MD2_H_OFS_END), 0,
+                    "header: ofs_end (byte 64) is %ld, but the data has %lu bytes",
+                    (long)c->h[MD2_H_OFS_END], (unsigned long)c->size);
     return MD2_OK;
 }
 
@@ -503,21 +572,21 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
     size_t i, k, t;
     md2_reader r;
 
-    md2_reader_init(&r, c->data, c->size);
+    md2_reader_init(&r, c->data, c->kept);
 
-    for (i = 0; i < s[0].count; i++) {
-        memcpy(skins[i].name, c->data + s[0].ofs + i * MD2_SKIN_BYTES, MD2_SKIN_NAME_SIZE);
+    for (i = 0; i < s[SEC_SKINS].count; i++) {
+        memcpy(skins[i].name, c->data + s[SEC_SKINS].ofs + i * MD2_SKIN_BYTES, MD2_SKIN_NAME_SIZE);
         skins[i].name[MD2_SKIN_NAME_SIZE] = '\0';
     }
 
-    md2_reader_seek(&r, s[1].ofs);
-    for (i = 0; i < s[1].count; i++) {
+    md2_reader_seek(&r, s[SEC_ST].ofs);
+    for (i = 0; i < s[SEC_ST].count; i++) {
         st[i].s = md2_read_s16(&r);
         st[i].t = md2_read_s16(&r);
     }
 
-    md2_reader_seek(&r, s[2].ofs);
-    for (i = 0, t = 0; i < s[2].count; i++) {
+    md2_reader_seek(&r, s[SEC_TRIS].ofs);
+    for (i = 0, t = 0; i < s[SEC_TRIS].count; i++) {
         md2_triangle tri;
         int ok = 1;
         for (k = 0; k < 3; k++)
@@ -530,13 +599,13 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
             tris[t++] = tri;
     }
 
-    for (i = 0; i < s[3].count; i++) {
+    for (i = 0; i < s[SEC_FRAMES].count; i++) {
         md2_frame *f = &frames[i];
         const uint8_t *p;
         md2_vertex *out = verts + i * n_xyz;
         /* the frames section lies inside the data (check_sections) */
-        read_transform(c->data + s[3].ofs + i * s[3].elem, f->scale, f->translate);
-        md2_reader_seek(&r, s[3].ofs + i * s[3].elem + 24);
+        read_transform(c->data + s[SEC_FRAMES].ofs + i * s[SEC_FRAMES].elem, f->scale, f->translate);
+        md2_reader_seek(&r, s[SEC_FRAMES].ofs + i * s[SEC_FRAMES].elem + 24);
         for (k = 0; k < 3; k++) {
             if (!md2__axis_ok(f->scale[k], f->translate[k])) {
                 /* lenient repair (MD2_WARN_FRAME_TRANSFORM): a flat axis */
@@ -557,7 +626,7 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
     }
 
     if (gl_words != 0) {
-        md2_reader_seek(&r, s[4].ofs);
+        md2_reader_seek(&r, s[SEC_GLCMDS].ofs);
         for (i = 0; i + 1 < gl_words; i++)
             gl[i] = md2_read_s32(&r);
         gl[gl_words - 1] = 0;
@@ -565,20 +634,64 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
 
     m->skin_width = c->h[MD2_H_SKINWIDTH];
     m->skin_height = c->h[MD2_H_SKINHEIGHT];
-    m->num_skins = s[0].count;
+    m->num_skins = s[SEC_SKINS].count;
     m->num_vertices = n_xyz;
     m->num_texcoords = n_st;
     m->num_triangles = kept_tris;
-    m->num_frames = s[3].count;
+    m->num_frames = s[SEC_FRAMES].count;
     m->num_glcmds = gl_words;
-    m->skins = s[0].count ? skins : NULL;
+    m->skins = s[SEC_SKINS].count ? skins : NULL;
     m->texcoords = n_st ? st : NULL;
     m->triangles = kept_tris ? tris : NULL;
     m->frames = frames;
     m->glcmds = gl_words ? gl : NULL;
 }
 
-md2_result md2__parse(const void *data, size_t size, int more_follows,
+/* ---- entry points ------------------------------------------------------ */
+
+/* Sets up c for the data at data and checks its header. */
+static md2_result begin(md2_pctx *c, const void *data, size_t kept,
+                        const md2_options *opts, int mute,
+                        md2_section_info s[MD2_NUM_SECTIONS])
+{
+    memset(c, 0, sizeof *c);
+    c->mute = mute;
+    c->err = opts ? opts->error : NULL;
+    c->opts = opts;
+    c->strict = opts ? opts->strict : 0;
+    c->data = (const uint8_t *)data;
+    c->kept = kept;
+    c->size = kept;
+    if (kept < MD2_HEADER_SIZE)
+        return md2__fail(c->err, MD2_ERR_TRUNCATED_HEADER, MD2_SECTION_HEADER, "header",
+                         kept, 0,
+                         "header: the data has %lu bytes, fewer than the 68 of an MD2 header",
+                         (unsigned long)kept);
+    return check_header(c, s);
+}
+
+md2_result md2__check_header(const uint8_t header[MD2_HEADER_SIZE],
+                             const md2_options *opts, uint64_t *sections_end,
+                             uint64_t *data_end)
+{
+    md2_pctx c;
+    md2_section_info s[MD2_NUM_SECTIONS];
+    uint64_t end = MD2_HEADER_SIZE;
+    int i;
+
+    md2__diag_clear(opts ? opts->error : NULL);
+    MD2_TRY(begin(&c, header, MD2_HEADER_SIZE, opts, 1, s));
+    for (i = 0; i < MD2_NUM_SECTIONS; i++)
+        if (s[i].count != 0 && s[i].end > end)
+            end = s[i].end;
+    *sections_end = end;
+    *data_end = end;
+    if (c.h[MD2_H_OFS_END] > 0 && (uint64_t)c.h[MD2_H_OFS_END] > end)
+        *data_end = (uint64_t)c.h[MD2_H_OFS_END];
+    return MD2_OK;
+}
+
+md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follows,
                       const md2_options *opts, md2_model **out)
 {
     md2_pctx c;
@@ -586,58 +699,29 @@ md2_result md2__parse(const void *data, size_t size, int more_follows,
     md2_layout l;
     md2_allocator a;
     md2_model *m;
-    md2_reader r;
     size_t kept_tris, gl_words;
-    int k;
+    md2_diagnostic *err = opts ? opts->error : NULL;
 
-    memset(&c, 0, sizeof c);
-    c.err = opts ? opts->error : NULL;
-    if (c.err) {
-        memset(c.err, 0, sizeof *c.err);
-        c.err->field = "";
-    }
+    md2__diag_clear(err);
     if (!out)
-        return md2__fail(c.err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "out", 0, 0,
+        return md2__fail(err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "out", 0, 0,
                          "md2_parse: out is NULL");
     *out = NULL;
     if (!data)
-        return md2__fail(c.err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "data", 0, 0,
+        return md2__fail(err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "data", 0, 0,
                          "md2_parse: data is NULL");
-    c.data = (const uint8_t *)data;
+    MD2_TRY(begin(&c, data, kept, opts, 0, s));
     c.size = size;
     c.more_follows = more_follows;
-    c.opts = opts;
-    c.strict = opts ? opts->strict : 0;
+    MD2_TRY(check_data(&c, s));
+    MD2_TRY(scan_names(&c, &s[SEC_SKINS], &s[SEC_FRAMES]));
+    MD2_TRY(scan_triangles(&c, &s[SEC_TRIS], &kept_tris));
+    MD2_TRY(scan_transforms(&c, &s[SEC_FRAMES]));
+    MD2_TRY(scan_normals(&c, &s[SEC_FRAMES]));
+    MD2_TRY(scan_glcmds(&c, &s[SEC_GLCMDS], &gl_words));
 
-    if (size < MD2_HEADER_SIZE)
-        return md2__fail(c.err, MD2_ERR_TRUNCATED_HEADER, MD2_SECTION_HEADER, "header",
-                         size, 0,
-                         "header: the data has %lu bytes, fewer than the 68 of an MD2 header",
-                         (unsigned long)size);
-    md2_reader_init(&r, data, size);
-    for (k = 0; k < MD2_H_COUNT; k++)
-        c.h[k] = md2_read_s32(&r);
-
-    if (c.h[MD2_H_IDENT] != MD2_IDENT)
-        return md2__fail(c.err, MD2_ERR_BAD_MAGIC, MD2_SECTION_HEADER, "ident", 0, 0,
-                         "header: ident (byte 0) is 0x%08lX, not \"IDP2\" (0x32504449)",
-                         (unsigned long)md2_le32(c.data));
-    if (c.h[MD2_H_VERSION] != MD2_FILE_VERSION)
-        return md2__fail(c.err, MD2_ERR_BAD_VERSION, MD2_SECTION_HEADER, "version", 4, 0,
-                         "header: version (byte 4) is %ld; MD2 files are version 8",
-                         (long)c.h[MD2_H_VERSION]);
-    MD2_TRY(check_counts(&c));
-    MD2_TRY(check_sizes(&c));
-    describe_sections(&c, s);
-    MD2_TRY(check_sections(&c, s));
-    MD2_TRY(scan_names(&c, &s[0], &s[3]));
-    MD2_TRY(scan_triangles(&c, &s[2], &kept_tris));
-    MD2_TRY(scan_transforms(&c, &s[3]));
-    MD2_TRY(scan_normals(&c, &s[3]));
-    MD2_TRY(scan_glcmds(&c, &s[4], &gl_words));
-
-    if (!md2__layout(&l, s[0].count, (size_t)c.h[MD2_H_NUM_XYZ],
-                     (size_t)c.h[MD2_H_NUM_ST], kept_tris, s[3].count, gl_words))
+    if (!md2__layout(&l, s[SEC_SKINS].count, (size_t)c.h[MD2_H_NUM_XYZ],
+                     (size_t)c.h[MD2_H_NUM_ST], kept_tris, s[SEC_FRAMES].count, gl_words))
         return md2__fail(c.err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
                          "md2_parse: the model's size does not fit in memory");
     a = md2__allocator(opts);
@@ -658,7 +742,7 @@ md2_result md2__parse(const void *data, size_t size, int more_follows,
 md2_result md2_parse(const void *data, size_t size, const md2_options *opts,
                      md2_model **out)
 {
-    return md2__parse(data, size, 0, opts, out);
+    return md2__parse(data, size, size, 0, opts, out);
 }
 
 void md2_free(md2_model *model)

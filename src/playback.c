@@ -11,6 +11,42 @@
 #include <math.h>
 #include <string.h>
 
+/* One animation's playhead. */
+typedef struct playhead {
+    md2_anim anim_;
+    md2_play_mode mode_;  /* resolved: never MD2_PLAY_DEFAULT */
+    float rate_;          /* keyframes per second */
+    uint64_t whole_;      /* whole keyframes into the cycle */
+    double frac_;         /* fraction of a keyframe, in [0, 1) */
+    int finished_;        /* a once-animation reached its end */
+} playhead;
+
+/* What an md2_player holds. The public type is opaque storage of a fixed
+ * size; the state is copied in and out with memcpy (valid whatever the
+ * storage's declared type), so this struct may change between releases. */
+typedef struct player_state {
+    playhead cur_;          /* the current (incoming) animation */
+    playhead out_;          /* the outgoing animation while fading */
+    double fade_elapsed_;   /* seconds into the cross-fade */
+    double fade_duration_;  /* 0: no cross-fade */
+    uint32_t skin_;
+} player_state;
+
+/* compile-time check: the state fits the public storage */
+typedef char md2__player_state_fits[sizeof(player_state) <= sizeof(md2_player) ? 1 : -1];
+
+static player_state load(const md2_player *p)
+{
+    player_state st;
+    memcpy(&st, p, sizeof st);
+    return st;
+}
+
+static void store(md2_player *p, const player_state *st)
+{
+    memcpy(p, st, sizeof *st);
+}
+
 /* Above this many keyframes a double no longer holds a fraction. */
 #define HUGE_STEP 4503599627370496.0 /* 2^52 */
 
@@ -26,7 +62,7 @@ static uint64_t anim_frames(const md2_anim *a)
 /* Keyframes in one cycle of the playhead: n for a loop, 2 (n - 1) for a
  * ping-pong (1 for a one-frame animation); for a once-animation the last
  * position, n - 1. */
-static uint64_t span(const md2_playhead *h)
+static uint64_t span(const playhead *h)
 {
     uint64_t n = anim_frames(&h->anim_);
     switch (h->mode_) {
@@ -49,15 +85,15 @@ static int resolve_rate(const md2_anim *a, float rate, float *out)
     if (!isfinite(rate))
         return 0;
     if (rate < 0.0f) {
-        if (!(a->fps > 0.0f) || !isfinite(a->fps))
-            return 0;
+        if (!(a->fps >= 0.0f) || !isfinite(a->fps))
+            return 0; /* fps 0 (a side file's hold) plays at rate 0 */
         rate = a->fps;
     }
     *out = rate;
     return 1;
 }
 
-static md2_result playhead_start(md2_playhead *h, const md2_anim *anim,
+static md2_result playhead_start(playhead *h, const md2_anim *anim,
                                  md2_play_mode mode, float rate)
 {
     float r;
@@ -81,7 +117,7 @@ static md2_result playhead_start(md2_playhead *h, const md2_anim *anim,
 /* Puts the playhead at 'whole' keyframes (a non-negative integral double)
  * plus frac, wrapping or clamping by mode. Returns 1 if a cycle boundary
  * was passed (loop, ping-pong) or the end reached (once). */
-static int playhead_place(md2_playhead *h, double whole, double frac)
+static int playhead_place(playhead *h, double whole, double frac)
 {
     double s = (double)span(h);
 
@@ -107,7 +143,7 @@ static int playhead_place(md2_playhead *h, double whole, double frac)
 /* Advances by delta keyframes (finite, >= 0). Returns MD2_EVENT_* flags.
  * Only the fraction is rounded (once, in frac + delta); whole keyframes
  * are counted exactly, so many small steps equal one large step. */
-static unsigned playhead_advance(md2_playhead *h, double delta)
+static unsigned playhead_advance(playhead *h, double delta)
 {
     unsigned events = 0;
     int passed;
@@ -133,7 +169,7 @@ static unsigned playhead_advance(md2_playhead *h, double delta)
 }
 
 /* The keyframes and fraction a playhead shows. */
-static void playhead_frames(const md2_playhead *h, uint32_t *fa, uint32_t *fb,
+static void playhead_frames(const playhead *h, uint32_t *fa, uint32_t *fb,
                             float *t)
 {
     const md2_anim *a = &h->anim_;
@@ -173,7 +209,7 @@ static void playhead_frames(const md2_playhead *h, uint32_t *fa, uint32_t *fb,
 }
 
 /* Weight of the current animation during a cross-fade, in [0, 1]. */
-static float fade_weight(const md2_player *p)
+static float fade_weight(const player_state *p)
 {
     double w;
     if (!(p->fade_duration_ > 0.0))
@@ -186,44 +222,68 @@ static float fade_weight(const md2_player *p)
     return (float)w;
 }
 
+/* Switches st to h at once (no cross-fade). */
+static void hard_switch(player_state *st, const playhead *h)
+{
+    st->cur_ = *h;
+    st->out_ = *h;
+    st->fade_elapsed_ = 0.0;
+    st->fade_duration_ = 0.0;
+}
+
+static void state_frames(const player_state *st, md2_player_frames *out)
+{
+    memset(out, 0, sizeof *out);
+    playhead_frames(&st->cur_, &out->frame_a, &out->frame_b, &out->t);
+    out->weight = fade_weight(st);
+    if (out->weight < 1.0f) {
+        playhead_frames(&st->out_, &out->from_a, &out->from_b, &out->from_t);
+    } else {
+        out->from_a = out->frame_a;
+        out->from_b = out->frame_b;
+        out->from_t = out->t;
+    }
+}
+
 /* ------------------------------------------------------------------------ */
 /* Public playback calls                                                     */
 /* ------------------------------------------------------------------------ */
 
 void md2_player_init(md2_player *p)
 {
+    player_state st;
     md2_anim still;
 
     if (!p)
         return;
     memset(p, 0, sizeof *p);
+    memset(&st, 0, sizeof st);
     memset(&still, 0, sizeof still);
     still.first = 0;
     still.last = 0;
     still.fps = MD2_ANIM_DEFAULT_FPS;
     still.loop = 0;
-    (void)playhead_start(&p->cur_, &still, MD2_PLAY_ONCE, MD2_RATE_ANIM);
-    p->cur_.finished_ = 1; /* a new player reports no event */
-    p->out_ = p->cur_;
-    p->fade_elapsed_ = 0.0;
-    p->fade_duration_ = 0.0;
-    p->skin_ = 0;
+    (void)playhead_start(&st.cur_, &still, MD2_PLAY_ONCE, MD2_RATE_ANIM);
+    st.cur_.finished_ = 1; /* a new player reports no event */
+    hard_switch(&st, &st.cur_);
+    st.skin_ = 0;
+    store(p, &st);
 }
 
 md2_result md2_player_play(md2_player *p, const md2_anim *anim,
                            md2_play_mode mode, float rate)
 {
-    md2_playhead h;
+    player_state st;
+    playhead h;
     md2_result r;
 
     if (!p)
         return MD2_ERR_INVALID_ARGUMENT;
     if ((r = playhead_start(&h, anim, mode, rate)) != MD2_OK)
         return r;
-    p->cur_ = h;
-    p->out_ = h;
-    p->fade_elapsed_ = 0.0;
-    p->fade_duration_ = 0.0;
+    st = load(p);
+    hard_switch(&st, &h);
+    store(p, &st);
     return MD2_OK;
 }
 
@@ -244,107 +304,129 @@ md2_result md2_player_play_named(md2_player *p, const md2_anim *anims,
 md2_result md2_player_crossfade(md2_player *p, const md2_anim *anim,
                                 md2_play_mode mode, float rate, float duration)
 {
-    md2_playhead h;
+    player_state st;
+    playhead h;
     md2_result r;
 
     if (!p || !isfinite(duration))
         return MD2_ERR_INVALID_ARGUMENT;
     if ((r = playhead_start(&h, anim, mode, rate)) != MD2_OK)
         return r;
+    st = load(p);
     if (!(duration > 0.0f)) {
-        p->cur_ = h;
-        p->out_ = h;
-        p->fade_elapsed_ = 0.0;
-        p->fade_duration_ = 0.0;
-        return MD2_OK;
+        hard_switch(&st, &h);
+    } else {
+        /* the outgoing pose: the current animation, or during a
+         * cross-fade the one of the two that weighs more */
+        if (fade_weight(&st) >= 0.5f)
+            st.out_ = st.cur_;
+        st.cur_ = h;
+        st.fade_elapsed_ = 0.0;
+        st.fade_duration_ = (double)duration;
     }
-    /* the outgoing pose: the current animation, or during a cross-fade the
-     * one of the two that weighs more */
-    if (fade_weight(p) >= 0.5f)
-        p->out_ = p->cur_;
-    p->cur_ = h;
-    p->fade_elapsed_ = 0.0;
-    p->fade_duration_ = (double)duration;
+    store(p, &st);
     return MD2_OK;
 }
 
 md2_result md2_player_set_rate(md2_player *p, float rate)
 {
+    player_state st;
     float r;
 
-    if (!p || !resolve_rate(&p->cur_.anim_, rate, &r))
+    if (!p)
         return MD2_ERR_INVALID_ARGUMENT;
-    p->cur_.rate_ = r;
+    st = load(p);
+    if (!resolve_rate(&st.cur_.anim_, rate, &r))
+        return MD2_ERR_INVALID_ARGUMENT;
+    st.cur_.rate_ = r;
+    store(p, &st);
     return MD2_OK;
 }
 
 md2_result md2_player_seek(md2_player *p, double position)
 {
+    player_state st;
     double k;
 
     if (!p || !(position >= 0.0) || !isfinite(position))
         return MD2_ERR_INVALID_ARGUMENT;
+    st = load(p);
     k = floor(position);
-    (void)playhead_place(&p->cur_, k, position - k);
-    p->cur_.finished_ = 0;
+    (void)playhead_place(&st.cur_, k, position - k);
+    st.cur_.finished_ = 0;
+    store(p, &st);
     return MD2_OK;
 }
 
 unsigned md2_player_advance(md2_player *p, double dt)
 {
+    player_state st;
     unsigned events;
 
     if (!p)
         return 0;
     if (!(dt > 0.0) || !isfinite(dt))
         dt = 0.0;
-    events = playhead_advance(&p->cur_, dt * (double)p->cur_.rate_);
-    if (p->fade_duration_ > 0.0) {
-        (void)playhead_advance(&p->out_, dt * (double)p->out_.rate_);
-        p->fade_elapsed_ += dt;
-        if (p->fade_elapsed_ >= p->fade_duration_) {
-            p->fade_elapsed_ = 0.0;
-            p->fade_duration_ = 0.0;
-            p->out_ = p->cur_;
+    st = load(p);
+    events = playhead_advance(&st.cur_, dt * (double)st.cur_.rate_);
+    if (st.fade_duration_ > 0.0) {
+        (void)playhead_advance(&st.out_, dt * (double)st.out_.rate_);
+        st.fade_elapsed_ += dt;
+        if (st.fade_elapsed_ >= st.fade_duration_) {
+            hard_switch(&st, &st.cur_);
             events |= MD2_EVENT_FADE_DONE;
         }
     }
+    store(p, &st);
     return events;
 }
 
 void md2_player_state(const md2_player *p, md2_player_frames *out)
 {
+    player_state st;
     if (!p || !out)
         return;
-    playhead_frames(&p->cur_, &out->frame_a, &out->frame_b, &out->t);
-    out->weight = fade_weight(p);
-    if (out->weight < 1.0f) {
-        playhead_frames(&p->out_, &out->from_a, &out->from_b, &out->from_t);
-    } else {
-        out->from_a = out->frame_a;
-        out->from_b = out->frame_b;
-        out->from_t = out->t;
-    }
+    st = load(p);
+    state_frames(&st, out);
 }
 
-const md2_anim *md2_player_anim(const md2_player *p)
+md2_anim md2_player_anim(const md2_player *p)
 {
-    return p ? &p->cur_.anim_ : NULL;
+    md2_anim a;
+    player_state st;
+    if (!p) {
+        memset(&a, 0, sizeof a);
+        return a;
+    }
+    st = load(p);
+    return st.cur_.anim_;
 }
 
 double md2_player_position(const md2_player *p)
 {
-    return p ? (double)p->cur_.whole_ + p->cur_.frac_ : 0.0;
+    player_state st;
+    if (!p)
+        return 0.0;
+    st = load(p);
+    return (double)st.cur_.whole_ + st.cur_.frac_;
 }
 
 int md2_player_finished(const md2_player *p)
 {
-    return p && p->cur_.mode_ == MD2_PLAY_ONCE && p->cur_.whole_ >= span(&p->cur_);
+    player_state st;
+    if (!p)
+        return 0;
+    st = load(p);
+    return st.cur_.mode_ == MD2_PLAY_ONCE && st.cur_.whole_ >= span(&st.cur_);
 }
 
 int md2_player_fading(const md2_player *p)
 {
-    return p && p->fade_duration_ > 0.0;
+    player_state st;
+    if (!p)
+        return 0;
+    st = load(p);
+    return st.fade_duration_ > 0.0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -460,18 +542,27 @@ md2_result md2_player_bounds(const md2_player *p, const md2_model *m,
 
 void md2_player_set_skin(md2_player *p, uint32_t skin)
 {
-    if (p)
-        p->skin_ = skin;
+    player_state st;
+    if (!p)
+        return;
+    st = load(p);
+    st.skin_ = skin;
+    store(p, &st);
 }
 
 uint32_t md2_player_skin(const md2_player *p)
 {
-    return p ? p->skin_ : 0u;
+    player_state st;
+    if (!p)
+        return 0u;
+    st = load(p);
+    return st.skin_;
 }
 
 const char *md2_player_skin_name(const md2_player *p, const md2_model *m)
 {
-    if (!p || !m || !m->skins || (size_t)p->skin_ >= m->num_skins)
+    uint32_t skin = md2_player_skin(p);
+    if (!p || !m || !m->skins || (size_t)skin >= m->num_skins)
         return NULL;
-    return m->skins[p->skin_].name;
+    return m->skins[skin].name;
 }

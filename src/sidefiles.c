@@ -6,8 +6,10 @@
  * SPDX-License-Identifier: MIT
  */
 #include "md2/animation.h"
+#include "internal.h"
 
 #include <float.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
@@ -36,44 +38,84 @@ typedef struct cursor {
     size_t size;
     size_t pos;
     size_t line;           /* 1-based number of the line being parsed */
+    size_t line_start;     /* byte offset of that line in text */
+    size_t entry;          /* number of the entry this line would be */
+    const md2_options *opts;
+    md2_diagnostic *err;
 } cursor;
 
-static md2_result fail(md2_sidefile_error *e, md2_result r, size_t line,
-                       size_t column, const char *fmt, ...)
+/* Fills d with what is wrong where: line, column, the byte in the text,
+ * the entry and the field; the message starts with "line L, column C". */
+static void describe(md2_diagnostic *d, const cursor *c, size_t column,
+                     const char *field, const char *fmt, va_list ap)
+{
+    int n = 0;
+    d->section = MD2_SECTION_SIDEFILE;
+    d->field = field;
+    d->index = c->entry;
+    d->line = c->line;
+    d->column = column;
+    d->offset = c->line_start + (column > 0 ? column - 1 : 0);
+    if (c->line > 0)
+        n = snprintf(d->message, sizeof d->message, "line %lu, column %lu: ",
+                     (unsigned long)c->line, (unsigned long)column);
+    if (n < 0 || (size_t)n >= sizeof d->message)
+        n = 0;
+    vsnprintf(d->message + n, sizeof d->message - (size_t)n, fmt, ap);
+}
+
+static md2_result fail(const cursor *c, md2_result r, size_t column,
+                       const char *field, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
 #endif
     ;
 
-static md2_result fail(md2_sidefile_error *e, md2_result r, size_t line,
-                       size_t column, const char *fmt, ...)
+static md2_result fail(const cursor *c, md2_result r, size_t column,
+                       const char *field, const char *fmt, ...)
 {
-    if (e) {
+    if (c->err) {
         va_list ap;
-        int n;
-        e->result = r;
-        e->line = line;
-        e->column = column;
-        if (line > 0)
-            n = snprintf(e->message, sizeof e->message, "line %lu, column %lu: ",
-                         (unsigned long)line, (unsigned long)column);
-        else
-            n = 0;
-        if (n < 0 || (size_t)n >= sizeof e->message)
-            n = 0;
+        md2__diag_clear(c->err);
+        c->err->result = r;
         va_start(ap, fmt);
-        vsnprintf(e->message + n, sizeof e->message - (size_t)n, fmt, ap);
+        describe(c->err, c, column, field, fmt, ap);
         va_end(ap);
     }
     return r;
 }
 
-static void clear_error(md2_sidefile_error *e)
+/* A quirk of a real file: reported to opts->on_warning, or an error when
+ * opts->strict has its flag. */
+static md2_result warn(const cursor *c, uint32_t flag, size_t column,
+                       const char *field, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
+static md2_result warn(const cursor *c, uint32_t flag, size_t column,
+                       const char *field, const char *fmt, ...)
 {
-    if (e) {
-        memset(e, 0, sizeof *e);
-        e->result = MD2_OK;
+    md2_diagnostic d;
+    va_list ap;
+    int is_error = c->opts && (c->opts->strict & flag) != 0;
+    md2_warning_fn fn = c->opts ? c->opts->on_warning : NULL;
+
+    if (!fn && !(is_error && c->err))
+        return is_error ? md2__warning_error(flag) : MD2_OK;
+    md2__diag_clear(&d);
+    d.result = is_error ? md2__warning_error(flag) : MD2_OK;
+    d.warning = is_error ? 0u : flag;
+    va_start(ap, fmt);
+    describe(&d, c, column, field, fmt, ap);
+    va_end(ap);
+    if (is_error) {
+        *c->err = d;
+        return d.result;
     }
+    fn(c->opts->warning_user, &d);
+    return MD2_OK;
 }
 
 static int is_blank(char c)
@@ -95,7 +137,7 @@ static int quote_len(const token *t)
 
 /* Splits the next line into fields. Returns MD2_OK, or an error for a
  * control byte or an unterminated quote. Moves c past the line end. */
-static md2_result next_line(cursor *c, line_fields *lf, md2_sidefile_error *err)
+static md2_result next_line(cursor *c, line_fields *lf)
 {
     const char *t = c->text;
     size_t start = c->pos, i = c->pos, end;
@@ -111,6 +153,8 @@ static md2_result next_line(cursor *c, line_fields *lf, md2_sidefile_error *err)
             i += 1;
     }
     c->pos = i;
+    c->line++;
+    c->line_start = start;
 
     lf->count = 0;
     lf->has_comment = 0;
@@ -138,7 +182,7 @@ static md2_result next_line(cursor *c, line_fields *lf, md2_sidefile_error *err)
             break; /* the rest of the line is a comment */
         }
         if (is_control(t[i]))
-            return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, i - start + 1,
+            return fail(c, MD2_ERR_PARSE_SIDEFILE, i - start + 1, "",
                         "control byte 0x%02X outside a comment",
                         (unsigned)(unsigned char)t[i]);
         tok.column = i - start + 1;
@@ -147,14 +191,13 @@ static md2_result next_line(cursor *c, line_fields *lf, md2_sidefile_error *err)
             while (q < end && t[q] != '"')
                 q++;
             if (q >= end)
-                return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, tok.column,
+                return fail(c, MD2_ERR_PARSE_SIDEFILE, tok.column, "",
                             "quoted field without its closing quote");
             tok.s = t + i + 1;
             tok.len = q - i - 1;
             for (q = i + 1; q < i + 1 + tok.len; q++)
                 if (is_control(t[q]))
-                    return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line,
-                                q - start + 1,
+                    return fail(c, MD2_ERR_PARSE_SIDEFILE, q - start + 1, "",
                                 "control byte 0x%02X inside a quoted field",
                                 (unsigned)(unsigned char)t[q]);
             i = i + 2 + tok.len;
@@ -224,52 +267,62 @@ static int parse_flag(const token *tk, int *out)
     return 1;
 }
 
-/* Parses a decimal number: [+] digits [. digits] [e [+-] digits], or with
- * the digits only after the point. No locale: '.' is the decimal point.
- * Accepts only finite values > 0 that fit a float. */
-static int parse_fps(const token *tk, float *out, const char **why)
+/* Decimal exponents are counted exactly up to this magnitude: far beyond
+ * float range, and beyond the length of any token that fits in memory. */
+#define EXP_CAP ((int64_t)1 << 60)
+/* Significant digits kept in the mantissa (a double holds 17 exactly). */
+#define SIG_DIGITS 17
+
+static int64_t exp_step(int64_t e, int delta)
+{
+    if ((delta > 0 && e < EXP_CAP) || (delta < 0 && e > -EXP_CAP))
+        e += delta;
+    return e;
+}
+
+/* Parses a rate: [+] digits [. digits] [e [+-] digits], or with the digits
+ * only after the point. No locale: '.' is the decimal point. Accepts 0 and
+ * finite values that fit a float (FLT_MIN..FLT_MAX); every other value,
+ * however many digits it takes to write, is refused with a reason. */
+static int parse_rate(const token *tk, float *out, const char **why)
 {
     const char *s = tk->s;
     size_t n = tk->len, i = 0;
-    double mant = 0.0;
-    long exp10 = 0;
-    int digits = 0, sig = 0;
+    double mant = 0.0, v;
+    int64_t exp10 = 0, e = 0;
+    int digits = 0, sig = 0, neg = 0;
 
     if (n > 0 && s[0] == '-') {
-        *why = "must be greater than 0";
+        *why = "must not be negative";
         return 0;
     }
     if (n > 0 && s[0] == '+')
         i++;
+    /* exp10 is the power of ten of mant's last digit */
     for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-        digits++;
-        if (sig < 18) {
+        digits = 1;
+        if (sig < SIG_DIGITS) {
             mant = mant * 10.0 + (double)(s[i] - '0');
-            if (mant > 0.0)
-                sig++;
-        } else if (exp10 < 1000000) { /* clamped: a long never overflows */
-            exp10++;
+            sig += mant > 0.0;
+        } else {
+            exp10 = exp_step(exp10, +1);
         }
     }
     if (i < n && s[i] == '.') {
         for (i++; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
-            digits++;
-            if (sig < 18) {
+            digits = 1;
+            if (sig < SIG_DIGITS) {
                 mant = mant * 10.0 + (double)(s[i] - '0');
-                if (exp10 > -1000000)
-                    exp10--;
-                if (mant > 0.0)
-                    sig++;
+                sig += mant > 0.0;
+                exp10 = exp_step(exp10, -1);
             }
         }
     }
-    if (digits == 0) {
+    if (!digits) {
         *why = "is not a number";
         return 0;
     }
     if (i < n && (s[i] == 'e' || s[i] == 'E')) {
-        int neg = 0;
-        long e = 0;
         size_t e0;
         i++;
         if (i < n && (s[i] == '+' || s[i] == '-')) {
@@ -277,169 +330,193 @@ static int parse_fps(const token *tk, float *out, const char **why)
             i++;
         }
         e0 = i;
-        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++)
-            if (e < 100000)
-                e = e * 10 + (s[i] - '0');
+        for (; i < n && s[i] >= '0' && s[i] <= '9'; i++) {
+            int d = s[i] - '0';
+            if (e <= (EXP_CAP - d) / 10)
+                e = e * 10 + d;
+            else
+                e = EXP_CAP;
+        }
         if (i == e0) {
             *why = "is not a number";
             return 0;
         }
-        exp10 += neg ? -e : e;
     }
     if (i != n) {
         *why = "is not a number";
         return 0;
     }
     if (mant == 0.0) {
-        *why = "must be greater than 0";
+        *out = 0.0f;
+        return 1;
+    }
+    /* both terms are below 2^60 in magnitude: the sum cannot overflow */
+    exp10 += neg ? -e : e;
+    /* mant is in [1, 1e17): beyond these bounds the value is out of range
+     * whatever its digits */
+    if (exp10 > 39) {
+        *why = "is too large for a float";
         return 0;
     }
-    /* scale; stop early once the value is clearly out of float range */
-    while (exp10 > 0 && mant <= (double)FLT_MAX) {
-        mant *= 10.0;
-        exp10--;
-    }
-    while (exp10 < 0 && mant >= (double)FLT_MIN) {
-        mant /= 10.0;
-        exp10++;
-    }
-    if (mant > (double)FLT_MAX) {
-        *why = "is too large";
+    if (exp10 < -56) {
+        *why = "is too small for a float (and not 0)";
         return 0;
     }
-    if (mant < (double)FLT_MIN) {
-        *why = "is too small";
+    v = mant;
+    for (; exp10 > 0; exp10--)
+        v *= 10.0;
+    for (; exp10 < 0; exp10++)
+        v /= 10.0;
+    if (v > (double)FLT_MAX) {
+        *why = "is too large for a float";
         return 0;
     }
-    *out = (float)mant;
+    if (v < (double)FLT_MIN) {
+        *why = "is too small for a float (and not 0)";
+        return 0;
+    }
+    *out = (float)v;
     return 1;
 }
 
-/* Copies a name of at most MD2_ANIM_NAME_SIZE bytes. */
-static void set_name(md2_anim *a, const char *s, size_t len)
+/* Reads field k as a rate into *fps; a rate of 0 is the hold quirk. */
+static md2_result read_rate(const line_fields *lf, size_t k, const cursor *c,
+                            float *fps)
 {
-    memcpy(a->name, s, len);
-    a->name[len] = '\0';
+    const token *tk = &lf->field[k];
+    const char *why = "";
+
+    if (!parse_rate(tk, fps, &why))
+        return fail(c, MD2_ERR_PARSE_SIDEFILE, tk->column, "fps",
+                    "fps '%.*s' %s", quote_len(tk), tk->s, why);
+    if (*fps == 0.0f)
+        return warn(c, MD2_WARN_ANIM_RATE_ZERO, tk->column, "fps",
+                    "fps '%.*s' is 0: the animation holds its first frame",
+                    quote_len(tk), tk->s);
+    return MD2_OK;
+}
+
+/* Reads field k as a keyframe number. */
+static md2_result read_u32(const line_fields *lf, size_t k, const cursor *c,
+                           const char *field, const char *what, uint32_t *out)
+{
+    const token *tk = &lf->field[k];
+    const char *why = "";
+
+    if (!parse_u32(tk, out, &why))
+        return fail(c, MD2_ERR_PARSE_SIDEFILE, tk->column, field, "%s '%.*s' %s",
+                    what, quote_len(tk), tk->s, why);
+    return MD2_OK;
+}
+
+/* Checks a name's length. */
+static md2_result check_name(const token *tk, const cursor *c)
+{
+    if (tk->len > MD2_ANIM_NAME_SIZE)
+        return fail(c, MD2_ERR_PARSE_SIDEFILE, tk->column, "name",
+                    "name '%.*s...' is longer than %d bytes", quote_len(tk), tk->s,
+                    MD2_ANIM_NAME_SIZE);
+    return MD2_OK;
 }
 
 /* Checks a range against the model, if there is one. */
 static md2_result check_range(const md2_model *m, uint32_t first, uint32_t last,
-                              const cursor *c, const token *at,
-                              md2_sidefile_error *err)
+                              const cursor *c, const token *at)
 {
     if (m && (size_t)last >= m->num_frames)
-        return fail(err, MD2_ERR_FRAME_RANGE, c->line, at->column,
+        return fail(c, MD2_ERR_FRAME_RANGE, at->column, "last",
                     "frames %lu-%lu reach past the model's last frame (%lu frames)",
                     (unsigned long)first, (unsigned long)last,
                     (unsigned long)m->num_frames);
     return MD2_OK;
 }
 
+/* Fills a (if not NULL) with one entry. */
+static void set_anim(md2_anim *a, const char *name, size_t len, size_t index,
+                     uint32_t first, uint32_t last, float fps, int loop)
+{
+    if (!a)
+        return;
+    memset(a, 0, sizeof *a);
+    if (name) {
+        memcpy(a->name, name, len);
+        a->name[len] = '\0';
+    } else {
+        snprintf(a->name, sizeof a->name, "group%lu", (unsigned long)index);
+    }
+    a->first = first;
+    a->last = last;
+    a->fps = fps;
+    a->loop = loop < 0 ? md2_anim_loops(a->name) : loop;
+}
+
 typedef md2_result (*line_parser)(const line_fields *lf, const cursor *c,
-                                  const md2_model *m, size_t index,
-                                  md2_anim *a, md2_sidefile_error *err);
+                                  const md2_model *m, md2_anim *a);
 
 /* UFO:AI: name first last fps */
 static md2_result parse_anm_line(const line_fields *lf, const cursor *c,
-                                 const md2_model *m, size_t index, md2_anim *a,
-                                 md2_sidefile_error *err)
+                                 const md2_model *m, md2_anim *a)
 {
-    const char *why = "";
     uint32_t first, last;
     float fps;
 
-    (void)index;
     if (lf->count < 4)
-        return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line,
-                    lf->count ? lf->field[lf->count - 1].column : 1,
+        return fail(c, MD2_ERR_PARSE_SIDEFILE,
+                    lf->count ? lf->field[lf->count - 1].column : 1, "",
                     "expected 4 fields (name first last fps), found %lu",
                     (unsigned long)lf->count);
     if (lf->count > 4)
-        return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, lf->field[4].column,
+        return fail(c, MD2_ERR_PARSE_SIDEFILE, lf->field[4].column, "",
                     "unexpected field '%.*s' after name first last fps",
                     quote_len(&lf->field[4]), lf->field[4].s);
-    if (lf->field[0].len > MD2_ANIM_NAME_SIZE)
-        return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, lf->field[0].column,
-                    "name '%.*s...' is longer than %d bytes",
-                    quote_len(&lf->field[0]), lf->field[0].s, MD2_ANIM_NAME_SIZE);
-    if (!parse_u32(&lf->field[1], &first, &why))
-        return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, lf->field[1].column,
-                    "first frame '%.*s' %s", quote_len(&lf->field[1]),
-                    lf->field[1].s, why);
-    if (!parse_u32(&lf->field[2], &last, &why))
-        return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, lf->field[2].column,
-                    "last frame '%.*s' %s", quote_len(&lf->field[2]),
-                    lf->field[2].s, why);
+    MD2_TRY(check_name(&lf->field[0], c));
+    MD2_TRY(read_u32(lf, 1, c, "first", "first frame", &first));
+    MD2_TRY(read_u32(lf, 2, c, "last", "last frame", &last));
     if (last < first)
-        return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, lf->field[2].column,
+        return fail(c, MD2_ERR_PARSE_SIDEFILE, lf->field[2].column, "last",
                     "last frame %lu is before first frame %lu",
                     (unsigned long)last, (unsigned long)first);
-    if (!parse_fps(&lf->field[3], &fps, &why))
-        return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, lf->field[3].column,
-                    "fps '%.*s' %s", quote_len(&lf->field[3]), lf->field[3].s,
-                    why);
-    if (check_range(m, first, last, c, &lf->field[1], err) != MD2_OK)
-        return MD2_ERR_FRAME_RANGE;
-    if (a) {
-        memset(a, 0, sizeof *a);
-        set_name(a, lf->field[0].s, lf->field[0].len);
-        a->first = first;
-        a->last = last;
-        a->fps = fps;
-        a->loop = 1;
-    }
+    MD2_TRY(read_rate(lf, 3, c, &fps));
+    MD2_TRY(check_range(m, first, last, c, &lf->field[1]));
+    set_anim(a, lf->field[0].s, lf->field[0].len, c->entry, first, last, fps, -1);
     return MD2_OK;
 }
 
 /* DarkPlaces: first count [fps [loop [name]]] [// name] */
 static md2_result parse_framegroups_line(const line_fields *lf, const cursor *c,
-                                         const md2_model *m, size_t index,
-                                         md2_anim *a, md2_sidefile_error *err)
+                                         const md2_model *m, md2_anim *a)
 {
-    const char *why = "";
     uint32_t first, count;
     uint64_t last;
     float fps = 20.0f;
-    int loop = 1;
+    int loop = -1; /* absent: by name */
     const char *name = NULL;
     size_t name_len = 0;
 
     if (lf->count < 2)
-        return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, lf->field[0].column,
+        return fail(c, MD2_ERR_PARSE_SIDEFILE, lf->field[0].column, "",
                     "expected at least 2 fields (first count), found 1");
     if (lf->count > 5)
-        return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, lf->field[5].column,
+        return fail(c, MD2_ERR_PARSE_SIDEFILE, lf->field[5].column, "",
                     "unexpected field '%.*s' after first count fps loop name",
                     quote_len(&lf->field[5]), lf->field[5].s);
-    if (!parse_u32(&lf->field[0], &first, &why))
-        return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, lf->field[0].column,
-                    "first frame '%.*s' %s", quote_len(&lf->field[0]),
-                    lf->field[0].s, why);
-    if (!parse_u32(&lf->field[1], &count, &why))
-        return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, lf->field[1].column,
-                    "frame count '%.*s' %s", quote_len(&lf->field[1]),
-                    lf->field[1].s, why);
+    MD2_TRY(read_u32(lf, 0, c, "first", "first frame", &first));
+    MD2_TRY(read_u32(lf, 1, c, "count", "frame count", &count));
     if (count == 0)
-        return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, lf->field[1].column,
+        return fail(c, MD2_ERR_PARSE_SIDEFILE, lf->field[1].column, "count",
                     "frame count must be at least 1");
     last = (uint64_t)first + count - 1u;
     if (last > UINT32_MAX)
-        return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, lf->field[1].column,
+        return fail(c, MD2_ERR_PARSE_SIDEFILE, lf->field[1].column, "count",
                     "first frame + count is too large");
-    if (lf->count >= 3 && !parse_fps(&lf->field[2], &fps, &why))
-        return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, lf->field[2].column,
-                    "fps '%.*s' %s", quote_len(&lf->field[2]), lf->field[2].s,
-                    why);
+    if (lf->count >= 3)
+        MD2_TRY(read_rate(lf, 2, c, &fps));
     if (lf->count >= 4 && !parse_flag(&lf->field[3], &loop))
-        return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, lf->field[3].column,
+        return fail(c, MD2_ERR_PARSE_SIDEFILE, lf->field[3].column, "loop",
                     "loop flag '%.*s' is not a whole number",
                     quote_len(&lf->field[3]), lf->field[3].s);
     if (lf->count == 5) {
-        if (lf->field[4].len > MD2_ANIM_NAME_SIZE)
-            return fail(err, MD2_ERR_PARSE_SIDEFILE, c->line, lf->field[4].column,
-                        "name '%.*s...' is longer than %d bytes",
-                        quote_len(&lf->field[4]), lf->field[4].s,
-                        MD2_ANIM_NAME_SIZE);
+        MD2_TRY(check_name(&lf->field[4], c));
         name = lf->field[4].s;
         name_len = lf->field[4].len;
     } else if (lf->has_comment && lf->comment_word.len > 0 &&
@@ -447,39 +524,31 @@ static md2_result parse_framegroups_line(const line_fields *lf, const cursor *c,
         name = lf->comment_word.s;
         name_len = lf->comment_word.len;
     }
-    if (check_range(m, first, (uint32_t)last, c, &lf->field[0], err) != MD2_OK)
-        return MD2_ERR_FRAME_RANGE;
-    if (a) {
-        memset(a, 0, sizeof *a);
-        if (name)
-            set_name(a, name, name_len);
-        else
-            snprintf(a->name, sizeof a->name, "group%lu", (unsigned long)index);
-        a->first = first;
-        a->last = (uint32_t)last;
-        a->fps = fps;
-        a->loop = loop;
-    }
+    MD2_TRY(check_range(m, first, (uint32_t)last, c, &lf->field[0]));
+    set_anim(a, name, name_len, c->entry, first, (uint32_t)last, fps, loop);
     return MD2_OK;
 }
 
 static md2_result parse_text(const char *text, size_t size, const md2_model *m,
-                             md2_anim *out, size_t capacity, size_t *count,
-                             md2_sidefile_error *err, line_parser parse_line)
+                             const md2_options *opts, md2_anim *out,
+                             size_t capacity, size_t *count, line_parser parse_line)
 {
     cursor c;
     size_t n = 0;
 
-    clear_error(err);
+    memset(&c, 0, sizeof c);
+    c.opts = opts;
+    c.err = opts ? opts->error : NULL;
+    md2__diag_clear(c.err);
     if (count)
         *count = 0;
     if (!count || (!text && size > 0) || (!out && capacity > 0))
-        return fail(err, MD2_ERR_INVALID_ARGUMENT, 0, 0, "invalid argument");
-
+        return md2__fail(c.err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_SIDEFILE, "", 0, 0,
+                         "side file: %s", !count ? "count is NULL"
+                                          : (!text && size > 0) ? "text is NULL"
+                                                                : "out is NULL");
     c.text = text;
     c.size = size;
-    c.pos = 0;
-    c.line = 0;
     if (size >= 3 && (unsigned char)text[0] == 0xEF &&
         (unsigned char)text[1] == 0xBB && (unsigned char)text[2] == 0xBF)
         c.pos = 3;
@@ -488,15 +557,12 @@ static md2_result parse_text(const char *text, size_t size, const md2_model *m,
         line_fields lf;
         md2_result r;
 
-        c.line++;
-        r = next_line(&c, &lf, err);
-        if (r != MD2_OK) {
-            *count = n;
-            return r;
-        }
-        if (lf.count == 0)
+        c.entry = n;
+        r = next_line(&c, &lf);
+        if (r == MD2_OK && lf.count == 0)
             continue; /* blank or comment line */
-        r = parse_line(&lf, &c, m, n, (out && n < capacity) ? &out[n] : NULL, err);
+        if (r == MD2_OK)
+            r = parse_line(&lf, &c, m, (out && n < capacity) ? &out[n] : NULL);
         if (r != MD2_OK) {
             *count = n;
             return r;
@@ -505,24 +571,23 @@ static md2_result parse_text(const char *text, size_t size, const md2_model *m,
     }
     *count = n;
     if (out && n > capacity)
-        return fail(err, MD2_ERR_BUFFER_TOO_SMALL, 0, 0,
-                    "the file has %lu entries but the buffer holds %lu",
-                    (unsigned long)n, (unsigned long)capacity);
+        return md2__fail(c.err, MD2_ERR_BUFFER_TOO_SMALL, MD2_SECTION_SIDEFILE, "", 0,
+                         capacity, "side file: the file has %lu entries but the buffer holds %lu",
+                         (unsigned long)n, (unsigned long)capacity);
     return MD2_OK;
 }
 
 md2_result md2_parse_anm(const char *text, size_t size, const md2_model *m,
-                         md2_anim *out, size_t capacity, size_t *count,
-                         md2_sidefile_error *error)
+                         const md2_options *opts, md2_anim *out, size_t capacity,
+                         size_t *count)
 {
-    return parse_text(text, size, m, out, capacity, count, error, parse_anm_line);
+    return parse_text(text, size, m, opts, out, capacity, count, parse_anm_line);
 }
 
 md2_result md2_parse_framegroups(const char *text, size_t size,
-                                 const md2_model *m, md2_anim *out,
-                                 size_t capacity, size_t *count,
-                                 md2_sidefile_error *error)
+                                 const md2_model *m, const md2_options *opts,
+                                 md2_anim *out, size_t capacity, size_t *count)
 {
-    return parse_text(text, size, m, out, capacity, count, error,
+    return parse_text(text, size, m, opts, out, capacity, count,
                       parse_framegroups_line);
 }

@@ -65,56 +65,136 @@ static void put_f32(md2_sink *s, float f)
     put_u32(s, u);
 }
 
-/* Section offsets of the canonical file; 0 if the model is invalid. */
+/* Section offsets and frame size of the canonical file. */
 typedef struct md2_wlayout {
     uint32_t ofs_skins, ofs_st, ofs_tris, ofs_frames, ofs_glcmds, ofs_end;
     uint32_t framesize;
 } md2_wlayout;
 
-static int model_valid(const md2_model *m)
+#define INVALID MD2_ERR_INVALID_MODEL
+
+/* A section's pointer must be set when its count is not 0. */
+static md2_result check_pointer(md2_diagnostic *d, const void *p, size_t count,
+                                md2_section section, const char *field)
+{
+    if (count != 0 && !p)
+        return md2__fail(d, INVALID, section, field, 0, 0,
+                         "model: %s is NULL but its count is %lu", field,
+                         (unsigned long)count);
+    return MD2_OK;
+}
+
+/* Counts the format cannot hold, checked before any array is read. */
+static md2_result check_counts(const md2_model *m, md2_diagnostic *d)
+{
+    const size_t counts[4] = {m->num_skins, m->num_triangles, m->num_frames,
+                              m->num_glcmds};
+    static const char *const names[4] = {"num_skins", "num_triangles", "num_frames",
+                                         "num_glcmds"};
+    int i;
+
+    for (i = 0; i < 4; i++)
+        if ((uint64_t)counts[i] > MD2_MAX_DATA_SIZE)
+            return md2__fail(d, INVALID, MD2_SECTION_HEADER, names[i], 0, 0,
+                             "model: %s is %lu; an MD2 file holds less than 2^31 bytes",
+                             names[i], (unsigned long)counts[i]);
+    if (m->num_vertices > MD2_MAX_INDEXABLE || m->num_texcoords > MD2_MAX_INDEXABLE) {
+        int xyz = m->num_vertices > MD2_MAX_INDEXABLE;
+        return md2__fail(d, INVALID, MD2_SECTION_HEADER,
+                         xyz ? "num_vertices" : "num_texcoords", 0, 0,
+                         "model: %s is %lu, more than the %d a 16-bit triangle index can address",
+                         xyz ? "num_vertices" : "num_texcoords",
+                         (unsigned long)(xyz ? m->num_vertices : m->num_texcoords),
+                         MD2_MAX_INDEXABLE);
+    }
+    return MD2_OK;
+}
+
+/* The rules of the format that a model in memory can break, each with its
+ * own diagnostic (section, field, element index). */
+static md2_result check_model(const md2_model *m, md2_diagnostic *d)
 {
     size_t i, k;
     md2_glscan scan;
 
-    if (!m || !m->frames || m->num_frames == 0 || m->num_vertices == 0 ||
-        m->skin_width < 0 || m->skin_height < 0 ||
-        m->num_vertices > MD2_MAX_INDEXABLE || m->num_texcoords > MD2_MAX_INDEXABLE)
-        return 0;
-    if ((m->num_skins && !m->skins) || (m->num_texcoords && !m->texcoords) ||
-        (m->num_triangles && !m->triangles) || (m->num_glcmds && !m->glcmds))
-        return 0;
+    if (m->num_vertices == 0)
+        return md2__fail(d, INVALID, MD2_SECTION_HEADER, "num_vertices", 0, 0,
+                         "model: num_vertices is 0; a model needs vertices");
+    if (m->num_frames == 0)
+        return md2__fail(d, INVALID, MD2_SECTION_HEADER, "num_frames", 0, 0,
+                         "model: num_frames is 0; a model needs a frame");
+    MD2_TRY(check_counts(m, d));
+    if (m->skin_width < 0 || m->skin_height < 0) {
+        int w = m->skin_width < 0;
+        return md2__fail(d, INVALID, MD2_SECTION_HEADER, w ? "skin_width" : "skin_height",
+                         0, 0, "model: %s is %ld; a skin size cannot be negative",
+                         w ? "skin_width" : "skin_height",
+                         (long)(w ? m->skin_width : m->skin_height));
+    }
+    MD2_TRY(check_pointer(d, m->frames, m->num_frames, MD2_SECTION_FRAMES, "frames"));
+    MD2_TRY(check_pointer(d, m->skins, m->num_skins, MD2_SECTION_SKINS, "skins"));
+    MD2_TRY(check_pointer(d, m->texcoords, m->num_texcoords, MD2_SECTION_TEXCOORDS,
+                          "texcoords"));
+    MD2_TRY(check_pointer(d, m->triangles, m->num_triangles, MD2_SECTION_TRIANGLES,
+                          "triangles"));
+    MD2_TRY(check_pointer(d, m->glcmds, m->num_glcmds, MD2_SECTION_GLCMDS, "glcmds"));
     for (i = 0; i < m->num_frames; i++) {
-        if (!m->frames[i].vertices)
-            return 0;
+        const md2_frame *f = &m->frames[i];
+        if (!f->vertices)
+            return md2__fail(d, INVALID, MD2_SECTION_FRAMES, "vertices", 0, i,
+                             "model: frames[%lu].vertices is NULL", (unsigned long)i);
         for (k = 0; k < 3; k++)
-            if (!md2__axis_ok(m->frames[i].scale[k], m->frames[i].translate[k]))
-                return 0;
+            if (!md2__axis_ok(f->scale[k], f->translate[k]))
+                return md2__fail(d, INVALID, MD2_SECTION_FRAMES, "scale", 0, i,
+                                 "model: frames[%lu] has scale[%lu] = %g and translate[%lu] = %g, which do not decode to finite coordinates within 1e30",
+                                 (unsigned long)i, (unsigned long)k, (double)f->scale[k],
+                                 (unsigned long)k, (double)f->translate[k]);
     }
-    for (i = 0; i < m->num_triangles; i++)
-        for (k = 0; k < 3; k++)
-            if (m->triangles[i].vertex[k] >= m->num_vertices ||
-                m->triangles[i].texcoord[k] >= m->num_texcoords)
-                return 0;
-    if (m->num_glcmds) {
-        md2__glcmds_scan(NULL, m->glcmds, m->num_glcmds, m->num_vertices, &scan);
-        /* valid, and the 0 is the last word: nothing hides behind it */
-        if (scan.bad || !scan.terminated || scan.valid_words + 1 != m->num_glcmds)
-            return 0;
+    for (i = 0; i < m->num_triangles; i++) {
+        const md2_triangle *t = &m->triangles[i];
+        for (k = 0; k < 3; k++) {
+            if (t->vertex[k] >= m->num_vertices)
+                return md2__fail(d, INVALID, MD2_SECTION_TRIANGLES, "vertex", 0, i,
+                                 "model: triangles[%lu].vertex[%lu] is %u, not below num_vertices = %lu",
+                                 (unsigned long)i, (unsigned long)k, (unsigned)t->vertex[k],
+                                 (unsigned long)m->num_vertices);
+            if (t->texcoord[k] >= m->num_texcoords)
+                return md2__fail(d, INVALID, MD2_SECTION_TRIANGLES, "texcoord", 0, i,
+                                 "model: triangles[%lu].texcoord[%lu] is %u, not below num_texcoords = %lu",
+                                 (unsigned long)i, (unsigned long)k,
+                                 (unsigned)t->texcoord[k], (unsigned long)m->num_texcoords);
+        }
     }
-    return 1;
+    if (m->num_glcmds == 0)
+        return MD2_OK;
+    md2__glcmds_scan(NULL, m->glcmds, m->num_glcmds, m->num_vertices, &scan);
+    if (scan.bad)
+        return md2__fail(d, INVALID, MD2_SECTION_GLCMDS, "glcmds", 0, scan.bad_word,
+                         "model: glcmds[%lu]: %s", (unsigned long)scan.bad_word,
+                         scan.problem);
+    if (!scan.terminated)
+        return md2__fail(d, INVALID, MD2_SECTION_GLCMDS, "glcmds", 0, m->num_glcmds,
+                         "model: the %lu glcmds words end without the terminating 0",
+                         (unsigned long)m->num_glcmds);
+    if (scan.valid_words + 1 != m->num_glcmds) /* nothing may hide behind the 0 */
+        return md2__fail(d, INVALID, MD2_SECTION_GLCMDS, "glcmds", 0,
+                         scan.valid_words + 1,
+                         "model: glcmds[%lu] follows the list's terminating 0 (num_glcmds is %lu)",
+                         (unsigned long)(scan.valid_words + 1),
+                         (unsigned long)m->num_glcmds);
+    return MD2_OK;
 }
 
-static int layout(const md2_model *m, md2_wlayout *w)
+/* The canonical file's offsets for a model that passed check_model();
+ * fails when the file would be larger than MD2_MAX_DATA_SIZE. */
+static md2_result plan(const md2_model *m, md2_wlayout *w, md2_diagnostic *d)
 {
+    /* in uint64: every count is below 2^31 (check_counts), so no product
+     * or sum below can wrap */
     uint64_t pos = MD2_HEADER_SIZE, framesize;
+    const uint64_t cap = MD2_MAX_DATA_SIZE;
 
-    if (!model_valid(m))
-        return 0;
     framesize = MD2_FRAME_HEADER_SIZE + 4u * (uint64_t)m->num_vertices;
-    /* counts are size_t: check each before multiplying so nothing wraps */
-    if (m->num_skins > 0x7FFFFFFFu || m->num_triangles > 0x7FFFFFFFu ||
-        m->num_frames > 0x7FFFFFFFu || m->num_glcmds > 0x7FFFFFFFu)
-        return 0;
     w->framesize = (uint32_t)framesize;
     w->ofs_skins = (uint32_t)pos;
     pos += (uint64_t)m->num_skins * MD2_SKIN_BYTES;
@@ -127,14 +207,25 @@ static int layout(const md2_model *m, md2_wlayout *w)
     w->ofs_glcmds = (uint32_t)(pos & 0xFFFFFFFFu);
     pos += (uint64_t)m->num_glcmds * MD2_GLCMD_WORD_BYTES;
     w->ofs_end = (uint32_t)(pos & 0xFFFFFFFFu);
-    /* every offset must fit a non-negative int32 and in size_t */
-    return pos <= 0x7FFFFFFFu && pos <= (uint64_t)SIZE_MAX;
+    /* every offset must fit a non-negative int32 (and size_t) */
+    if (pos > cap || pos > (uint64_t)SIZE_MAX)
+        return md2__fail(d, INVALID, MD2_SECTION_HEADER, "ofs_end", 0, 0,
+                         "model: the file would have %llu bytes, but ofs_end and every offset of an MD2 file stop at 2^31 - 1",
+                         (unsigned long long)pos);
+    return MD2_OK;
+}
+
+/* Checks m and computes its file's layout. */
+static md2_result prepare(const md2_model *m, md2_wlayout *w, md2_diagnostic *d)
+{
+    MD2_TRY(check_model(m, d));
+    return plan(m, w, d);
 }
 
 size_t md2_write_size(const md2_model *m)
 {
     md2_wlayout w;
-    if (!layout(m, &w))
+    if (!m || prepare(m, &w, NULL) != MD2_OK)
         return 0;
     return w.ofs_end;
 }
@@ -199,20 +290,25 @@ static md2_result emit(const md2_model *m, const md2_wlayout *w, md2_sink *s)
     return s->failed ? MD2_ERR_IO : MD2_OK;
 }
 
-md2_result md2_write_stream(const md2_model *m, md2_write_fn write, void *user)
+md2_result md2_write_stream(const md2_model *m, md2_write_fn write, void *user,
+                            md2_diagnostic *error)
 {
     md2_wlayout w;
     md2_sink s;
 
+    md2__diag_clear(error);
     if (!m || !write)
-        return MD2_ERR_INVALID_ARGUMENT;
-    if (!layout(m, &w))
-        return MD2_ERR_INVALID_MODEL;
+        return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
+                         "md2_write_stream: %s is NULL", m ? "write" : "m");
+    MD2_TRY(prepare(m, &w, error));
     s.len = 0;
     s.fn = write;
     s.user = user;
     s.failed = 0;
-    return emit(m, &w, &s);
+    if (emit(m, &w, &s) != MD2_OK)
+        return md2__fail(error, MD2_ERR_IO, MD2_SECTION_NONE, "", 0, 0,
+                         "md2_write_stream: the write callback reported a failure");
+    return MD2_OK;
 }
 
 typedef struct md2_membuf {
@@ -232,29 +328,31 @@ static int write_mem(void *user, const void *data, size_t size)
 }
 
 md2_result md2_write(const md2_model *m, void *buffer, size_t capacity,
-                     size_t *written)
+                     size_t *written, md2_diagnostic *error)
 {
     md2_wlayout w;
     md2_sink s;
     md2_membuf b;
-    md2_result r;
 
+    md2__diag_clear(error);
     if (written)
         *written = 0;
     if (!m || !buffer)
-        return MD2_ERR_INVALID_ARGUMENT;
-    if (!layout(m, &w))
-        return MD2_ERR_INVALID_MODEL;
+        return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
+                         "md2_write: %s is NULL", m ? "buffer" : "m");
+    MD2_TRY(prepare(m, &w, error));
     if (capacity < w.ofs_end)
-        return MD2_ERR_BUFFER_TOO_SMALL;
+        return md2__fail(error, MD2_ERR_BUFFER_TOO_SMALL, MD2_SECTION_NONE, "", 0, 0,
+                         "md2_write: the file has %lu bytes but the buffer holds %lu",
+                         (unsigned long)w.ofs_end, (unsigned long)capacity);
     b.p = (uint8_t *)buffer;
     b.left = capacity;
     s.len = 0;
     s.fn = write_mem;
     s.user = &b;
     s.failed = 0;
-    r = emit(m, &w, &s);
-    if (r == MD2_OK && written)
+    (void)emit(m, &w, &s); /* cannot fail: the buffer is large enough */
+    if (written)
         *written = w.ofs_end;
-    return r;
+    return MD2_OK;
 }

@@ -83,7 +83,7 @@ static int digest(const char *path)
         h = fnv_floats(h, mn, 3);
         h = fnv_floats(h, mx, 3);
     }
-    md2_write(m, out, size, NULL);
+    md2_write(m, out, size, NULL, NULL);
     for (i = 0; i < size; i++)
         h = fnv(h, out[i]);
     printf("%s: %lu frames, %lu vertices, digest %08lx%08lx\n", strrchr(path, '/') ? strrchr(path, '/') + 1 : path,

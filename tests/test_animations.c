@@ -104,7 +104,7 @@ static void check_anims(const md2_model *m, const expect *e, size_t n)
         assert_int_equal(anims[i].first, e[i].first);
         assert_int_equal(anims[i].last, e[i].last);
         assert_true(anims[i].fps == MD2_ANIM_DEFAULT_FPS);
-        assert_int_equal(anims[i].loop, 1);
+        assert_int_equal(anims[i].loop, md2_anim_loops(e[i].name));
     }
 }
 
@@ -461,34 +461,84 @@ static void test_quake2_table(void **state)
     assert_int_equal(t[md2_anim_find(t, n, "wave")].loop, 0);
 }
 
+/* Which animations loop by default: what Quake II plays once does not. */
+static void test_default_loop_by_name(void **state)
+{
+    static const char *const once[] = {
+        "death", "death1", "death301", "dead1", "dead_rifle", "DEATH2", "die",
+        "pain", "pain1", "pain203", "jump", "flip", "salute", "taunt", "wave",
+        "point", "crpain", "crdeath", "CRDeath1", "crpain2", "jump1", "wave-2"};
+    static const char *const loops[] = {
+        "stand", "stand01", "run", "run1", "attack", "crstand", "crstnd", "crwalk",
+        "crattack", "crattak", "walk0", "panic0", "painting", "deathstar", "frame",
+        "", "cr", "cry", "points", "waver", "idle", "swim"};
+    size_t i;
+    (void)state;
+    for (i = 0; i < sizeof once / sizeof once[0]; i++) {
+        if (md2_anim_loops(once[i]) != 0)
+            print_message("'%s' loops\n", once[i]);
+        assert_int_equal(md2_anim_loops(once[i]), 0);
+    }
+    for (i = 0; i < sizeof loops / sizeof loops[0]; i++) {
+        if (md2_anim_loops(loops[i]) != 1)
+            print_message("'%s' plays once\n", loops[i]);
+        assert_int_equal(md2_anim_loops(loops[i]), 1);
+    }
+    assert_int_equal(md2_anim_loops(NULL), 1);
+}
+
+/* The Quake II player table agrees with the rule, entry by entry. */
+static void test_quake2_table_follows_the_rule(void **state)
+{
+    size_t n, i;
+    const md2_anim *t = md2_anims_quake2_player(&n);
+    (void)state;
+    for (i = 0; i < n; i++)
+        assert_int_equal(t[i].loop, md2_anim_loops(t[i].name));
+}
+
 static void test_validate(void **state)
 {
     synth s;
-    size_t n, bad = 99;
+    size_t n;
     const md2_anim *t = md2_anims_quake2_player(&n);
     md2_anim a[2];
+    md2_diagnostic d;
     (void)state;
     synth_init(&s, 198);
-    assert_int_equal(md2_anims_validate(t, n, &s.m, &bad), MD2_OK);
-    assert_int_equal(bad, 99);
+    assert_int_equal(md2_anims_validate(t, n, &s.m, &d), MD2_OK);
+    assert_int_equal(d.result, MD2_OK);
+    assert_string_equal(d.message, "");
     s.m.num_frames = 250; /* any model of 198 frames or more */
-    assert_int_equal(md2_anims_validate(t, n, &s.m, &bad), MD2_OK);
+    assert_int_equal(md2_anims_validate(t, n, &s.m, &d), MD2_OK);
     s.m.num_frames = 100; /* too few for taunt (95-111) onwards */
-    assert_int_equal(md2_anims_validate(t, n, &s.m, &bad), MD2_ERR_FRAME_RANGE);
-    assert_int_equal(bad, 9);
+    assert_int_equal(md2_anims_validate(t, n, &s.m, &d), MD2_ERR_FRAME_RANGE);
+    assert_int_equal(d.result, MD2_ERR_FRAME_RANGE);
+    assert_int_equal(d.index, 9);
+    assert_string_equal(d.field, "last");
+    assert_non_null(strstr(d.message, "taunt"));
+    assert_non_null(strstr(d.message, "95-111"));
     s.m.num_frames = 198;
     memcpy(a, t, sizeof a);
     a[1].first = 50;
     a[1].last = 49;
-    assert_int_equal(md2_anims_validate(a, 2, &s.m, &bad), MD2_ERR_INVALID_ARGUMENT);
-    assert_int_equal(bad, 1);
+    assert_int_equal(md2_anims_validate(a, 2, &s.m, &d), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(d.index, 1);
+    assert_string_equal(d.field, "last");
+    assert_non_null(strstr(d.message, "run"));
     memcpy(a, t, sizeof a);
-    a[0].fps = 0.0f;
-    assert_int_equal(md2_anims_validate(a, 2, &s.m, &bad), MD2_ERR_INVALID_ARGUMENT);
-    assert_int_equal(bad, 0);
+    a[0].fps = 0.0f; /* a side file's hold: valid */
+    assert_int_equal(md2_anims_validate(a, 2, &s.m, &d), MD2_OK);
+    a[0].fps = -1.0f;
+    assert_int_equal(md2_anims_validate(a, 2, &s.m, &d), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(d.index, 0);
+    assert_string_equal(d.field, "fps");
     a[0].fps = -(float)HUGE_VAL;
     assert_int_equal(md2_anims_validate(a, 2, &s.m, NULL), MD2_ERR_INVALID_ARGUMENT);
-    assert_int_equal(md2_anims_validate(t, n, NULL, NULL), MD2_ERR_INVALID_ARGUMENT);
+    a[0].fps = (float)HUGE_VAL;
+    assert_int_equal(md2_anims_validate(a, 2, &s.m, NULL), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_anims_validate(t, n, NULL, &d), MD2_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(d.message, "NULL"));
     assert_int_equal(md2_anims_validate(NULL, 1, &s.m, NULL), MD2_ERR_INVALID_ARGUMENT);
     assert_int_equal(md2_anims_validate(NULL, 0, &s.m, NULL), MD2_OK);
 }
@@ -524,7 +574,7 @@ static void test_faerie(void **state)
     };
     md2_model *m = load_corpus("faerie.md2");
     md2_anim a[64];
-    size_t n, i, tn, bad;
+    size_t n, i, tn;
     const md2_anim *t = md2_anims_quake2_player(&tn);
     (void)state;
     if (!m) {
@@ -538,9 +588,12 @@ static void test_faerie(void **state)
         assert_string_equal(a[i].name, names[i]);
         assert_int_equal(a[i].first, t[i].first);
         assert_int_equal(a[i].last, t[i].last);
+        /* the name rule plays once exactly what the Quake II table does,
+         * also for the file's own crstnd and crattak */
+        assert_int_equal(a[i].loop, t[i].loop);
     }
-    assert_int_equal(md2_anims_validate(a, n, m, &bad), MD2_OK);
-    assert_int_equal(md2_anims_validate(t, tn, m, &bad), MD2_OK);
+    assert_int_equal(md2_anims_validate(a, n, m, NULL), MD2_OK);
+    assert_int_equal(md2_anims_validate(t, tn, m, NULL), MD2_OK);
     md2_free(m);
 }
 
@@ -592,6 +645,8 @@ int main(void)
         cmocka_unit_test(test_capacity),
         cmocka_unit_test(test_find),
         cmocka_unit_test(test_quake2_table),
+        cmocka_unit_test(test_default_loop_by_name),
+        cmocka_unit_test(test_quake2_table_follows_the_rule),
         cmocka_unit_test(test_validate),
         cmocka_unit_test(test_faerie),
         cmocka_unit_test(test_sydney),

@@ -206,7 +206,7 @@ static void test_round_trip_is_byte_identical(void **state)
         assert_int_equal(md2_write_size(l.m), l.size);
         out = (uint8_t *)malloc(l.size);
         assert_non_null(out);
-        assert_int_equal(md2_write(l.m, out, l.size, &written), MD2_OK);
+        assert_int_equal(md2_write(l.m, out, l.size, &written, NULL), MD2_OK);
         assert_int_equal(written, l.size);
         assert_memory_equal(out, l.data, l.size);
         assert_int_equal(md2_parse(out, written, NULL, &again), MD2_OK);

@@ -22,6 +22,66 @@
 
 #define BIT(r) (1u << (r))
 
+/* Loads data through md2_load_stream() with opts (a copy gets a counting
+ * allocator) from a reader that hands out `chunk` bytes a call, and checks
+ * that the result is md2_parse()'s result `want` for the same bytes and
+ * options, that the read stayed bounded, and that nothing leaks. */
+static void check_stream(const uint8_t *data, size_t size, const md2_options *opts,
+                         md2_result want, size_t chunk)
+{
+    md2_options o = *opts;
+    md2_diagnostic d;
+    tu_alloc a;
+    tu_memstream s;
+    md2_model *m = NULL;
+    md2_result r;
+
+    o.error = &d;
+    tu_alloc_init(&a, &o.allocator);
+    tu_memstream_init(&s, data, size, chunk);
+    r = md2_load_stream(tu_mem_read, &s, &o, &m);
+    if (r != want) {
+        fprintf(stderr, "stream (limit %lu, chunk %lu): %s (%s), md2_parse: %s\n",
+                (unsigned long)o.limits.max_file_size, (unsigned long)chunk,
+                md2_result_string(r), d.message, md2_result_string(want));
+        fail();
+    }
+    if (o.limits.max_file_size != 0)
+        assert_true(s.pos <= o.limits.max_file_size + 1);
+    /* the documented stream peak: 3.5 times the bytes read plus 64 KiB */
+    assert_true(a.peak_bytes <= s.pos * 7 / 2 + 65536);
+    if (r == MD2_OK) {
+        assert_non_null(m);
+        md2_free(m);
+    } else {
+        assert_null(m);
+        assert_true(d.message[0] != '\0');
+    }
+    assert_int_equal(a.live, 0);
+}
+
+/* md2_load_stream() gives md2_parse()'s result for the same bytes, without
+ * a limit, with the data's size as the limit and with a smaller one (which
+ * md2_parse() must then refuse too), from readers of different chunks. */
+static void check_streams(const uint8_t *data, size_t size, const md2_options *opts,
+                          md2_result parsed)
+{
+    md2_options lim = *opts;
+    md2_model *m = NULL;
+    md2_result r;
+
+    check_stream(data, size, opts, parsed, size % 7 + 1);
+    lim.limits.max_file_size = size;
+    check_stream(data, size, &lim, parsed, 0);
+    if (size > 1) {
+        lim.limits.max_file_size = size / 2 + 1;
+        lim.error = NULL;
+        r = md2_parse(data, size, &lim, &m);
+        md2_free(m);
+        check_stream(data, size, &lim, r, 0);
+    }
+}
+
 /* Parses data leniently and strictly; checks the result is in `allowed`
  * (a bit set of md2_result codes), that the allocation stays under the
  * ceiling, that nothing leaks, and walks any model that loads. Returns
@@ -70,6 +130,7 @@ static md2_result check_mutant(const uint8_t *data, size_t size, uint32_t allowe
             assert_true(d.message[0] != '\0');
         }
         assert_int_equal(a.live, 0);
+        check_streams(data, size, &o, r);
     }
     return rs;
 }

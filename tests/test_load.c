@@ -17,39 +17,6 @@
 
 static uint8_t file[TU_MAX_FILE];
 
-/* A stream over a memory buffer that hands out at most `chunk` bytes a
- * call and can fail at a given byte position. */
-typedef struct memstream {
-    const uint8_t *data;
-    size_t size, pos, chunk;
-    size_t fail_at; /* 0: never */
-    size_t reads;
-} memstream;
-
-static size_t mem_read(void *user, void *dst, size_t size)
-{
-    memstream *s = (memstream *)user;
-    size_t n = s->size - s->pos;
-    s->reads++;
-    if (s->fail_at && s->pos >= s->fail_at)
-        return MD2_READ_ERROR;
-    if (n > size)
-        n = size;
-    if (s->chunk && n > s->chunk)
-        n = s->chunk;
-    memcpy(dst, s->data + s->pos, n);
-    s->pos += n;
-    return n;
-}
-
-static void memstream_init(memstream *s, const uint8_t *data, size_t size, size_t chunk)
-{
-    memset(s, 0, sizeof *s);
-    s->data = data;
-    s->size = size;
-    s->chunk = chunk;
-}
-
 static const char *tmp_path = "test_load_tiny.md2";
 
 static void write_tmp(const uint8_t *data, size_t size)
@@ -82,7 +49,7 @@ static void test_err_io(void **state)
     md2_options o;
     md2_diagnostic d;
     md2_model *m = (md2_model *)&o;
-    memstream s;
+    tu_memstream s;
     size_t size = tu_tiny(file);
     (void)state;
     memset(&o, 0, sizeof o);
@@ -97,13 +64,13 @@ static void test_err_io(void **state)
     assert_int_equal(md2_load_file(NULL, &o, &m), MD2_ERR_INVALID_ARGUMENT);
     assert_int_equal(md2_load_file(tmp_path, &o, NULL), MD2_ERR_INVALID_ARGUMENT);
     /* a read error in the header and in the data */
-    memstream_init(&s, file, size, 0);
+    tu_memstream_init(&s, file, size, 0);
     s.fail_at = 1;
     s.chunk = 10;
-    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_IO);
-    memstream_init(&s, file, size, 100);
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_ERR_IO);
+    tu_memstream_init(&s, file, size, 100);
     s.fail_at = 168; /* after the header and one chunk */
-    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_IO);
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_ERR_IO);
     assert_non_null(strstr(d.message, "byte 168"));
     assert_null(m);
     assert_int_equal(md2_load_stream(NULL, &s, &o, &m), MD2_ERR_INVALID_ARGUMENT);
@@ -115,10 +82,10 @@ static void test_stream_in_small_chunks(void **state)
     size_t chunk;
     (void)state;
     for (chunk = 1; chunk <= 7; chunk++) {
-        memstream s;
+        tu_memstream s;
         md2_model *m = NULL;
-        memstream_init(&s, file, size, chunk);
-        assert_int_equal(md2_load_stream(mem_read, &s, NULL, &m), MD2_OK);
+        tu_memstream_init(&s, file, size, chunk);
+        assert_int_equal(md2_load_stream(tu_mem_read, &s, NULL, &m), MD2_OK);
         assert_int_equal(m->warnings, 0);
         assert_int_equal(m->num_glcmds, 21);
         md2_free(m);
@@ -129,7 +96,7 @@ static void test_stream_trailing_data_and_truncation(void **state)
 {
     tu_spec sp;
     size_t size;
-    memstream s;
+    tu_memstream s;
     md2_model *m = NULL;
     md2_options o;
     md2_diagnostic d;
@@ -137,8 +104,8 @@ static void test_stream_trailing_data_and_truncation(void **state)
     tu_spec_default(&sp);
     sp.trailing = 100;
     size = tu_build(&sp, file);
-    memstream_init(&s, file, size, 0);
-    assert_int_equal(md2_load_stream(mem_read, &s, NULL, &m), MD2_OK);
+    tu_memstream_init(&s, file, size, 0);
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, NULL, &m), MD2_OK);
     assert_int_equal(m->warnings, MD2_WARN_OFS_END); /* as md2_parse says */
     md2_free(m);
     /* the stream is read only one byte past the data */
@@ -146,18 +113,18 @@ static void test_stream_trailing_data_and_truncation(void **state)
     /* a stream that ends early: the section error of md2_parse */
     memset(&o, 0, sizeof o);
     o.error = &d;
-    memstream_init(&s, file, size - 100 - 5, 0);
-    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_SECTION_OUT_OF_BOUNDS);
+    tu_memstream_init(&s, file, size - 100 - 5, 0);
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_ERR_SECTION_OUT_OF_BOUNDS);
     assert_int_equal(d.section, MD2_SECTION_GLCMDS);
-    memstream_init(&s, file, 30, 0);
-    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_TRUNCATED_HEADER);
+    tu_memstream_init(&s, file, 30, 0);
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_ERR_TRUNCATED_HEADER);
 }
 
 static void test_stream_lying_header_costs_little(void **state)
 {
     /* the header claims 2 GB of frames; the stream has 200 bytes */
     size_t size = tu_tiny(file);
-    memstream s;
+    tu_memstream s;
     md2_model *m = NULL;
     md2_options o;
     tu_alloc a;
@@ -168,53 +135,70 @@ static void test_stream_lying_header_costs_little(void **state)
     tu_set_hdr(file, TU_NUM_XYZ, 4);
     memset(&o, 0, sizeof o);
     tu_alloc_init(&a, &o.allocator);
-    memstream_init(&s, file, 200, 0);
-    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_SECTION_OUT_OF_BOUNDS);
+    tu_memstream_init(&s, file, 200, 0);
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_ERR_SECTION_OUT_OF_BOUNDS);
     assert_true(a.largest <= 65536);
     assert_int_equal(a.live, 0);
-    /* sections past 4 GiB without a limit set: the parser's out-of-bounds
-     * error on every host (32-bit size_t included), not a limit error */
+    /* sections past 2^31 - 1 (here past 4 GiB): refused from the header
+     * alone, on every host (32-bit size_t included), with or without a
+     * limit, as md2_parse() refuses them */
     tu_set_hdr(file, TU_NUM_FRAMES, 1 << 30);
     tu_set_hdr(file, TU_FRAMESIZE, 1 << 20);
     memset(&o, 0, sizeof o);
-    memstream_init(&s, file, 200, 0);
-    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_SECTION_OUT_OF_BOUNDS);
-    tu_alloc_init(&a, &o.allocator);
-    /* with max_file_size the stream is refused from the header alone */
-    o.limits.max_file_size = 1 << 20;
-    memstream_init(&s, file, 200, 0);
-    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    tu_memstream_init(&s, file, 200, 0);
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_ERR_SECTION_OUT_OF_BOUNDS);
     assert_int_equal(s.pos, 68);
+    assert_int_equal(md2_parse(file, 200, &o, &m), MD2_ERR_SECTION_OUT_OF_BOUNDS);
+    tu_alloc_init(&a, &o.allocator);
+    o.limits.max_file_size = 1 << 20;
+    tu_memstream_init(&s, file, 200, 0);
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_ERR_SECTION_OUT_OF_BOUNDS);
+    assert_int_equal(s.pos, 68);
+    assert_int_equal(a.calls, 0); /* nothing allocated */
 }
 
+/* max_file_size bounds the data for md2_parse() and the loaders alike;
+ * the loaders read at most max_file_size + 1 bytes to learn it. */
 static void test_stream_max_file_size(void **state)
 {
     tu_spec sp;
-    size_t size;
-    memstream s;
+    size_t size, data;
+    tu_memstream s;
     md2_model *m = NULL;
     md2_options o;
     (void)state;
     tu_spec_default(&sp);
     sp.trailing = 1000;
     size = tu_build(&sp, file);
+    data = size - 1000;
     memset(&o, 0, sizeof o);
-    /* exactly the data: loads, and at most one probe byte more is read */
-    o.limits.max_file_size = size - 1000;
-    memstream_init(&s, file, size, 0);
-    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_OK);
-    assert_int_equal(s.pos, size - 1000 + 1);
+    /* exactly the data, and the limit is its size: loads */
+    o.limits.max_file_size = data;
+    tu_memstream_init(&s, file, data, 0);
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_OK);
+    assert_int_equal(s.pos, data);
     md2_free(m);
-    /* one byte less than the sections need: refused after the header */
-    o.limits.max_file_size = size - 1001;
-    memstream_init(&s, file, size, 0);
-    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
-    assert_int_equal(s.pos, 68);
+    assert_int_equal(md2_parse(file, data, &o, &m), MD2_OK);
+    md2_free(m);
+    /* 1000 bytes more than the limit: refused after reading limit + 1 */
+    tu_memstream_init(&s, file, size, 0);
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    assert_int_equal(s.pos, data + 1);
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    /* a limit below what the sections need */
+    o.limits.max_file_size = data - 1;
+    tu_memstream_init(&s, file, size, 0);
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    assert_int_equal(s.pos, data);
+    /* ... even when the stream is exactly the data: it is still too large */
+    tu_memstream_init(&s, file, data, 0);
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    assert_int_equal(md2_parse(file, data, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
     /* a lying ofs_end is the lenient quirk it is in md2_parse, not a limit */
     tu_set_hdr(file, TU_OFS_END, 0x7FFFFFFF);
     o.limits.max_file_size = 1 << 20;
-    memstream_init(&s, file, size - 1000, 0);
-    assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_OK);
+    tu_memstream_init(&s, file, data, 0);
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_OK);
     assert_int_equal(m->warnings, MD2_WARN_OFS_END);
     md2_free(m);
 }
@@ -225,12 +209,12 @@ static size_t stream_peak(const uint8_t *data, size_t n, md2_result *r)
 {
     md2_options o;
     tu_alloc a;
-    memstream s;
+    tu_memstream s;
     md2_model *m = NULL;
     memset(&o, 0, sizeof o);
     tu_alloc_init(&a, &o.allocator);
-    memstream_init(&s, data, n, 0);
-    *r = md2_load_stream(mem_read, &s, &o, &m);
+    tu_memstream_init(&s, data, n, 0);
+    *r = md2_load_stream(tu_mem_read, &s, &o, &m);
     md2_free(m);
     assert_int_equal(a.live, 0);
     return a.peak_bytes;
@@ -274,17 +258,17 @@ static void fail_every_allocation(const uint8_t *data, size_t size, int how)
     md2_diagnostic d;
     tu_alloc a;
     md2_model *m = NULL;
-    memstream s;
+    tu_memstream s;
 
     /* count the allocations of a successful load */
     memset(&o, 0, sizeof o);
     o.error = &d;
     tu_alloc_init(&a, &o.allocator);
-    memstream_init(&s, data, size, 4096);
+    tu_memstream_init(&s, data, size, 4096);
     if (how == 0)
         assert_int_equal(md2_parse(data, size, &o, &m), MD2_OK);
     else if (how == 1)
-        assert_int_equal(md2_load_stream(mem_read, &s, &o, &m), MD2_OK);
+        assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_OK);
     else
         assert_int_equal(md2_load_file(tmp_path, &o, &m), MD2_OK);
     total = a.calls;
@@ -296,12 +280,12 @@ static void fail_every_allocation(const uint8_t *data, size_t size, int how)
         md2_result r;
         tu_alloc_init(&a, &o.allocator);
         a.fail_at = n;
-        memstream_init(&s, data, size, 4096);
+        tu_memstream_init(&s, data, size, 4096);
         m = (md2_model *)&o;
         if (how == 0)
             r = md2_parse(data, size, &o, &m);
         else if (how == 1)
-            r = md2_load_stream(mem_read, &s, &o, &m);
+            r = md2_load_stream(tu_mem_read, &s, &o, &m);
         else
             r = md2_load_file(tmp_path, &o, &m);
         assert_int_equal(r, MD2_ERR_OUT_OF_MEMORY);

@@ -34,6 +34,20 @@ static md2_model *expect(const uint8_t *data, size_t size, uint32_t strict,
     memset(&o, 0, sizeof o);
     o.strict = strict;
     o.error = &d;
+    {
+        /* a stream of the same bytes gives the same result and diagnosis */
+        tu_memstream s;
+        md2_model *sm = NULL;
+        tu_memstream_init(&s, data, size, 0);
+        r = md2_load_stream(tu_mem_read, &s, &o, &sm);
+        assert_int_equal(r, want);
+        md2_free(sm);
+        if (r != MD2_OK) {
+            assert_int_equal(d.section, section);
+            assert_string_equal(d.field, field);
+            assert_int_equal(d.offset, offset);
+        }
+    }
     r = md2_parse(data, size, &o, &m);
     if (r != want)
         fprintf(stderr, "got %s (%s), want %s\n", md2_result_string(r), d.message,
@@ -473,7 +487,7 @@ static void test_quirk_unterminated_names(void **state)
     assert_int_equal(m->skins[1].name[63], 'k');
     assert_string_equal(m->frames[1].name, "abcdefghijklmnop");
     /* written back as they were: all 64 and 16 bytes, still without a NUL */
-    assert_int_equal(md2_write(m, out, sizeof out, &written), MD2_OK);
+    assert_int_equal(md2_write(m, out, sizeof out, &written, NULL), MD2_OK);
     assert_int_equal(written, size);
     assert_memory_equal(out, file, size);
     md2_free(m);
@@ -496,7 +510,7 @@ static void test_name_bytes_after_nul_are_kept(void **state)
     assert_string_equal(m->frames[0].name, "walk1");
     assert_memory_equal(m->frames[0].name, "walk1\0garbage!!", 16);
     /* and written back as they were */
-    assert_int_equal(md2_write(m, out, sizeof out, &written), MD2_OK);
+    assert_int_equal(md2_write(m, out, sizeof out, &written, NULL), MD2_OK);
     assert_int_equal(written, size);
     assert_memory_equal(out, file, size);
     md2_free(m);
@@ -810,14 +824,15 @@ static void test_result_and_warning_strings(void **state)
     }
     assert_string_equal(md2_result_string((md2_result)999), "unknown md2_result");
     assert_string_equal(md2_result_string((md2_result)-1), "unknown md2_result");
-    for (k = 0; k < 11; k++) {
+    for (k = 0; k < 12; k++) {
         assert_true(strcmp(md2_warning_string(1u << k), "unknown or combined md2_warning") != 0);
         assert_true((MD2_STRICT_ALL & (1u << k)) != 0);
     }
-    assert_int_equal(MD2_STRICT_ALL, (1u << 11) - 1);
-    assert_string_equal(md2_warning_string(1u << 11), "unknown or combined md2_warning");
+    assert_int_equal(MD2_STRICT_ALL, (1u << 12) - 1);
+    assert_string_equal(md2_warning_string(1u << 12), "unknown or combined md2_warning");
     assert_string_equal(md2_warning_string(3), "unknown or combined md2_warning");
     assert_string_equal(md2_section_string(MD2_SECTION_GLCMDS), "glcmds");
+    assert_string_equal(md2_section_string(MD2_SECTION_SIDEFILE), "side file");
     assert_string_equal(md2_section_string((md2_section)77), "unknown section");
 }
 

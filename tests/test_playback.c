@@ -247,15 +247,17 @@ static void test_default_mode(void **state)
     a.loop = 1;
     assert_int_equal(md2_player_play(&p, &a, MD2_PLAY_DEFAULT, MD2_RATE_ANIM), MD2_OK);
     assert_int_equal(md2_player_advance(&p, 5.0), MD2_EVENT_LOOPED);
-    assert_string_equal(md2_player_anim(&p)->name, "x");
-    assert_null(md2_player_anim(NULL));
+    assert_string_equal(md2_player_anim(&p).name, "x");
+    assert_string_equal(md2_player_anim(NULL).name, "");
+    assert_int_equal(md2_player_anim(NULL).last, 0);
 }
 
 static void test_rates(void **state)
 {
     md2_player p;
     md2_anim a = make_anim("run", 0, 5, 10.0f, 1);
-    md2_anim nofps = make_anim("nofps", 0, 5, 0.0f, 1);
+    md2_anim nofps = make_anim("nofps", 0, 5, -1.0f, 1);
+    md2_anim hold = make_anim("dead1", 3, 5, 0.0f, 1); /* a side file's rate 0 */
     md2_player saved;
     (void)state;
     md2_player_init(&p);
@@ -286,6 +288,15 @@ static void test_rates(void **state)
     assert_int_equal(md2_player_play(&p, &nofps, MD2_PLAY_LOOP, 5.0f), MD2_OK);
     assert_int_equal(md2_player_set_rate(&p, MD2_RATE_ANIM), MD2_ERR_INVALID_ARGUMENT);
     assert_int_equal(md2_player_set_rate(NULL, 1.0f), MD2_ERR_INVALID_ARGUMENT);
+    /* fps 0 at the animation's own rate holds its first frame */
+    assert_int_equal(md2_player_play(&p, &hold, MD2_PLAY_DEFAULT, MD2_RATE_ANIM), MD2_OK);
+    md2_player_advance(&p, 10.0);
+    expect_frames(&p, 3, 4, 0.0f);
+    assert_true(md2_player_position(&p) == 0.0);
+    /* ... until the caller gives it a rate */
+    assert_int_equal(md2_player_set_rate(&p, 10.0f), MD2_OK);
+    md2_player_advance(&p, 0.15);
+    assert_true(close_to(md2_player_position(&p), 1.5, 1e-12));
 }
 
 /* Negative, NaN and infinite steps count as 0. */
@@ -345,7 +356,7 @@ static void test_play_errors(void **state)
                      MD2_OK);
     expect_frames(&p, 18, 19, 0.0f);
     assert_int_equal(md2_player_play(&p, &anims[1], MD2_PLAY_LOOP, MD2_RATE_ANIM), MD2_OK);
-    assert_string_equal(md2_player_anim(&p)->name, "stand");
+    assert_string_equal(md2_player_anim(&p).name, "stand");
     /* the animation is copied: the caller's array may change */
     anims[1].first = 0;
     expect_frames(&p, 6, 7, 0.0f);
@@ -929,7 +940,7 @@ static void test_no_allocation_after_load(void **state)
     synth_init(&s);
     s.m.skin_width = 64;
     s.m.skin_height = 64;
-    assert_int_equal(md2_write(&s.m, file, sizeof file, &size), MD2_OK);
+    assert_int_equal(md2_write(&s.m, file, sizeof file, &size, NULL), MD2_OK);
     memset(&opts, 0, sizeof opts);
     opts.allocator.alloc = count_alloc;
     opts.allocator.free = count_free;

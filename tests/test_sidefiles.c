@@ -32,16 +32,30 @@ static md2_model model_with_frames(size_t n)
     return m;
 }
 
+/* Options that report errors to e (NULL: none), otherwise the defaults. */
+#define WITH_ERROR(e) (&(const md2_options){.error = (e)})
+
 static md2_result anm(const char *text, const md2_model *m, md2_anim *out,
-                      size_t *count, md2_sidefile_error *err)
+                      size_t *count, md2_diagnostic *err)
 {
-    return md2_parse_anm(text, strlen(text), m, out, MAXA, count, err);
+    return md2_parse_anm(text, strlen(text), m, WITH_ERROR(err), out, MAXA, count);
 }
 
 static md2_result fg(const char *text, const md2_model *m, md2_anim *out,
-                     size_t *count, md2_sidefile_error *err)
+                     size_t *count, md2_diagnostic *err)
 {
-    return md2_parse_framegroups(text, strlen(text), m, out, MAXA, count, err);
+    return md2_parse_framegroups(text, strlen(text), m, WITH_ERROR(err), out, MAXA, count);
+}
+
+/* Byte offset of line:column in text (both 1-based; lines end in LF). */
+static size_t offset_of(const char *text, size_t line, size_t column)
+{
+    size_t at = 0;
+    while (line > 1) {
+        if (text[at++] == '\n')
+            line--;
+    }
+    return at + column - 1;
 }
 
 static void check_anim(const md2_anim *a, const char *name, uint32_t first,
@@ -57,14 +71,14 @@ static void check_anim(const md2_anim *a, const char *name, uint32_t first,
 /* Expects text to fail with result r at line:column, with a message that
  * names the line and contains 'needle'. */
 typedef md2_result (*parser)(const char *, const md2_model *, md2_anim *,
-                             size_t *, md2_sidefile_error *);
+                             size_t *, md2_diagnostic *);
 
 static void expect_error(parser p, const char *text, const md2_model *m,
                          md2_result r, size_t line, size_t column,
                          const char *needle, size_t entries_before)
 {
     md2_anim a[MAXA];
-    md2_sidefile_error err;
+    md2_diagnostic err;
     size_t count = 12345;
     char prefix[64];
     md2_result got = p(text, m, a, &count, &err);
@@ -78,6 +92,9 @@ static void expect_error(parser p, const char *text, const md2_model *m,
     assert_int_equal(err.result, r);
     assert_int_equal(err.line, line);
     assert_int_equal(err.column, column);
+    assert_int_equal(err.section, MD2_SECTION_SIDEFILE);
+    assert_int_equal(err.offset, offset_of(text, line, column));
+    assert_int_equal(err.index, entries_before);
     assert_non_null(strstr(err.message, needle));
     snprintf(prefix, sizeof prefix, "line %lu, column %lu: ", (unsigned long)line,
              (unsigned long)column);
@@ -103,17 +120,17 @@ static void test_anm_good(void **state)
         "panic0\f27\v28 +3";
     md2_anim a[MAXA];
     size_t n = 0;
-    md2_sidefile_error err;
+    md2_diagnostic err;
     md2_model m = model_with_frames(30);
     (void)state;
-    assert_int_equal(md2_parse_anm(text, sizeof text - 1, &m, a, MAXA, &n, &err), MD2_OK);
+    assert_int_equal(md2_parse_anm(text, sizeof text - 1, &m, WITH_ERROR(&err), a, MAXA, &n), MD2_OK);
     assert_int_equal(n, 6);
     assert_int_equal(err.result, MD2_OK);
     assert_int_equal(err.line, 0);
     check_anim(&a[0], "stand0", 0, 0, 10.0f, 1);
     check_anim(&a[1], "walk0", 1, 12, 12.5f, 1);
-    check_anim(&a[2], "death1", 13, 20, 7.25f, 1);
-    check_anim(&a[3], "dead 1", 20, 20, 10.0f, 1);
+    check_anim(&a[2], "death1", 13, 20, 7.25f, 0); /* deaths play once */
+    check_anim(&a[3], "dead 1", 20, 20, 10.0f, 0);
     check_anim(&a[4], "run", 21, 26, 0.5f, 1);
     check_anim(&a[5], "panic0", 27, 28, 3.0f, 1); /* form feed, vertical tab */
 }
@@ -125,22 +142,22 @@ static void test_anm_conventions(void **state)
     static const char cr[] = "\xEF\xBB\xBF" "a 0 1 10\rb 2 3 10\r\rsixteen_bytes_xy 4 4 1";
     md2_anim a[MAXA];
     size_t n = 99;
-    md2_sidefile_error err;
+    md2_diagnostic err;
     (void)state;
-    assert_int_equal(md2_parse_anm(cr, sizeof cr - 1, NULL, a, MAXA, &n, &err), MD2_OK);
+    assert_int_equal(md2_parse_anm(cr, sizeof cr - 1, NULL, WITH_ERROR(&err), a, MAXA, &n), MD2_OK);
     assert_int_equal(n, 3);
     check_anim(&a[0], "a", 0, 1, 10.0f, 1);
     check_anim(&a[1], "b", 2, 3, 10.0f, 1);
     check_anim(&a[2], "sixteen_bytes_xy", 4, 4, 1.0f, 1);
 
-    assert_int_equal(md2_parse_anm("", 0, NULL, a, MAXA, &n, &err), MD2_OK);
+    assert_int_equal(md2_parse_anm("", 0, NULL, WITH_ERROR(&err), a, MAXA, &n), MD2_OK);
     assert_int_equal(n, 0);
-    assert_int_equal(md2_parse_anm(NULL, 0, NULL, a, MAXA, &n, &err), MD2_OK);
+    assert_int_equal(md2_parse_anm(NULL, 0, NULL, WITH_ERROR(&err), a, MAXA, &n), MD2_OK);
     assert_int_equal(n, 0);
     assert_int_equal(anm("// nothing\n   // here\n\n", NULL, a, &n, &err), MD2_OK);
     assert_int_equal(n, 0);
     /* not NUL-terminated: size bounds the text */
-    assert_int_equal(md2_parse_anm("x 0 1 5 garbage", 7, NULL, a, MAXA, &n, &err), MD2_OK);
+    assert_int_equal(md2_parse_anm("x 0 1 5 garbage", 7, NULL, WITH_ERROR(&err), a, MAXA, &n), MD2_OK);
     assert_int_equal(n, 1);
     check_anim(&a[0], "x", 0, 1, 5.0f, 1);
 }
@@ -163,12 +180,10 @@ static void test_anm_bad_lines(void **state)
                  "is too large", 0);
     expect_error(anm, "a 5 4 10\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 5,
                  "last frame 4 is before first frame 5", 0);
-    expect_error(anm, "a 0 4 0\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 7,
-                 "fps '0' must be greater than 0", 0);
-    expect_error(anm, "a 0 4 0.000\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 7,
-                 "must be greater than 0", 0);
     expect_error(anm, "a 0 4 -5\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 7,
-                 "must be greater than 0", 0);
+                 "fps '-5' must not be negative", 0);
+    expect_error(anm, "a 0 4 -0\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 7,
+                 "must not be negative", 0);
     expect_error(anm, "a 0 4 fast\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 7,
                  "fps 'fast' is not a number", 0);
     expect_error(anm, "a 0 4 nan\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 7,
@@ -222,12 +237,12 @@ static void test_sizing(void **state)
     static const char text[] = "a 0 1 10\nb 2 3 10\nc 4 5 10\n";
     md2_anim a[3];
     size_t n = 0;
-    md2_sidefile_error err;
+    md2_diagnostic err;
     (void)state;
-    assert_int_equal(md2_parse_anm(text, sizeof text - 1, NULL, NULL, 0, &n, &err), MD2_OK);
+    assert_int_equal(md2_parse_anm(text, sizeof text - 1, NULL, WITH_ERROR(&err), NULL, 0, &n), MD2_OK);
     assert_int_equal(n, 3);
     memset(a, 0x33, sizeof a);
-    assert_int_equal(md2_parse_anm(text, sizeof text - 1, NULL, a, 2, &n, &err),
+    assert_int_equal(md2_parse_anm(text, sizeof text - 1, NULL, WITH_ERROR(&err), a, 2, &n),
                      MD2_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(n, 3);
     assert_int_equal(err.result, MD2_ERR_BUFFER_TOO_SMALL);
@@ -236,18 +251,18 @@ static void test_sizing(void **state)
     check_anim(&a[1], "b", 2, 3, 10.0f, 1);
     assert_int_equal((unsigned char)a[2].name[0], 0x33); /* untouched */
     /* a bad line after the capacity is still found */
-    assert_int_equal(md2_parse_anm("a 0 1 10\nb 2 3 10\nc 4\n", 22, NULL, a, 1, &n, &err),
+    assert_int_equal(md2_parse_anm("a 0 1 10\nb 2 3 10\nc 4\n", 22, NULL, WITH_ERROR(&err), a, 1, &n),
                      MD2_ERR_PARSE_SIDEFILE);
     assert_int_equal(err.line, 3);
     assert_int_equal(n, 2);
     /* invalid arguments */
-    assert_int_equal(md2_parse_anm(text, sizeof text - 1, NULL, a, 3, NULL, &err),
+    assert_int_equal(md2_parse_anm(text, sizeof text - 1, NULL, WITH_ERROR(&err), a, 3, NULL),
                      MD2_ERR_INVALID_ARGUMENT);
-    assert_int_equal(md2_parse_anm(NULL, 5, NULL, a, 3, &n, &err), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_parse_anm(NULL, 5, NULL, WITH_ERROR(&err), a, 3, &n), MD2_ERR_INVALID_ARGUMENT);
     assert_int_equal(err.line, 0);
-    assert_int_equal(md2_parse_anm(text, sizeof text - 1, NULL, NULL, 3, &n, NULL),
+    assert_int_equal(md2_parse_anm(text, sizeof text - 1, NULL, NULL, NULL, 3, &n),
                      MD2_ERR_INVALID_ARGUMENT);
-    assert_int_equal(md2_parse_framegroups(text, sizeof text - 1, NULL, NULL, 3, &n, NULL),
+    assert_int_equal(md2_parse_framegroups(text, sizeof text - 1, NULL, NULL, NULL, 3, &n),
                      MD2_ERR_INVALID_ARGUMENT);
 }
 
@@ -279,7 +294,7 @@ static void test_framegroups_good(void **state)
     check_anim(&a[1], "run", 40, 45, 10.0f, 1);
     check_anim(&a[2], "attack", 46, 53, 10.0f, 0);
     check_anim(&a[3], "pain one", 54, 57, 7.0f, 0);
-    check_anim(&a[4], "group4", 58, 61, 20.0f, 1);  /* DarkPlaces defaults */
+    check_anim(&a[4], "group4", 58, 61, 20.0f, 1);  /* DarkPlaces' fps; loops by name */
     check_anim(&a[5], "group5", 62, 65, 7.5f, 1);
     check_anim(&a[6], "group6", 66, 71, 7.0f, 1);   /* any non-zero loops */
     check_anim(&a[7], "group7", 72, 83, 7.0f, 0);   /* long comment: not a name */
@@ -304,8 +319,8 @@ static void test_framegroups_bad_lines(void **state)
                  "must not be negative", 0);
     expect_error(fg, "0 ten 10 1\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 3,
                  "frame count 'ten' is not a whole number", 0);
-    expect_error(fg, "0 10 0 1\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 6,
-                 "must be greater than 0", 0);
+    expect_error(fg, "0 10 -1 1\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 6,
+                 "must not be negative", 0);
     expect_error(fg, "0 10 abc 1\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 6,
                  "is not a number", 0);
     expect_error(fg, "0 10 10 yes\n", &m, MD2_ERR_PARSE_SIDEFILE, 1, 9,
@@ -354,7 +369,7 @@ static void test_framegroups_faerie(void **state)
         assert_true(w > 0 && (size_t)w < sizeof text - len);
         len += (size_t)w;
     }
-    assert_int_equal(md2_parse_framegroups(text, len, m, a, MAXA, &n, NULL), MD2_OK);
+    assert_int_equal(md2_parse_framegroups(text, len, m, NULL, a, MAXA, &n), MD2_OK);
     assert_int_equal(n, tn);
     gn = md2_anims_from_names(m, g, MAXA);
     assert_int_equal(gn, tn);
@@ -364,9 +379,184 @@ static void test_framegroups_faerie(void **state)
         assert_int_equal(g[i].last, a[i].last);
     }
     /* one past the model's 198 frames is refused */
-    assert_int_equal(md2_parse_framegroups("190 9 7 0\n", 10, m, a, MAXA, &n, NULL),
+    assert_int_equal(md2_parse_framegroups("190 9 7 0\n", 10, m, NULL, a, MAXA, &n),
                      MD2_ERR_FRAME_RANGE);
     md2_free(m);
+}
+
+/* Collects warnings. */
+typedef struct heard {
+    size_t count;
+    md2_diagnostic last;
+} heard;
+
+static void on_warning(void *user, const md2_diagnostic *w)
+{
+    heard *h = (heard *)user;
+    h->count++;
+    h->last = *w;
+}
+
+/* UFO:AI's one-frame poses have a rate of 0: by default they load with a
+ * warning and hold their frame; strict mode refuses them. */
+static void test_rate_zero_holds(void **state)
+{
+    static const char text[] =
+        "stand1 0 9 10\n"
+        "dead1 29 29 0\n"
+        "dead2 30 30 0.0\n"
+        "death1 20 28 10\n";
+    md2_anim a[MAXA];
+    md2_model m = model_with_frames(40);
+    md2_options o;
+    md2_diagnostic d;
+    heard h;
+    size_t n = 0;
+    (void)state;
+    memset(&o, 0, sizeof o);
+    memset(&h, 0, sizeof h);
+    o.error = &d;
+    o.on_warning = on_warning;
+    o.warning_user = &h;
+    assert_int_equal(md2_parse_anm(text, sizeof text - 1, &m, &o, a, MAXA, &n), MD2_OK);
+    assert_int_equal(n, 4);
+    check_anim(&a[1], "dead1", 29, 29, 0.0f, 0);
+    check_anim(&a[2], "dead2", 30, 30, 0.0f, 0);
+    assert_true(a[1].fps == 0.0f);
+    assert_int_equal(h.count, 2);
+    assert_int_equal(h.last.result, MD2_OK);
+    assert_int_equal(h.last.warning, MD2_WARN_ANIM_RATE_ZERO);
+    assert_int_equal(h.last.section, MD2_SECTION_SIDEFILE);
+    assert_string_equal(h.last.field, "fps");
+    assert_int_equal(h.last.line, 3);
+    assert_int_equal(h.last.column, 13);
+    assert_int_equal(h.last.index, 2);
+    assert_int_equal(h.last.offset, offset_of(text, 3, 13));
+    assert_non_null(strstr(h.last.message, "line 3, column 13"));
+    assert_non_null(strstr(h.last.message, "holds"));
+    /* such entries are valid animations */
+    assert_int_equal(md2_anims_validate(a, n, &m, &d), MD2_OK);
+    /* without a callback the warning is simply not heard */
+    assert_int_equal(md2_parse_anm(text, sizeof text - 1, &m, NULL, a, MAXA, &n), MD2_OK);
+    /* strict: the first such line is an error */
+    o.strict = MD2_WARN_ANIM_RATE_ZERO;
+    h.count = 0;
+    assert_int_equal(md2_parse_anm(text, sizeof text - 1, &m, &o, a, MAXA, &n),
+                     MD2_ERR_PARSE_SIDEFILE);
+    assert_int_equal(n, 1);
+    assert_int_equal(h.count, 0);
+    assert_int_equal(d.result, MD2_ERR_PARSE_SIDEFILE);
+    assert_int_equal(d.warning, 0);
+    assert_int_equal(d.line, 2);
+    assert_int_equal(d.column, 13);
+    assert_string_equal(d.field, "fps");
+    assert_non_null(strstr(d.message, "line 2, column 13: fps '0' is 0"));
+    /* .framegroups follow the same rule */
+    o.strict = 0;
+    assert_int_equal(md2_parse_framegroups("29 1 0 0 dead1\n", 15, &m, &o, a, MAXA, &n),
+                     MD2_OK);
+    check_anim(&a[0], "dead1", 29, 29, 0.0f, 0);
+    assert_int_equal(h.count, 1);
+    o.strict = MD2_STRICT_ALL;
+    assert_int_equal(md2_parse_framegroups("29 1 0 0 dead1\n", 15, &m, &o, a, MAXA, &n),
+                     MD2_ERR_PARSE_SIDEFILE);
+    assert_int_equal(d.column, 6);
+}
+
+/* Numbers that are not finite floats in range are errors at their line
+ * and column, however many digits they take to write. */
+static void test_numbers_far_out_of_range(void **state)
+{
+    enum { ZEROS = 100027 };
+    char *text = (char *)malloc(ZEROS + 64);
+    md2_anim a[MAXA];
+    md2_diagnostic d;
+    size_t n, len;
+    (void)state;
+    assert_non_null(text);
+    /* 1 followed by 100,027 zeros times 10^-1000000: 1e-899973 */
+    len = (size_t)sprintf(text, "run 0 1 1");
+    memset(text + len, '0', ZEROS);
+    len += ZEROS;
+    len += (size_t)sprintf(text + len, "e-1000000\n");
+    assert_int_equal(md2_parse_anm(text, len, NULL, WITH_ERROR(&d), a, MAXA, &n),
+                     MD2_ERR_PARSE_SIDEFILE);
+    assert_int_equal(d.line, 1);
+    assert_int_equal(d.column, 9);
+    assert_non_null(strstr(d.message, "too small"));
+    /* the same digits times 10^-100027 are exactly 1 */
+    len = (size_t)sprintf(text, "run 0 1 1");
+    memset(text + len, '0', ZEROS);
+    len += ZEROS;
+    len += (size_t)sprintf(text + len, "e-100027\n");
+    assert_int_equal(md2_parse_anm(text, len, NULL, WITH_ERROR(&d), a, MAXA, &n), MD2_OK);
+    assert_true(a[0].fps == 1.0f);
+    /* and times 10^-100000: 1e27, a float */
+    len -= strlen("e-100027\n");
+    len += (size_t)sprintf(text + len, "e-100000\n");
+    assert_int_equal(md2_parse_anm(text, len, NULL, WITH_ERROR(&d), a, MAXA, &n), MD2_OK);
+    assert_true(fabsf(a[0].fps - 1e27f) <= 1e21f);
+    /* 0.000...0001 with the digits after the point: 1e-100028 */
+    len = (size_t)sprintf(text, "run 0 1 0.");
+    memset(text + len, '0', ZEROS);
+    len += ZEROS;
+    len += (size_t)sprintf(text + len, "1\n");
+    assert_int_equal(md2_parse_anm(text, len, NULL, WITH_ERROR(&d), a, MAXA, &n),
+                     MD2_ERR_PARSE_SIDEFILE);
+    assert_non_null(strstr(d.message, "too small"));
+    /* ... which a large exponent brings back into range */
+    len--;
+    len += (size_t)sprintf(text + len - 1, "1e100030\n") - 1;
+    assert_int_equal(md2_parse_anm(text, len, NULL, WITH_ERROR(&d), a, MAXA, &n), MD2_OK);
+    assert_true(fabsf(a[0].fps - 100.0f) <= 1e-4f);
+    /* a 1000-digit exponent saturates, it does not wrap */
+    len = (size_t)sprintf(text, "run 0 1 5e");
+    memset(text + len, '9', 1000);
+    len += 1000;
+    text[len++] = '\n';
+    assert_int_equal(md2_parse_anm(text, len, NULL, WITH_ERROR(&d), a, MAXA, &n),
+                     MD2_ERR_PARSE_SIDEFILE);
+    assert_non_null(strstr(d.message, "too large"));
+    text[10] = '-';
+    memset(text + 11, '9', 999);
+    assert_int_equal(md2_parse_anm(text, len, NULL, WITH_ERROR(&d), a, MAXA, &n),
+                     MD2_ERR_PARSE_SIDEFILE);
+    assert_non_null(strstr(d.message, "too small"));
+    /* zero with any exponent is zero: the hold quirk */
+    assert_int_equal(anm("run 0 1 0e999999999999999999\n", NULL, a, &n, &d), MD2_OK);
+    assert_true(a[0].fps == 0.0f);
+    /* the edges of float range */
+    assert_int_equal(anm("run 0 1 3.4e38\n", NULL, a, &n, &d), MD2_OK);
+    assert_int_equal(anm("run 0 1 3.5e38\n", NULL, a, &n, &d), MD2_ERR_PARSE_SIDEFILE);
+    assert_int_equal(anm("run 0 1 1.2e-38\n", NULL, a, &n, &d), MD2_OK);
+    assert_int_equal(anm("run 0 1 1e-39\n", NULL, a, &n, &d), MD2_ERR_PARSE_SIDEFILE);
+    free(text);
+}
+
+/* .anm entries loop or play once by name; a .framegroups loop field wins
+ * over the name, and without one the name decides. */
+static void test_loop_defaults(void **state)
+{
+    md2_anim a[MAXA];
+    size_t n;
+    (void)state;
+    assert_int_equal(anm("stand0 0 1 10\nwalk0 2 3 10\ndeath1 4 5 10\ndead1 6 6 0\n"
+                         "crpain 7 8 10\npain2 9 9 10\n",
+                         NULL, a, &n, NULL), MD2_OK);
+    assert_int_equal(n, 6);
+    assert_int_equal(a[0].loop, 1);
+    assert_int_equal(a[1].loop, 1);
+    assert_int_equal(a[2].loop, 0);
+    assert_int_equal(a[3].loop, 0);
+    assert_int_equal(a[4].loop, 0);
+    assert_int_equal(a[5].loop, 0);
+    assert_int_equal(fg("0 5 10 // death\n5 5 10 1 // death\n10 5 10 0 run\n20 2\n",
+                        NULL, a, &n, NULL), MD2_OK);
+    assert_int_equal(n, 4);
+    assert_int_equal(a[0].loop, 0); /* no field: by name */
+    assert_int_equal(a[1].loop, 1); /* the field wins */
+    assert_int_equal(a[2].loop, 0);
+    assert_int_equal(a[3].loop, 1); /* "group3" */
 }
 
 int main(void)
@@ -380,6 +570,9 @@ int main(void)
         cmocka_unit_test(test_framegroups_good),
         cmocka_unit_test(test_framegroups_bad_lines),
         cmocka_unit_test(test_framegroups_faerie),
+        cmocka_unit_test(test_rate_zero_holds),
+        cmocka_unit_test(test_numbers_far_out_of_range),
+        cmocka_unit_test(test_loop_defaults),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -77,6 +77,19 @@ typedef struct tu_alloc {
 
 void tu_alloc_init(tu_alloc *a, md2_allocator *out);
 
+/* A stream over a memory buffer for md2_load_stream(): tu_mem_read hands
+ * out at most `chunk` bytes a call (0: as many as asked) and fails with
+ * MD2_READ_ERROR once pos reaches fail_at (0: never). */
+typedef struct tu_memstream {
+    const uint8_t *data;
+    size_t size, pos, chunk;
+    size_t fail_at;
+    size_t reads;
+} tu_memstream;
+
+size_t tu_mem_read(void *user, void *dst, size_t size);
+void tu_memstream_init(tu_memstream *s, const uint8_t *data, size_t size, size_t chunk);
+
 /* Reads a whole file into a malloc'd buffer; NULL if it cannot. */
 uint8_t *tu_read_file(const char *path, size_t *size);
 

@@ -24,7 +24,7 @@ static void test_canonical_file_is_byte_identical(void **state)
     (void)state;
     assert_int_equal(md2_parse(file, size, NULL, &m), MD2_OK);
     assert_int_equal(md2_write_size(m), size);
-    assert_int_equal(md2_write(m, out, sizeof out, &written), MD2_OK);
+    assert_int_equal(md2_write(m, out, sizeof out, &written, NULL), MD2_OK);
     assert_int_equal(written, size);
     assert_memory_equal(out, file, size);
     md2_free(m);
@@ -45,7 +45,7 @@ static void test_round_trip_after_lenient_repairs(void **state)
     size = tu_build(&s, file);
     assert_int_equal(md2_parse(file, size, NULL, &m), MD2_OK);
     assert_int_not_equal(m->warnings, 0);
-    assert_int_equal(md2_write(m, out, sizeof out, &written), MD2_OK);
+    assert_int_equal(md2_write(m, out, sizeof out, &written, NULL), MD2_OK);
     assert_true(written < size);
     /* the written file is canonical: it loads in strict mode, equal */
     memset(&strict, 0, sizeof strict);
@@ -85,15 +85,15 @@ static void test_write_stream(void **state)
     assert_int_equal(md2_parse(file, size, NULL, &m), MD2_OK);
     memset(&c, 0, sizeof c);
     c.data = out;
-    assert_int_equal(md2_write_stream(m, collect, &c), MD2_OK);
+    assert_int_equal(md2_write_stream(m, collect, &c, NULL), MD2_OK);
     assert_int_equal(c.size, size);
     assert_memory_equal(out, file, size);
     /* a failing callback stops the write with MD2_ERR_IO */
     memset(&c, 0, sizeof c);
     c.data = out;
     c.fail_on = 1;
-    assert_int_equal(md2_write_stream(m, collect, &c), MD2_ERR_IO);
-    assert_int_equal(md2_write_stream(m, NULL, &c), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_write_stream(m, collect, &c, NULL), MD2_ERR_IO);
+    assert_int_equal(md2_write_stream(m, NULL, &c, NULL), MD2_ERR_INVALID_ARGUMENT);
     md2_free(m);
 }
 
@@ -104,12 +104,12 @@ static void test_err_buffer_too_small(void **state)
     (void)state;
     assert_int_equal(md2_parse(file, size, NULL, &m), MD2_OK);
     memset(out, 0xEE, sizeof out);
-    assert_int_equal(md2_write(m, out, size - 1, &written), MD2_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(md2_write(m, out, size - 1, &written, NULL), MD2_ERR_BUFFER_TOO_SMALL);
     assert_int_equal(written, 0);
     assert_int_equal(out[0], 0xEE); /* nothing written */
-    assert_int_equal(md2_write(m, NULL, size, &written), MD2_ERR_INVALID_ARGUMENT);
-    assert_int_equal(md2_write(NULL, out, size, &written), MD2_ERR_INVALID_ARGUMENT);
-    assert_int_equal(md2_write(m, out, size, NULL), MD2_OK);
+    assert_int_equal(md2_write(m, NULL, size, &written, NULL), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_write(NULL, out, size, &written, NULL), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_write(m, out, size, NULL, NULL), MD2_OK);
     md2_free(m);
 }
 
@@ -172,7 +172,7 @@ static void test_hand_made_model_round_trip(void **state)
     (void)state;
     hand_init(&h);
     assert_int_equal(md2_write_size(&h.m), 68 + 64 + 12 + 12 + 2 * (40 + 12) + 44);
-    assert_int_equal(md2_write(&h.m, out, sizeof out, &written), MD2_OK);
+    assert_int_equal(md2_write(&h.m, out, sizeof out, &written, NULL), MD2_OK);
     memset(&strict, 0, sizeof strict);
     strict.strict = MD2_STRICT_ALL;
     assert_int_equal(md2_parse(out, written, &strict, &m), MD2_OK);
@@ -180,76 +180,141 @@ static void test_hand_made_model_round_trip(void **state)
     md2_free(m);
 }
 
+/* md2_write() and md2_write_stream() refuse h's model with
+ * MD2_ERR_INVALID_MODEL and a diagnostic that names the rule: section,
+ * field and element. */
+static void expect_rule(hand *h, md2_section section, const char *field,
+                        size_t index)
+{
+    md2_diagnostic d, ds;
+    int ok;
+    memset(&d, 0x55, sizeof d);
+    ok = md2_write(&h->m, out, sizeof out, NULL, &d) == MD2_ERR_INVALID_MODEL &&
+         md2_write_stream(&h->m, collect, NULL, &ds) == MD2_ERR_INVALID_MODEL &&
+         md2_write_size(&h->m) == 0;
+    if (!ok || d.section != section || strcmp(d.field, field) != 0 || d.index != index)
+        print_message("expected %s/%s[%lu], got %s/%s[%lu]: %s\n",
+                      md2_section_string(section), field, (unsigned long)index,
+                      md2_section_string(d.section), d.field, (unsigned long)d.index,
+                      d.message);
+    assert_true(ok);
+    assert_int_equal(d.result, MD2_ERR_INVALID_MODEL);
+    assert_int_equal(d.section, section);
+    assert_string_equal(d.field, field);
+    assert_int_equal(d.index, index);
+    if (!strstr(d.message, field))
+        print_message("message lacks %s: %s\n", field, d.message);
+    assert_non_null(strstr(d.message, field)); /* the message names it too */
+    assert_string_equal(ds.message, d.message);
+}
+
 static void test_err_invalid_model(void **state)
 {
     hand h;
     md2_vertex many[2];
+    int32_t longer[12];
     (void)state;
 
     hand_init(&h);
     h.tri.vertex[1] = 3; /* out of range */
-    assert_int_equal(md2_write(&h.m, out, sizeof out, NULL), MD2_ERR_INVALID_MODEL);
-    assert_int_equal(md2_write_size(&h.m), 0);
+    expect_rule(&h, MD2_SECTION_TRIANGLES, "vertex", 0);
 
     hand_init(&h);
     h.tri.texcoord[2] = 3;
-    assert_int_equal(md2_write(&h.m, out, sizeof out, NULL), MD2_ERR_INVALID_MODEL);
+    expect_rule(&h, MD2_SECTION_TRIANGLES, "texcoord", 0);
 
     hand_init(&h);
-    h.gl[3] = 7; /* GL vertex index out of range */
-    assert_int_equal(md2_write(&h.m, out, sizeof out, NULL), MD2_ERR_INVALID_MODEL);
+    h.gl[3] = 7; /* GL vertex index out of range: word 3 */
+    expect_rule(&h, MD2_SECTION_GLCMDS, "glcmds", 3);
 
     hand_init(&h);
     h.m.num_glcmds = 10; /* no terminator */
-    assert_int_equal(md2_write(&h.m, out, sizeof out, NULL), MD2_ERR_INVALID_MODEL);
+    expect_rule(&h, MD2_SECTION_GLCMDS, "glcmds", 10);
 
     hand_init(&h);
-    h.m.num_glcmds = 11;
-    {
-        /* a word hidden after the terminating 0 */
-        int32_t longer[12];
-        memcpy(longer, h.gl, sizeof h.gl);
-        longer[11] = 5;
-        h.m.glcmds = longer;
-        h.m.num_glcmds = 12;
-        assert_int_equal(md2_write(&h.m, out, sizeof out, NULL), MD2_ERR_INVALID_MODEL);
-    }
+    memcpy(longer, h.gl, sizeof h.gl); /* a word hidden after the 0 */
+    longer[11] = 5;
+    h.m.glcmds = longer;
+    h.m.num_glcmds = 12;
+    expect_rule(&h, MD2_SECTION_GLCMDS, "glcmds", 11);
 
     hand_init(&h);
     h.frames[1].translate[0] = 1e31f; /* decodes past MD2_MAX_COORD */
-    assert_int_equal(md2_write(&h.m, out, sizeof out, NULL), MD2_ERR_INVALID_MODEL);
+    expect_rule(&h, MD2_SECTION_FRAMES, "scale", 1);
 
     hand_init(&h);
     h.m.skin_width = -1; /* a file with it would be refused */
-    assert_int_equal(md2_write(&h.m, out, sizeof out, NULL), MD2_ERR_INVALID_MODEL);
+    expect_rule(&h, MD2_SECTION_HEADER, "skin_width", 0);
+    hand_init(&h);
+    h.m.skin_height = -2;
+    expect_rule(&h, MD2_SECTION_HEADER, "skin_height", 0);
 
     hand_init(&h);
     h.m.num_frames = 0;
-    assert_int_equal(md2_write(&h.m, out, sizeof out, NULL), MD2_ERR_INVALID_MODEL);
+    expect_rule(&h, MD2_SECTION_HEADER, "num_frames", 0);
 
     hand_init(&h);
     h.m.num_vertices = 0;
     h.m.num_triangles = 0;
     h.m.num_glcmds = 0;
-    assert_int_equal(md2_write(&h.m, out, sizeof out, NULL), MD2_ERR_INVALID_MODEL);
+    expect_rule(&h, MD2_SECTION_HEADER, "num_vertices", 0);
 
     hand_init(&h);
     h.frames[1].vertices = NULL;
-    assert_int_equal(md2_write(&h.m, out, sizeof out, NULL), MD2_ERR_INVALID_MODEL);
+    expect_rule(&h, MD2_SECTION_FRAMES, "vertices", 1);
 
     hand_init(&h);
+    h.m.frames = NULL;
+    expect_rule(&h, MD2_SECTION_FRAMES, "frames", 0);
+    hand_init(&h);
     h.m.skins = NULL;
-    assert_int_equal(md2_write(&h.m, out, sizeof out, NULL), MD2_ERR_INVALID_MODEL);
+    expect_rule(&h, MD2_SECTION_SKINS, "skins", 0);
+    hand_init(&h);
+    h.m.texcoords = NULL;
+    expect_rule(&h, MD2_SECTION_TEXCOORDS, "texcoords", 0);
+    hand_init(&h);
+    h.m.triangles = NULL;
+    expect_rule(&h, MD2_SECTION_TRIANGLES, "triangles", 0);
+    hand_init(&h);
+    h.m.glcmds = NULL;
+    expect_rule(&h, MD2_SECTION_GLCMDS, "glcmds", 0);
 
     /* counts the format cannot hold: checked before anything is read */
     hand_init(&h);
     h.m.num_vertices = MD2_MAX_INDEXABLE + 1;
     h.frames[0].vertices = h.frames[1].vertices = many;
-    assert_int_equal(md2_write_size(&h.m), 0);
+    expect_rule(&h, MD2_SECTION_HEADER, "num_vertices", 0);
+    hand_init(&h);
+    h.m.num_texcoords = MD2_MAX_INDEXABLE + 1;
+    expect_rule(&h, MD2_SECTION_HEADER, "num_texcoords", 0);
     hand_init(&h);
     h.m.num_skins = (size_t)0x7FFFFFFFu; /* 128 GiB of skins: offsets overflow int32 */
-    assert_int_equal(md2_write_size(&h.m), 0);
-    assert_int_equal(md2_write_stream(&h.m, collect, NULL), MD2_ERR_INVALID_MODEL);
+    expect_rule(&h, MD2_SECTION_HEADER, "ofs_end", 0);
+#if SIZE_MAX > 0xFFFFFFFFu
+    hand_init(&h);
+    h.m.num_glcmds = (size_t)0x80000000u; /* more words than an int32 counts */
+    expect_rule(&h, MD2_SECTION_HEADER, "num_glcmds", 0);
+#endif
+}
+
+static void test_write_diagnostics_on_success_and_misuse(void **state)
+{
+    hand h;
+    md2_diagnostic d;
+    size_t written;
+    (void)state;
+    hand_init(&h);
+    memset(&d, 0x55, sizeof d);
+    assert_int_equal(md2_write(&h.m, out, sizeof out, &written, &d), MD2_OK);
+    assert_int_equal(d.result, MD2_OK);
+    assert_string_equal(d.message, "");
+    assert_int_equal(md2_write(&h.m, out, 10, &written, &d), MD2_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(d.result, MD2_ERR_BUFFER_TOO_SMALL);
+    assert_non_null(strstr(d.message, "buffer"));
+    assert_int_equal(md2_write(NULL, out, sizeof out, &written, &d), MD2_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(d.message, "NULL"));
+    assert_int_equal(md2_write_stream(&h.m, NULL, NULL, &d), MD2_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(d.message, "NULL"));
 }
 
 static void test_write_size_of_null(void **state)
@@ -267,6 +332,7 @@ int main(void)
         cmocka_unit_test(test_err_buffer_too_small),
         cmocka_unit_test(test_hand_made_model_round_trip),
         cmocka_unit_test(test_err_invalid_model),
+        cmocka_unit_test(test_write_diagnostics_on_success_and_misuse),
         cmocka_unit_test(test_write_size_of_null),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

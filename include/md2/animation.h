@@ -49,16 +49,33 @@ extern "C" {
 #define MD2_ANIM_DEFAULT_FPS 10.0f
 
 /** One animation: the keyframes first..last (inclusive, first <= last),
- *  played at fps frames per second. Plain data; copy it freely. */
+ *  played at fps frames per second. Plain data; copy it freely. When you
+ *  fill one in yourself, start from zero (reserved_ must be zero). */
 typedef struct md2_anim {
     char name[MD2_ANIM_NAME_SIZE + 1]; /**< NUL-terminated, may be "" */
     uint32_t first;                    /**< first keyframe */
     uint32_t last;                     /**< last keyframe (>= first) */
-    float fps;                         /**< keyframes per second (> 0) */
+    float fps;                         /**< keyframes per second (>= 0; 0 holds the first frame) */
     int loop;                          /**< 1: loops by default; 0: plays once (see MD2_PLAY_DEFAULT) */
+    uint32_t reserved_[2];             /**< zero: room for new fields */
 } md2_anim;
 
-/** Returned by md2_anim_find() when no animation has the name. */
+/** Whether an animation of this name loops by default, as Quake II plays
+ *  it: 0 (play once) for deaths, pains and poses of the dead, jumps, flips
+ *  and gestures, and their crouching variants; 1 (loop) for everything
+ *  else, such as standing, walking, running and attacking. The rule: a
+ *  leading "cr" (crouch) is dropped, then the letters before the first
+ *  digit, '_', '-', '.' or space are compared, ignoring case, with death,
+ *  dead, die, pain, jump, flip, salute, taunt, wave and point ("death2",
+ *  "crpain", "dead_rifle" play once; "stand", "crwalk", "painting" loop).
+ *  md2_anims_from_names(), md2_parse_anm() and md2_parse_framegroups()
+ *  (for a line without its loop field) set md2_anim.loop with it; a player
+ *  can override it with MD2_PLAY_LOOP or MD2_PLAY_ONCE. NULL gives 1.
+ *  Thread-safe. */
+MD2_API int md2_anim_loops(const char *name);
+
+/** Returned by md2_anim_find() when no animation has the name: the
+ *  largest size_t, (size_t)-1, which is never a valid index. */
 #define MD2_ANIM_NOT_FOUND ((size_t)-1)
 
 /** Finds the animations of model m from its frame names and writes the
@@ -74,7 +91,7 @@ typedef struct md2_anim {
  *  (pain101-104, pain201-204), the parts are named prefix + that digit
  *  (pain1, pain2); other splits are named prefix + 1, 2, 3... in order.
  *  Trailing '_', '-', '.' and ' ' are dropped from names. Every animation
- *  gets fps MD2_ANIM_DEFAULT_FPS and loop 1. Names are not guaranteed to be
+ *  gets fps MD2_ANIM_DEFAULT_FPS and loop md2_anim_loops(name). Names are not guaranteed to be
  *  unique (md2_anim_find() returns the first).
  *  m NULL, or without frames, gives 0. Never allocates;
  *  thread-safe on a shared model; O(num_frames). */
@@ -104,34 +121,40 @@ MD2_API size_t md2_anim_find(const md2_anim *anims, size_t count,
                              const char *name);
 
 /** Checks animations against model m: every entry needs first <= last,
- *  last < m->num_frames and a finite fps > 0. On failure, if bad_index is
- *  not NULL, it receives the index of the first bad entry.
+ *  last < m->num_frames and a finite fps >= 0. On failure, if error is not
+ *  NULL, it names the first bad entry (index), the field ("first", "last"
+ *  or "fps") and the animation's name in its message.
  *  Errors: MD2_ERR_INVALID_ARGUMENT (m NULL, anims NULL with count > 0,
  *  first > last, bad fps), MD2_ERR_FRAME_RANGE (last >= num_frames).
  *  Thread-safe. */
 MD2_API md2_result md2_anims_validate(const md2_anim *anims, size_t count,
-                                      const md2_model *m, size_t *bad_index);
+                                      const md2_model *m,
+                                      md2_diagnostic *error);
 
 /* ------------------------------------------------------------------------ */
 /* Side files                                                                */
 /* ------------------------------------------------------------------------ */
 
-/** Where a side file is wrong. Filled by the parsers when they fail. */
-typedef struct md2_sidefile_error {
-    md2_result result;  /**< the error returned */
-    size_t line;        /**< 1-based line number; 0 if the error is not about a line */
-    size_t column;      /**< 1-based byte column of the offending token; 0 if none */
-    char message[160];  /**< a complete English sentence naming line and problem */
-} md2_sidefile_error;
-
 /** Parses a UFO:AI animation file (.anm) held in memory: text[0..size),
  *  not NUL-terminated necessarily. Each non-blank line is
  *      name first last fps
  *  (whitespace-separated; first and last are inclusive keyframe numbers,
- *  fps a decimal number > 0; name at most 16 bytes, optionally in double
- *  quotes). "//" starts a comment that runs to the end of the line. Lines
- *  end in LF, CRLF or CR; a UTF-8 byte order mark is skipped. Entries get
- *  loop = 1. If m is not NULL every range must lie inside its frames.
+ *  fps a decimal number >= 0 that fits a float; name at most 16 bytes,
+ *  optionally in double quotes). "//" starts a comment that runs to the
+ *  end of the line. Lines end in LF, CRLF or CR; a UTF-8 byte order mark is
+ *  skipped. Entries get loop = md2_anim_loops(name). If m is not NULL
+ *  every range must lie inside its frames.
+ *
+ *  A rate of 0 (UFO:AI's one-frame poses, "dead1 29 29 0") is a quirk: by
+ *  default the entry loads with fps 0, which holds its first frame, and
+ *  opts->on_warning hears MD2_WARN_ANIM_RATE_ZERO; with that flag in
+ *  opts->strict the line is an error (MD2_ERR_PARSE_SIDEFILE).
+ *
+ *  opts: as for md2_parse() (NULL for defaults); only error, on_warning,
+ *  warning_user and strict are used. Diagnostics have section
+ *  MD2_SECTION_SIDEFILE, the 1-based line and column, offset (the byte in
+ *  text), index (the entry's number) and field ("name", "first", "last",
+ *  "fps", "count", "loop").
  *
  *  Output: the entries are written in file order to out (at most capacity
  *  of them) and *count receives the number of entries in the file. Call
@@ -142,33 +165,33 @@ typedef struct md2_sidefile_error {
  *
  *  Errors: MD2_ERR_INVALID_ARGUMENT (text NULL with size > 0, count NULL,
  *  out NULL with capacity > 0), MD2_ERR_PARSE_SIDEFILE (a malformed line:
- *  missing or extra field, bad number, first > last, fps <= 0, name too
- *  long, unterminated quote, control byte), MD2_ERR_FRAME_RANGE (a range
- *  past the model's last frame). On a line error *count holds the entries
- *  before that line and error (if not NULL) gives line, column and a
- *  message. Never allocates; reads no byte outside text[0..size); no
- *  locale dependence; thread-safe. */
+ *  missing or extra field, bad number, a number that is not a finite float
+ *  in range, first > last, negative fps, name too long, unterminated
+ *  quote, control byte), MD2_ERR_FRAME_RANGE (a range past the model's
+ *  last frame). On a line error *count holds the entries before that line.
+ *  Never allocates; reads no byte outside text[0..size); no locale
+ *  dependence; thread-safe. */
 MD2_API md2_result md2_parse_anm(const char *text, size_t size,
-                                 const md2_model *m, md2_anim *out,
-                                 size_t capacity, size_t *count,
-                                 md2_sidefile_error *error);
+                                 const md2_model *m, const md2_options *opts,
+                                 md2_anim *out, size_t capacity, size_t *count);
 
 /** Parses a DarkPlaces frame-group file (.framegroups) held in memory,
- *  with the conventions, output and errors of md2_parse_anm(). Each
- *  non-blank line is
+ *  with the conventions, options, output and errors of md2_parse_anm()
+ *  (a rate of 0 included). Each non-blank line is
  *      first count [fps [loop [name]]] [// comment]
  *  first is the first keyframe, count (>= 1) the number of keyframes, fps
- *  a decimal number > 0 (default 20, as DarkPlaces), loop an integer (0:
- *  play once, other: loop; default 1). The name is the fifth field if
- *  present, else the first word of the comment ("0 40 9 1 // stand" names
- *  the group "stand") if that word has 1 to 16 bytes, else "group"
- *  followed by the entry's index ("group0", "group1", ...). A fifth field
- *  longer than 16 bytes is an error; a longer comment word is only a
- *  comment. More than five fields is an error. */
+ *  a decimal number >= 0 (default 20, as DarkPlaces), loop an integer (0:
+ *  play once, other: loop; without it, md2_anim_loops(name)). The name is
+ *  the fifth field if present, else the first word of the comment ("0 40 9
+ *  1 // stand" names the group "stand") if that word has 1 to 16 bytes,
+ *  else "group" followed by the entry's index ("group0", "group1", ...). A
+ *  fifth field longer than 16 bytes is an error; a longer comment word is
+ *  only a comment. More than five fields is an error. */
 MD2_API md2_result md2_parse_framegroups(const char *text, size_t size,
-                                         const md2_model *m, md2_anim *out,
-                                         size_t capacity, size_t *count,
-                                         md2_sidefile_error *error);
+                                         const md2_model *m,
+                                         const md2_options *opts,
+                                         md2_anim *out, size_t capacity,
+                                         size_t *count);
 
 /* ------------------------------------------------------------------------ */
 /* Playback                                                                  */
@@ -190,29 +213,20 @@ typedef enum md2_play_mode {
 #define MD2_EVENT_FINISHED 2u  /**< a once-animation reached its last frame (reported once per play) */
 #define MD2_EVENT_FADE_DONE 4u /**< a cross-fade ended; only the current animation shows now */
 
-/** One animation's playhead. Private: read it through the md2_player_*
- *  functions; the fields may change between versions. */
-typedef struct md2_playhead {
-    md2_anim anim_;
-    md2_play_mode mode_;  /**< resolved: never MD2_PLAY_DEFAULT */
-    float rate_;          /**< keyframes per second */
-    uint64_t whole_;      /**< whole keyframes into the cycle */
-    double frac_;         /**< fraction of a keyframe, in [0, 1) */
-    int finished_;        /**< a once-animation reached its end */
-} md2_playhead;
-
 /** The playback state of one instance of a model: current animation and
  *  its playhead, an outgoing animation while cross-fading, and the skin.
- *  Plain data owned by the caller; it holds no pointer (not even to the
- *  model), so it can be copied, stored in arrays and used with any model
- *  whose frames cover its animations. Initialise with md2_player_init().
- *  All fields are private. */
-typedef struct md2_player {
-    md2_playhead cur_;      /**< the current (incoming) animation */
-    md2_playhead out_;      /**< the outgoing animation while fading */
-    double fade_elapsed_;   /**< seconds into the cross-fade */
-    double fade_duration_;  /**< 0: no cross-fade */
-    uint32_t skin_;
+ *  Opaque storage of a fixed size owned by the caller (stack, arrays, your
+ *  own entity struct): the library may change what it keeps inside in a
+ *  later 1.x release without changing its size, so programs built against
+ *  an older header keep working. It holds no pointer (not even to the
+ *  model), so it can be copied with memcpy or assignment and used with
+ *  any model whose frames cover its animations. Initialise it with
+ *  md2_player_init(); read it only through the md2_player_* functions. */
+typedef union md2_player {
+    unsigned char opaque_[256];
+    double align_double_;
+    uint64_t align_u64_;
+    void *align_pointer_;
 } md2_player;
 
 /** What a player shows: the pose is
@@ -227,6 +241,7 @@ typedef struct md2_player_frames {
     uint32_t from_a, from_b;
     float from_t;
     float weight;         /**< weight of the current pose, in [0, 1] */
+    uint32_t reserved_[2];/**< written as zero: room for new fields */
 } md2_player_frames;
 
 /** Resets p: no cross-fade, skin 0, and a one-frame animation of keyframe 0
@@ -236,12 +251,13 @@ MD2_API void md2_player_init(md2_player *p);
 /** Starts anim (copied into p; the caller's md2_anim need not outlive the
  *  call) from its first frame in the given mode, at rate keyframes per
  *  second, or at anim->fps if rate is negative (MD2_RATE_ANIM). A rate of
- *  0 holds the first frame until md2_player_set_rate(). Any cross-fade in
+ *  0 (or MD2_RATE_ANIM with anim->fps 0) holds the first frame until
+ *  md2_player_set_rate(). Any cross-fade in
  *  progress is dropped (a hard switch). The animation is not checked
  *  against a model here: md2_player_pose() reports MD2_ERR_FRAME_RANGE.
  *  Errors (p unchanged): MD2_ERR_INVALID_ARGUMENT (p or anim NULL,
  *  first > last, mode not an md2_play_mode, rate NaN or infinite, or
- *  rate negative while anim->fps is not finite and > 0). */
+ *  rate negative while anim->fps is negative or not finite). */
 MD2_API md2_result md2_player_play(md2_player *p, const md2_anim *anim,
                                    md2_play_mode mode, float rate);
 
@@ -292,9 +308,8 @@ MD2_API unsigned md2_player_advance(md2_player *p, double dt);
  *  not be NULL (else nothing is written). */
 MD2_API void md2_player_state(const md2_player *p, md2_player_frames *out);
 
-/** The current animation (a pointer into p, valid while p is). NULL if p
- *  is NULL. */
-MD2_API const md2_anim *md2_player_anim(const md2_player *p);
+/** A copy of the current animation (all zero if p is NULL). */
+MD2_API md2_anim md2_player_anim(const md2_player *p);
 
 /** The current animation's playhead in keyframes after its first frame,
  *  after wrapping (loop: [0, n); once: [0, n - 1]; ping-pong:

@@ -28,8 +28,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define MD2_VERSION_MAJOR 0
-#define MD2_VERSION_MINOR 1
+#define MD2_VERSION_MAJOR 1
+#define MD2_VERSION_MINOR 0
 #define MD2_VERSION_PATCH 0
 /** The version as one number: major * 10000 + minor * 100 + patch. */
 #define MD2_VERSION_NUMBER \
@@ -80,6 +80,9 @@ extern "C" {
  *  repaired or refused, so decoded and interpolated positions are always
  *  finite. */
 #define MD2_MAX_COORD 1e30
+/** Largest data an MD2 file can describe: its offsets, ofs_end included,
+ *  are signed 32-bit integers, so no section may end past this byte. */
+#define MD2_MAX_DATA_SIZE 2147483647u
 /** Largest vertex or texcoord count a uint16 triangle index can address. */
 #define MD2_MAX_INDEXABLE 65536
 
@@ -93,7 +96,7 @@ typedef enum md2_result {
     MD2_OK = 0,
     MD2_ERR_INVALID_ARGUMENT,     /**< NULL pointer, bad stride, t outside [0,1] */
     MD2_ERR_OUT_OF_MEMORY,        /**< the allocator returned NULL */
-    MD2_ERR_IO,                   /**< a file could not be opened or read */
+    MD2_ERR_IO,                   /**< a file could not be opened, read or written (the message says why) */
     MD2_ERR_TRUNCATED_HEADER,     /**< fewer than 68 bytes */
     MD2_ERR_BAD_MAGIC,            /**< ident is not "IDP2" */
     MD2_ERR_BAD_VERSION,          /**< version is not 8 */
@@ -102,7 +105,7 @@ typedef enum md2_result {
     MD2_ERR_BAD_FRAMESIZE,        /**< framesize < 40 + 4*num_xyz (strict: !=) */
     MD2_ERR_NO_VERTICES,          /**< num_xyz is 0 */
     MD2_ERR_NO_FRAMES,            /**< num_frames is 0 */
-    MD2_ERR_LIMIT_EXCEEDED,       /**< a count is above a limit */
+    MD2_ERR_LIMIT_EXCEEDED,       /**< a count, or the data's size, is above a limit */
     MD2_ERR_SECTION_OUT_OF_BOUNDS,/**< a section starts in the header or ends past the data */
     MD2_ERR_SECTION_OVERLAP,      /**< two non-empty sections share bytes */
     MD2_ERR_BAD_OFS_END,          /**< strict: ofs_end differs from the data size */
@@ -114,8 +117,8 @@ typedef enum md2_result {
     MD2_ERR_GLCMDS_UNTERMINATED,  /**< strict: the GL command list lacks its 0 */
     MD2_ERR_FRAME_RANGE,          /**< a frame number >= num_frames */
     MD2_ERR_BUFFER_TOO_SMALL,     /**< the caller's output buffer is too small */
-    MD2_ERR_INVALID_MODEL,        /**< md2_write: the model breaks a rule of the format */
-    MD2_ERR_PARSE_SIDEFILE,       /**< <md2/animation.h>: a side-file line is malformed */
+    MD2_ERR_INVALID_MODEL,        /**< md2_write: the model breaks a rule of the format (the diagnostic names it) */
+    MD2_ERR_PARSE_SIDEFILE,       /**< <md2/animation.h> side files: a malformed line (strict: a rate of 0) */
     MD2_ERR_NOT_FOUND,            /**< <md2/animation.h>: no animation has that name */
     MD2_ERR_BAD_FRAME_TRANSFORM,  /**< strict: a frame's scale or translate is not finite or too large */
     MD2_RESULT_COUNT_             /**< number of codes; not a result */
@@ -139,11 +142,14 @@ typedef enum md2_warning {
     MD2_WARN_GLCMDS_INVALID     = 1u << 7, /**< bad GL command: list cut before it -> MD2_ERR_BAD_GLCMDS */
     MD2_WARN_GLCMDS_UNTERMINATED= 1u << 8, /**< GL list without its 0: 0 added -> MD2_ERR_GLCMDS_UNTERMINATED */
     MD2_WARN_GLCMDS_TRAILING    = 1u << 9, /**< words after the GL list's 0: ignored -> MD2_ERR_BAD_GLCMDS */
-    MD2_WARN_FRAME_TRANSFORM    = 1u << 10 /**< scale/translate NaN, infinite or beyond MD2_MAX_COORD: that axis set to 0 -> MD2_ERR_BAD_FRAME_TRANSFORM */
+    MD2_WARN_FRAME_TRANSFORM    = 1u << 10,/**< scale/translate NaN, infinite or beyond MD2_MAX_COORD: that axis set to 0 -> MD2_ERR_BAD_FRAME_TRANSFORM */
+    MD2_WARN_ANIM_RATE_ZERO     = 1u << 11 /**< side file: an animation's rate is 0: it holds its first frame -> MD2_ERR_PARSE_SIDEFILE */
 } md2_warning;
 
-/** All warning flags: md2_options.strict = MD2_STRICT_ALL is fully strict. */
-#define MD2_STRICT_ALL 0x7FFu
+/** All warning flags: md2_options.strict = MD2_STRICT_ALL is fully strict.
+ *  New releases may add flags (and raise this value); a strict mask of
+ *  MD2_STRICT_ALL compiled against an older header keeps the older set. */
+#define MD2_STRICT_ALL 0xFFFu
 
 /** A short, static, English description of one md2_warning flag; for a
  *  value that is not exactly one flag, a generic text. Never NULL. */
@@ -163,11 +169,15 @@ typedef struct md2_allocator {
 } md2_allocator;
 
 /** Upper bounds on counts; 0 in a field means "no limit beyond the file":
- *  every section must fit inside the data, and vertices and texcoords are
- *  at most MD2_MAX_INDEXABLE (the uint16 triangle index width). A count
- *  above its limit gives MD2_ERR_LIMIT_EXCEEDED. max_file_size bounds the
- *  bytes md2_load_file()/md2_load_stream() read (0: no bound beyond what
- *  the header can address). */
+ *  every section must fit inside the data (and end by MD2_MAX_DATA_SIZE),
+ *  and vertices and texcoords are at most MD2_MAX_INDEXABLE (the uint16
+ *  triangle index width). A count above its limit gives
+ *  MD2_ERR_LIMIT_EXCEEDED, checked with the header (before any data past
+ *  it is read). max_file_size bounds the size of the data, for md2_parse()
+ *  and the loaders alike: larger data gives MD2_ERR_LIMIT_EXCEEDED once
+ *  the header has passed its checks, and the loaders read at most
+ *  max_file_size + 1 bytes (0: no bound beyond what the header can
+ *  address). */
 typedef struct md2_limits {
     uint32_t max_skins;
     uint32_t max_vertices;
@@ -176,6 +186,7 @@ typedef struct md2_limits {
     uint32_t max_frames;
     uint32_t max_glcmds;
     size_t max_file_size;
+    uint32_t reserved_[4];      /**< must be zero: room for new limits */
 } md2_limits;
 
 /** The original Quake II engine's limits (qfiles.h): 32 skins, 2048
@@ -192,22 +203,30 @@ typedef enum md2_section {
     MD2_SECTION_TEXCOORDS,
     MD2_SECTION_TRIANGLES,
     MD2_SECTION_FRAMES,
-    MD2_SECTION_GLCMDS
+    MD2_SECTION_GLCMDS,
+    MD2_SECTION_SIDEFILE     /**< a text side file (.anm, .framegroups); see line and column */
 } md2_section;
 
 /** The name of a section ("header", "skins", ...). Never NULL. */
 MD2_API const char *md2_section_string(md2_section s);
 
-/** Details of one error or warning. field and message point to memory that
- *  is valid as long as this struct (field is a static string). */
+/** Details of one error or warning: the one way every part of the library
+ *  (parser, loaders, writer, side files, animations) says what is wrong
+ *  and where. field points to a static string; message is inside the
+ *  struct. A call that fails fills the md2_diagnostic it was given
+ *  (md2_options.error, or a parameter) completely; on success it is left
+ *  with result MD2_OK and an empty message. */
 typedef struct md2_diagnostic {
     md2_result result;      /**< the error (MD2_OK for a warning) */
     uint32_t warning;       /**< the md2_warning flag (0 for an error) */
     md2_section section;    /**< the section at fault */
-    const char *field;      /**< header field or element field, e.g. "ofs_tris" */
-    size_t offset;          /**< byte offset in the data where the fault is */
+    const char *field;      /**< header field or element field, e.g. "ofs_tris"; "" if none */
+    size_t offset;          /**< byte offset in the data (or side-file text) where the fault is */
     size_t index;           /**< element number within the section (0 if none) */
-    char message[192];      /**< a complete English sentence naming all of the above */
+    size_t line;            /**< side files: 1-based line (0 if the fault is not on a line) */
+    size_t column;          /**< side files: 1-based byte column (0 if none) */
+    char message[256];      /**< a complete English sentence naming all of the above */
+    uintptr_t reserved_[4]; /**< room for growth; written as zero */
 } md2_diagnostic;
 
 /** Called once for every quirk repaired by lenient loading, in the order the
@@ -215,8 +234,12 @@ typedef struct md2_diagnostic {
  *  normals and GL commands), before md2_parse() returns. The diagnostic is valid during the call only. */
 typedef void (*md2_warning_fn)(void *user, const md2_diagnostic *warning);
 
-/** Parse options. A zero-initialised struct (or a NULL pointer) means the
- *  defaults: malloc/free, no limits beyond the file, lenient. The library
+/** Options for every call that reads input (md2_parse(), the loaders, the
+ *  side-file parsers). A zero-initialised struct (or a NULL pointer) means
+ *  the defaults: malloc/free, no limits beyond the file, lenient. Always
+ *  start from zero ("md2_options o = {0};" or memset) and set what you
+ *  need: later 1.x releases give meaning to reserved_ fields in place, so
+ *  the struct's size and the meaning of zero never change. The library
  *  only reads the struct, but writes to *error: threads that share one
  *  md2_options must each point error at their own md2_diagnostic (or leave
  *  it NULL). */
@@ -227,6 +250,7 @@ typedef struct md2_options {
     md2_diagnostic *error;      /**< if not NULL, filled when a call fails */
     md2_warning_fn on_warning;  /**< if not NULL, called for each warning */
     void *warning_user;         /**< passed to on_warning */
+    uintptr_t reserved_[8];     /**< must be zero: room for new options */
 } md2_options;
 
 /* ------------------------------------------------------------------------ */
@@ -298,6 +322,7 @@ typedef struct md2_model {
     const int32_t *glcmds;      /**< validated GL command words; see md2_glcmd_next() */
     uint32_t warnings;          /**< md2_warning flags raised while loading */
     md2_allocator allocator;    /**< how this model is freed */
+    uintptr_t reserved_[4];     /**< zero: room for new fields (set to zero in a hand-made model) */
 } md2_model;
 
 /* ------------------------------------------------------------------------ */
@@ -319,10 +344,11 @@ MD2_API md2_result md2_parse(const void *data, size_t size,
                              const md2_options *opts, md2_model **out);
 
 /** Reads the file at path (fopen/fread) and parses it as md2_parse() does,
- *  through md2_load_stream(): the bytes are read into a temporary buffer
- *  from the allocator (64 KiB first, doubling as the data arrives), freed
- *  before returning. MD2_ERR_IO if the file cannot be opened or read
- *  (opts->error->message then names the path). */
+ *  through the same reading as md2_load_stream(): same errors for the same
+ *  bytes, and the same bounded reads. MD2_ERR_IO if the file cannot be
+ *  opened or read; the message names the path and the operating system's
+ *  reason ("no such file or directory", "is a directory", "permission
+ *  denied", "input/output error", ...). */
 MD2_API md2_result md2_load_file(const char *path, const md2_options *opts,
                                  md2_model **out);
 
@@ -333,21 +359,28 @@ MD2_API md2_result md2_load_file(const char *path, const md2_options *opts,
  *  of the stream), or MD2_READ_ERROR. */
 typedef size_t (*md2_read_fn)(void *user, void *dst, size_t size);
 
-/** Loads a model from a stream read through read(user, ...), for archives
- *  and network streams. Reads the header, then the data the header says
- *  exists, then reads one byte more to learn whether more follows (that
- *  byte is consumed: give it a stream that ends with the model, not one
- *  that carries more messages after it; it blocks until the byte or the
- *  end of the stream arrives). With
- *  opts->limits.max_file_size set, a header whose sections end past it
- *  gives MD2_ERR_LIMIT_EXCEEDED before anything more is read, and at most
- *  max_file_size bytes are kept (plus the probe byte). The read buffer
- *  starts at 64 KiB and doubles only as data arrives, so a header that lies
- *  about sizes costs memory in proportion to the bytes the stream really
- *  delivers: at its peak a load holds at most 3.5 times those bytes plus
- *  64 KiB (the buffer while it grows, then the buffer and the model); an
- *  honest file about 2 times. Errors as
- *  md2_parse(), plus MD2_ERR_IO when read returns MD2_READ_ERROR. */
+/** Loads a model from a stream read through read(user, ...), for archives,
+ *  pipes and network streams. For the same bytes it returns what
+ *  md2_parse() returns, and it reads no more than it must:
+ *   1. the 68-byte header, checked as md2_parse() checks it (magic,
+ *      version, counts and limits, sizes, section layout): a stream that is
+ *      not an MD2 file, such as an endless pipe of random bytes, is refused
+ *      after 68 bytes;
+ *   2. the bytes up to the end of the last section, kept in a buffer from
+ *      the allocator that starts at 64 KiB and doubles only as data
+ *      arrives (a header that lies about sizes costs memory in proportion
+ *      to the bytes really delivered; at its peak a load holds at most 3.5
+ *      times those bytes plus 64 KiB, an honest file about 2 times);
+ *   3. without opts->limits.max_file_size: the bytes up to ofs_end, if it
+ *      is larger, and one byte more to learn whether data follows the
+ *      model (MD2_WARN_OFS_END); with it: the bytes up to max_file_size + 1,
+ *      to learn whether the data is larger than the limit
+ *      (MD2_ERR_LIMIT_EXCEEDED). These are counted, not kept.
+ *  So a load reads at most MD2_MAX_DATA_SIZE + 1 bytes, or
+ *  max_file_size + 1 when a limit is set; the bytes read past the model are
+ *  consumed: give it a stream that ends with the model (it blocks until
+ *  they or the end of the stream arrive). Errors as md2_parse(), plus
+ *  MD2_ERR_IO when read returns MD2_READ_ERROR (or more than asked). */
 MD2_API md2_result md2_load_stream(md2_read_fn read, void *user,
                                    const md2_options *opts, md2_model **out);
 
@@ -383,10 +416,13 @@ typedef struct md2_glcmd {
 } md2_glcmd;
 
 /** Iteration state over a model's GL commands; initialise with
- *  md2_glcmd_begin(). Plain data: copy it to restart from a point. */
-typedef struct md2_glcmd_iter {
-    const md2_model *model_;
-    size_t pos_;
+ *  md2_glcmd_begin(). Opaque storage of a fixed size (its contents may
+ *  change between releases without changing its size); plain data: copy
+ *  it to restart from a point. */
+typedef union md2_glcmd_iter {
+    unsigned char opaque_[32];
+    void *align_pointer_;
+    uint64_t align_u64_;
 } md2_glcmd_iter;
 
 /** Starts iterating model's GL commands. */
@@ -463,17 +499,29 @@ MD2_API size_t md2_write_size(const md2_model *m);
  *  triangles, frames, GL commands), framesize = 40 + 4 * num_vertices,
  *  ofs_end = file size; names are written as their stored bytes. Writes
  *  md2_write_size(m) bytes to buffer and stores that number in *written
- *  (written may be NULL). Errors: MD2_ERR_INVALID_ARGUMENT (NULL m or
- *  buffer), MD2_ERR_INVALID_MODEL (no vertices or frames, a count the
- *  format cannot hold, an index out of range, malformed GL commands),
- *  MD2_ERR_BUFFER_TOO_SMALL. Never allocates. Thread-safe on a shared m. */
+ *  (written may be NULL).
+ *  Errors, each also described in *error when error is not NULL:
+ *  MD2_ERR_INVALID_ARGUMENT (NULL m or buffer); MD2_ERR_INVALID_MODEL,
+ *  where error names the rule the model breaks by field and element:
+ *  "num_vertices" or "num_frames" (0, or more vertices or texcoords than
+ *  MD2_MAX_INDEXABLE: "num_texcoords"), "skin_width"/"skin_height"
+ *  (negative), "frames"/"skins"/"texcoords"/"triangles"/"glcmds" (NULL
+ *  with a count), "vertices" (a frame without vertices; index = frame),
+ *  "scale" (a frame transform that does not decode to finite coordinates;
+ *  index = frame), "vertex"/"texcoord" (a triangle index out of range;
+ *  index = triangle), "glcmds" (a malformed command, a missing final 0 or
+ *  words after it; index = word), "num_skins"/"num_triangles"/
+ *  "num_frames"/"num_glcmds"/"ofs_end" (the file would pass
+ *  MD2_MAX_DATA_SIZE); MD2_ERR_BUFFER_TOO_SMALL. Never allocates.
+ *  Thread-safe on a shared m. */
 MD2_API md2_result md2_write(const md2_model *m, void *buffer, size_t capacity,
-                             size_t *written);
+                             size_t *written, md2_diagnostic *error);
 
 /** As md2_write(), through a callback in pieces of at most a few KiB, with
- *  no large buffer. Errors as md2_write(), plus MD2_ERR_IO if write fails. */
+ *  no large buffer. Errors as md2_write(), plus MD2_ERR_IO if write fails
+ *  (the pieces before it have been delivered). */
 MD2_API md2_result md2_write_stream(const md2_model *m, md2_write_fn write,
-                                    void *user);
+                                    void *user, md2_diagnostic *error);
 
 /* ------------------------------------------------------------------------ */
 /* Version                                                                   */

@@ -112,8 +112,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     model s;
     md2_anim anims[MAX_ANIMS];
-    md2_sidefile_error err;
-    size_t count = 0, bad = 0;
+    md2_diagnostic err;
+    md2_options opts;
+    size_t count = 0;
     md2_result r;
     int framegroups, with_model;
 
@@ -121,26 +122,31 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     framegroups = data[0] & 1;
     with_model = (data[0] & 2) == 0;
+    memset(&opts, 0, sizeof opts);
+    opts.error = &err;
+    if (data[0] & 4)
+        opts.strict = MD2_STRICT_ALL;
     build_model(&s, data + 1, size - 1);
 
     if (framegroups)
         r = md2_parse_framegroups((const char *)data + 1, size - 1, with_model ? &s.m : NULL,
-                                  anims, MAX_ANIMS, &count, &err);
+                                  &opts, anims, MAX_ANIMS, &count);
     else
         r = md2_parse_anm((const char *)data + 1, size - 1, with_model ? &s.m : NULL,
-                          anims, MAX_ANIMS, &count, &err);
+                          &opts, anims, MAX_ANIMS, &count);
     if (r != MD2_OK) {
         CHECK(err.result == r && err.message[0] != '\0');
     } else if (with_model) {
         size_t n = count < MAX_ANIMS ? count : MAX_ANIMS;
-        CHECK(md2_anims_validate(anims, n, &s.m, &bad) == MD2_OK);
+        CHECK(err.result == MD2_OK && err.message[0] == '\0');
+        CHECK(md2_anims_validate(anims, n, &s.m, &err) == MD2_OK);
         play_all(&s, anims, n, data, size); /* nothing to play when n is 0 */
     }
 
     /* grouping of input-made frame names */
     count = md2_anims_from_names(&s.m, anims, MAX_ANIMS);
     CHECK(count >= 1 && count <= FRAMES);
-    CHECK(md2_anims_validate(anims, count, &s.m, &bad) == MD2_OK);
+    CHECK(md2_anims_validate(anims, count, &s.m, &err) == MD2_OK);
     play_all(&s, anims, count, data, size);
     return 0;
 }

@@ -127,7 +127,7 @@ static void walk(const md2_model *m)
     CHECK(size >= MD2_HEADER_SIZE);
     out = (unsigned char *)malloc(size);
     CHECK(out != NULL);
-    CHECK(md2_write(m, out, size, &written) == MD2_OK && written == size);
+    CHECK(md2_write(m, out, size, &written, NULL) == MD2_OK && written == size);
     CHECK(md2_parse(out, size, NULL, &again) == MD2_OK);
     /* The writer repairs the layout (offsets, frame size, GL terminator,
      * dropped triangles); only what it keeps byte for byte may warn. */
