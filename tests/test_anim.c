@@ -147,6 +147,48 @@ static void test_unit_normals(void **state)
     md2_free(m);
 }
 
+/* md2_normalize(): unit length in place, at any stride, bytes between the
+ * normals untouched; a zero normal becomes the fallback (0, 0, 1). */
+static void test_normalize(void **state)
+{
+    float buf[4][4] = {{3.0f, 0.0f, 4.0f, 99.0f},
+                       {0.0f, 0.0f, 0.0f, 99.0f},
+                       {0.0f, -2.0f, 0.0f, 99.0f},
+                       {1e-7f, 0.0f, 0.0f, 99.0f}};
+    float packed[2][3] = {{0.0f, 0.5f, 0.0f}, {1.0f, 1.0f, 1.0f}};
+    int i;
+    (void)state;
+    assert_int_equal(md2_normalize(&buf[0][0], 4, sizeof buf[0]), MD2_OK);
+    assert_true(near(buf[0][0], 0.6f, 1e-7f) && near(buf[0][2], 0.8f, 1e-7f));
+    assert_true(buf[1][0] == 0.0f && buf[1][1] == 0.0f && buf[1][2] == 1.0f);
+    assert_true(buf[2][0] == 0.0f && buf[2][1] == -1.0f && buf[2][2] == 0.0f);
+    /* (nearly) zero: below 1e-6 the direction is noise, so the fallback */
+    assert_true(buf[3][0] == 0.0f && buf[3][2] == 1.0f);
+    for (i = 0; i < 4; i++)
+        assert_true(buf[i][3] == 99.0f);
+    assert_int_equal(md2_normalize(&packed[0][0], 2, 0), MD2_OK);
+    assert_true(packed[0][1] == 1.0f);
+    assert_true(near(packed[1][0], 0.57735026f, 1e-7f));
+    /* a normal blended from two opposite table normals at t = 0.5 */
+    {
+        md2_model *m = load_tiny();
+        float pos[4][3], nrm[4][3];
+        assert_int_equal(md2_lerp(m, 0, 2, 0.5f, &pos[0][0], 0, &nrm[0][0], 0), MD2_OK);
+        assert_int_equal(md2_normalize(&nrm[0][0], m->num_vertices, 0), MD2_OK);
+        for (i = 0; i < 4; i++) {
+            float len = sqrtf(nrm[i][0] * nrm[i][0] + nrm[i][1] * nrm[i][1] +
+                              nrm[i][2] * nrm[i][2]);
+            assert_true(near(len, 1.0f, 1e-6f));
+        }
+        md2_free(m);
+    }
+    /* errors */
+    assert_int_equal(md2_normalize(NULL, 0, 0), MD2_OK);
+    assert_int_equal(md2_normalize(NULL, 1, 0), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_normalize(&buf[0][0], 1, 8), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_normalize(&buf[0][0], 1, 13), MD2_ERR_INVALID_ARGUMENT);
+}
+
 static void test_normal_table(void **state)
 {
     float table[162][3];
@@ -321,6 +363,7 @@ int main(void)
         cmocka_unit_test(test_endpoints_are_exact),
         cmocka_unit_test(test_interleaved_strides),
         cmocka_unit_test(test_unit_normals),
+        cmocka_unit_test(test_normalize),
         cmocka_unit_test(test_normal_table),
         cmocka_unit_test(test_bounds),
         cmocka_unit_test(test_err_frame_range),

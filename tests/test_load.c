@@ -4,6 +4,14 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#if defined(__unix__) || defined(__APPLE__)
+#define _POSIX_C_SOURCE 200809L /* fork, setuid, chmod for the I/O tests */
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#define HAVE_POSIX 1
+#endif
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -74,6 +82,172 @@ static void test_err_io(void **state)
     assert_non_null(strstr(d.message, "byte 168"));
     assert_null(m);
     assert_int_equal(md2_load_stream(NULL, &s, &o, &m), MD2_ERR_INVALID_ARGUMENT);
+}
+
+/* I/O errors say why, in the operating system's words. */
+static void test_io_errors_say_why(void **state)
+{
+    md2_options o;
+    md2_diagnostic d;
+    md2_model *m = NULL;
+    size_t size = tu_tiny(file);
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.error = &d;
+    assert_int_equal(md2_load_file("no-such-model.md2", &o, &m), MD2_ERR_IO);
+    assert_string_equal(d.message, "cannot open 'no-such-model.md2': no such file or directory");
+    assert_string_equal(d.field, "path");
+    /* a directory: refused at open or at the first read, either way named */
+    assert_int_equal(md2_load_file(".", &o, &m), MD2_ERR_IO);
+    assert_non_null(strstr(d.message, "is a directory"));
+    assert_non_null(strstr(d.message, "."));
+#ifdef HAVE_POSIX
+    write_tmp(file, size);
+    /* a file used as a folder */
+    assert_int_equal(md2_load_file("test_load_tiny.md2/model.md2", &o, &m), MD2_ERR_IO);
+    assert_non_null(strstr(d.message, "not a directory"));
+    /* permission: a 0200 file cannot be read by its owner; root reads
+     * anything, so a root run checks it in a child that drops to nobody */
+    assert_int_equal(chmod(tmp_path, 0200), 0);
+    if (geteuid() != 0) {
+        assert_int_equal(md2_load_file(tmp_path, &o, &m), MD2_ERR_IO);
+        assert_non_null(strstr(d.message, "permission denied"));
+    } else {
+        int status = 0;
+        pid_t pid = fork();
+        assert_true(pid >= 0);
+        if (pid == 0) {
+            int ok = setgid(65534) == 0 && setuid(65534) == 0 &&
+                     md2_load_file(tmp_path, &o, &m) == MD2_ERR_IO &&
+                     strstr(d.message, "permission denied") != NULL;
+            _exit(ok ? 0 : 1);
+        }
+        assert_int_equal(waitpid(pid, &status, 0), pid);
+        assert_true(WIFEXITED(status));
+        assert_int_equal(WEXITSTATUS(status), 0);
+    }
+    assert_int_equal(chmod(tmp_path, 0644), 0);
+    remove(tmp_path);
+#endif
+#ifdef __linux__
+    /* a read that the kernel fails: /proc/self/mem at address 0 (EIO) */
+    assert_int_equal(md2_load_file("/proc/self/mem", &o, &m), MD2_ERR_IO);
+    assert_non_null(strstr(d.message, "/proc/self/mem: reading failed at byte 0: input/output error"));
+#endif
+    (void)size;
+    assert_null(m);
+}
+
+/* A reader that never ends, filling every buffer with a byte pattern. */
+typedef struct endless {
+    const uint8_t *prefix; /* given first (may be NULL) */
+    size_t prefix_size;
+    int random;            /* 1: pseudo-random bytes after the prefix, 0: 'A' */
+    uint32_t seed;
+    size_t pos;            /* bytes handed out */
+} endless;
+
+static size_t endless_read(void *user, void *dst, size_t size)
+{
+    endless *e = (endless *)user;
+    uint8_t *out = (uint8_t *)dst;
+    size_t i;
+    for (i = 0; i < size; i++, e->pos++) {
+        if (e->pos < e->prefix_size) {
+            out[i] = e->prefix[e->pos];
+        } else if (e->random) {
+            e->seed = e->seed * 1103515245u + 12345u;
+            out[i] = (uint8_t)(e->seed >> 16);
+        } else {
+            out[i] = 'A';
+        }
+    }
+    return size;
+}
+
+/* An endless stream ends with the right error after a bounded read: the
+ * header alone for what is not an MD2 file, the limit for what is. */
+static void test_endless_streams(void **state)
+{
+    md2_options o;
+    md2_diagnostic d;
+    md2_model *m = NULL;
+    endless e;
+    size_t size = tu_tiny(file);
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.error = &d;
+    memset(&e, 0, sizeof e);
+    assert_int_equal(md2_load_stream(endless_read, &e, &o, &m), MD2_ERR_BAD_MAGIC);
+    assert_int_equal(e.pos, 68);
+    assert_non_null(strstr(d.message, "not an MD2 file"));
+    memset(&e, 0, sizeof e);
+    e.random = 1;
+    e.seed = 7;
+    assert_int_equal(md2_load_stream(endless_read, &e, &o, &m), MD2_ERR_BAD_MAGIC);
+    assert_int_equal(e.pos, 68);
+    /* with a limit too: the header is looked at first */
+    o.limits.max_file_size = 1000;
+    memset(&e, 0, sizeof e);
+    assert_int_equal(md2_load_stream(endless_read, &e, &o, &m), MD2_ERR_BAD_MAGIC);
+    assert_int_equal(e.pos, 68);
+    /* a real model followed by endless bytes: loads with the ofs_end quirk
+     * after the model and one byte, or is refused in strict mode */
+    o.limits.max_file_size = 0;
+    memset(&e, 0, sizeof e);
+    e.prefix = file;
+    e.prefix_size = size;
+    assert_int_equal(md2_load_stream(endless_read, &e, &o, &m), MD2_OK);
+    assert_int_equal(e.pos, size + 1);
+    assert_int_equal(m->warnings, MD2_WARN_OFS_END);
+    md2_free(m);
+    o.strict = MD2_STRICT_ALL;
+    e.pos = 0;
+    assert_int_equal(md2_load_stream(endless_read, &e, &o, &m), MD2_ERR_BAD_OFS_END);
+    /* with a limit, as md2_parse() would see data longer than it */
+    o.strict = 0;
+    o.limits.max_file_size = 4096;
+    e.pos = 0;
+    assert_int_equal(md2_load_stream(endless_read, &e, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    assert_int_equal(e.pos, 4097);
+    assert_string_equal(d.field, "max_file_size");
+    /* a header that claims 2 GB of frames, then endless bytes: the limit
+     * bounds the read */
+    tu_set_hdr(file, TU_NUM_FRAMES, 10000);
+    tu_set_hdr(file, TU_FRAMESIZE, 200000);
+    e.pos = 0;
+    assert_int_equal(md2_load_stream(endless_read, &e, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    assert_int_equal(e.pos, 4097);
+    assert_null(m);
+}
+
+/* Read callbacks that misbehave are I/O errors that say so. */
+static size_t too_generous(void *user, void *dst, size_t size)
+{
+    (void)user;
+    (void)dst;
+    return size + 1;
+}
+
+static void test_stream_callback_errors(void **state)
+{
+    md2_options o;
+    md2_diagnostic d;
+    md2_model *m = NULL;
+    tu_memstream s;
+    size_t size = tu_tiny(file);
+    (void)state;
+    memset(&o, 0, sizeof o);
+    o.error = &d;
+    assert_int_equal(md2_load_stream(too_generous, NULL, &o, &m), MD2_ERR_IO);
+    assert_non_null(strstr(d.message, "more bytes than asked"));
+    tu_memstream_init(&s, file, size, 0);
+    s.fail_at = 118; /* the reads hand out 50, 18 (the header's end), 50 */
+    s.chunk = 50;
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_ERR_IO);
+    assert_string_equal(d.message,
+                        "stream: reading failed at byte 118: the read callback reported an error");
+    assert_int_equal(d.offset, 118);
 }
 
 static void test_stream_in_small_chunks(void **state)
@@ -392,6 +566,9 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_load_file),
         cmocka_unit_test(test_err_io),
+        cmocka_unit_test(test_io_errors_say_why),
+        cmocka_unit_test(test_endless_streams),
+        cmocka_unit_test(test_stream_callback_errors),
         cmocka_unit_test(test_stream_in_small_chunks),
         cmocka_unit_test(test_stream_trailing_data_and_truncation),
         cmocka_unit_test(test_stream_lying_header_costs_little),

@@ -5,7 +5,9 @@
  * model accepted, walks every public read path: interpolates every frame
  * pair it can reach, decodes, computes bounds, iterates the GL commands,
  * writes the model back and parses the result, which must equal the first
- * parse. Any mismatch aborts, so the fuzzer reports it as a crash. The
+ * parse. It also loads the input through md2_load_stream() with short
+ * reads, a size limit and read errors, which must agree with md2_parse().
+ * Any mismatch aborts, so the fuzzer reports it as a crash. The
  * same function runs without libFuzzer in fuzz_replay.c.
  *
  * SPDX-License-Identifier: MIT
@@ -139,6 +141,71 @@ static void walk(const md2_model *m)
     free(pos);
 }
 
+/* A stream over the input that hands out reads of varying length (1 to
+ * 64 bytes, from a seed) and can fail with MD2_READ_ERROR at a byte. */
+typedef struct stream {
+    const uint8_t *data;
+    size_t size, pos, fail_at; /* fail_at: 0 never */
+    uint32_t seed;
+} stream;
+
+static size_t stream_read(void *user, void *dst, size_t want)
+{
+    stream *s = (stream *)user;
+    size_t n = s->size - s->pos;
+    if (s->fail_at && s->pos >= s->fail_at)
+        return MD2_READ_ERROR;
+    s->seed = s->seed * 1664525u + 1013904223u;
+    if (n > want)
+        n = want;
+    if (n > 1 + (s->seed >> 26))
+        n = 1 + (s->seed >> 26);
+    memcpy(dst, s->data + s->pos, n);
+    s->pos += n;
+    return n;
+}
+
+/* md2_load_stream() with short reads (and a limit on odd sizes) gives
+ * md2_parse()'s result for the same bytes; with a read error part-way it
+ * gives that result or MD2_ERR_IO; it never reads past the limit. */
+static void check_stream(const uint8_t *data, size_t size, const md2_options *po)
+{
+    md2_options o = *po;
+    md2_diagnostic d;
+    md2_model *m = NULL;
+    stream s;
+    counter c;
+    md2_result want, got;
+    int pass;
+
+    for (pass = 0; pass < 2; pass++) {
+        memset(&c, 0, sizeof c);
+        memset(&s, 0, sizeof s);
+        o.error = &d;
+        o.allocator.alloc = count_alloc;
+        o.allocator.free = count_free;
+        o.allocator.user = &c;
+        o.limits.max_file_size = (size & 1) ? size / 2 + 1 : 0;
+        s.data = data;
+        s.size = size;
+        s.seed = (uint32_t)size * 2654435761u;
+        if (pass == 1)
+            s.fail_at = size > 0 ? 1 + data[size - 1] % (size + 1) : 1;
+        o.error = NULL;
+        want = md2_parse(data, size, &o, &m);
+        md2_free(m);
+        m = NULL;
+        o.error = &d;
+        got = md2_load_stream(stream_read, &s, &o, &m);
+        CHECK(got == want || (pass == 1 && got == MD2_ERR_IO));
+        CHECK(got == MD2_OK ? m != NULL : (m == NULL && d.result == got));
+        if (o.limits.max_file_size)
+            CHECK(s.pos <= o.limits.max_file_size + 1);
+        md2_free(m);
+        CHECK(c.live_bytes == 0);
+    }
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     int pass;
@@ -167,6 +234,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         walk(m);
         md2_free(m);
         CHECK(c.live_bytes == 0);
+    }
+    {
+        md2_options o;
+        memset(&o, 0, sizeof o);
+        o.strict = (size & 2) ? MD2_STRICT_ALL : 0;
+        check_stream(data, size, &o);
     }
     return 0;
 }
