@@ -119,7 +119,8 @@ static void run_write(bench *b, long reps)
     long i;
     for (i = 0; i < reps; i++) {
         size_t written = 0;
-        if (md2_write(b->model, b->out, b->out_size, &written) == MD2_OK)
+        if (md2_write(b->model, b->out, b->out_size, &written, NULL) ==
+            MD2_OK)
             sink += b->out[written - 1];
     }
 }
@@ -230,9 +231,10 @@ int main(int argc, char **argv)
 
     if (argc > 2 || (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
                                    strcmp(argv[1], "-h") == 0))) {
-        printf("usage: md2_bench [MODEL.md2]\n"
-               "Times md2_parse, md2_lerp and md2_write against memcpy of the\n"
-               "same bytes (about 2 s). Default model: %s\n", DEFAULT_MODEL);
+        fprintf(argc > 2 ? stderr : stdout,
+                "usage: md2_bench [MODEL.md2]\n"
+                "Times md2_parse, md2_lerp and md2_write against memcpy of the\n"
+                "same bytes (about 2 s). Default model: %s\n", DEFAULT_MODEL);
         return argc > 2 ? 2 : 0;
     }
     if (argc == 2)

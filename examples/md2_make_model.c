@@ -3,8 +3,17 @@
  * and writes it as an MD2 file. It shows how to fill an md2_model by hand
  * for md2_write_stream(), and it is how examples/models/crystal.md2 is made.
  *
- * Usage: md2_make_model [OUT.md2]      (default: crystal.md2 in the current
- *                                       directory; --help prints this)
+ * Usage: md2_make_model OUT.md2
+ *        md2_make_model --help
+ *
+ *   OUT.md2  where to write the model (it is overwritten). There is no
+ *            default: without an argument the program prints its usage to
+ *            stderr and exits with status 2, so it never writes into the
+ *            current directory unasked. To remake the bundled model:
+ *            md2_make_model examples/models/crystal.md2
+ *
+ * Exit status: 0 on success, 1 if the model cannot be built, written or
+ * read back, 2 for bad arguments.
  *
  * The model: a hexagonal crystal standing on the Z axis (Quake II models are
  * Z-up: X forward, Y left), 14 vertices (a top apex, an upper ring of 6, a
@@ -543,9 +552,12 @@ static int verify(const char *path, const md2_model *want, size_t size)
         fprintf(stderr, "md2_make_model: %s reloads with other counts or "
                 "warnings (0x%lx)\n", path, (unsigned long)m->warnings);
     /* written again, the loaded model must give the very same bytes */
-    if (ok && (md2_write(m, a, sizeof a, &na) != MD2_OK ||
-               md2_write(want, b, sizeof b, &nb) != MD2_OK || na != nb ||
-               memcmp(a, b, na) != 0)) {
+    if (ok && (md2_write(m, a, sizeof a, &na, &diag) != MD2_OK ||
+               md2_write(want, b, sizeof b, &nb, &diag) != MD2_OK)) {
+        fprintf(stderr, "md2_make_model: writing %s again failed: %s\n  %s\n",
+                path, md2_result_string(diag.result), diag.message);
+        ok = 0;
+    } else if (ok && (na != nb || memcmp(a, b, na) != 0)) {
         fprintf(stderr, "md2_make_model: %s does not round-trip byte for byte\n",
                 path);
         ok = 0;
@@ -554,23 +566,34 @@ static int verify(const char *path, const md2_model *want, size_t size)
     return ok;
 }
 
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: md2_make_model OUT.md2\n"
+            "Writes libmd2's sample model \"crystal\" to OUT.md2 and checks that it\n"
+            "loads back strictly. (examples/models/crystal.md2 is made this way.)\n");
+}
+
 int main(int argc, char **argv)
 {
     static crystal c;
-    const char *path = "crystal.md2";
+    const char *path;
+    md2_diagnostic diag;
     size_t size;
     md2_result r;
+    int existed;
     FILE *fp;
 
-    if (argc > 2 || (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
-                                   strcmp(argv[1], "-h") == 0))) {
-        printf("usage: md2_make_model [OUT.md2]\n"
-               "Writes libmd2's sample model \"crystal\" (default: crystal.md2)\n"
-               "and checks that it loads back strictly.\n");
-        return argc > 2 ? 1 : 0;
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
+                      strcmp(argv[1], "-h") == 0)) {
+        usage(stdout);
+        return 0;
     }
-    if (argc == 2)
-        path = argv[1];
+    if (argc != 2 || argv[1][0] == '\0') {
+        usage(stderr);
+        return 2;
+    }
+    path = argv[1];
 
     build(&c);
     if (check_model(&c) != 0)
@@ -581,18 +604,36 @@ int main(int argc, char **argv)
         return 1;
     }
 
+    /* on a failed write, remove the file only if this run created it (never
+     * whatever was there: a device, a file the user keeps) */
+    fp = fopen(path, "rb");
+    existed = fp != NULL;
+    if (fp)
+        fclose(fp);
     fp = fopen(path, "wb");
     if (!fp) {
         fprintf(stderr, "md2_make_model: cannot create %s\n", path);
         return 1;
     }
-    r = md2_write_stream(&c.model, write_file, fp);
-    if (fclose(fp) != 0 && r == MD2_OK)
+    memset(&diag, 0, sizeof diag);
+    r = md2_write_stream(&c.model, write_file, fp, &diag);
+    if (r == MD2_OK && ferror(fp)) {
         r = MD2_ERR_IO;
+        diag.message[0] = '\0';
+    }
+    if (fclose(fp) != 0 && r == MD2_OK) {
+        r = MD2_ERR_IO;
+        diag.message[0] = '\0';
+    }
     if (r != MD2_OK) {
         fprintf(stderr, "md2_make_model: writing %s: %s\n", path,
                 md2_result_string(r));
-        remove(path);
+        if (diag.message[0] != '\0')
+            fprintf(stderr, "  %s\n", diag.message);
+        if (!existed)
+            remove(path);
+        else
+            fprintf(stderr, "md2_make_model: %s may be incomplete\n", path);
         return 1;
     }
     if (!verify(path, &c.model, size))

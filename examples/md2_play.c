@@ -102,19 +102,28 @@ static char *read_text(const char *path, size_t *size)
     return buf;
 }
 
+/* Prints a side-file warning (such as a rate of 0) with the file's name;
+ * user points to the path. */
+static void print_warning(void *user, const md2_diagnostic *d)
+{
+    fprintf(stderr, "%s: warning: %s\n", *(const char *const *)user,
+            d->message);
+}
+
 /* Gets the animations the options ask for; returns the count or -1. */
 static long get_anims(const options *o, const md2_model *m, md2_anim *anims,
                       const char **source)
 {
     size_t n = 0;
+    md2_diagnostic diag;
 
+    memset(&diag, 0, sizeof diag);
     if (o->quake2) {
         const md2_anim *t = md2_anims_quake2_player(&n);
-        size_t bad = 0;
-        md2_result r = md2_anims_validate(t, n, m, &bad);
+        md2_result r = md2_anims_validate(t, n, m, &diag);
         if (r != MD2_OK) {
-            fprintf(stderr, "the Quake II table does not fit this model (%s: %s)\n",
-                    t[bad].name, md2_result_string(r));
+            fprintf(stderr, "the Quake II table does not fit this model: %s\n",
+                    diag.message);
             return -1;
         }
         memcpy(anims, t, n * sizeof *t);
@@ -123,19 +132,27 @@ static long get_anims(const options *o, const md2_model *m, md2_anim *anims,
         const char *path = o->anm ? o->anm : o->framegroups;
         size_t size = 0;
         char *text = read_text(path, &size);
-        md2_sidefile_error err;
+        md2_options opts;
         md2_result r;
         if (!text) {
             fprintf(stderr, "%s: cannot read\n", path);
             return -1;
         }
+        memset(&opts, 0, sizeof opts);
+        opts.error = &diag;
+        opts.on_warning = print_warning;
+        opts.warning_user = &path;
         if (o->anm)
-            r = md2_parse_anm(text, size, m, anims, MAX_ANIMS, &n, &err);
+            r = md2_parse_anm(text, size, m, &opts, anims, MAX_ANIMS, &n);
         else
-            r = md2_parse_framegroups(text, size, m, anims, MAX_ANIMS, &n, &err);
+            r = md2_parse_framegroups(text, size, m, &opts, anims, MAX_ANIMS, &n);
         free(text);
-        if (r != MD2_OK) {
-            fprintf(stderr, "%s: %s\n", path, err.message);
+        if (r == MD2_ERR_BUFFER_TOO_SMALL) {
+            fprintf(stderr, "%s: %lu animations; playing the first %d\n", path,
+                    (unsigned long)n, MAX_ANIMS);
+            n = MAX_ANIMS;
+        } else if (r != MD2_OK) {
+            fprintf(stderr, "%s: %s\n", path, diag.message);
             return -1;
         }
         *source = path;
@@ -215,7 +232,7 @@ static int play_one(const options *o, const md2_model *m, const md2_anim *a,
     }
     rate = o->rate >= 0.0f ? o->rate : a->fps;
     if (!(rate > 0.0f)) {
-        printf("  rate 0: nothing to play\n");
+        printf("  rate 0: holds frame %u\n", (unsigned)a->first);
         return 1;
     }
     safe_name(base, sizeof base, a->name, index);
