@@ -1,5 +1,5 @@
 # Driver of the embedding tests (registered in tests/CMakeLists.txt):
-#   cmake -DMODE=<subdir|install|findpkg|pkgconfig> -DMD2_SOURCE_DIR=...
+#   cmake -DMODE=<subdir|install|findpkg|pkgconfig|nocmocka> -DMD2_SOURCE_DIR=...
 #         -DMD2_BINARY_DIR=... -DWORK_DIR=... [more -D...] -P run_embed.cmake
 # Every step must succeed; the first that fails ends the script with an
 # error (exit code 1). A step that cannot run here prints MD2_EMBED_SKIPPED,
@@ -30,8 +30,9 @@ function(step what)
   endif()
 endfunction()
 
-# configure_build_run(<project dir> <build dir> <programs> <extra cmake args...>)
-function(configure_build_run project_dir build_dir programs)
+# generator_args(<out_var>): the generator, make program and build type of
+# the outer build, as configure arguments.
+function(generator_args out_var)
   set(_gen_args "")
   if(GENERATOR)
     list(APPEND _gen_args -G "${GENERATOR}")
@@ -42,6 +43,12 @@ function(configure_build_run project_dir build_dir programs)
   if(BUILD_TYPE)
     list(APPEND _gen_args "-DCMAKE_BUILD_TYPE=${BUILD_TYPE}")
   endif()
+  set(${out_var} "${_gen_args}" PARENT_SCOPE)
+endfunction()
+
+# configure_build_run(<project dir> <build dir> <programs> <extra cmake args...>)
+function(configure_build_run project_dir build_dir programs)
+  generator_args(_gen_args)
   file(REMOVE_RECURSE "${build_dir}")
   step("configure" COMMAND "${CMAKE_COMMAND}" -S "${project_dir}" -B "${build_dir}"
        ${_gen_args} "-DCMAKE_C_COMPILER=${C_COMPILER}" ${ARGN})
@@ -174,6 +181,89 @@ elseif(MODE STREQUAL "pkgconfig")
   set(ENV{LD_LIBRARY_PATH} "${_libdir}:$ENV{LD_LIBRARY_PATH}")
   set(ENV{DYLD_LIBRARY_PATH} "${_libdir}:$ENV{DYLD_LIBRARY_PATH}")
   step("run consumer_c" COMMAND "${_exe}")
+
+elseif(MODE STREQUAL "nocmocka")
+  # A new user's plain `cmake -S . -B build` on a machine without cmocka:
+  # configure and build must work with the tests turned off and a message
+  # that names the package to install; an explicit -DMD2_BUILD_TESTS=ON (on
+  # the command line or already in the cache) must stay an error.
+  # MD2_CMOCKA_HIDE=ON (tests/cmocka.cmake) hides the installed cmocka.
+  generator_args(_gen_args)
+  set(_hide -DMD2_CMOCKA_HIDE=ON -DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON)
+  set(_build "${WORK_DIR}/nocmocka-build")
+  set(_build_on "${WORK_DIR}/nocmocka-on-build")
+  file(REMOVE_RECURSE "${_build}" "${_build_on}")
+
+  # nocmocka_configure(<expect 0|fail> <what> <cmake args...>): configure, check the
+  # exit code, and keep the output in _out (stdout and stderr).
+  function(nocmocka_configure expect what)
+    list(JOIN ARGN " " _cmdline)
+    message(STATUS "[embed nocmocka] ${what}: cmake ${_cmdline}")
+    execute_process(COMMAND "${CMAKE_COMMAND}" ${ARGN}
+      RESULT_VARIABLE _rc OUTPUT_VARIABLE _o ERROR_VARIABLE _o)
+    if(expect STREQUAL "0" AND NOT _rc STREQUAL "0")
+      message(FATAL_ERROR "[embed nocmocka] ${what}: configure failed (${_rc}):\n${_o}")
+    elseif(expect STREQUAL "fail" AND _rc STREQUAL "0")
+      message(FATAL_ERROR "[embed nocmocka] ${what}: configure succeeded, but should have failed:\n${_o}")
+    endif()
+    set(_out "${_o}" PARENT_SCOPE)
+  endfunction()
+
+  # expect_output(<what> <regex>): the last configure printed <regex>.
+  function(expect_output what regex)
+    if(NOT _out MATCHES "${regex}")
+      message(FATAL_ERROR "[embed nocmocka] ${what}: the output does not match '${regex}':\n${_out}")
+    endif()
+    string(REGEX MATCH "[^\n]*${regex}[^\n]*" _line "${_out}")
+    message(STATUS "[embed nocmocka] ${what}: ok, it says: ${_line}")
+  endfunction()
+
+  # expect_cached(<build dir> <value>): MD2_BUILD_TESTS in that cache.
+  function(expect_cached build_dir value)
+    file(STRINGS "${build_dir}/CMakeCache.txt" _line REGEX "^MD2_BUILD_TESTS:BOOL=")
+    if(NOT _line STREQUAL "MD2_BUILD_TESTS:BOOL=${value}")
+      message(FATAL_ERROR "[embed nocmocka] ${build_dir}: expected MD2_BUILD_TESTS=${value}, the cache has '${_line}'")
+    endif()
+  endfunction()
+
+  # 1. The default: configure and build work, the tests are off.
+  nocmocka_configure(0 "default configure" -S "${MD2_SOURCE_DIR}" -B "${_build}" ${_gen_args}
+    "-DCMAKE_C_COMPILER=${C_COMPILER}" ${_hide})
+  expect_output("default configure" "libcmocka-dev")
+  expect_cached("${_build}" OFF)
+  set(_config_args "")
+  if(BUILD_TYPE)
+    set(_config_args --config "${BUILD_TYPE}")
+  endif()
+  step("build" COMMAND "${CMAKE_COMMAND}" --build "${_build}" ${_config_args} --parallel 2)
+  # no CTest tests anywhere, the examples' included
+  foreach(_f IN ITEMS CTestTestfile.cmake examples/CTestTestfile.cmake tests)
+    if(EXISTS "${_build}/${_f}")
+      message(FATAL_ERROR "[embed nocmocka] tests are off, but ${_build}/${_f} exists")
+    endif()
+  endforeach()
+
+  # 2. A re-configure of the same folder keeps working (MD2_BUILD_TESTS is
+  #    in the cache now, but as libmd2's default, not the user's choice).
+  nocmocka_configure(0 "re-configure" -S "${MD2_SOURCE_DIR}" -B "${_build}")
+  expect_output("re-configure" "libcmocka-dev")
+  expect_cached("${_build}" OFF)
+
+  # 3. -DMD2_BUILD_TESTS=ON in that folder is an error that names the package,
+  #    and stays one on the next re-configure (the user's choice is cached).
+  nocmocka_configure(fail "re-configure with -DMD2_BUILD_TESTS=ON" -S "${MD2_SOURCE_DIR}" -B "${_build}"
+    -DMD2_BUILD_TESTS=ON)
+  expect_output("re-configure with -DMD2_BUILD_TESTS=ON" "libcmocka-dev")
+  nocmocka_configure(fail "re-configure, ON in the cache" -S "${MD2_SOURCE_DIR}" -B "${_build}")
+  expect_output("re-configure, ON in the cache" "MD2_BUILD_TESTS[ \t\r\n]+is[ \t\r\n]+ON")
+
+  # 4. The same in a new folder.
+  nocmocka_configure(fail "new folder with -DMD2_BUILD_TESTS=ON" -S "${MD2_SOURCE_DIR}" -B "${_build_on}"
+    ${_gen_args} "-DCMAKE_C_COMPILER=${C_COMPILER}" ${_hide} -DMD2_BUILD_TESTS=ON)
+  expect_output("new folder with -DMD2_BUILD_TESTS=ON" "libcmocka-dev")
+
+  file(REMOVE_RECURSE "${_build}" "${_build_on}")
+  message(STATUS "[embed nocmocka] without cmocka: default configure and build work, -DMD2_BUILD_TESTS=ON fails")
 
 else()
   message(FATAL_ERROR "run_embed.cmake: unknown MODE '${MODE}'")
