@@ -27,19 +27,15 @@ typedef struct source {
     size_t got;              /* bytes read so far */
 } source;
 
-/* Reads until n bytes or the end of the stream into dst (dst NULL: into a
- * scratch buffer, discarding them). Returns the bytes read, or -1 after
- * filling the diagnostic on a read error. */
+/* Reads until n bytes or the end of the stream into dst, adding the bytes
+ * read to *done and src->got. Returns 0, or -1 after filling the
+ * diagnostic on a read error. */
 static int read_some(source *src, uint8_t *dst, size_t n, size_t *done)
 {
-    uint8_t scratch[4096];
     *done = 0;
     while (*done < n) {
-        size_t want = n - *done, r;
-        uint8_t *to = dst ? dst + *done : scratch;
-        if (!dst && want > sizeof scratch)
-            want = sizeof scratch;
-        r = src->read(src->user, to, want);
+        size_t want = n - *done;
+        size_t r = src->read(src->user, dst + *done, want);
         if (r == 0)
             break;
         if (r == MD2_READ_ERROR || r > want) {
@@ -54,6 +50,22 @@ static int read_some(source *src, uint8_t *dst, size_t n, size_t *done)
         }
         *done += r;
         src->got += r;
+    }
+    return 0;
+}
+
+/* Reads and drops up to n bytes (to the end of the stream). */
+static int skip_some(source *src, uint64_t n)
+{
+    uint8_t scratch[4096];
+    size_t got = 1;
+    while (n > 0 && got > 0) {
+        size_t want = n < sizeof scratch ? (size_t)n : sizeof scratch;
+        if (read_some(src, scratch, want, &got) != 0)
+            return -1;
+        n -= got;
+        if (got < want)
+            break;
     }
     return 0;
 }
@@ -77,7 +89,12 @@ static md2_result load(source *src, const md2_options *opts, md2_model **out)
     /* Without a limit, read to the data's end plus one byte (to learn
      * whether more follows); with one, to the limit plus one byte (to
      * learn whether the data is larger, as md2_parse() would see it). */
-    target = max != 0 ? (uint64_t)max + 1u : data_end + 1u;
+    if (max == 0)
+        target = data_end + 1u;
+    else if ((uint64_t)max < UINT64_MAX)
+        target = (uint64_t)max + 1u;
+    else
+        target = UINT64_MAX; /* a limit of SIZE_MAX on a 64-bit host: to the end */
     keep = (size_t)(sections_end < target ? sections_end : target);
 
     cap = keep < MD2_STREAM_FIRST_CHUNK ? keep : MD2_STREAM_FIRST_CHUNK;
@@ -115,7 +132,7 @@ static md2_result load(source *src, const md2_options *opts, md2_model **out)
     keep = src->got;
     /* past the last section: count the bytes, do not keep them */
     if (keep == sections_end && (uint64_t)src->got < target &&
-        read_some(src, NULL, (size_t)(target - src->got), &n) != 0) {
+        skip_some(src, target - src->got) != 0) {
         a.free(a.user, buf);
         return MD2_ERR_IO;
     }

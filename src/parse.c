@@ -168,7 +168,7 @@ static const struct count_field {
     {MD2_H_NUM_GLCMDS, offsetof(md2_limits, max_glcmds)},
     {MD2_H_NUM_FRAMES, offsetof(md2_limits, max_frames)},
 };
-#define NUM_COUNT_FIELDS (sizeof count_fields / sizeof count_fields[SEC_SKINS])
+#define NUM_COUNT_FIELDS (sizeof count_fields / sizeof count_fields[0])
 
 static uint32_t limit_of(const md2_limits *lim, size_t at)
 {
@@ -178,44 +178,41 @@ static uint32_t limit_of(const md2_limits *lim, size_t at)
 }
 
 /* Fails with r for header field k: "header: <name> (byte N) is V<why>". */
-static md2_result field_fail(md2_pctx *c, md2_result r, int k, const char *why,
-                             unsigned long arg)
+static md2_result field_fail(md2_pctx *c, md2_result r, int k, const char *why)
 {
-    char text[96];
-    snprintf(text, sizeof text, why, arg);
     return md2__fail(c->err, r, MD2_SECTION_HEADER, md2__header_field_name(k),
                      field_offset(k), 0, "header: %s (byte %u) is %ld%s",
                      md2__header_field_name(k), (unsigned)field_offset(k),
-                     (long)c->h[k], text);
+                     (long)c->h[k], why);
 }
 
 static md2_result check_counts(md2_pctx *c)
 {
     const md2_limits *lim = c->opts ? &c->opts->limits : NULL;
+    char why[64];
     size_t i;
 
     for (i = 0; i < NUM_COUNT_FIELDS; i++)
         if (c->h[count_fields[i].field] < 0)
             return field_fail(c, MD2_ERR_BAD_COUNT, count_fields[i].field,
-                              "; a count cannot be negative", 0);
+                              "; a count cannot be negative");
     if (c->h[MD2_H_NUM_XYZ] == 0)
-        return field_fail(c, MD2_ERR_NO_VERTICES, MD2_H_NUM_XYZ,
-                          "; a model needs vertices", 0);
+        return field_fail(c, MD2_ERR_NO_VERTICES, MD2_H_NUM_XYZ, "; a model needs vertices");
     if (c->h[MD2_H_NUM_FRAMES] == 0)
-        return field_fail(c, MD2_ERR_NO_FRAMES, MD2_H_NUM_FRAMES,
-                          "; a model needs a frame", 0);
+        return field_fail(c, MD2_ERR_NO_FRAMES, MD2_H_NUM_FRAMES, "; a model needs a frame");
     if (c->h[MD2_H_NUM_XYZ] > MD2_MAX_INDEXABLE || c->h[MD2_H_NUM_ST] > MD2_MAX_INDEXABLE)
         return field_fail(c, MD2_ERR_LIMIT_EXCEEDED,
                           c->h[MD2_H_NUM_XYZ] > MD2_MAX_INDEXABLE ? MD2_H_NUM_XYZ
                                                                    : MD2_H_NUM_ST,
-                          ", more than the %lu a 16-bit triangle index can address",
-                          (unsigned long)MD2_MAX_INDEXABLE);
+                          ", more than the 65536 a 16-bit triangle index can address");
     for (i = 0; lim && i < NUM_COUNT_FIELDS; i++) {
         int k = count_fields[i].field;
         uint32_t limit = limit_of(lim, count_fields[i].limit);
-        if (limit != 0 && (uint32_t)c->h[k] > limit)
-            return field_fail(c, MD2_ERR_LIMIT_EXCEEDED, k,
-                              ", above the caller's limit of %lu", (unsigned long)limit);
+        if (limit != 0 && (uint32_t)c->h[k] > limit) {
+            snprintf(why, sizeof why, ", above the caller's limit of %lu",
+                     (unsigned long)limit);
+            return field_fail(c, MD2_ERR_LIMIT_EXCEEDED, k, why);
+        }
     }
     return MD2_OK;
 }

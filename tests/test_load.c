@@ -368,6 +368,11 @@ static void test_stream_max_file_size(void **state)
     tu_memstream_init(&s, file, data, 0);
     assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
     assert_int_equal(md2_parse(file, data, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    /* the largest limit there is */
+    o.limits.max_file_size = SIZE_MAX;
+    tu_memstream_init(&s, file, data, 0);
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_OK);
+    md2_free(m);
     /* a lying ofs_end is the lenient quirk it is in md2_parse, not a limit */
     tu_set_hdr(file, TU_OFS_END, 0x7FFFFFFF);
     o.limits.max_file_size = 1 << 20;
