@@ -96,6 +96,8 @@ static md2_result load(source *src, const md2_options *opts, md2_model **out)
     else
         target = UINT64_MAX; /* a limit of SIZE_MAX on a 64-bit host: to the end */
     keep = (size_t)(sections_end < target ? sections_end : target);
+    if (keep < MD2_HEADER_SIZE)
+        keep = MD2_HEADER_SIZE; /* a limit below the header: the header is read all the same */
 
     cap = keep < MD2_STREAM_FIRST_CHUNK ? keep : MD2_STREAM_FIRST_CHUNK;
     buf = (uint8_t *)a.alloc(a.user, cap);

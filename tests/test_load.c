@@ -368,6 +368,16 @@ static void test_stream_max_file_size(void **state)
     tu_memstream_init(&s, file, data, 0);
     assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
     assert_int_equal(md2_parse(file, data, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    /* a limit smaller than the header: the header is read (and checked)
+     * all the same, then the data is too large, as md2_parse() says */
+    o.limits.max_file_size = 10;
+    tu_memstream_init(&s, file, data, 0);
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    assert_int_equal(s.pos, 68);
+    assert_int_equal(md2_parse(file, data, &o, &m), MD2_ERR_LIMIT_EXCEEDED);
+    o.limits.max_file_size = 67;
+    tu_memstream_init(&s, file, 67, 0);
+    assert_int_equal(md2_load_stream(tu_mem_read, &s, &o, &m), MD2_ERR_TRUNCATED_HEADER);
     /* the largest limit there is */
     o.limits.max_file_size = SIZE_MAX;
     tu_memstream_init(&s, file, data, 0);
