@@ -17,8 +17,9 @@
  *    rate, time, cross-fade, skin), kept apart from the shared model.
  *
  * Memory: nothing declared here allocates. Every function writes into
- * buffers and structs the caller owns; md2_player is a plain struct the
- * caller places anywhere (stack, array, inside its own entity struct).
+ * buffers and structs the caller owns; md2_player is fixed-size opaque
+ * storage the caller places anywhere (stack, array, inside its own entity
+ * struct) and copies freely.
  *
  * Thread safety: there is no global mutable state. The functions read the
  * model (const) and never modify it, so any number of threads may use one
@@ -122,8 +123,9 @@ MD2_API size_t md2_anim_find(const md2_anim *anims, size_t count,
 
 /** Checks animations against model m: every entry needs first <= last,
  *  last < m->num_frames and a finite fps >= 0. On failure, if error is not
- *  NULL, it names the first bad entry (index), the field ("first", "last"
- *  or "fps") and the animation's name in its message.
+ *  NULL, it names the first bad entry (index), the field ("last" for a
+ *  last frame before first or past the model, "fps" for a bad rate) and
+ *  the animation's name in its message.
  *  Errors: MD2_ERR_INVALID_ARGUMENT (m NULL, anims NULL with count > 0,
  *  first > last, bad fps), MD2_ERR_FRAME_RANGE (last >= num_frames).
  *  Thread-safe. */

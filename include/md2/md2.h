@@ -231,7 +231,8 @@ typedef struct md2_diagnostic {
 
 /** Called once for every quirk repaired by lenient loading, in the order the
  *  checks run (header fields, section bounds, then names, triangles,
- *  normals and GL commands), before md2_parse() returns. The diagnostic is valid during the call only. */
+ *  frame transforms, normals and GL commands; side files line by line),
+ *  before the call returns. The diagnostic is valid during the call only. */
 typedef void (*md2_warning_fn)(void *user, const md2_diagnostic *warning);
 
 /** Options for every call that reads input (md2_parse(), the loaders, the
