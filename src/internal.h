@@ -6,6 +6,7 @@
 #ifndef MD2_INTERNAL_H
 #define MD2_INTERNAL_H
 
+#include "md2/animation.h"
 #include "md2/md2.h"
 
 #include <stdarg.h>
@@ -119,6 +120,18 @@ void md2__unit_normal(float n[3]);
  * fb at t, exactly as md2_lerp() computes it (not renormalised). */
 void md2__lerp_vertex(const md2_frame *fa, const md2_frame *fb, float t, size_t i,
                       float pos[3], float nrm[3]);
+
+/* A player's pose, checked against a model (playback.c). */
+typedef struct md2__pose {
+    md2_player_frames st;
+    const md2_frame *ca, *cb, *oa, *ob; /* current a, b; outgoing a, b */
+} md2__pose;
+
+/* Reads the pose p shows and checks its frames against m. */
+md2_result md2__pose_begin(const md2_player *p, const md2_model *m, md2__pose *pose);
+/* Position (and normal, if nrm is not NULL) of model vertex i in the pose,
+ * exactly as md2_player_pose() computes it. */
+void md2__pose_vertex(const md2__pose *pose, size_t i, float pos[3], float nrm[3]);
 
 /* 1 if a frame axis with this scale and translate decodes to finite
  * coordinates no larger than MD2_MAX_COORD for every v in 0..255. */

@@ -433,52 +433,63 @@ int md2_player_fading(const md2_player *p)
 /* Poses                                                                     */
 /* ------------------------------------------------------------------------ */
 
+md2_result md2__pose_begin(const md2_player *p, const md2_model *m, md2__pose *pose)
+{
+    md2_result r;
+
+    md2_player_state(p, &pose->st);
+    if ((r = md2__check_frame(m, pose->st.frame_a)) != MD2_OK ||
+        (r = md2__check_frame(m, pose->st.frame_b)) != MD2_OK ||
+        (r = md2__check_frame(m, pose->st.from_a)) != MD2_OK ||
+        (r = md2__check_frame(m, pose->st.from_b)) != MD2_OK)
+        return r;
+    pose->ca = &m->frames[pose->st.frame_a];
+    pose->cb = &m->frames[pose->st.frame_b];
+    pose->oa = &m->frames[pose->st.from_a];
+    pose->ob = &m->frames[pose->st.from_b];
+    return MD2_OK;
+}
+
+void md2__pose_vertex(const md2__pose *pose, size_t i, float pos[3], float nrm[3])
+{
+    float pc[3], nc[3], po[3], no[3], w, wo;
+    int k;
+
+    md2__lerp_vertex(pose->ca, pose->cb, pose->st.t, i, pos, nrm);
+    if (pose->st.weight >= 1.0f)
+        return; /* no cross-fade: exactly md2_lerp() */
+    memcpy(pc, pos, sizeof pc);
+    if (nrm)
+        memcpy(nc, nrm, sizeof nc);
+    md2__lerp_vertex(pose->oa, pose->ob, pose->st.from_t, i, po, nrm ? no : NULL);
+    w = pose->st.weight;
+    wo = 1.0f - w;
+    for (k = 0; k < 3; k++)
+        pos[k] = md2__blend(wo, po[k], w, pc[k]);
+    if (nrm)
+        for (k = 0; k < 3; k++)
+            nrm[k] = md2__blend(wo, no[k], w, nc[k]);
+}
+
 md2_result md2_player_pose(const md2_player *p, const md2_model *m,
                            float *positions, size_t position_stride,
                            float *normals, size_t normal_stride)
 {
-    md2_player_frames st;
+    md2__pose pose;
     size_t ps = md2__stride_floats(position_stride);
     size_t ns = md2__stride_floats(normal_stride);
-    const md2_frame *ca, *cb, *oa, *ob;
-    float w, wo;
     size_t i;
     md2_result r;
 
     if (!p || !m || !positions || !m->frames || ps == 0 || (normals && ns == 0))
         return MD2_ERR_INVALID_ARGUMENT;
-    md2_player_state(p, &st);
-    if (st.weight >= 1.0f)
-        return md2_lerp(m, st.frame_a, st.frame_b, st.t, positions,
-                        position_stride, normals, normal_stride);
-
-    if ((r = md2__check_frame(m, st.frame_a)) != MD2_OK ||
-        (r = md2__check_frame(m, st.frame_b)) != MD2_OK ||
-        (r = md2__check_frame(m, st.from_a)) != MD2_OK ||
-        (r = md2__check_frame(m, st.from_b)) != MD2_OK)
+    if ((r = md2__pose_begin(p, m, &pose)) != MD2_OK)
         return r;
-
-    ca = &m->frames[st.frame_a];
-    cb = &m->frames[st.frame_b];
-    oa = &m->frames[st.from_a];
-    ob = &m->frames[st.from_b];
-    w = st.weight;
-    wo = 1.0f - w;
-    for (i = 0; i < m->num_vertices; i++) {
-        float pc[3], nc[3], po[3], no[3];
-        float *dst = positions + i * ps;
-        int k;
-
-        md2__lerp_vertex(ca, cb, st.t, i, pc, nc);
-        md2__lerp_vertex(oa, ob, st.from_t, i, po, no);
-        for (k = 0; k < 3; k++)
-            dst[k] = md2__blend(wo, po[k], w, pc[k]);
-        if (normals) {
-            float *o = normals + i * ns;
-            for (k = 0; k < 3; k++)
-                o[k] = md2__blend(wo, no[k], w, nc[k]);
-        }
-    }
+    if (pose.st.weight >= 1.0f)
+        return md2_lerp(m, pose.st.frame_a, pose.st.frame_b, pose.st.t, positions,
+                        position_stride, normals, normal_stride);
+    for (i = 0; i < m->num_vertices; i++)
+        md2__pose_vertex(&pose, i, positions + i * ps, normals ? normals + i * ns : NULL);
     return MD2_OK;
 }
 

@@ -1,0 +1,659 @@
+/*
+ * Draw-ready meshes (<md2/mesh.h>): welding (vertex, texcoord) pairs into
+ * one index space with a hash table, poses written into caller layouts,
+ * GPU morph data, back-to-front order and smooth normals with tangents.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "md2/mesh.h"
+#include "internal.h"
+
+#include <math.h>
+#include <string.h>
+
+#define MD2_ALIGNOF(type) offsetof(struct { char c; type member; }, member)
+
+/* ------------------------------------------------------------------------ */
+/* Building                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* A corner's identity: model vertex and texcoord values. */
+static uint64_t corner_key(uint16_t vertex, md2_texcoord st)
+{
+    return ((uint64_t)vertex << 32) | ((uint64_t)(uint16_t)st.s << 16) |
+           (uint64_t)(uint16_t)st.t;
+}
+
+static size_t hash_slot(uint64_t key, unsigned bits)
+{
+    /* Fibonacci hashing: the top bits of key times 2^64 / phi */
+    return (size_t)((key * 0x9E3779B97F4A7C15u) >> (64 - bits));
+}
+
+/* Offsets of the parts of a mesh's one allocation. */
+typedef struct mesh_layout {
+    size_t indices, indices16, source, uv, total;
+} mesh_layout;
+
+static int add_part(size_t *total, size_t *at, size_t count, size_t elem, size_t align)
+{
+    size_t start = (*total + align - 1) / align * align;
+    if (start < *total || (count != 0 && elem > (SIZE_MAX - start) / count))
+        return 0;
+    *at = start;
+    *total = start + count * elem;
+    return 1;
+}
+
+static int plan_mesh(mesh_layout *l, size_t num_indices, size_t num_vertices)
+{
+    size_t total = sizeof(md2_mesh);
+    int small = num_vertices <= 65536u;
+    if (!add_part(&total, &l->indices, num_indices, sizeof(uint32_t), MD2_ALIGNOF(uint32_t)) ||
+        !add_part(&total, &l->indices16, small ? num_indices : 0, sizeof(uint16_t),
+                  MD2_ALIGNOF(uint16_t)) ||
+        !add_part(&total, &l->source, num_vertices, sizeof(uint32_t), MD2_ALIGNOF(uint32_t)) ||
+        !add_part(&total, &l->uv, 2 * num_vertices, sizeof(float), MD2_ALIGNOF(float)))
+        return 0;
+    l->total = total;
+    return 1;
+}
+
+/* The weld table: open addressing on corner keys; slot values are
+ * welded-vertex numbers + 1 (0: empty). Corner c of the triangle list
+ * gets corner_vertex[c]. */
+typedef struct weld {
+    uint32_t *slots;
+    uint64_t *keys;          /* key of each welded vertex */
+    uint32_t *corner_vertex; /* welded vertex of each corner */
+    uint32_t *first_corner;  /* a corner of each welded vertex (for uv) */
+    unsigned bits;
+    size_t count;
+} weld;
+
+static md2_result check_triangles(const md2_model *m, md2_diagnostic *d)
+{
+    size_t i;
+    int k;
+    if (m->num_triangles != 0 && !m->triangles)
+        return md2__fail(d, MD2_ERR_INVALID_MODEL, MD2_SECTION_TRIANGLES, "triangles", 0, 0,
+                         "md2_mesh_build: triangles is NULL but num_triangles is %lu",
+                         (unsigned long)m->num_triangles);
+    if (m->num_triangles > (size_t)UINT32_MAX / 3u)
+        return md2__fail(d, MD2_ERR_INVALID_MODEL, MD2_SECTION_TRIANGLES, "num_triangles",
+                         0, 0, "md2_mesh_build: %lu triangles have more corners than a uint32_t counts",
+                         (unsigned long)m->num_triangles);
+    for (i = 0; i < m->num_triangles; i++)
+        for (k = 0; k < 3; k++) {
+            const md2_triangle *t = &m->triangles[i];
+            if (t->vertex[k] >= m->num_vertices || t->texcoord[k] >= m->num_texcoords ||
+                !m->texcoords)
+                return md2__fail(d, MD2_ERR_INVALID_MODEL, MD2_SECTION_TRIANGLES,
+                                 t->vertex[k] >= m->num_vertices ? "vertex" : "texcoord", 0, i,
+                                 "md2_mesh_build: triangle %lu corner %d has vertex %u and texcoord %u, past the model's %lu vertices or %lu texcoords",
+                                 (unsigned long)i, k, (unsigned)t->vertex[k],
+                                 (unsigned)t->texcoord[k], (unsigned long)m->num_vertices,
+                                 (unsigned long)m->num_texcoords);
+        }
+    return MD2_OK;
+}
+
+/* Welds every corner; w's arrays are sized for n corners. */
+static void weld_corners(const md2_model *m, weld *w)
+{
+    size_t i, n = 3 * m->num_triangles, mask = ((size_t)1 << w->bits) - 1;
+
+    memset(w->slots, 0, ((size_t)1 << w->bits) * sizeof *w->slots);
+    w->count = 0;
+    for (i = 0; i < n; i++) {
+        const md2_triangle *t = &m->triangles[i / 3];
+        int k = (int)(i % 3);
+        uint64_t key = corner_key(t->vertex[k], m->texcoords[t->texcoord[k]]);
+        size_t s = hash_slot(key, w->bits);
+        while (w->slots[s] != 0 && w->keys[w->slots[s] - 1] != key)
+            s = (s + 1) & mask;
+        if (w->slots[s] == 0) {
+            w->keys[w->count] = key;
+            w->first_corner[w->count] = (uint32_t)i;
+            w->slots[s] = (uint32_t)++w->count;
+        }
+        w->corner_vertex[i] = w->slots[s] - 1;
+    }
+}
+
+static void fill_mesh(md2_mesh *mesh, const md2_model *m, const weld *w, const mesh_layout *l,
+                      unsigned flags)
+{
+    unsigned char *base = (unsigned char *)mesh;
+    uint32_t *indices = (uint32_t *)(void *)(base + l->indices);
+    uint16_t *indices16 = (uint16_t *)(void *)(base + l->indices16);
+    uint32_t *source = (uint32_t *)(void *)(base + l->source);
+    float *uv = (float *)(void *)(base + l->uv);
+    size_t i, n = 3 * m->num_triangles;
+    int small = w->count <= 65536u;
+
+    for (i = 0; i < n; i++) {
+        /* counter-clockwise: corners 1 and 2 of every triangle swap */
+        size_t from = (flags & MD2_MESH_COUNTER_CLOCKWISE) && i % 3 != 0
+                          ? i - i % 3 + (3 - i % 3)
+                          : i;
+        indices[i] = w->corner_vertex[from];
+        if (small)
+            indices16[i] = (uint16_t)indices[i];
+    }
+    for (i = 0; i < w->count; i++) {
+        size_t c = w->first_corner[i];
+        const md2_triangle *t = &m->triangles[c / 3];
+        source[i] = t->vertex[c % 3];
+        md2_texcoord_uv(m, m->texcoords[t->texcoord[c % 3]], &uv[2 * i], &uv[2 * i + 1]);
+    }
+    mesh->num_vertices = w->count;
+    mesh->num_indices = n;
+    mesh->indices = n ? indices : NULL;
+    mesh->indices16 = (n && small) ? indices16 : NULL;
+    mesh->source_vertex = w->count ? source : NULL;
+    mesh->uv = w->count ? uv : NULL;
+    mesh->num_model_vertices = m->num_vertices;
+    mesh->flags = flags;
+}
+
+md2_result md2_mesh_build(const md2_model *m, const md2_mesh_options *opts, md2_mesh **out)
+{
+    md2_diagnostic *d = opts ? opts->error : NULL;
+    md2_allocator a;
+    size_t n, table, scratch_size;
+    mesh_layout l;
+    weld w;
+    unsigned char *scratch;
+    md2_mesh *mesh;
+
+    md2__diag_clear(d);
+    if (out)
+        *out = NULL;
+    if (!m || !out)
+        return md2__fail(d, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
+                         "md2_mesh_build: %s is NULL", m ? "out" : "m");
+    MD2_TRY(check_triangles(m, d));
+    if (opts && opts->allocator.alloc && opts->allocator.free)
+        a = opts->allocator;
+    else
+        a = md2__allocator(NULL);
+
+    /* the table: a power of two at least twice the corners */
+    n = 3 * m->num_triangles;
+    for (w.bits = 4; ((size_t)1 << w.bits) < 2 * n; w.bits++)
+        ;
+    table = (size_t)1 << w.bits;
+    /* scratch: slots, keys, corner_vertex, first_corner (8-byte keys first) */
+    scratch_size = n * sizeof(uint64_t) + table * sizeof(uint32_t) + 2 * n * sizeof(uint32_t);
+    scratch = (unsigned char *)a.alloc(a.user, scratch_size);
+    if (!scratch)
+        return md2__fail(d, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
+                         "md2_mesh_build: allocating %lu bytes of welding table failed",
+                         (unsigned long)scratch_size);
+    w.keys = (uint64_t *)(void *)scratch;
+    w.slots = (uint32_t *)(void *)(scratch + n * sizeof(uint64_t));
+    w.corner_vertex = w.slots + table;
+    w.first_corner = w.corner_vertex + n;
+    weld_corners(m, &w);
+
+    if (!plan_mesh(&l, n, w.count) || !(mesh = (md2_mesh *)a.alloc(a.user, l.total))) {
+        a.free(a.user, scratch);
+        return md2__fail(d, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
+                         "md2_mesh_build: allocating the mesh (%lu welded vertices) failed",
+                         (unsigned long)w.count);
+    }
+    memset(mesh, 0, sizeof *mesh);
+    fill_mesh(mesh, m, &w, &l, opts ? opts->flags : 0u);
+    mesh->allocator_ = a;
+    a.free(a.user, scratch);
+    *out = mesh;
+    return MD2_OK;
+}
+
+void md2_mesh_free(md2_mesh *mesh)
+{
+    if (mesh && mesh->allocator_.free)
+        mesh->allocator_.free(mesh->allocator_.user, mesh);
+}
+
+size_t md2_mesh_memory(const md2_mesh *mesh)
+{
+    mesh_layout l;
+    if (!mesh || !plan_mesh(&l, mesh->num_indices, mesh->num_vertices))
+        return 0;
+    return l.total;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Layouts and poses                                                         */
+/* ------------------------------------------------------------------------ */
+
+md2_vertex_layout md2_layout_default(unsigned flags)
+{
+    md2_vertex_layout l;
+    memset(&l, 0, sizeof l);
+    l.stride = 8 * sizeof(float);
+    l.position_offset = 0;
+    l.normal_offset = 3 * sizeof(float);
+    l.uv_offset = 6 * sizeof(float);
+    l.flags = flags;
+    return l;
+}
+
+/* An attribute of n floats at offset: inside the stride, float-aligned. */
+static int attribute_ok(size_t offset, size_t floats, size_t stride)
+{
+    if (offset == MD2_ATTRIBUTE_NONE)
+        return 1;
+    return offset % sizeof(float) == 0 && offset <= stride &&
+           floats * sizeof(float) <= stride - offset;
+}
+
+static int apart(size_t a, size_t na, size_t b, size_t nb)
+{
+    if (a == MD2_ATTRIBUTE_NONE || b == MD2_ATTRIBUTE_NONE)
+        return 1;
+    return a + na * sizeof(float) <= b || b + nb * sizeof(float) <= a;
+}
+
+/* The layout's attributes fit its stride and do not overlap; extra is one
+ * more attribute (tangents) of extra_n floats, or MD2_ATTRIBUTE_NONE. */
+static int layout_ok(const md2_vertex_layout *l, size_t extra, size_t extra_n)
+{
+    if (!l || l->stride == 0 || l->stride % sizeof(float) != 0 ||
+        l->position_offset == MD2_ATTRIBUTE_NONE)
+        return 0;
+    return attribute_ok(l->position_offset, 3, l->stride) &&
+           attribute_ok(l->normal_offset, 3, l->stride) &&
+           attribute_ok(l->uv_offset, 2, l->stride) &&
+           attribute_ok(extra, extra_n, l->stride) &&
+           apart(l->position_offset, 3, l->normal_offset, 3) &&
+           apart(l->position_offset, 3, l->uv_offset, 2) &&
+           apart(l->normal_offset, 3, l->uv_offset, 2) &&
+           apart(extra, extra_n, l->position_offset, 3) &&
+           apart(extra, extra_n, l->normal_offset, 3) && apart(extra, extra_n, l->uv_offset, 2);
+}
+
+/* The floats of attribute offset of vertex i. */
+static float *attr(void *vertices, const md2_vertex_layout *l, size_t i, size_t offset)
+{
+    return (float *)(void *)((unsigned char *)vertices + i * l->stride + offset);
+}
+
+static const float *attr_c(const void *vertices, const md2_vertex_layout *l, size_t i,
+                           size_t offset)
+{
+    return (const float *)(const void *)((const unsigned char *)vertices + i * l->stride +
+                                         offset);
+}
+
+/* Common argument checks of the pose writers. */
+static md2_result pose_args(const md2_mesh *mesh, const md2_model *m, void *vertices,
+                            const md2_vertex_layout *l)
+{
+    if (!mesh || !m || !vertices || !m->frames || !layout_ok(l, MD2_ATTRIBUTE_NONE, 0) ||
+        (uintptr_t)vertices % sizeof(float) != 0 || m->num_vertices != mesh->num_model_vertices)
+        return MD2_ERR_INVALID_ARGUMENT;
+    return MD2_OK;
+}
+
+/* Writes welded vertex i's position, normal (nrm, or NULL) and uv. */
+static void put_vertex(const md2_mesh *mesh, void *vertices, const md2_vertex_layout *l,
+                       size_t i, float pos[3], float nrm[3])
+{
+    float *p = attr(vertices, l, i, l->position_offset);
+    int y_up = (l->flags & MD2_LAYOUT_Y_UP) != 0;
+
+    p[0] = pos[0];
+    p[1] = y_up ? pos[2] : pos[1];
+    p[2] = y_up ? -pos[1] : pos[2];
+    if (nrm) {
+        float *n = attr(vertices, l, i, l->normal_offset);
+        if (l->flags & MD2_LAYOUT_UNIT_NORMALS)
+            md2__unit_normal(nrm);
+        n[0] = nrm[0];
+        n[1] = y_up ? nrm[2] : nrm[1];
+        n[2] = y_up ? -nrm[1] : nrm[2];
+    }
+    if (l->uv_offset != MD2_ATTRIBUTE_NONE) {
+        float *uv = attr(vertices, l, i, l->uv_offset);
+        uv[0] = mesh->uv[2 * i];
+        uv[1] = (l->flags & MD2_LAYOUT_FLIP_V) ? 1.0f - mesh->uv[2 * i + 1] : mesh->uv[2 * i + 1];
+    }
+}
+
+md2_result md2_mesh_lerp(const md2_mesh *mesh, const md2_model *m, uint32_t frame_a,
+                         uint32_t frame_b, float t, void *vertices,
+                         const md2_vertex_layout *layout)
+{
+    const md2_frame *fa, *fb;
+    int normals;
+    size_t i;
+    md2_result r;
+
+    MD2_TRY(pose_args(mesh, m, vertices, layout));
+    if (!(t >= 0.0f && t <= 1.0f))
+        return MD2_ERR_INVALID_ARGUMENT;
+    if ((r = md2__check_frame(m, frame_a)) != MD2_OK ||
+        (r = md2__check_frame(m, frame_b)) != MD2_OK)
+        return r;
+    fa = &m->frames[frame_a];
+    fb = &m->frames[frame_b];
+    normals = layout->normal_offset != MD2_ATTRIBUTE_NONE;
+    for (i = 0; i < mesh->num_vertices; i++) {
+        float pos[3], nrm[3];
+        md2__lerp_vertex(fa, fb, t, mesh->source_vertex[i], pos, normals ? nrm : NULL);
+        put_vertex(mesh, vertices, layout, i, pos, normals ? nrm : NULL);
+    }
+    return MD2_OK;
+}
+
+md2_result md2_mesh_pose(const md2_mesh *mesh, const md2_model *m, const md2_player *p,
+                         void *vertices, const md2_vertex_layout *layout)
+{
+    md2__pose pose;
+    int normals;
+    size_t i;
+
+    if (!p)
+        return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(pose_args(mesh, m, vertices, layout));
+    MD2_TRY(md2__pose_begin(p, m, &pose));
+    normals = layout->normal_offset != MD2_ATTRIBUTE_NONE;
+    for (i = 0; i < mesh->num_vertices; i++) {
+        float pos[3], nrm[3];
+        md2__pose_vertex(&pose, mesh->source_vertex[i], pos, normals ? nrm : NULL);
+        put_vertex(mesh, vertices, layout, i, pos, normals ? nrm : NULL);
+    }
+    return MD2_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* GPU morph data                                                            */
+/* ------------------------------------------------------------------------ */
+
+size_t md2_mesh_morph_size(const md2_mesh *mesh, const md2_model *m)
+{
+    if (!mesh || !m || (m->num_frames != 0 && mesh->num_vertices > SIZE_MAX / 4 / m->num_frames))
+        return 0;
+    return m->num_frames * mesh->num_vertices * 4;
+}
+
+md2_result md2_mesh_morph_data(const md2_mesh *mesh, const md2_model *m, void *out,
+                               size_t capacity)
+{
+    uint8_t *o = (uint8_t *)out;
+    size_t f, i, need = md2_mesh_morph_size(mesh, m);
+
+    if (!mesh || !m || !out || !m->frames || m->num_vertices != mesh->num_model_vertices ||
+        (need == 0 && m->num_frames != 0 && mesh->num_vertices != 0))
+        return MD2_ERR_INVALID_ARGUMENT;
+    if (capacity < need)
+        return MD2_ERR_BUFFER_TOO_SMALL;
+    for (f = 0; f < m->num_frames; f++) {
+        const md2_vertex *v = m->frames[f].vertices;
+        if (!v && mesh->num_vertices != 0)
+            return MD2_ERR_INVALID_ARGUMENT;
+        for (i = 0; i < mesh->num_vertices; i++, o += 4) {
+            const md2_vertex *s = &v[mesh->source_vertex[i]];
+            o[0] = s->v[0];
+            o[1] = s->v[1];
+            o[2] = s->v[2];
+            o[3] = s->normal < MD2_NUM_NORMALS ? s->normal : (uint8_t)MD2_NORMAL_FALLBACK;
+        }
+    }
+    return MD2_OK;
+}
+
+md2_result md2_frame_transforms(const md2_model *m, float *out)
+{
+    size_t f;
+    if (!m || !out || (!m->frames && m->num_frames != 0))
+        return MD2_ERR_INVALID_ARGUMENT;
+    for (f = 0; f < m->num_frames; f++) {
+        memcpy(out + 6 * f, m->frames[f].scale, 3 * sizeof(float));
+        memcpy(out + 6 * f + 3, m->frames[f].translate, 3 * sizeof(float));
+    }
+    return MD2_OK;
+}
+
+md2_result md2_mesh_morph_floats(const md2_mesh *mesh, const md2_model *m, uint32_t first,
+                                 uint32_t count, float *positions, float *normals)
+{
+    size_t f, i, n;
+    md2_result r;
+
+    if (!mesh || !m || !positions || !m->frames || m->num_vertices != mesh->num_model_vertices)
+        return MD2_ERR_INVALID_ARGUMENT;
+    if ((uint64_t)first + count > (uint64_t)m->num_frames)
+        return MD2_ERR_FRAME_RANGE;
+    n = mesh->num_vertices;
+    for (f = 0; f < count; f++) {
+        const md2_frame *fr = &m->frames[first + f];
+        if ((r = md2__check_frame(m, (uint32_t)(first + f))) != MD2_OK)
+            return r;
+        for (i = 0; i < n; i++)
+            md2__lerp_vertex(fr, fr, 0.0f, mesh->source_vertex[i], positions + 3 * (f * n + i),
+                             normals ? normals + 3 * (f * n + i) : NULL);
+    }
+    return MD2_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Back to front                                                             */
+/* ------------------------------------------------------------------------ */
+
+typedef struct keyed {
+    float key;     /* squared distance of the centroid to the eye */
+    uint32_t tri;
+} keyed;
+
+/* a before b: farther first; equal distances in file order */
+static int before(const keyed *a, const keyed *b)
+{
+    return a->key > b->key || (a->key == b->key && a->tri < b->tri);
+}
+
+size_t md2_mesh_sort_scratch_size(const md2_mesh *mesh)
+{
+    return mesh ? 2 * (mesh->num_indices / 3) * sizeof(keyed) : 0;
+}
+
+md2_result md2_mesh_sort_back_to_front(const md2_mesh *mesh, const void *vertices,
+                                       const md2_vertex_layout *layout, const float eye[3],
+                                       uint32_t *indices, void *scratch, size_t scratch_size)
+{
+    size_t n, i, width;
+    keyed *a, *b;
+
+    if (!mesh || !vertices || !eye || !indices || !layout_ok(layout, MD2_ATTRIBUTE_NONE, 0) ||
+        (uintptr_t)vertices % sizeof(float) != 0 || (!scratch && mesh->num_indices != 0) ||
+        (uintptr_t)scratch % sizeof(float) != 0)
+        return MD2_ERR_INVALID_ARGUMENT;
+    if (scratch_size < md2_mesh_sort_scratch_size(mesh))
+        return MD2_ERR_BUFFER_TOO_SMALL;
+    n = mesh->num_indices / 3;
+    a = (keyed *)scratch;
+    b = a + n;
+    for (i = 0; i < n; i++) {
+        float c[3] = {0.0f, 0.0f, 0.0f}, d = 0.0f;
+        int k, j;
+        for (k = 0; k < 3; k++) {
+            const float *p = attr_c(vertices, layout, mesh->indices[3 * i + k],
+                                    layout->position_offset);
+            for (j = 0; j < 3; j++)
+                c[j] += p[j];
+        }
+        for (j = 0; j < 3; j++) {
+            float e = c[j] / 3.0f - eye[j];
+            d += e * e;
+        }
+        a[i].key = d;
+        a[i].tri = (uint32_t)i;
+    }
+    /* bottom-up merge sort, stable, O(n log n) */
+    for (width = 1; width < n; width *= 2) {
+        keyed *t;
+        for (i = 0; i < n; i += 2 * width) {
+            size_t lo = i, mid = i + width < n ? i + width : n;
+            size_t hi = i + 2 * width < n ? i + 2 * width : n;
+            size_t x = lo, y = mid, o = lo;
+            while (x < mid && y < hi)
+                b[o++] = before(&a[y], &a[x]) ? a[y++] : a[x++];
+            while (x < mid)
+                b[o++] = a[x++];
+            while (y < hi)
+                b[o++] = a[y++];
+        }
+        t = a;
+        a = b;
+        b = t;
+    }
+    for (i = 0; i < n; i++)
+        memcpy(indices + 3 * i, mesh->indices + 3 * (size_t)a[i].tri, 3 * sizeof(uint32_t));
+    return MD2_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Smooth normals and tangents                                               */
+/* ------------------------------------------------------------------------ */
+
+size_t md2_mesh_smooth_scratch_size(const md2_mesh *mesh)
+{
+    return mesh ? (3 * mesh->num_model_vertices + 6 * mesh->num_vertices) * sizeof(float) : 0;
+}
+
+static void sub3(float out[3], const float a[3], const float b[3])
+{
+    out[0] = a[0] - b[0];
+    out[1] = a[1] - b[1];
+    out[2] = a[2] - b[2];
+}
+
+static void cross3(float out[3], const float a[3], const float b[3])
+{
+    out[0] = a[1] * b[2] - a[2] * b[1];
+    out[1] = a[2] * b[0] - a[0] * b[2];
+    out[2] = a[0] * b[1] - a[1] * b[0];
+}
+
+static float dot3(const float a[3], const float b[3])
+{
+    return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+}
+
+/* Scales v to unit length; 0 if it is (nearly) zero. */
+static int normalize3(float v[3])
+{
+    float len = (float)sqrt((double)dot3(v, v));
+    if (!(len > 1e-12f))
+        return 0;
+    v[0] /= len;
+    v[1] /= len;
+    v[2] /= len;
+    return 1;
+}
+
+/* Adds triangle tri's area-weighted normal to the model vertices' sums and
+ * its texture directions to the welded vertices' tangent sums. */
+static void accumulate(const md2_mesh *mesh, const void *vertices, const md2_vertex_layout *l,
+                       size_t tri, float sign, float *nsum, float *tsum, int tangents)
+{
+    const uint32_t *idx = mesh->indices + 3 * tri;
+    const float *p[3];
+    float e1[3], e2[3], n[3];
+    int k, j;
+
+    for (k = 0; k < 3; k++)
+        p[k] = attr_c(vertices, l, idx[k], l->position_offset);
+    sub3(e1, p[1], p[0]);
+    sub3(e2, p[2], p[0]);
+    cross3(n, e1, e2); /* length: twice the area */
+    for (k = 0; k < 3; k++)
+        for (j = 0; j < 3; j++)
+            nsum[3 * mesh->source_vertex[idx[k]] + j] += sign * n[j];
+    if (tangents) {
+        const float *uv[3];
+        float du1, dv1, du2, dv2, det, t[3], b[3];
+        for (k = 0; k < 3; k++)
+            uv[k] = attr_c(vertices, l, idx[k], l->uv_offset);
+        du1 = uv[1][0] - uv[0][0];
+        dv1 = uv[1][1] - uv[0][1];
+        du2 = uv[2][0] - uv[0][0];
+        dv2 = uv[2][1] - uv[0][1];
+        det = du1 * dv2 - du2 * dv1;
+        if (!(fabs((double)det) > 1e-20))
+            return; /* no texture direction on this triangle */
+        for (j = 0; j < 3; j++) {
+            t[j] = (e1[j] * dv2 - e2[j] * dv1) / det;
+            b[j] = (e2[j] * du1 - e1[j] * du2) / det;
+        }
+        for (k = 0; k < 3; k++)
+            for (j = 0; j < 3; j++) {
+                tsum[6 * idx[k] + j] += t[j];
+                tsum[6 * idx[k] + 3 + j] += b[j];
+            }
+    }
+}
+
+/* A unit vector orthogonal to unit n. */
+static void any_orthogonal(float out[3], const float n[3])
+{
+    static const float axes[2][3] = {{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}};
+    const float *a = fabs((double)n[0]) < 0.9 ? axes[0] : axes[1];
+    float d = dot3(a, n);
+    int j;
+    for (j = 0; j < 3; j++)
+        out[j] = a[j] - d * n[j];
+    normalize3(out);
+}
+
+md2_result md2_mesh_smooth(const md2_mesh *mesh, void *vertices, const md2_vertex_layout *layout,
+                           size_t tangent_offset, void *scratch, size_t scratch_size)
+{
+    int tangents = tangent_offset != MD2_ATTRIBUTE_NONE;
+    float *nsum, *tsum;
+    /* file order is clockwise seen from outside: its cross product points
+     * in, so it is turned around; a counter-clockwise mesh needs not */
+    float sign = (mesh && (mesh->flags & MD2_MESH_COUNTER_CLOCKWISE)) ? 1.0f : -1.0f;
+    size_t i;
+
+    if (!mesh || !vertices || !scratch || !layout_ok(layout, tangent_offset, 4) ||
+        layout->normal_offset == MD2_ATTRIBUTE_NONE ||
+        (tangents && layout->uv_offset == MD2_ATTRIBUTE_NONE) ||
+        (uintptr_t)vertices % sizeof(float) != 0 || (uintptr_t)scratch % sizeof(float) != 0)
+        return MD2_ERR_INVALID_ARGUMENT;
+    if (scratch_size < md2_mesh_smooth_scratch_size(mesh))
+        return MD2_ERR_BUFFER_TOO_SMALL;
+    nsum = (float *)scratch;
+    tsum = nsum + 3 * mesh->num_model_vertices;
+    memset(scratch, 0, md2_mesh_smooth_scratch_size(mesh));
+    for (i = 0; i < mesh->num_indices / 3; i++)
+        accumulate(mesh, vertices, layout, i, sign, nsum, tsum, tangents);
+    for (i = 0; i < mesh->num_vertices; i++) {
+        float n[3], *out = attr(vertices, layout, i, layout->normal_offset);
+        memcpy(n, nsum + 3 * mesh->source_vertex[i], sizeof n);
+        if (!normalize3(n)) {
+            int y_up = (layout->flags & MD2_LAYOUT_Y_UP) != 0;
+            n[0] = 0.0f;
+            n[1] = y_up ? 1.0f : 0.0f;
+            n[2] = y_up ? 0.0f : 1.0f;
+        }
+        memcpy(out, n, sizeof n);
+        if (tangents) {
+            float *tan = attr(vertices, layout, i, tangent_offset);
+            const float *t = tsum + 6 * i, *b = tsum + 6 * i + 3;
+            float o[3], c[3], d = dot3(n, t);
+            int j;
+            for (j = 0; j < 3; j++)
+                o[j] = t[j] - d * n[j];
+            if (!normalize3(o))
+                any_orthogonal(o, n);
+            cross3(c, n, o);
+            memcpy(tan, o, sizeof o);
+            tan[3] = dot3(c, b) < 0.0f ? -1.0f : 1.0f;
+        }
+    }
+    return MD2_OK;
+}
