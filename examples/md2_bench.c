@@ -18,6 +18,16 @@
  *   lerp + normalize    the same, then md2_normalize() on the normals
  *   md2_write           serialise the model into a buffer, against memcpy
  *                       of the file's bytes
+ *   md2_mesh_build      weld the triangle list into a draw-ready mesh and
+ *                       free it, per triangle, against memcpy of the
+ *                       triangles' 12 bytes each
+ *   md2_mesh_lerp       blend two keyframes into the default interleaved
+ *                       layout (position, normal, uv: 32 bytes a welded
+ *                       vertex), per welded vertex, against memcpy of
+ *                       those output bytes
+ *
+ * Then it builds a mesh of a synthetic model of 65,000 triangles with no
+ * two corners alike (195,000 welded vertices) and prints the time.
  *
  * "ratio" is the library's time divided by memcpy's: how many memcpys of
  * the same bytes one call costs. The memory lines compare
@@ -27,6 +37,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include <md2/md2.h>
+#include <md2/mesh.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -60,6 +71,11 @@ typedef struct bench {
     float *copy_src;            /* memcpy source for the lerp baseline */
     size_t lerp_bytes;          /* num_vertices * 6 floats */
     uint32_t frame;             /* next frame pair for lerp */
+    const md2_mesh *mesh;       /* the model's mesh */
+    float *mesh_out;            /* md2_mesh_lerp output, 8 floats a vertex */
+    float *mesh_src;            /* memcpy source of the same size */
+    size_t mesh_bytes;
+    size_t tri_bytes;           /* 12 bytes a triangle */
 } bench;
 
 typedef void (*bench_fn)(bench *b, long reps);
@@ -123,6 +139,99 @@ static void run_write(bench *b, long reps)
             MD2_OK)
             sink += b->out[written - 1];
     }
+}
+
+static double seconds(clock_t a, clock_t b);
+
+static void run_mesh_build(bench *b, long reps)
+{
+    long i;
+    for (i = 0; i < reps; i++) {
+        md2_mesh *mesh = NULL;
+        if (md2_mesh_build(b->model, NULL, &mesh) == MD2_OK)
+            sink += (unsigned long)mesh->num_vertices;
+        md2_mesh_free(mesh);
+    }
+}
+
+static void run_copy_tris(bench *b, long reps)
+{
+    long i;
+    for (i = 0; i < reps; i++) {
+        copy_fn(b->out, b->model->triangles, b->tri_bytes);
+        sink += b->out[0];
+    }
+}
+
+static void run_mesh_lerp(bench *b, long reps)
+{
+    const md2_model *m = b->model;
+    md2_vertex_layout l = md2_layout_default(0);
+    long i;
+    for (i = 0; i < reps; i++) {
+        uint32_t fa = b->frame, fb = (uint32_t)((fa + 1) % m->num_frames);
+        float t = (float)(i & 7) * 0.125f + 0.0625f; /* never 0 or 1 */
+        if (md2_mesh_lerp(b->mesh, m, fa, fb, t, b->mesh_out, &l) == MD2_OK)
+            sink += (unsigned long)(b->mesh_out[0] > b->mesh_out[3]);
+        b->frame = fb;
+    }
+}
+
+static void run_copy_mesh(bench *b, long reps)
+{
+    long i;
+    for (i = 0; i < reps; i++) {
+        copy_fn(b->mesh_out, b->mesh_src, b->mesh_bytes);
+        sink += (unsigned long)(b->mesh_out[0] > 0.0f);
+    }
+}
+
+/* Builds a mesh of a synthetic model of n triangles whose 3 n corners all
+ * differ; returns the CPU seconds, or a negative number on failure. */
+static double time_big_mesh(size_t n, size_t *welded)
+{
+    md2_model m;
+    md2_frame frame;
+    md2_vertex verts[3];
+    md2_texcoord *st = (md2_texcoord *)malloc(n * sizeof *st);
+    md2_triangle *tris = (md2_triangle *)malloc(n * sizeof *tris);
+    md2_mesh *mesh = NULL;
+    double dt = -1.0;
+    size_t i;
+    clock_t t0;
+    int k;
+
+    if (st && tris && n <= 65536) {
+        memset(&m, 0, sizeof m);
+        memset(&frame, 0, sizeof frame);
+        memset(verts, 0, sizeof verts);
+        frame.vertices = verts;
+        for (i = 0; i < n; i++) {
+            st[i].s = (int16_t)(i % 251);
+            st[i].t = (int16_t)(i / 251);
+            for (k = 0; k < 3; k++) {
+                tris[i].vertex[k] = (uint16_t)k;
+                tris[i].texcoord[k] = (uint16_t)i;
+            }
+        }
+        m.skin_width = m.skin_height = 256;
+        m.num_vertices = 3;
+        m.num_texcoords = n;
+        m.texcoords = st;
+        m.num_triangles = n;
+        m.triangles = tris;
+        m.num_frames = 1;
+        m.frames = &frame;
+        t0 = clock();
+        if (md2_mesh_build(&m, NULL, &mesh) == MD2_OK) {
+            dt = seconds(t0, clock());
+            *welded = mesh->num_vertices;
+        }
+        md2_mesh_free(mesh);
+    }
+    free(st);
+    free(tris);
+    return dt;
 }
 
 static double seconds(clock_t a, clock_t b)
@@ -223,6 +332,9 @@ int main(int argc, char **argv)
     bench b;
     md2_result r;
     double t_parse, t_copy_file, t_lerp, t_lerp_unit, t_copy_lerp, t_write;
+    double t_mesh_build, t_copy_tris, t_mesh_lerp, t_copy_mesh, t_big;
+    size_t big_welded = 0;
+    md2_mesh *mesh = NULL;
     double expanded, memory;
     size_t memory_bytes;
     unsigned char *data;
@@ -273,6 +385,19 @@ int main(int argc, char **argv)
     b.normals = b.positions + 3 * n;
     for (i = 0; i < 6 * n; i++)
         b.copy_src[i] = (float)i;
+    if (md2_mesh_build(m, NULL, &mesh) != MD2_OK) {
+        fprintf(stderr, "md2_bench: md2_mesh_build failed\n");
+        goto done;
+    }
+    b.mesh = mesh;
+    b.tri_bytes = m->num_triangles * 12;
+    b.mesh_bytes = mesh->num_vertices * 8 * sizeof(float);
+    b.mesh_out = (float *)calloc(mesh->num_vertices + 1, 8 * sizeof(float));
+    b.mesh_src = (float *)calloc(mesh->num_vertices + 1, 8 * sizeof(float));
+    if (!b.mesh_out || !b.mesh_src || b.out_size < b.tri_bytes) {
+        fprintf(stderr, "md2_bench: out of memory\n");
+        goto done;
+    }
 
     printf("md2_bench: %s\n", path);
     printf("  %lu bytes, %lu vertices, %lu triangles, %lu frames; libmd2 %s\n\n",
@@ -286,6 +411,11 @@ int main(int argc, char **argv)
     t_lerp_unit = measure(run_lerp_unit, &b);
     t_copy_lerp = measure(run_copy_lerp, &b);
     t_write = measure(run_write, &b);
+    t_mesh_build = measure(run_mesh_build, &b);
+    t_copy_tris = measure(run_copy_tris, &b);
+    t_mesh_lerp = measure(run_mesh_lerp, &b);
+    t_copy_mesh = measure(run_copy_mesh, &b);
+    t_big = time_big_mesh(65000, &big_welded);
 
     printf("%-18s %11s  %18s %11s  %8s\n", "operation", "per call",
            "per unit", "memcpy", "ratio");
@@ -293,9 +423,21 @@ int main(int argc, char **argv)
     row("md2_lerp", t_lerp, t_copy_lerp, n, "vertex");
     row("lerp + normalize", t_lerp_unit, t_copy_lerp, n, "vertex");
     row("md2_write", t_write, t_copy_file, b.out_size, "byte");
+    if (m->num_triangles > 0) {
+        row("md2_mesh_build", t_mesh_build, t_copy_tris, m->num_triangles, "tri");
+        row("md2_mesh_lerp", t_mesh_lerp, t_copy_mesh, mesh->num_vertices, "welded");
+    }
     printf("(memcpy: of the file's %lu bytes for parse and write; of the %lu "
-           "output bytes for lerp)\n\n",
-           (unsigned long)b.file_size, (unsigned long)b.lerp_bytes);
+           "output bytes for lerp; of the triangles' %lu bytes for the mesh "
+           "build; of the %lu output bytes for md2_mesh_lerp)\n",
+           (unsigned long)b.file_size, (unsigned long)b.lerp_bytes,
+           (unsigned long)b.tri_bytes, (unsigned long)b.mesh_bytes);
+    printf("mesh: %lu model vertices -> %lu welded, %lu bytes\n",
+           (unsigned long)n, (unsigned long)mesh->num_vertices,
+           (unsigned long)md2_mesh_memory(mesh));
+    if (t_big >= 0.0)
+        printf("mesh build of a synthetic 65000-triangle model (%lu welded "
+               "vertices): %.1f ms\n\n", (unsigned long)big_welded, t_big * 1e3);
 
     memory_bytes = md2_model_memory(m);
     memory = (double)memory_bytes;
@@ -306,6 +448,9 @@ int main(int argc, char **argv)
            "the model\n", expanded, expanded / memory);
     rc = 0;
 done:
+    free(b.mesh_out);
+    free(b.mesh_src);
+    md2_mesh_free(mesh);
     free(b.out);
     free(b.positions);
     free(b.copy_src);

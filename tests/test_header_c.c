@@ -6,8 +6,10 @@
  */
 #include <md2/md2.h>
 #include <md2/animation.h>
+#include <md2/mesh.h>
 #include <md2/md2.h> /* include guards: twice is fine */
 #include <md2/animation.h>
+#include <md2/mesh.h>
 
 #include <stdio.h>
 #include <string.h>

@@ -4,6 +4,7 @@
 // SPDX-License-Identifier: MIT
 #include <md2/md2.h>
 #include <md2/animation.h>
+#include <md2/mesh.h>
 
 #include <cstdio>
 #include <cstring>
@@ -31,6 +32,13 @@ int main()
     md2_limits q = md2_limits_quake2();
     if (q.max_triangles != 4096 || md2_normal(0) == nullptr) {
         std::fprintf(stderr, "C++: unexpected limits or normal table\n");
+        return 1;
+    }
+    md2_vertex_layout layout = md2_layout_default(MD2_LAYOUT_Y_UP);
+    md2_mesh *mesh = nullptr;
+    if (layout.stride != 32 || md2_mesh_build(nullptr, nullptr, &mesh) != MD2_ERR_INVALID_ARGUMENT ||
+        mesh != nullptr) {
+        std::fprintf(stderr, "C++: unexpected mesh API result\n");
         return 1;
     }
     std::printf("C++ header test: libmd2 %s\n", md2_version_string());
