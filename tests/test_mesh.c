@@ -185,6 +185,56 @@ static void test_weld_corpus(void **state)
         skip();
 }
 
+/* The documented winding: in file order, triangles run clockwise seen from
+ * outside, so the signed volume they enclose is negative; counter-clockwise
+ * meshes enclose a positive one. */
+static double signed_volume(const md2_mesh *mesh, const md2_model *m)
+{
+    md2_vertex_layout l = md2_layout_default(0);
+    float *buf = (float *)malloc(mesh->num_vertices * l.stride);
+    double v = 0.0;
+    size_t i;
+    assert_non_null(buf);
+    assert_int_equal(md2_mesh_lerp(mesh, m, 0, 0, 0.0f, buf, &l), MD2_OK);
+    for (i = 0; i < mesh->num_indices; i += 3) {
+        const float *a = buf + 8 * mesh->indices[i], *b = buf + 8 * mesh->indices[i + 1];
+        const float *c = buf + 8 * mesh->indices[i + 2];
+        v += (double)a[0] * ((double)b[1] * c[2] - (double)b[2] * c[1]) -
+             (double)a[1] * ((double)b[0] * c[2] - (double)b[2] * c[0]) +
+             (double)a[2] * ((double)b[0] * c[1] - (double)b[1] * c[0]);
+    }
+    free(buf);
+    return v / 6.0;
+}
+
+static void test_winding(void **state)
+{
+    static const char *const names[] = {"faerie.md2", "sydney.md2"};
+    size_t i;
+    int found = 0;
+    (void)state;
+    for (i = 0; i < 2; i++) {
+        md2_model *m = load_corpus(names[i]);
+        md2_mesh *cw, *ccw;
+        double vcw, vccw;
+        if (!m)
+            continue;
+        found = 1;
+        cw = build(m, 0);
+        ccw = build(m, MD2_MESH_COUNTER_CLOCKWISE);
+        vcw = signed_volume(cw, m);
+        vccw = signed_volume(ccw, m);
+        print_message("%s: signed volume %.1f in file order\n", names[i], vcw);
+        assert_true(vcw < 0.0);
+        assert_true(fabs(vccw + vcw) < 1e-6 * fabs(vcw));
+        md2_mesh_free(cw);
+        md2_mesh_free(ccw);
+        md2_free(m);
+    }
+    if (!found)
+        skip();
+}
+
 /* Seams: one model vertex with two texcoords is two GPU vertices; equal
  * texcoords under different indices are one. */
 static void test_weld_seams(void **state)
@@ -833,6 +883,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_weld_corpus),
+        cmocka_unit_test(test_winding),
         cmocka_unit_test(test_weld_seams),
         cmocka_unit_test(test_weld_random),
         cmocka_unit_test(test_indices16_and_large),
