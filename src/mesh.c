@@ -521,33 +521,35 @@ md2_result md2_mesh_sort_back_to_front(const md2_mesh *mesh, const void *vertice
 
 size_t md2_mesh_smooth_scratch_size(const md2_mesh *mesh)
 {
-    return mesh ? (3 * mesh->num_model_vertices + 6 * mesh->num_vertices) * sizeof(float) : 0;
+    return mesh ? (3 * mesh->num_model_vertices + 6 * mesh->num_vertices) * sizeof(double) : 0;
 }
 
-static void sub3(float out[3], const float a[3], const float b[3])
+/* In double: coordinates reach 1e30 (MD2_MAX_COORD), so products of two
+ * edges would overflow float. */
+static void sub3(double out[3], const float a[3], const float b[3])
 {
-    out[0] = a[0] - b[0];
-    out[1] = a[1] - b[1];
-    out[2] = a[2] - b[2];
+    out[0] = (double)a[0] - (double)b[0];
+    out[1] = (double)a[1] - (double)b[1];
+    out[2] = (double)a[2] - (double)b[2];
 }
 
-static void cross3(float out[3], const float a[3], const float b[3])
+static void cross3(double out[3], const double a[3], const double b[3])
 {
     out[0] = a[1] * b[2] - a[2] * b[1];
     out[1] = a[2] * b[0] - a[0] * b[2];
     out[2] = a[0] * b[1] - a[1] * b[0];
 }
 
-static float dot3(const float a[3], const float b[3])
+static double dot3(const double a[3], const double b[3])
 {
     return a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
 }
 
-/* Scales v to unit length; 0 if it is (nearly) zero. */
-static int normalize3(float v[3])
+/* Scales v to unit length; 0 if it is (nearly) zero or not finite. */
+static int normalize3(double v[3])
 {
-    float len = (float)sqrt((double)dot3(v, v));
-    if (!(len > 1e-12f))
+    double len = sqrt(dot3(v, v));
+    if (!(len > 1e-30) || !(len < HUGE_VAL))
         return 0;
     v[0] /= len;
     v[1] /= len;
@@ -558,11 +560,11 @@ static int normalize3(float v[3])
 /* Adds triangle tri's area-weighted normal to the model vertices' sums and
  * its texture directions to the welded vertices' tangent sums. */
 static void accumulate(const md2_mesh *mesh, const void *vertices, const md2_vertex_layout *l,
-                       size_t tri, float sign, float *nsum, float *tsum, int tangents)
+                       size_t tri, double sign, double *nsum, double *tsum, int tangents)
 {
     const uint32_t *idx = mesh->indices + 3 * tri;
     const float *p[3];
-    float e1[3], e2[3], n[3];
+    double e1[3], e2[3], n[3];
     int k, j;
 
     for (k = 0; k < 3; k++)
@@ -575,15 +577,15 @@ static void accumulate(const md2_mesh *mesh, const void *vertices, const md2_ver
             nsum[3 * mesh->source_vertex[idx[k]] + j] += sign * n[j];
     if (tangents) {
         const float *uv[3];
-        float du1, dv1, du2, dv2, det, t[3], b[3];
+        double du1, dv1, du2, dv2, det, t[3], b[3];
         for (k = 0; k < 3; k++)
             uv[k] = attr_c(vertices, l, idx[k], l->uv_offset);
-        du1 = uv[1][0] - uv[0][0];
-        dv1 = uv[1][1] - uv[0][1];
-        du2 = uv[2][0] - uv[0][0];
-        dv2 = uv[2][1] - uv[0][1];
+        du1 = (double)uv[1][0] - uv[0][0];
+        dv1 = (double)uv[1][1] - uv[0][1];
+        du2 = (double)uv[2][0] - uv[0][0];
+        dv2 = (double)uv[2][1] - uv[0][1];
         det = du1 * dv2 - du2 * dv1;
-        if (!(fabs((double)det) > 1e-20))
+        if (!(fabs(det) > 1e-20))
             return; /* no texture direction on this triangle */
         for (j = 0; j < 3; j++) {
             t[j] = (e1[j] * dv2 - e2[j] * dv1) / det;
@@ -598,61 +600,69 @@ static void accumulate(const md2_mesh *mesh, const void *vertices, const md2_ver
 }
 
 /* A unit vector orthogonal to unit n. */
-static void any_orthogonal(float out[3], const float n[3])
+static void any_orthogonal(double out[3], const double n[3])
 {
-    static const float axes[2][3] = {{1.0f, 0.0f, 0.0f}, {0.0f, 1.0f, 0.0f}};
-    const float *a = fabs((double)n[0]) < 0.9 ? axes[0] : axes[1];
-    float d = dot3(a, n);
+    static const double axes[2][3] = {{1.0, 0.0, 0.0}, {0.0, 1.0, 0.0}};
+    const double *a = fabs(n[0]) < 0.9 ? axes[0] : axes[1];
+    double d = dot3(a, n);
     int j;
     for (j = 0; j < 3; j++)
         out[j] = a[j] - d * n[j];
     normalize3(out);
 }
 
+static void put3(float *out, const double v[3])
+{
+    out[0] = (float)v[0];
+    out[1] = (float)v[1];
+    out[2] = (float)v[2];
+}
+
 md2_result md2_mesh_smooth(const md2_mesh *mesh, void *vertices, const md2_vertex_layout *layout,
                            size_t tangent_offset, void *scratch, size_t scratch_size)
 {
     int tangents = tangent_offset != MD2_ATTRIBUTE_NONE;
-    float *nsum, *tsum;
+    double *nsum, *tsum;
     /* file order is clockwise seen from outside: its cross product points
      * in, so it is turned around; a counter-clockwise mesh needs not */
-    float sign = (mesh && (mesh->flags & MD2_MESH_COUNTER_CLOCKWISE)) ? 1.0f : -1.0f;
+    double sign = (mesh && (mesh->flags & MD2_MESH_COUNTER_CLOCKWISE)) ? 1.0 : -1.0;
     size_t i;
 
     if (!mesh || !vertices || !scratch || !layout_ok(layout, tangent_offset, 4) ||
         layout->normal_offset == MD2_ATTRIBUTE_NONE ||
         (tangents && layout->uv_offset == MD2_ATTRIBUTE_NONE) ||
-        (uintptr_t)vertices % sizeof(float) != 0 || (uintptr_t)scratch % sizeof(float) != 0)
+        (uintptr_t)vertices % sizeof(float) != 0 || (uintptr_t)scratch % sizeof(double) != 0)
         return MD2_ERR_INVALID_ARGUMENT;
     if (scratch_size < md2_mesh_smooth_scratch_size(mesh))
         return MD2_ERR_BUFFER_TOO_SMALL;
-    nsum = (float *)scratch;
+    nsum = (double *)scratch;
     tsum = nsum + 3 * mesh->num_model_vertices;
-    memset(scratch, 0, md2_mesh_smooth_scratch_size(mesh));
+    for (i = 0; i < 3 * mesh->num_model_vertices + 6 * mesh->num_vertices; i++)
+        nsum[i] = 0.0;
     for (i = 0; i < mesh->num_indices / 3; i++)
         accumulate(mesh, vertices, layout, i, sign, nsum, tsum, tangents);
     for (i = 0; i < mesh->num_vertices; i++) {
-        float n[3], *out = attr(vertices, layout, i, layout->normal_offset);
+        double n[3];
         memcpy(n, nsum + 3 * mesh->source_vertex[i], sizeof n);
         if (!normalize3(n)) {
             int y_up = (layout->flags & MD2_LAYOUT_Y_UP) != 0;
-            n[0] = 0.0f;
-            n[1] = y_up ? 1.0f : 0.0f;
-            n[2] = y_up ? 0.0f : 1.0f;
+            n[0] = 0.0;
+            n[1] = y_up ? 1.0 : 0.0;
+            n[2] = y_up ? 0.0 : 1.0;
         }
-        memcpy(out, n, sizeof n);
+        put3(attr(vertices, layout, i, layout->normal_offset), n);
         if (tangents) {
             float *tan = attr(vertices, layout, i, tangent_offset);
-            const float *t = tsum + 6 * i, *b = tsum + 6 * i + 3;
-            float o[3], c[3], d = dot3(n, t);
+            const double *t = tsum + 6 * i, *b = tsum + 6 * i + 3;
+            double o[3], c[3], d = dot3(n, t);
             int j;
             for (j = 0; j < 3; j++)
                 o[j] = t[j] - d * n[j];
             if (!normalize3(o))
                 any_orthogonal(o, n);
             cross3(c, n, o);
-            memcpy(tan, o, sizeof o);
-            tan[3] = dot3(c, b) < 0.0f ? -1.0f : 1.0f;
+            put3(tan, o);
+            tan[3] = dot3(c, b) < 0.0 ? -1.0f : 1.0f;
         }
     }
     return MD2_OK;

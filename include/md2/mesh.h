@@ -203,8 +203,8 @@ MD2_API md2_result md2_mesh_sort_back_to_front(const md2_mesh *mesh, const void 
                                                const float eye[3], uint32_t *indices,
                                                void *scratch, size_t scratch_size);
 
-/** Scratch bytes md2_mesh_smooth() needs: 12 per model vertex and 24 per
- *  welded vertex. */
+/** Scratch bytes md2_mesh_smooth() needs: 24 per model vertex and 48 per
+ *  welded vertex (sums in double: coordinates reach 1e30). */
 MD2_API size_t md2_mesh_smooth_scratch_size(const md2_mesh *mesh);
 
 /** Smooth normals (and tangents) from a pose, as an alternative to the
@@ -217,9 +217,9 @@ MD2_API size_t md2_mesh_smooth_scratch_size(const md2_mesh *mesh);
  *  MD2_ATTRIBUTE_NONE, tangents of 4 floats at tangent_offset: x, y, z (unit
  *  length, orthogonal to the normal, along +u) and w = +1 or -1, the
  *  handedness (bitangent = w * cross(normal, tangent)). Vertices of no
- *  triangle, or of only degenerate ones, get (0, 0, 1) and tangent
- *  (1, 0, 0, 1). scratch: md2_mesh_smooth_scratch_size() bytes, aligned for
- *  float. Errors: MD2_ERR_INVALID_ARGUMENT, MD2_ERR_BUFFER_TOO_SMALL. */
+ *  triangle, or of only degenerate ones, get (0, 0, 1) ((0, 1, 0) with
+ *  MD2_LAYOUT_Y_UP) and a tangent orthogonal to it. scratch: md2_mesh_smooth_scratch_size() bytes, aligned for
+ *  double (as malloc gives). Errors: MD2_ERR_INVALID_ARGUMENT, MD2_ERR_BUFFER_TOO_SMALL. */
 MD2_API md2_result md2_mesh_smooth(const md2_mesh *mesh, void *vertices,
                                    const md2_vertex_layout *layout,
                                    size_t tangent_offset, void *scratch,

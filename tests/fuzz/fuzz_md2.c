@@ -13,6 +13,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include <md2/md2.h>
+#include <md2/mesh.h>
 
 #include <math.h>
 #include <stdio.h>
@@ -86,6 +87,52 @@ static int same_model(const md2_model *a, const md2_model *b)
     return 1;
 }
 
+/* The mesh module on every accepted model: weld, pose into a layout (each
+ * welded vertex equals md2_lerp's for its model vertex), morph data, sort
+ * and smooth normals; all finite, nothing leaks. */
+static void walk_mesh(const md2_model *m)
+{
+    md2_mesh *mesh = NULL;
+    md2_vertex_layout l = md2_layout_default(MD2_LAYOUT_UNIT_NORMALS);
+    float *buf, *ref;
+    unsigned char *morph;
+    uint32_t *order;
+    void *scratch;
+    size_t i, scratch_size, last = m->num_frames - 1;
+    const float eye[3] = {1000.0f, 0.0f, 0.0f};
+
+    CHECK(md2_mesh_build(m, NULL, &mesh) == MD2_OK);
+    CHECK(mesh->num_indices == 3 * m->num_triangles);
+    buf = (float *)malloc((mesh->num_vertices + 1) * (l.stride + 16));
+    ref = (float *)malloc(m->num_vertices * 3 * sizeof(float) + 1);
+    morph = (unsigned char *)malloc(md2_mesh_morph_size(mesh, m) + 1);
+    order = (uint32_t *)malloc(mesh->num_indices * sizeof *order + 1);
+    scratch_size = md2_mesh_sort_scratch_size(mesh) + md2_mesh_smooth_scratch_size(mesh);
+    scratch = malloc(scratch_size + 1);
+    CHECK(buf && ref && morph && order && scratch);
+    CHECK(md2_mesh_lerp(mesh, m, 0, (uint32_t)last, 0.5f, buf, &l) == MD2_OK);
+    CHECK(md2_lerp(m, 0, (uint32_t)last, 0.5f, ref, 0, NULL, 0) == MD2_OK);
+    for (i = 0; i < mesh->num_vertices; i++) {
+        CHECK(mesh->source_vertex[i] < m->num_vertices);
+        CHECK(memcmp(buf + 8 * i, ref + 3 * mesh->source_vertex[i], 12) == 0);
+        CHECK(isfinite(buf[8 * i + 3]) && isfinite(buf[8 * i + 6]) && isfinite(buf[8 * i + 7]));
+    }
+    for (i = 0; i < mesh->num_indices; i++)
+        CHECK(mesh->indices[i] < mesh->num_vertices);
+    CHECK(md2_mesh_morph_data(mesh, m, morph, md2_mesh_morph_size(mesh, m)) == MD2_OK);
+    CHECK(md2_mesh_sort_back_to_front(mesh, buf, &l, eye, order, scratch, scratch_size) ==
+          MD2_OK);
+    CHECK(md2_mesh_smooth(mesh, buf, &l, MD2_ATTRIBUTE_NONE, scratch, scratch_size) == MD2_OK);
+    for (i = 0; i < mesh->num_vertices * 8; i++)
+        CHECK(isfinite(buf[i]));
+    free(buf);
+    free(ref);
+    free(morph);
+    free(order);
+    free(scratch);
+    md2_mesh_free(mesh);
+}
+
 static void walk(const md2_model *m)
 {
     float *pos = (float *)malloc(m->num_vertices * 6 * sizeof(float) + 1);
@@ -137,6 +184,7 @@ static void walk(const md2_model *m)
                                          MD2_WARN_SKIN_SIZE_ZERO)) == 0);
     CHECK(same_model(m, again));
     md2_free(again);
+    walk_mesh(m);
     free(out);
     free(pos);
 }
