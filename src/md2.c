@@ -25,9 +25,9 @@ const char *md2_result_string(md2_result r)
     case MD2_ERR_INVALID_ARGUMENT: return "invalid argument";
     case MD2_ERR_OUT_OF_MEMORY: return "out of memory";
     case MD2_ERR_IO: return "input/output error";
-    case MD2_ERR_TRUNCATED_HEADER: return "data shorter than the 68-byte MD2 header";
-    case MD2_ERR_BAD_MAGIC: return "not an MD2 file (ident is not IDP2)";
-    case MD2_ERR_BAD_VERSION: return "unsupported MD2 version (not 8)";
+    case MD2_ERR_TRUNCATED_HEADER: return "data shorter than its header (68 bytes for MD2, 128 for PCX)";
+    case MD2_ERR_BAD_MAGIC: return "not an MD2 file (ident is not IDP2), or not a PCX image";
+    case MD2_ERR_BAD_VERSION: return "unsupported version (MD2: not 8) or PCX encoding";
     case MD2_ERR_BAD_COUNT: return "negative count in the header";
     case MD2_ERR_BAD_SKIN_SIZE: return "invalid skin width or height";
     case MD2_ERR_BAD_FRAMESIZE: return "invalid frame size";
@@ -47,7 +47,7 @@ const char *md2_result_string(md2_result r)
     case MD2_ERR_BUFFER_TOO_SMALL: return "output buffer too small";
     case MD2_ERR_INVALID_MODEL: return "model breaks a rule of the MD2 format";
     case MD2_ERR_PARSE_SIDEFILE: return "malformed line in an animation side file";
-    case MD2_ERR_NOT_FOUND: return "no animation has that name";
+    case MD2_ERR_NOT_FOUND: return "not found (no animation has that name, or no skin file)";
     case MD2_ERR_BAD_FRAME_TRANSFORM: return "frame scale or translate not finite or too large";
     case MD2_RESULT_COUNT_: break;
     }

@@ -7,9 +7,11 @@
 #include <md2/md2.h>
 #include <md2/animation.h>
 #include <md2/mesh.h>
+#include <md2/skin.h>
 #include <md2/md2.h> /* include guards: twice is fine */
 #include <md2/animation.h>
 #include <md2/mesh.h>
+#include <md2/skin.h>
 
 #include <stdio.h>
 #include <string.h>

@@ -5,6 +5,7 @@
 #include <md2/md2.h>
 #include <md2/animation.h>
 #include <md2/mesh.h>
+#include <md2/skin.h>
 
 #include <cstdio>
 #include <cstring>
@@ -39,6 +40,12 @@ int main()
     if (layout.stride != 32 || md2_mesh_build(nullptr, nullptr, &mesh) != MD2_ERR_INVALID_ARGUMENT ||
         mesh != nullptr) {
         std::fprintf(stderr, "C++: unexpected mesh API result\n");
+        return 1;
+    }
+    md2_image *image = nullptr;
+    if (md2_pcx_decode(not_md2, sizeof not_md2, nullptr, &image) != MD2_ERR_TRUNCATED_HEADER ||
+        image != nullptr) {
+        std::fprintf(stderr, "C++: unexpected skin API result\n");
         return 1;
     }
     std::printf("C++ header test: libmd2 %s\n", md2_version_string());

@@ -97,9 +97,9 @@ typedef enum md2_result {
     MD2_ERR_INVALID_ARGUMENT,     /**< NULL pointer, bad stride, t outside [0,1] */
     MD2_ERR_OUT_OF_MEMORY,        /**< the allocator returned NULL */
     MD2_ERR_IO,                   /**< a file could not be opened, read or written (the message says why) */
-    MD2_ERR_TRUNCATED_HEADER,     /**< fewer than 68 bytes */
-    MD2_ERR_BAD_MAGIC,            /**< ident is not "IDP2" */
-    MD2_ERR_BAD_VERSION,          /**< version is not 8 */
+    MD2_ERR_TRUNCATED_HEADER,     /**< fewer than 68 bytes (a PCX: 128) */
+    MD2_ERR_BAD_MAGIC,            /**< ident is not "IDP2" (a PCX: manufacturer not 0x0A) */
+    MD2_ERR_BAD_VERSION,          /**< version is not 8 (a PCX: an encoding <md2/skin.h> does not read) */
     MD2_ERR_BAD_COUNT,            /**< a count field is negative */
     MD2_ERR_BAD_SKIN_SIZE,        /**< skinwidth/skinheight negative (strict: zero) */
     MD2_ERR_BAD_FRAMESIZE,        /**< framesize < 40 + 4*num_xyz (strict: !=) */
@@ -119,7 +119,7 @@ typedef enum md2_result {
     MD2_ERR_BUFFER_TOO_SMALL,     /**< the caller's output buffer is too small */
     MD2_ERR_INVALID_MODEL,        /**< md2_write: the model breaks a rule of the format (the diagnostic names it) */
     MD2_ERR_PARSE_SIDEFILE,       /**< <md2/animation.h> side files: a malformed line (strict: a rate of 0) */
-    MD2_ERR_NOT_FOUND,            /**< <md2/animation.h>: no animation has that name */
+    MD2_ERR_NOT_FOUND,            /**< no animation has that name (<md2/animation.h>); no skin file (<md2/skin.h>) */
     MD2_ERR_BAD_FRAME_TRANSFORM,  /**< strict: a frame's scale or translate is not finite or too large */
     MD2_RESULT_COUNT_             /**< number of codes; not a result */
 } md2_result;
