@@ -14,6 +14,9 @@
 #   MD2_CMAKE_ARGS   more configure arguments, e.g. -DBUILD_SHARED_LIBS=ON
 #   MD2_JOBS         parallel build and test jobs (default 2)
 #   CC, CXX          compilers, read by CMake when it first configures a folder
+#   CI               "true" (CI sets it): md2_view's packages are required and
+#                    configured with -DMD2_REQUIRE_VIEWER=ON, so CI never skips
+#                    the viewer or its tests
 # Exits non-zero if anything fails.
 #
 # SPDX-License-Identifier: MIT
@@ -56,8 +59,39 @@ have pkg-config || missing="$missing pkg-config"
 if ! { have pkg-config && pkg-config --exists cmocka; } && [ ! -f /usr/include/cmocka.h ]; then
     missing="$missing libcmocka-dev"
 fi
+# the PCX tests compare md2_pcx_decode() with ImageMagick's pixels
+if ! have convert || ! have identify; then
+    missing="$missing imagemagick"
+fi
 if [ "$valgrind" = 1 ] && ! have valgrind; then
     missing="$missing valgrind"
+fi
+# md2_view (examples/md2_view.c) and its screenshot tests: GLFW, libepoxy,
+# stb_image, and Xvfb with Mesa's software OpenGL (llvmpipe). Installed when
+# apt-get can; without them a user's build skips the viewer with a message,
+# but with CI=true they are required.
+require_viewer=OFF
+if [ "${CI:-}" = true ]; then require_viewer=ON; fi
+viewer_missing=""
+{ have pkg-config && pkg-config --exists glfw3; } || viewer_missing="$viewer_missing libglfw3-dev"
+{ have pkg-config && pkg-config --exists epoxy; } || viewer_missing="$viewer_missing libepoxy-dev"
+if ! { have pkg-config && pkg-config --exists stb; } || [ ! -f /usr/include/stb/stb_image.h ]; then
+    viewer_missing="$viewer_missing libstb-dev"
+fi
+have xvfb-run || viewer_missing="$viewer_missing xvfb"
+have xauth || viewer_missing="$viewer_missing xauth"
+swrast=""
+for f in /usr/lib/*/dri/swrast_dri.so /usr/lib/dri/swrast_dri.so /usr/lib64/dri/swrast_dri.so; do
+    if [ -f "$f" ]; then swrast=$f; fi
+done
+[ -n "$swrast" ] || viewer_missing="$viewer_missing libgl1-mesa-dri"
+if [ -n "$viewer_missing" ]; then
+    if [ "$require_viewer" = ON ] ||
+        { have apt-get && { [ "$(id -u)" = 0 ] || have sudo; }; }; then
+        missing="$missing$viewer_missing"
+    else
+        echo "not installing$viewer_missing (no apt-get, or not root and no sudo): md2_view and its tests will be skipped"
+    fi
 fi
 
 if [ -n "$missing" ]; then
@@ -76,7 +110,7 @@ if [ -n "$missing" ]; then
     # shellcheck disable=SC2086
     run $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends --no-remove $missing
 else
-    echo "all there: cmake, cc, c++, pkg-config, cmocka"
+    echo "all there: cmake, cc, c++, pkg-config, cmocka, ImageMagick"
 fi
 
 # ---------------------------------------------------------------------------
@@ -88,6 +122,7 @@ run cmake -S . -B "$build_dir" \
     -DCMAKE_BUILD_TYPE="$build_type" \
     -DMD2_BUILD_TESTS=ON -DMD2_BUILD_EXAMPLES=ON -DMD2_INSTALL=ON \
     -DMD2_SANITIZE="$san_flag" -DMD2_WERROR="$werror" \
+    -DMD2_REQUIRE_VIEWER="$require_viewer" \
     ${MD2_CMAKE_ARGS:-}
 
 say "Building"
@@ -97,10 +132,12 @@ say "Running the test suite"
 run ctest --test-dir "$build_dir" --output-on-failure -j"$jobs" --timeout 600
 
 if [ "$valgrind" = 1 ]; then
-    say "Running every test program under valgrind (embedding tests excluded)"
+    # embed: builds other projects; gpu: md2_view under Xvfb and Mesa, which
+    # is slow and reports Mesa's own leaks under valgrind
+    say "Running every test program under valgrind (embedding and gpu tests excluded)"
     vg_opts="--error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all --show-leak-kinds=all --track-origins=yes"
     status=0
-    run ctest --test-dir "$build_dir" -T memcheck -LE embed -j"$jobs" --timeout 1800 \
+    run ctest --test-dir "$build_dir" -T memcheck -LE 'embed|gpu' -j"$jobs" --timeout 1800 \
         --output-on-failure \
         --overwrite MemoryCheckCommand="$(command -v valgrind)" \
         --overwrite MemoryCheckCommandOptions="$vg_opts" || status=$?

@@ -1,0 +1,1274 @@
+/*
+ * md2_view: an OpenGL 3.3 core viewer for MD2 models (GLFW, libepoxy,
+ * stb_image), and an offscreen screenshot tool.
+ *
+ *   md2_view [options] MODEL.md2
+ *
+ *   --skin FILE        show this skin first (PCX through libmd2's
+ *                      md2_pcx_decode(), PNG/TGA/BMP/JPEG through stb_image)
+ *   --game DIR         game root for the skin paths the model names (default:
+ *                      found from the model's path, see md2_skin_find())
+ *   --anim NAME        start with this animation (default: the first)
+ *   --size WxH         window or screenshot size (default 960x720 / 640x480)
+ *   --unlit            texture colours only, nearest-neighbour filtering
+ *   --ortho            orthographic projection instead of perspective
+ *   --yaw DEG          camera turned DEG degrees about Z (default 0)
+ *   --pitch DEG        camera raised DEG degrees (default 0): yaw 0 and
+ *                      pitch 0 look at the model's front, from +X
+ *   --zoom F           magnify F times (default 1: the bounding sphere of the
+ *                      model's keyframes fills the picture's height)
+ *   --bg RRGGBB        background colour in hex (default 303846)
+ *   --wireframe        start in wireframe
+ *   --screenshot FILE  render one picture offscreen and exit: PNG if FILE
+ *                      ends in .png, else binary PPM; prints
+ *                      "projected-bbox x0 y0 x1 y1"
+ *   --frame N          screenshot: keyframe N (default 0)
+ *   --t T              screenshot: blended towards keyframe N + 1 by T in
+ *                      [0, 1] (default 0); the last keyframe blends with
+ *                      itself
+ *
+ * Keys: Right or N / Left or P next / previous animation, S next skin,
+ * W wireframe, L lighting, O orthographic, Space pause, Escape quit. Drag
+ * with the left mouse button to orbit, use the wheel to zoom.
+ *
+ * How it draws: md2_mesh_build() welds the model into one index space
+ * (counter-clockwise triangles: OpenGL's default front faces; back faces
+ * are culled). md2_mesh_morph_data() gives every keyframe in the file's 4
+ * bytes a vertex (x, y, z, normal index); it is uploaded once into one
+ * vertex buffer, and each draw points two integer vertex attributes at
+ * keyframe A's and keyframe B's part of it. The vertex shader decodes both
+ * with the frames' scale and translate (md2_frame_transforms(), set as
+ * uniforms per draw), blends them by t, and looks the normals up in the
+ * 162-entry table (md2_normal(0), a uniform array). Lighting is one
+ * directional light (Lambert) plus ambient. An md2_player drives the
+ * animation: md2_player_state() gives frame_a, frame_b and t. Switching
+ * animation is a hard switch (md2_player_play()), so the GPU path never
+ * has to blend the four keyframes of a cross-fade; a program that wants
+ * cross-fades can draw them with md2_mesh_pose() into a float buffer
+ * instead. Every animation loops here, once-animations too.
+ *
+ * Skins: the --skin file, then each skin the model names, found with
+ * md2_skin_find() (beside the model, or under the game root); a
+ * checkerboard when there is none. The projected bounding box printed in
+ * screenshot mode is that of the 8 corners of the drawn pose's bounding box
+ * (computed on the CPU with md2_mesh_lerp()) through the same matrices, in
+ * image pixels (y down, inclusive): with --ortho, --yaw 0 and --pitch 0 it
+ * is the bounding box of the model's pixels, which the md2_view_* CTest
+ * tests check.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include <md2/animation.h>
+#include <md2/md2.h>
+#include <md2/mesh.h>
+#include <md2/skin.h>
+
+#include "md2_view_image.h"
+
+#include <epoxy/gl.h>
+#define GLFW_INCLUDE_NONE
+#include <GLFW/glfw3.h>
+#ifdef MD2_VIEW_HAVE_STB_WRITE
+#include <stb/stb_image_write.h>
+#endif
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define VIEW_PI 3.14159265358979323846
+#define FOVY_DEGREES 40.0
+#define MAX_SKINS 64
+#define MAX_SIZE 8192
+
+/* ------------------------------------------------------------------------ */
+/* Options                                                                   */
+/* ------------------------------------------------------------------------ */
+
+typedef struct options {
+    const char *model;
+    const char *skin;
+    const char *game;
+    const char *anim;
+    const char *screenshot;
+    int width, height;   /* 0: the mode's default */
+    unsigned long frame;
+    float t;
+    int unlit, ortho, wireframe;
+    double yaw, pitch;   /* degrees */
+    double zoom;
+    unsigned char bg[3];
+} options;
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: md2_view [--skin FILE] [--game DIR] [--anim NAME] [--size WxH]\n"
+            "                [--unlit] [--ortho] [--yaw DEG] [--pitch DEG] [--zoom F] [--bg RRGGBB]\n"
+            "                [--wireframe] [--screenshot FILE [--frame N] [--t T]] MODEL.md2\n"
+            "keys: Right/N, Left/P animation; S skin; W wireframe; L lighting;\n"
+            "      O orthographic; Space pause; Escape quit; drag to orbit, wheel to zoom\n");
+    return 2;
+}
+
+static int parse_double(const char *s, double *out)
+{
+    char *end;
+    double v = strtod(s, &end);
+    if (end == s || *end != '\0' || !(v == v) || v > 1e30 || v < -1e30)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int parse_size(const char *s, int *w, int *h)
+{
+    char *end;
+    long a, b;
+    a = strtol(s, &end, 10);
+    if (end == s || (*end != 'x' && *end != 'X'))
+        return 0;
+    s = end + 1;
+    b = strtol(s, &end, 10);
+    if (end == s || *end != '\0' || a < 1 || b < 1 || a > MAX_SIZE || b > MAX_SIZE)
+        return 0;
+    *w = (int)a;
+    *h = (int)b;
+    return 1;
+}
+
+static int hex_digit(char c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+static int parse_colour(const char *s, unsigned char rgb[3])
+{
+    int i;
+    if (s[0] == '#')
+        s++;
+    if (strlen(s) != 6)
+        return 0;
+    for (i = 0; i < 3; i++) {
+        int hi = hex_digit(s[2 * i]), lo = hex_digit(s[2 * i + 1]);
+        if (hi < 0 || lo < 0)
+            return 0;
+        rgb[i] = (unsigned char)(hi * 16 + lo);
+    }
+    return 1;
+}
+
+static int parse_args(int argc, char **argv, options *o)
+{
+    int i;
+    memset(o, 0, sizeof *o);
+    o->zoom = 1.0;
+    o->bg[0] = 0x30;
+    o->bg[1] = 0x38;
+    o->bg[2] = 0x46;
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        double d;
+        if (strcmp(a, "--unlit") == 0) {
+            o->unlit = 1;
+        } else if (strcmp(a, "--ortho") == 0) {
+            o->ortho = 1;
+        } else if (strcmp(a, "--wireframe") == 0) {
+            o->wireframe = 1;
+        } else if (a[0] == '-' && a[1] == '-' && !v) {
+            fprintf(stderr, "md2_view: %s needs a value\n", a);
+            return 0;
+        } else if (strcmp(a, "--skin") == 0) {
+            o->skin = argv[++i];
+        } else if (strcmp(a, "--game") == 0) {
+            o->game = argv[++i];
+        } else if (strcmp(a, "--anim") == 0) {
+            o->anim = argv[++i];
+        } else if (strcmp(a, "--screenshot") == 0) {
+            o->screenshot = argv[++i];
+        } else if (strcmp(a, "--size") == 0) {
+            if (!parse_size(argv[++i], &o->width, &o->height)) {
+                fprintf(stderr, "md2_view: --size wants WxH, 1 to %d each, not \"%s\"\n",
+                        MAX_SIZE, argv[i]);
+                return 0;
+            }
+        } else if (strcmp(a, "--frame") == 0) {
+            if (!parse_double(argv[++i], &d) || d < 0 || d > 4294967295.0 || d != floor(d)) {
+                fprintf(stderr, "md2_view: --frame wants a keyframe number, not \"%s\"\n", argv[i]);
+                return 0;
+            }
+            o->frame = (unsigned long)d;
+        } else if (strcmp(a, "--t") == 0) {
+            if (!parse_double(argv[++i], &d) || d < 0 || d > 1) {
+                fprintf(stderr, "md2_view: --t wants a number in [0, 1], not \"%s\"\n", argv[i]);
+                return 0;
+            }
+            o->t = (float)d;
+        } else if (strcmp(a, "--yaw") == 0 || strcmp(a, "--pitch") == 0) {
+            if (!parse_double(argv[++i], &d)) {
+                fprintf(stderr, "md2_view: %s wants degrees, not \"%s\"\n", a, argv[i]);
+                return 0;
+            }
+            if (a[2] == 'y')
+                o->yaw = d;
+            else
+                o->pitch = d;
+        } else if (strcmp(a, "--zoom") == 0) {
+            if (!parse_double(argv[++i], &o->zoom) || !(o->zoom >= 0.05 && o->zoom <= 20.0)) {
+                fprintf(stderr, "md2_view: --zoom wants a factor from 0.05 to 20, not \"%s\"\n",
+                        argv[i]);
+                return 0;
+            }
+        } else if (strcmp(a, "--bg") == 0) {
+            if (!parse_colour(argv[++i], o->bg)) {
+                fprintf(stderr, "md2_view: --bg wants RRGGBB in hex, not \"%s\"\n", argv[i]);
+                return 0;
+            }
+        } else if (a[0] == '-' || o->model) {
+            fprintf(stderr, "md2_view: unexpected argument \"%s\"\n", a);
+            return 0;
+        } else {
+            o->model = a;
+        }
+    }
+    if (!o->model)
+        return 0;
+    if (o->pitch > 89.0)
+        o->pitch = 89.0;
+    if (o->pitch < -89.0)
+        o->pitch = -89.0;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Matrices: column-major 4x4, as OpenGL takes them                          */
+/* ------------------------------------------------------------------------ */
+
+static void mat_identity(float m[16])
+{
+    int i;
+    for (i = 0; i < 16; i++)
+        m[i] = (i % 5 == 0) ? 1.0f : 0.0f;
+}
+
+/* out = a * b (out may not alias a or b) */
+static void mat_mul(float out[16], const float a[16], const float b[16])
+{
+    int c, r, k;
+    for (c = 0; c < 4; c++)
+        for (r = 0; r < 4; r++) {
+            float s = 0.0f;
+            for (k = 0; k < 4; k++)
+                s += a[k * 4 + r] * b[c * 4 + k];
+            out[c * 4 + r] = s;
+        }
+}
+
+static void mat_perspective(float m[16], double fovy, double aspect, double n, double f)
+{
+    double k = 1.0 / tan(fovy / 2.0);
+    memset(m, 0, 16 * sizeof *m);
+    m[0] = (float)(k / aspect);
+    m[5] = (float)k;
+    m[10] = (float)((f + n) / (n - f));
+    m[11] = -1.0f;
+    m[14] = (float)(2.0 * f * n / (n - f));
+}
+
+static void mat_ortho(float m[16], double half_w, double half_h, double n, double f)
+{
+    mat_identity(m);
+    m[0] = (float)(1.0 / half_w);
+    m[5] = (float)(1.0 / half_h);
+    m[10] = (float)(-2.0 / (f - n));
+    m[14] = (float)(-(f + n) / (f - n));
+}
+
+static void mat_look_at(float m[16], const double eye[3], const double at[3],
+                        const double up[3])
+{
+    double f[3], s[3], u[3], len;
+    int i;
+    for (i = 0; i < 3; i++)
+        f[i] = at[i] - eye[i];
+    len = sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+    for (i = 0; i < 3; i++)
+        f[i] /= len;
+    s[0] = f[1] * up[2] - f[2] * up[1];
+    s[1] = f[2] * up[0] - f[0] * up[2];
+    s[2] = f[0] * up[1] - f[1] * up[0];
+    len = sqrt(s[0] * s[0] + s[1] * s[1] + s[2] * s[2]);
+    for (i = 0; i < 3; i++)
+        s[i] /= len;
+    u[0] = s[1] * f[2] - s[2] * f[1];
+    u[1] = s[2] * f[0] - s[0] * f[2];
+    u[2] = s[0] * f[1] - s[1] * f[0];
+    mat_identity(m);
+    for (i = 0; i < 3; i++) {
+        m[i * 4 + 0] = (float)s[i];
+        m[i * 4 + 1] = (float)u[i];
+        m[i * 4 + 2] = (float)-f[i];
+    }
+    m[12] = (float)-(s[0] * eye[0] + s[1] * eye[1] + s[2] * eye[2]);
+    m[13] = (float)-(u[0] * eye[0] + u[1] * eye[1] + u[2] * eye[2]);
+    m[14] = (float)(f[0] * eye[0] + f[1] * eye[1] + f[2] * eye[2]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Shaders                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Two keyframes in the file's encoding (x, y, z, normal index: unsigned
+ * bytes read as integers), decoded with each frame's scale and translate
+ * and blended by t; the normal is the blend of the two table normals. */
+static const char *const vertex_shader_src =
+    "#version 330 core\n"
+    "layout(location = 0) in uvec4 a_vertex_a;\n"
+    "layout(location = 1) in uvec4 a_vertex_b;\n"
+    "layout(location = 2) in vec2 a_uv;\n"
+    "uniform mat4 u_mvp;\n"
+    "uniform vec3 u_scale_a, u_translate_a, u_scale_b, u_translate_b;\n"
+    "uniform float u_t;\n"
+    "uniform vec3 u_normals[162];\n"
+    "out vec3 v_normal;\n"
+    "out vec2 v_uv;\n"
+    "void main() {\n"
+    "    vec3 pa = u_scale_a * vec3(a_vertex_a.xyz) + u_translate_a;\n"
+    "    vec3 pb = u_scale_b * vec3(a_vertex_b.xyz) + u_translate_b;\n"
+    "    vec3 n = mix(u_normals[min(a_vertex_a.w, 161u)],\n"
+    "                 u_normals[min(a_vertex_b.w, 161u)], u_t);\n"
+    "    float len = length(n);\n"
+    "    v_normal = len > 1e-6 ? n / len : vec3(0.0, 0.0, 1.0);\n"
+    "    v_uv = a_uv;\n"
+    "    gl_Position = u_mvp * vec4(mix(pa, pb, u_t), 1.0);\n"
+    "}\n";
+
+/* Texture times (ambient + Lambert), or the texel alone when unlit. */
+static const char *const fragment_shader_src =
+    "#version 330 core\n"
+    "in vec3 v_normal;\n"
+    "in vec2 v_uv;\n"
+    "uniform sampler2D u_skin;\n"
+    "uniform int u_lit;\n"
+    "uniform vec3 u_light_dir;\n"
+    "out vec4 o_color;\n"
+    "void main() {\n"
+    "    vec3 c = texture(u_skin, v_uv).rgb;\n"
+    "    if (u_lit != 0) {\n"
+    "        float d = max(dot(normalize(v_normal), u_light_dir), 0.0);\n"
+    "        c *= 0.35 + 0.75 * d;\n"
+    "    }\n"
+    "    o_color = vec4(c, 1.0);\n"
+    "}\n";
+
+static GLuint compile_shader(GLenum type, const char *src)
+{
+    GLuint s = glCreateShader(type);
+    GLint ok = 0;
+    glShaderSource(s, 1, &src, NULL);
+    glCompileShader(s);
+    glGetShaderiv(s, GL_COMPILE_STATUS, &ok);
+    if (!ok) {
+        char log[2048];
+        glGetShaderInfoLog(s, (GLsizei)sizeof log, NULL, log);
+        fprintf(stderr, "md2_view: %s shader: %s\n",
+                type == GL_VERTEX_SHADER ? "vertex" : "fragment", log);
+        glDeleteShader(s);
+        return 0;
+    }
+    return s;
+}
+
+static GLuint build_program(void)
+{
+    GLuint vs = compile_shader(GL_VERTEX_SHADER, vertex_shader_src);
+    GLuint fs = compile_shader(GL_FRAGMENT_SHADER, fragment_shader_src);
+    GLuint p;
+    GLint ok = 0;
+    if (!vs || !fs) {
+        if (vs)
+            glDeleteShader(vs);
+        if (fs)
+            glDeleteShader(fs);
+        return 0;
+    }
+    p = glCreateProgram();
+    glAttachShader(p, vs);
+    glAttachShader(p, fs);
+    glLinkProgram(p);
+    glDeleteShader(vs);
+    glDeleteShader(fs);
+    glGetProgramiv(p, GL_LINK_STATUS, &ok);
+    if (!ok) {
+        char log[2048];
+        glGetProgramInfoLog(p, (GLsizei)sizeof log, NULL, log);
+        fprintf(stderr, "md2_view: shader program: %s\n", log);
+        glDeleteProgram(p);
+        return 0;
+    }
+    return p;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The viewer                                                                */
+/* ------------------------------------------------------------------------ */
+
+typedef struct viewer {
+    options opt;
+    GLFWwindow *window;
+
+    /* model and animation */
+    md2_model *model;
+    md2_mesh *mesh;
+    md2_anim *anims;
+    size_t num_anims;
+    size_t anim;
+    md2_player player;
+    float *transforms;          /* md2_frame_transforms(): 6 floats a frame */
+    const char *model_name;     /* file name of the model, for the title */
+
+    /* skins: paths of the candidates, the one shown (num_skins: checkerboard) */
+    char *skin_paths[MAX_SKINS];
+    size_t num_skins;
+    size_t skin;
+
+    /* GL objects */
+    GLuint program, vao, morph_vbo, uv_vbo, ebo, texture;
+    GLint u_mvp, u_scale_a, u_translate_a, u_scale_b, u_translate_b, u_t,
+        u_normals, u_skin, u_lit, u_light_dir;
+    GLsizei num_indices;
+    size_t frame_bytes;         /* bytes of one keyframe in the morph buffer */
+
+    /* camera: orbit about center at dist, yaw about Z, pitch up */
+    double center[3];
+    double radius;
+    double yaw, pitch;          /* radians */
+    double dist, dist0;
+    int lit, ortho, wireframe, paused;
+    int dragging;
+    double drag_x, drag_y;
+    char title[512];
+} viewer;
+
+/* The file name part of a path. */
+static const char *base_name(const char *path)
+{
+    const char *p = path, *s;
+    for (s = path; *s; s++)
+        if (*s == '/' || *s == '\\')
+            p = s + 1;
+    return p;
+}
+
+static char *copy_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *c = (char *)malloc(n);
+    if (c)
+        memcpy(c, s, n);
+    return c;
+}
+
+static int accept_existing(void *user, const char *path)
+{
+    (void)user;
+    return view_file_exists(path);
+}
+
+/* Adds a skin candidate path unless it is there already. */
+static void add_skin_path(viewer *v, const char *path)
+{
+    size_t i;
+    for (i = 0; i < v->num_skins; i++)
+        if (strcmp(v->skin_paths[i], path) == 0)
+            return;
+    if (v->num_skins < MAX_SKINS) {
+        char *c = copy_string(path);
+        if (c)
+            v->skin_paths[v->num_skins++] = c;
+    }
+}
+
+/* The --skin file, then every skin of the model that md2_skin_find()
+ * finds on disk. */
+static void find_skins(viewer *v)
+{
+    size_t i;
+    if (v->opt.skin)
+        add_skin_path(v, v->opt.skin);
+    for (i = 0; i < v->model->num_skins; i++) {
+        char found[MD2_SKIN_PATH_MAX];
+        const char *name = v->model->skins[i].name;
+        md2_result r = md2_skin_find(v->opt.model, name, v->opt.game, accept_existing,
+                                     NULL, found, sizeof found);
+        if (r == MD2_OK)
+            add_skin_path(v, found);
+        else
+            fprintf(stderr, "md2_view: skin %zu \"%s\": %s\n", i, name,
+                    r == MD2_ERR_NOT_FOUND ? "no file found" : md2_result_string(r));
+    }
+}
+
+static void upload_texture(viewer *v, int w, int h, const unsigned char *rgba)
+{
+    glBindTexture(GL_TEXTURE_2D, v->texture);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
+    /* row 0 of the image (its top) goes first: v = 0, as the mesh's uv */
+    glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
+    glGenerateMipmap(GL_TEXTURE_2D);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_S, GL_REPEAT);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
+}
+
+/* A grey checkerboard of 8 x 8 squares, 8 pixels each. */
+static void upload_checkerboard(viewer *v)
+{
+    static unsigned char rgba[64 * 64 * 4];
+    int x, y;
+    for (y = 0; y < 64; y++)
+        for (x = 0; x < 64; x++) {
+            unsigned char c = ((x / 8 + y / 8) % 2) ? 200 : 110;
+            unsigned char *p = rgba + 4 * (y * 64 + x);
+            p[0] = p[1] = p[2] = c;
+            p[3] = 255;
+        }
+    upload_texture(v, 64, 64, rgba);
+}
+
+/* Shows skin candidate index (num_skins or a failure: the checkerboard). */
+static void load_skin(viewer *v, size_t index)
+{
+    view_image img;
+    char err[512];
+    v->skin = index;
+    if (index >= v->num_skins) {
+        upload_checkerboard(v);
+        if (v->num_skins == 0)
+            fprintf(stderr, "md2_view: no skin found; showing a checkerboard\n");
+        return;
+    }
+    if (!view_image_load(v->skin_paths[index], &img, err, sizeof err)) {
+        fprintf(stderr, "md2_view: %s; showing a checkerboard\n", err);
+        upload_checkerboard(v);
+        return;
+    }
+    upload_texture(v, img.width, img.height, img.rgba);
+    fprintf(stderr, "md2_view: skin %s (%dx%d)\n", v->skin_paths[index], img.width,
+            img.height);
+    view_image_free(&img);
+}
+
+/* Loads the model, its animations and its mesh. */
+static int load_model(viewer *v)
+{
+    md2_options opts;
+    md2_diagnostic diag;
+    md2_mesh_options mopts;
+    md2_result r;
+    size_t count;
+    memset(&opts, 0, sizeof opts);
+    opts.error = &diag;
+    if (md2_load_file(v->opt.model, &opts, &v->model) != MD2_OK) {
+        fprintf(stderr, "md2_view: %s\n", diag.message);
+        return 0;
+    }
+    v->model_name = base_name(v->opt.model);
+
+    count = md2_anims_from_names(v->model, NULL, 0);
+    v->anims = (md2_anim *)calloc(count ? count : 1, sizeof *v->anims);
+    if (!v->anims) {
+        fprintf(stderr, "md2_view: out of memory\n");
+        return 0;
+    }
+    v->num_anims = md2_anims_from_names(v->model, v->anims, count);
+    if (v->num_anims == 0) {
+        /* cannot happen for a loaded model (it has frames); be safe anyway */
+        strcpy(v->anims[0].name, "all");
+        v->anims[0].first = 0;
+        v->anims[0].last = (uint32_t)(v->model->num_frames - 1);
+        v->anims[0].fps = MD2_ANIM_DEFAULT_FPS;
+        v->num_anims = 1;
+    }
+
+    memset(&mopts, 0, sizeof mopts);
+    mopts.flags = MD2_MESH_COUNTER_CLOCKWISE;
+    mopts.error = &diag;
+    r = md2_mesh_build(v->model, &mopts, &v->mesh);
+    if (r != MD2_OK) {
+        fprintf(stderr, "md2_view: cannot build the mesh: %s\n", diag.message);
+        return 0;
+    }
+    if (v->mesh->num_indices == 0) {
+        fprintf(stderr, "md2_view: %s has no triangles to draw\n", v->opt.model);
+        return 0;
+    }
+    if (v->mesh->num_indices > 0x7fffffffu) {
+        fprintf(stderr, "md2_view: %s has too many triangles\n", v->opt.model);
+        return 0;
+    }
+    v->num_indices = (GLsizei)v->mesh->num_indices;
+
+    v->transforms = (float *)malloc(v->model->num_frames * 6 * sizeof *v->transforms);
+    if (!v->transforms) {
+        fprintf(stderr, "md2_view: out of memory\n");
+        return 0;
+    }
+    md2_frame_transforms(v->model, v->transforms);
+    return 1;
+}
+
+/* Uploads everything the GPU needs, once: the morph data of every
+ * keyframe, the texcoords, the indices, the normal table. */
+static int upload_model(viewer *v)
+{
+    size_t size = md2_mesh_morph_size(v->mesh, v->model);
+    void *morph;
+    md2_result r;
+    if (size == 0 || size > (size_t)0x7fffffff) {
+        fprintf(stderr, "md2_view: the model's keyframes do not fit one vertex buffer\n");
+        return 0;
+    }
+    morph = malloc(size);
+    if (!morph) {
+        fprintf(stderr, "md2_view: out of memory\n");
+        return 0;
+    }
+    r = md2_mesh_morph_data(v->mesh, v->model, morph, size);
+    if (r != MD2_OK) {
+        fprintf(stderr, "md2_view: md2_mesh_morph_data: %s\n", md2_result_string(r));
+        free(morph);
+        return 0;
+    }
+    v->frame_bytes = v->mesh->num_vertices * 4;
+
+    v->program = build_program();
+    if (!v->program) {
+        free(morph);
+        return 0;
+    }
+    v->u_mvp = glGetUniformLocation(v->program, "u_mvp");
+    v->u_scale_a = glGetUniformLocation(v->program, "u_scale_a");
+    v->u_translate_a = glGetUniformLocation(v->program, "u_translate_a");
+    v->u_scale_b = glGetUniformLocation(v->program, "u_scale_b");
+    v->u_translate_b = glGetUniformLocation(v->program, "u_translate_b");
+    v->u_t = glGetUniformLocation(v->program, "u_t");
+    v->u_normals = glGetUniformLocation(v->program, "u_normals");
+    v->u_skin = glGetUniformLocation(v->program, "u_skin");
+    v->u_lit = glGetUniformLocation(v->program, "u_lit");
+    v->u_light_dir = glGetUniformLocation(v->program, "u_light_dir");
+
+    glGenVertexArrays(1, &v->vao);
+    glBindVertexArray(v->vao);
+
+    glGenBuffers(1, &v->morph_vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, v->morph_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)size, morph, GL_STATIC_DRAW);
+    free(morph);
+    glEnableVertexAttribArray(0);
+    glEnableVertexAttribArray(1);
+
+    glGenBuffers(1, &v->uv_vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, v->uv_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(v->mesh->num_vertices * 2 * sizeof(float)),
+                 v->mesh->uv, GL_STATIC_DRAW);
+    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, 0, NULL);
+    glEnableVertexAttribArray(2);
+
+    glGenBuffers(1, &v->ebo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, v->ebo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
+                 (GLsizeiptr)(v->mesh->num_indices * sizeof(uint32_t)), v->mesh->indices,
+                 GL_STATIC_DRAW);
+
+    glUseProgram(v->program);
+    glUniform3fv(v->u_normals, MD2_NUM_NORMALS, md2_normal(0));
+    glUniform1i(v->u_skin, 0);
+    {
+        /* from the front (+X), above and to the model's right */
+        const float l[3] = {0.75f, -0.35f, 0.56f};
+        float n = sqrtf(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
+        glUniform3f(v->u_light_dir, l[0] / n, l[1] / n, l[2] / n);
+    }
+
+    glGenTextures(1, &v->texture);
+    glActiveTexture(GL_TEXTURE0);
+    return 1;
+}
+
+/* Camera target and size from the box of keyframes first..last. */
+static void frame_camera(viewer *v, uint32_t first, uint32_t last)
+{
+    float lo[3], hi[3], mn[3], mx[3];
+    uint32_t f;
+    int i;
+    double r2 = 0.0;
+    md2_frame_bounds(v->model, first, lo, hi);
+    for (f = first + 1; f <= last && f > first; f++) {
+        if (md2_frame_bounds(v->model, f, mn, mx) != MD2_OK)
+            break;
+        for (i = 0; i < 3; i++) {
+            if (mn[i] < lo[i])
+                lo[i] = mn[i];
+            if (mx[i] > hi[i])
+                hi[i] = mx[i];
+        }
+    }
+    for (i = 0; i < 3; i++) {
+        double e = ((double)hi[i] - lo[i]) / 2.0;
+        v->center[i] = ((double)hi[i] + lo[i]) / 2.0;
+        r2 += e * e;
+    }
+    v->radius = sqrt(r2);
+    if (!(v->radius > 1e-3))
+        v->radius = 1.0;
+}
+
+/* Sets the camera distance for a picture of aspect w / h. */
+static void reset_zoom(viewer *v, int w, int h)
+{
+    double aspect = (double)w / (double)h;
+    double half = FOVY_DEGREES * VIEW_PI / 360.0;
+    double half_x = atan(tan(half) * aspect);
+    if (half_x < half)
+        half = half_x;
+    v->dist0 = v->radius * 1.04 / sin(half);
+    v->dist = v->dist0 / v->opt.zoom;
+}
+
+/* The model-view-projection matrix for a picture of w x h pixels. */
+static void camera_mvp(const viewer *v, int w, int h, float mvp[16])
+{
+    double aspect = (double)w / (double)h;
+    double cp = cos(v->pitch), eye_dist = v->ortho ? v->dist0 : v->dist;
+    double eye[3], up[3] = {0.0, 0.0, 1.0};
+    double n, f;
+    float view[16], proj[16];
+    eye[0] = v->center[0] + eye_dist * cp * cos(v->yaw);
+    eye[1] = v->center[1] + eye_dist * cp * sin(v->yaw);
+    eye[2] = v->center[2] + eye_dist * sin(v->pitch);
+    mat_look_at(view, eye, v->center, up);
+    n = eye_dist - 1.5 * v->radius;
+    if (n < eye_dist * 0.01)
+        n = eye_dist * 0.01;
+    f = eye_dist + 1.5 * v->radius;
+    if (v->ortho) {
+        /* the same view of the bounding sphere as the perspective one, and
+         * zoomed by the same factor */
+        double half_h = v->radius * 1.04 * v->dist / v->dist0, half_w;
+        if (aspect >= 1.0) {
+            half_w = half_h * aspect;
+        } else {
+            half_w = half_h;
+            half_h = half_w / aspect;
+        }
+        mat_ortho(proj, half_w, half_h, n, f);
+    } else {
+        mat_perspective(proj, FOVY_DEGREES * VIEW_PI / 180.0, aspect, n, f);
+    }
+    mat_mul(mvp, proj, view);
+}
+
+/* Draws the pose between keyframes a and b at t with the given matrix into
+ * the bound framebuffer (viewport already set). */
+static void draw_pose(const viewer *v, const float mvp[16], uint32_t a, uint32_t b, float t)
+{
+    const float *ta = v->transforms + 6 * (size_t)a;
+    const float *tb = v->transforms + 6 * (size_t)b;
+    GLint min_filter = v->lit ? GL_LINEAR_MIPMAP_LINEAR : GL_NEAREST;
+    GLint mag_filter = v->lit ? GL_LINEAR : GL_NEAREST;
+
+    glClearColor(v->opt.bg[0] / 255.0f, v->opt.bg[1] / 255.0f, v->opt.bg[2] / 255.0f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
+    glEnable(GL_DEPTH_TEST);
+    glEnable(GL_CULL_FACE);
+    glCullFace(GL_BACK);
+    glFrontFace(GL_CCW); /* the mesh was built with MD2_MESH_COUNTER_CLOCKWISE */
+    glPolygonMode(GL_FRONT_AND_BACK, v->wireframe ? GL_LINE : GL_FILL);
+
+    glUseProgram(v->program);
+    glUniformMatrix4fv(v->u_mvp, 1, GL_FALSE, mvp);
+    glUniform3fv(v->u_scale_a, 1, ta);
+    glUniform3fv(v->u_translate_a, 1, ta + 3);
+    glUniform3fv(v->u_scale_b, 1, tb);
+    glUniform3fv(v->u_translate_b, 1, tb + 3);
+    glUniform1f(v->u_t, t);
+    glUniform1i(v->u_lit, v->lit);
+
+    glActiveTexture(GL_TEXTURE0);
+    glBindTexture(GL_TEXTURE_2D, v->texture);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, min_filter);
+    glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, mag_filter);
+
+    /* point the two keyframe attributes at their parts of the morph buffer */
+    glBindVertexArray(v->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, v->morph_vbo);
+    glVertexAttribIPointer(0, 4, GL_UNSIGNED_BYTE, 4, (const void *)(uintptr_t)(a * v->frame_bytes));
+    glVertexAttribIPointer(1, 4, GL_UNSIGNED_BYTE, 4, (const void *)(uintptr_t)(b * v->frame_bytes));
+    glDrawElements(GL_TRIANGLES, v->num_indices, GL_UNSIGNED_INT, NULL);
+    glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Screenshot mode                                                           */
+/* ------------------------------------------------------------------------ */
+
+/* Writes rgb (w * h * 3 bytes, top row first) as PNG when path ends in
+ * .png (and stb_image_write is there), else as binary PPM. */
+static int write_picture(const char *path, int w, int h, const unsigned char *rgb)
+{
+    size_t n = strlen(path);
+    FILE *f;
+    int ok;
+    if (n >= 4 && (strcmp(path + n - 4, ".png") == 0 || strcmp(path + n - 4, ".PNG") == 0)) {
+#ifdef MD2_VIEW_HAVE_STB_WRITE
+        if (!stbi_write_png(path, w, h, 3, rgb, w * 3)) {
+            fprintf(stderr, "md2_view: cannot write %s\n", path);
+            return 0;
+        }
+        return 1;
+#else
+        fprintf(stderr, "md2_view: built without stb_image_write: writing %s as PPM\n", path);
+#endif
+    }
+    f = fopen(path, "wb");
+    if (!f) {
+        fprintf(stderr, "md2_view: cannot create %s\n", path);
+        return 0;
+    }
+    fprintf(f, "P6\n%d %d\n255\n", w, h);
+    ok = fwrite(rgb, 3, (size_t)w * (size_t)h, f) == (size_t)w * (size_t)h;
+    ok = (fclose(f) == 0) && ok;
+    if (!ok)
+        fprintf(stderr, "md2_view: cannot write %s\n", path);
+    return ok;
+}
+
+/* A pixel coordinate as a long, kept to +-1e6 (NaN: 0). */
+static long pixel_index(double x)
+{
+    if (!(x == x))
+        return 0;
+    if (x > 1e6)
+        return 1000000L;
+    if (x < -1e6)
+        return -1000000L;
+    return (long)x;
+}
+
+/* Prints the pixel box (x0 y0 x1 y1, inclusive, y down) that covers the
+ * projections of points[0..count) (3 floats each). */
+static void print_projected_box(const char *label, const float mvp[16], const float *points,
+                                size_t count, int w, int h)
+{
+    double lo_x = 1e300, lo_y = 1e300, hi_x = -1e300, hi_y = -1e300;
+    size_t i;
+    for (i = 0; i < count; i++) {
+        const float *p = points + 3 * i;
+        double c[4];
+        int r;
+        for (r = 0; r < 4; r++)
+            c[r] = (double)mvp[r] * p[0] + (double)mvp[4 + r] * p[1] +
+                   (double)mvp[8 + r] * p[2] + mvp[12 + r];
+        {
+            double x = (c[0] / c[3] * 0.5 + 0.5) * w;
+            double y = (0.5 - c[1] / c[3] * 0.5) * h;
+            if (x < lo_x)
+                lo_x = x;
+            if (x > hi_x)
+                hi_x = x;
+            if (y < lo_y)
+                lo_y = y;
+            if (y > hi_y)
+                hi_y = y;
+        }
+    }
+    /* the pixels whose centres (i + 0.5) lie inside */
+    printf("%s %ld %ld %ld %ld\n", label, pixel_index(ceil(lo_x - 0.5)),
+           pixel_index(ceil(lo_y - 0.5)), pixel_index(floor(hi_x - 0.5)),
+           pixel_index(floor(hi_y - 0.5)));
+}
+
+static int screenshot(viewer *v, uint32_t a, uint32_t b, float t)
+{
+    int w = v->opt.width ? v->opt.width : 640, h = v->opt.height ? v->opt.height : 480;
+    GLuint fbo = 0, color = 0, depth = 0;
+    GLint max_rb = 0;
+    float mvp[16];
+    unsigned char *pixels, *rgb;
+    float *pose, corners[8 * 3], lo[3], hi[3];
+    md2_vertex_layout layout;
+    size_t i;
+    int y, ok;
+    GLenum err;
+
+    glGetIntegerv(GL_MAX_RENDERBUFFER_SIZE, &max_rb);
+    if (w > max_rb || h > max_rb) {
+        fprintf(stderr, "md2_view: %dx%d is larger than this OpenGL allows (%d)\n", w, h,
+                (int)max_rb);
+        return 0;
+    }
+    glGenFramebuffers(1, &fbo);
+    glBindFramebuffer(GL_FRAMEBUFFER, fbo);
+    glGenRenderbuffers(1, &color);
+    glBindRenderbuffer(GL_RENDERBUFFER, color);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, w, h);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, color);
+    glGenRenderbuffers(1, &depth);
+    glBindRenderbuffer(GL_RENDERBUFFER, depth);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_DEPTH_COMPONENT24, w, h);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_DEPTH_ATTACHMENT, GL_RENDERBUFFER, depth);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+        fprintf(stderr, "md2_view: the offscreen framebuffer is not complete\n");
+        return 0;
+    }
+
+    frame_camera(v, a < b ? a : b, a < b ? b : a);
+    reset_zoom(v, w, h);
+    camera_mvp(v, w, h, mvp);
+    glViewport(0, 0, w, h);
+    glDisable(GL_DITHER);
+    glDisable(GL_MULTISAMPLE);
+    draw_pose(v, mvp, a, b, t);
+    glFinish();
+
+    pixels = (unsigned char *)malloc((size_t)w * (size_t)h * 3 * 2);
+    if (!pixels) {
+        fprintf(stderr, "md2_view: out of memory\n");
+        return 0;
+    }
+    rgb = pixels + (size_t)w * (size_t)h * 3;
+    glReadBuffer(GL_COLOR_ATTACHMENT0);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE, pixels);
+    err = glGetError();
+    if (err != GL_NO_ERROR) {
+        fprintf(stderr, "md2_view: OpenGL error 0x%x\n", (unsigned)err);
+        free(pixels);
+        return 0;
+    }
+    /* OpenGL's row 0 is the bottom one; images start at the top */
+    for (y = 0; y < h; y++)
+        memcpy(rgb + (size_t)y * w * 3, pixels + (size_t)(h - 1 - y) * w * 3, (size_t)w * 3);
+    ok = write_picture(v->opt.screenshot, w, h, rgb);
+    free(pixels);
+    glDeleteRenderbuffers(1, &color);
+    glDeleteRenderbuffers(1, &depth);
+    glBindFramebuffer(GL_FRAMEBUFFER, 0);
+    glDeleteFramebuffers(1, &fbo);
+    if (!ok)
+        return 0;
+
+    /* The drawn pose on the CPU: its box, projected with the same matrix. */
+    pose = (float *)malloc(v->mesh->num_vertices * 3 * sizeof *pose);
+    if (!pose) {
+        fprintf(stderr, "md2_view: out of memory\n");
+        return 0;
+    }
+    memset(&layout, 0, sizeof layout);
+    layout.stride = 3 * sizeof(float);
+    layout.position_offset = 0;
+    layout.normal_offset = MD2_ATTRIBUTE_NONE;
+    layout.uv_offset = MD2_ATTRIBUTE_NONE;
+    if (md2_mesh_lerp(v->mesh, v->model, a, b, t, pose, &layout) != MD2_OK) {
+        fprintf(stderr, "md2_view: md2_mesh_lerp failed\n");
+        free(pose);
+        return 0;
+    }
+    for (i = 0; i < 3; i++)
+        lo[i] = hi[i] = pose[i];
+    for (i = 1; i < v->mesh->num_vertices; i++) {
+        int k;
+        for (k = 0; k < 3; k++) {
+            float c = pose[3 * i + (size_t)k];
+            if (c < lo[k])
+                lo[k] = c;
+            if (c > hi[k])
+                hi[k] = c;
+        }
+    }
+    for (i = 0; i < 8; i++) {
+        corners[3 * i + 0] = (i & 1) ? hi[0] : lo[0];
+        corners[3 * i + 1] = (i & 2) ? hi[1] : lo[1];
+        corners[3 * i + 2] = (i & 4) ? hi[2] : lo[2];
+    }
+    printf("screenshot %s %dx%d frames %lu %lu t %g\n", v->opt.screenshot, w, h,
+           (unsigned long)a, (unsigned long)b, (double)t);
+    printf("pose-bounds %g %g %g %g %g %g\n", (double)lo[0], (double)lo[1], (double)lo[2],
+           (double)hi[0], (double)hi[1], (double)hi[2]);
+    print_projected_box("projected-bbox", mvp, corners, 8, w, h);
+    print_projected_box("projected-vertex-bbox", mvp, pose, v->mesh->num_vertices, w, h);
+    free(pose);
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Interactive mode                                                          */
+/* ------------------------------------------------------------------------ */
+
+static void play_anim(viewer *v, size_t index)
+{
+    md2_result r;
+    v->anim = index;
+    r = md2_player_play(&v->player, &v->anims[index], MD2_PLAY_LOOP, MD2_RATE_ANIM);
+    if (r != MD2_OK)
+        fprintf(stderr, "md2_view: cannot play %s: %s\n", v->anims[index].name,
+                md2_result_string(r));
+}
+
+static void on_key(GLFWwindow *window, int key, int scancode, int action, int mods)
+{
+    viewer *v = (viewer *)glfwGetWindowUserPointer(window);
+    (void)scancode;
+    (void)mods;
+    if (action != GLFW_PRESS && action != GLFW_REPEAT)
+        return;
+    switch (key) {
+    case GLFW_KEY_ESCAPE:
+        glfwSetWindowShouldClose(window, GLFW_TRUE);
+        break;
+    case GLFW_KEY_RIGHT:
+    case GLFW_KEY_N:
+        play_anim(v, (v->anim + 1) % v->num_anims);
+        break;
+    case GLFW_KEY_LEFT:
+    case GLFW_KEY_P:
+        play_anim(v, (v->anim + v->num_anims - 1) % v->num_anims);
+        break;
+    case GLFW_KEY_S:
+        if (action == GLFW_PRESS && v->num_skins > 1)
+            load_skin(v, (v->skin + 1) % v->num_skins);
+        break;
+    case GLFW_KEY_W:
+        if (action == GLFW_PRESS)
+            v->wireframe = !v->wireframe;
+        break;
+    case GLFW_KEY_L:
+        if (action == GLFW_PRESS)
+            v->lit = !v->lit;
+        break;
+    case GLFW_KEY_O:
+        if (action == GLFW_PRESS)
+            v->ortho = !v->ortho;
+        break;
+    case GLFW_KEY_SPACE:
+        if (action == GLFW_PRESS)
+            v->paused = !v->paused;
+        break;
+    default:
+        break;
+    }
+}
+
+static void on_button(GLFWwindow *window, int button, int action, int mods)
+{
+    viewer *v = (viewer *)glfwGetWindowUserPointer(window);
+    (void)mods;
+    if (button != GLFW_MOUSE_BUTTON_LEFT)
+        return;
+    v->dragging = action == GLFW_PRESS;
+    if (v->dragging)
+        glfwGetCursorPos(window, &v->drag_x, &v->drag_y);
+}
+
+static void on_cursor(GLFWwindow *window, double x, double y)
+{
+    viewer *v = (viewer *)glfwGetWindowUserPointer(window);
+    double limit = 89.0 * VIEW_PI / 180.0;
+    if (!v->dragging)
+        return;
+    v->yaw -= (x - v->drag_x) * 0.01;
+    v->pitch += (y - v->drag_y) * 0.01;
+    if (v->pitch > limit)
+        v->pitch = limit;
+    if (v->pitch < -limit)
+        v->pitch = -limit;
+    v->drag_x = x;
+    v->drag_y = y;
+}
+
+static void on_scroll(GLFWwindow *window, double dx, double dy)
+{
+    viewer *v = (viewer *)glfwGetWindowUserPointer(window);
+    (void)dx;
+    v->dist *= pow(0.9, dy);
+    if (v->dist < v->dist0 * 0.05)
+        v->dist = v->dist0 * 0.05;
+    if (v->dist > v->dist0 * 20.0)
+        v->dist = v->dist0 * 20.0;
+}
+
+static void update_title(viewer *v, const md2_player_frames *st)
+{
+    char title[sizeof v->title];
+    const char *skin = v->skin < v->num_skins ? base_name(v->skin_paths[v->skin]) : "checkerboard";
+    snprintf(title, sizeof title, "md2_view - %s - %s (%zu/%zu) - frame %lu %s%s - skin %s",
+             v->model_name, v->anims[v->anim].name, v->anim + 1, v->num_anims,
+             (unsigned long)st->frame_a, v->model->frames[st->frame_a].name,
+             v->paused ? " - paused" : "", skin);
+    if (strcmp(title, v->title) != 0) {
+        memcpy(v->title, title, sizeof title);
+        glfwSetWindowTitle(v->window, title);
+    }
+}
+
+static void run_interactive(viewer *v)
+{
+    double last = glfwGetTime();
+    int w, h;
+    glfwGetFramebufferSize(v->window, &w, &h);
+    frame_camera(v, 0, (uint32_t)(v->model->num_frames - 1));
+    reset_zoom(v, w > 0 ? w : 1, h > 0 ? h : 1);
+    glfwSetKeyCallback(v->window, on_key);
+    glfwSetMouseButtonCallback(v->window, on_button);
+    glfwSetCursorPosCallback(v->window, on_cursor);
+    glfwSetScrollCallback(v->window, on_scroll);
+    glfwSwapInterval(1);
+    while (!glfwWindowShouldClose(v->window)) {
+        double now = glfwGetTime();
+        md2_player_frames st;
+        if (!v->paused)
+            md2_player_advance(&v->player, now - last);
+        last = now;
+        md2_player_state(&v->player, &st);
+        glfwGetFramebufferSize(v->window, &w, &h);
+        if (w > 0 && h > 0) {
+            float mvp[16];
+            glViewport(0, 0, w, h);
+            camera_mvp(v, w, h, mvp);
+            draw_pose(v, mvp, st.frame_a, st.frame_b, st.t);
+        }
+        update_title(v, &st);
+        glfwSwapBuffers(v->window);
+        glfwPollEvents();
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Main                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static void on_glfw_error(int code, const char *message)
+{
+    fprintf(stderr, "md2_view: GLFW error 0x%x: %s\n", (unsigned)code, message);
+}
+
+static void release(viewer *v)
+{
+    size_t i;
+    if (v->window) {
+        if (v->texture)
+            glDeleteTextures(1, &v->texture);
+        if (v->ebo)
+            glDeleteBuffers(1, &v->ebo);
+        if (v->uv_vbo)
+            glDeleteBuffers(1, &v->uv_vbo);
+        if (v->morph_vbo)
+            glDeleteBuffers(1, &v->morph_vbo);
+        if (v->vao)
+            glDeleteVertexArrays(1, &v->vao);
+        if (v->program)
+            glDeleteProgram(v->program);
+        glfwDestroyWindow(v->window);
+    }
+    glfwTerminate();
+    for (i = 0; i < v->num_skins; i++)
+        free(v->skin_paths[i]);
+    free(v->transforms);
+    free(v->anims);
+    md2_mesh_free(v->mesh);
+    md2_free(v->model);
+}
+
+int main(int argc, char **argv)
+{
+    static viewer view;
+    viewer *v = &view;
+    uint32_t frame_a = 0, frame_b = 0;
+    int ok = 0, w, h;
+
+    if (!parse_args(argc, argv, &v->opt))
+        return usage();
+    v->lit = !v->opt.unlit;
+    v->ortho = v->opt.ortho;
+    v->wireframe = v->opt.wireframe;
+    v->yaw = v->opt.yaw * VIEW_PI / 180.0;
+    v->pitch = v->opt.pitch * VIEW_PI / 180.0;
+
+    if (!load_model(v)) {
+        release(v);
+        return 1;
+    }
+    if (v->opt.screenshot) {
+        if (v->opt.frame >= v->model->num_frames) {
+            fprintf(stderr, "md2_view: --frame %lu: %s has %zu keyframes (0 to %zu)\n",
+                    v->opt.frame, v->opt.model, v->model->num_frames,
+                    v->model->num_frames - 1);
+            release(v);
+            return 2;
+        }
+        frame_a = (uint32_t)v->opt.frame;
+        frame_b = frame_a + 1 < v->model->num_frames ? frame_a + 1 : frame_a;
+    }
+    md2_player_init(&v->player);
+    v->anim = 0;
+    if (v->opt.anim) {
+        size_t i = md2_anim_find(v->anims, v->num_anims, v->opt.anim);
+        if (i == MD2_ANIM_NOT_FOUND)
+            fprintf(stderr, "md2_view: no animation named \"%s\"; starting with \"%s\"\n",
+                    v->opt.anim, v->anims[0].name);
+        else
+            v->anim = i;
+    }
+    find_skins(v);
+
+    glfwSetErrorCallback(on_glfw_error);
+    if (!glfwInit()) {
+        fprintf(stderr, "md2_view: cannot initialise GLFW (is there a display? try xvfb-run)\n");
+        release(v);
+        return 1;
+    }
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+    if (v->opt.screenshot) {
+        glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);
+        w = h = 64;
+    } else {
+        glfwWindowHint(GLFW_SAMPLES, 4);
+        w = v->opt.width ? v->opt.width : 960;
+        h = v->opt.height ? v->opt.height : 720;
+    }
+    v->window = glfwCreateWindow(w, h, "md2_view", NULL, NULL);
+    if (!v->window) {
+        fprintf(stderr, "md2_view: cannot create an OpenGL 3.3 core window\n");
+        release(v);
+        return 1;
+    }
+    glfwMakeContextCurrent(v->window);
+    glfwSetWindowUserPointer(v->window, v);
+    fprintf(stderr, "md2_view: OpenGL %s on %s\n", (const char *)glGetString(GL_VERSION),
+            (const char *)glGetString(GL_RENDERER));
+
+    if (upload_model(v)) {
+        load_skin(v, 0);
+        if (v->opt.screenshot) {
+            ok = screenshot(v, frame_a, frame_b, v->opt.t);
+        } else {
+            play_anim(v, v->anim);
+            run_interactive(v);
+            ok = 1;
+        }
+    }
+    release(v);
+    return ok ? 0 : 1;
+}

@@ -1,0 +1,302 @@
+/*
+ * md2_view_check: checks a picture written by `md2_view --screenshot`
+ * (the md2_view_* CTest tests run it through md2_view_test.cmake).
+ *
+ *   md2_view_check IMAGE SKIN --bg RRGGBB --bbox X0 Y0 X1 Y1
+ *                  [--inside] [--no-colors] [--min-pixels N] [--tolerance P]
+ *
+ *   IMAGE   the screenshot: binary PPM (P6), or anything stb_image reads
+ *   SKIN    the skin it was drawn with, read with md2_view's own loader
+ *           (PCX through md2_pcx_decode(), others through stb_image)
+ *   --bg    the background colour the picture was cleared with; it must
+ *           not be a colour of the skin, so that every other pixel is the
+ *           model's
+ *   --bbox  the box md2_view printed as "projected-bbox" (inclusive pixels)
+ *
+ * Checks, each reported with its numbers:
+ *  1. the box of the model's (non-background) pixels equals --bbox within
+ *     --tolerance pixels (default 2) on each side; with --inside it only
+ *     has to lie inside --bbox grown by the tolerance (for views where the
+ *     projected box of the bounding box is larger than the model);
+ *  2. unless --no-colors: every model pixel has one of the skin's texel
+ *     colours (an --unlit picture, drawn with nearest-neighbour filtering);
+ *  3. there are at least --min-pixels model pixels (default 100).
+ * Exit status: 0 all checks pass, 1 a check fails or a file cannot be read,
+ * 2 bad arguments.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "md2_view_image.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct check_args {
+    const char *image;
+    const char *skin;
+    unsigned char bg[3];
+    int have_bg, have_bbox;
+    long bbox[4];
+    int inside, colors;
+    long min_pixels, tolerance;
+} check_args;
+
+static int usage(void)
+{
+    fprintf(stderr,
+            "usage: md2_view_check IMAGE SKIN --bg RRGGBB --bbox X0 Y0 X1 Y1\n"
+            "                      [--inside] [--no-colors] [--min-pixels N] [--tolerance P]\n");
+    return 2;
+}
+
+static int parse_long(const char *s, long *out)
+{
+    char *end;
+    long v = strtol(s, &end, 10);
+    if (end == s || *end != '\0')
+        return 0;
+    *out = v;
+    return 1;
+}
+
+static int parse_colour(const char *s, unsigned char rgb[3])
+{
+    unsigned long v;
+    char *end;
+    if (s[0] == '#')
+        s++;
+    if (strlen(s) != 6)
+        return 0;
+    v = strtoul(s, &end, 16);
+    if (*end != '\0')
+        return 0;
+    rgb[0] = (unsigned char)(v >> 16);
+    rgb[1] = (unsigned char)(v >> 8);
+    rgb[2] = (unsigned char)v;
+    return 1;
+}
+
+static int parse_args(int argc, char **argv, check_args *a)
+{
+    int i, k;
+    memset(a, 0, sizeof *a);
+    a->colors = 1;
+    a->min_pixels = 100;
+    a->tolerance = 2;
+    for (i = 1; i < argc; i++) {
+        const char *s = argv[i];
+        if (strcmp(s, "--inside") == 0) {
+            a->inside = 1;
+        } else if (strcmp(s, "--no-colors") == 0) {
+            a->colors = 0;
+        } else if (strcmp(s, "--bg") == 0 && i + 1 < argc) {
+            if (!parse_colour(argv[++i], a->bg))
+                return 0;
+            a->have_bg = 1;
+        } else if (strcmp(s, "--bbox") == 0 && i + 4 < argc) {
+            for (k = 0; k < 4; k++)
+                if (!parse_long(argv[++i], &a->bbox[k]))
+                    return 0;
+            a->have_bbox = 1;
+        } else if (strcmp(s, "--min-pixels") == 0 && i + 1 < argc) {
+            if (!parse_long(argv[++i], &a->min_pixels))
+                return 0;
+        } else if (strcmp(s, "--tolerance") == 0 && i + 1 < argc) {
+            if (!parse_long(argv[++i], &a->tolerance) || a->tolerance < 0)
+                return 0;
+        } else if (s[0] == '-') {
+            return 0;
+        } else if (!a->image) {
+            a->image = s;
+        } else if (!a->skin) {
+            a->skin = s;
+        } else {
+            return 0;
+        }
+    }
+    return a->image && a->skin && a->have_bg && a->have_bbox;
+}
+
+/* Skips whitespace and '#' comments in a PPM header. */
+static void skip_space(FILE *f)
+{
+    int c;
+    while ((c = fgetc(f)) != EOF) {
+        if (c == '#') {
+            while ((c = fgetc(f)) != EOF && c != '\n')
+                ;
+        } else if (c != ' ' && c != '\t' && c != '\r' && c != '\n') {
+            ungetc(c, f);
+            return;
+        }
+    }
+}
+
+static int read_header_number(FILE *f, long *out)
+{
+    skip_space(f);
+    return fscanf(f, "%ld", out) == 1;
+}
+
+/* Reads a binary PPM into RGBA (alpha 255); 0 if it is not one. */
+static int read_ppm(const char *path, view_image *img)
+{
+    FILE *f = fopen(path, "rb");
+    long w, h, maxval;
+    size_t n, i;
+    unsigned char *rgb;
+    memset(img, 0, sizeof *img);
+    if (!f)
+        return 0;
+    if (fgetc(f) != 'P' || fgetc(f) != '6' || !read_header_number(f, &w) ||
+        !read_header_number(f, &h) || !read_header_number(f, &maxval) || w < 1 || h < 1 ||
+        w > 65536 || h > 65536 || maxval != 255 || fgetc(f) == EOF) {
+        fclose(f);
+        return 0;
+    }
+    n = (size_t)w * (size_t)h;
+    rgb = (unsigned char *)malloc(n * 3);
+    img->rgba = (unsigned char *)malloc(n * 4);
+    if (!rgb || !img->rgba || fread(rgb, 3, n, f) != n) {
+        free(rgb);
+        view_image_free(img);
+        fclose(f);
+        return 0;
+    }
+    fclose(f);
+    for (i = 0; i < n; i++) {
+        img->rgba[4 * i + 0] = rgb[3 * i + 0];
+        img->rgba[4 * i + 1] = rgb[3 * i + 1];
+        img->rgba[4 * i + 2] = rgb[3 * i + 2];
+        img->rgba[4 * i + 3] = 255;
+    }
+    free(rgb);
+    img->width = (int)w;
+    img->height = (int)h;
+    return 1;
+}
+
+static uint32_t rgb_key(const unsigned char *p)
+{
+    return ((uint32_t)p[0] << 16) | ((uint32_t)p[1] << 8) | p[2];
+}
+
+static int compare_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return (x > y) - (x < y);
+}
+
+int main(int argc, char **argv)
+{
+    check_args a;
+    view_image pic, skin;
+    char err[512];
+    uint32_t *colours, bg;
+    size_t num_colours = 0, i, n, pixels = 0, foreign = 0;
+    long box[4] = {0, 0, -1, -1}, diff[4];
+    int x, y, failed = 0;
+
+    if (!parse_args(argc, argv, &a))
+        return usage();
+    if (!read_ppm(a.image, &pic) && !view_image_load(a.image, &pic, err, sizeof err)) {
+        fprintf(stderr, "md2_view_check: cannot read the picture %s\n", a.image);
+        return 1;
+    }
+    if (!view_image_load(a.skin, &skin, err, sizeof err)) {
+        fprintf(stderr, "md2_view_check: %s\n", err);
+        view_image_free(&pic);
+        return 1;
+    }
+
+    /* the skin's texel colours, sorted and unique */
+    n = (size_t)skin.width * (size_t)skin.height;
+    colours = (uint32_t *)malloc(n * sizeof *colours);
+    if (!colours) {
+        fprintf(stderr, "md2_view_check: out of memory\n");
+        view_image_free(&pic);
+        view_image_free(&skin);
+        return 1;
+    }
+    for (i = 0; i < n; i++)
+        colours[i] = rgb_key(skin.rgba + 4 * i);
+    qsort(colours, n, sizeof *colours, compare_u32);
+    for (i = 0; i < n; i++)
+        if (num_colours == 0 || colours[num_colours - 1] != colours[i])
+            colours[num_colours++] = colours[i];
+    bg = rgb_key(a.bg);
+    printf("skin %s: %dx%d, %zu colours\n", a.skin, skin.width, skin.height, num_colours);
+    if (bsearch(&bg, colours, num_colours, sizeof *colours, compare_u32)) {
+        printf("FAIL: the background %06lx is a colour of the skin: choose another --bg\n",
+               (unsigned long)bg);
+        failed = 1;
+    }
+
+    /* the model's pixels: their box, their count, their colours */
+    for (y = 0; y < pic.height; y++)
+        for (x = 0; x < pic.width; x++) {
+            const unsigned char *p = pic.rgba + 4 * ((size_t)y * pic.width + x);
+            uint32_t c = rgb_key(p);
+            if (c == bg)
+                continue;
+            if (pixels == 0) {
+                box[0] = box[2] = x;
+                box[1] = box[3] = y;
+            } else {
+                if (x < box[0])
+                    box[0] = x;
+                if (x > box[2])
+                    box[2] = x;
+                if (y < box[1])
+                    box[1] = y;
+                if (y > box[3])
+                    box[3] = y;
+            }
+            pixels++;
+            if (a.colors &&
+                !bsearch(&c, colours, num_colours, sizeof *colours, compare_u32)) {
+                if (foreign < 5)
+                    printf("pixel (%d, %d) has colour %06lx, not in the skin\n", x, y,
+                           (unsigned long)c);
+                foreign++;
+            }
+        }
+    printf("picture %s: %dx%d, %zu model pixels\n", a.image, pic.width, pic.height, pixels);
+    printf("model pixels' box: %ld %ld %ld %ld\n", box[0], box[1], box[2], box[3]);
+    printf("projected box:     %ld %ld %ld %ld\n", a.bbox[0], a.bbox[1], a.bbox[2], a.bbox[3]);
+    /* differences, positive where the model's pixels stay inside the box */
+    diff[0] = box[0] - a.bbox[0];
+    diff[1] = box[1] - a.bbox[1];
+    diff[2] = a.bbox[2] - box[2];
+    diff[3] = a.bbox[3] - box[3];
+    printf("inset (left top right bottom): %ld %ld %ld %ld\n", diff[0], diff[1], diff[2],
+           diff[3]);
+
+    if ((long)pixels < a.min_pixels) {
+        printf("FAIL: %zu model pixels, fewer than %ld\n", pixels, a.min_pixels);
+        failed = 1;
+    }
+    for (i = 0; i < 4; i++) {
+        int bad = a.inside ? diff[i] < -a.tolerance
+                           : (diff[i] < -a.tolerance || diff[i] > a.tolerance);
+        if (bad && pixels > 0) {
+            printf("FAIL: the model's pixels' box is %s the projected box by more than %ld "
+                   "pixels (%s side: %ld)\n",
+                   diff[i] < 0 ? "outside" : "inside", a.tolerance,
+                   i == 0 ? "left" : i == 1 ? "top" : i == 2 ? "right" : "bottom", diff[i]);
+            failed = 1;
+        }
+    }
+    if (a.colors) {
+        printf("%zu of %zu model pixels have a colour that is not the skin's\n", foreign, pixels);
+        if (foreign)
+            failed = 1;
+    }
+    printf("%s\n", failed ? "md2_view_check: FAILED" : "md2_view_check: passed");
+    free(colours);
+    view_image_free(&pic);
+    view_image_free(&skin);
+    return failed ? 1 : 0;
+}
