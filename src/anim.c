@@ -7,6 +7,7 @@
  */
 #include "internal.h"
 
+#include <float.h>
 #include <math.h>
 
 #define MD2_VEC3_BYTES (3 * sizeof(float))
@@ -17,14 +18,37 @@
  * C lets a compiler evaluate float expressions in a wider type
  * (FLT_EVAL_METHOD: s390x GCC and x87 use double or long double) and round
  * only once at the end, which changes the last bit of a * b + c. Each
- * helper below stores every intermediate result in a float variable, which
- * C99 requires to round to float, so the results are bit-identical on
- * x86-64, s390x and 32-bit x86 (the build also disables FMA contraction).
+ * helper below rounds every intermediate result with to_float(), so the
+ * results are bit-identical on x86-64, s390x and 32-bit x86 (the build also
+ * disables FMA contraction).
+ *
+ * Where floats are evaluated as float or double (FLT_EVAL_METHOD 0 or 1),
+ * storing a result in a float variable rounds it, as C99 requires, and
+ * to_float() is nothing. x87 (FLT_EVAL_METHOD 2: plain gcc -m32, clang -m32
+ * without SSE) is not so kind: clang keeps float variables in its 80-bit
+ * registers unrounded, and GCC takes sqrtf's return value, which glibc
+ * leaves in extended precision, for a float. Only a store to memory rounds
+ * there, hence the volatile float. Rounding a wider result once to float is
+ * correct: one +, -, *, / or sqrt of floats done in x87 or double precision
+ * is correctly rounded to p >= 53 bits, and rounding that again to float
+ * (24 bits) is innocuous when p >= 2 * 24 + 2 (Figueroa, 1995): to_float()
+ * gives the correctly rounded float, as SSE2 and s390x do.
  */
+#if defined(FLT_EVAL_METHOD) && (FLT_EVAL_METHOD == 0 || FLT_EVAL_METHOD == 1)
+#define to_float(x) (x)
+#else
+static float to_float(float x)
+{
+    volatile float rounded = x;
+    return rounded;
+}
+#endif
+
+/* a * b + c; callers pass floats (read from memory or from to_float()) */
 static float mul_add(float a, float b, float c)
 {
-    float product = a * b;
-    float sum = product + c;
+    float product = to_float(a * b);
+    float sum = to_float(product + c);
     return sum;
 }
 
@@ -34,20 +58,47 @@ static float decode(const md2_frame *f, const md2_vertex *v, int axis)
     return mul_add(f->scale[axis], (float)v->v[axis], f->translate[axis]);
 }
 
-/* wa * a + wb * b */
+/* wa * a + wb * b. The weights are the callers' arithmetic (1.0f - t), so
+ * they are rounded first; a and b are floats (decoded, or read from memory). */
 static float blend(float wa, float a, float wb, float b)
 {
-    float x = wa * a;
-    float y = wb * b;
-    float sum = x + y;
+    float x = to_float(to_float(wa) * a);
+    float y = to_float(to_float(wb) * b);
+    float sum = to_float(x + y);
     return sum;
 }
 
+/* The largest coordinate allowed, as a double object: the constant
+ * MD2_MAX_COORD may be evaluated in long double on x87. */
+static const double max_coord = MD2_MAX_COORD;
+
 int md2__axis_ok(float scale, float translate)
 {
-    /* in double: neither the products nor the sum can overflow */
-    return isfinite(scale) && isfinite(translate) &&
-           fabs((double)scale) * 255.0 + fabs((double)translate) <= MD2_MAX_COORD;
+    /* Does |scale| * 255 + |translate|, rounded to double, not exceed
+     * max_coord? In double neither the products nor the sum can overflow.
+     * The product is exact (32 significant bits); the sum is not, and x87
+     * would round it to 64 bits first (and then to double, at worst
+     * differently), so the test uses exact operations only. */
+    double a = fabs((double)scale) * 255.0;
+    double b = fabs((double)translate);
+    double hi = a > b ? a : b, lo = a > b ? b : a, r, half_ulp, t;
+    int e;
+
+    if (!isfinite(scale) || !isfinite(translate) || !(hi <= max_coord))
+        return 0;
+    if (hi < 0.5 * max_coord) /* then lo + hi < max_coord */
+        return 1;
+    r = max_coord - hi; /* exact: hi is within a factor 2 of max_coord */
+    if (lo <= r)
+        return 1;
+    /* lo + hi > max_coord: it rounds to max_coord below the midpoint
+     * max_coord + half an ulp, that is lo < t = r + half_ulp (exact: a
+     * multiple of half_ulp, which divides hi, and at most 2^53 of them), and
+     * at the midpoint if max_coord's significand is even (ties to even) */
+    (void)frexp(max_coord, &e);
+    half_ulp = ldexp(1.0, e - DBL_MANT_DIG - 1);
+    t = r + half_ulp;
+    return lo < t || (lo == t && fmod(max_coord, 4.0 * half_ulp) == 0.0);
 }
 
 size_t md2__stride_floats(size_t stride)
@@ -70,14 +121,21 @@ md2_result md2__check_frame(const md2_model *m, uint32_t frame)
 
 float md2__blend(float wa, float a, float wb, float b) { return blend(wa, a, wb, b); }
 
+/* The shortest length normalised, as a float object: the constant 1e-6f may
+ * be evaluated in a wider type (FLT_EVAL_METHOD). */
+static const float min_length = 1e-6f;
+
 void md2__unit_normal(float n[3])
 {
-    float len = sqrtf(mul_add(n[2], n[2], blend(n[0], n[0], n[1], n[1])));
-    if (len > 1e-6f) {
-        float inv = 1.0f / len;
-        n[0] *= inv;
-        n[1] *= inv;
-        n[2] *= inv;
+    /* sqrtf is correctly rounded (IEEE 754); on x87 it comes in extended
+     * precision, and to_float() rounds it to the same float (see above) */
+    float square = mul_add(n[2], n[2], blend(n[0], n[0], n[1], n[1]));
+    float len = to_float(sqrtf(square));
+    if (len > min_length) {
+        float inv = to_float(1.0f / len);
+        n[0] = to_float(n[0] * inv);
+        n[1] = to_float(n[1] * inv);
+        n[2] = to_float(n[2] * inv);
     } else {
         /* opposite normals cancel out (or a zero vector): any direction is
          * as good as another; use the table's fallback, straight up */

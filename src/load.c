@@ -91,7 +91,7 @@ static md2_result load(source *src, const md2_options *opts, md2_model **out)
      * learn whether the data is larger, as md2_parse() would see it). */
     if (max == 0)
         target = data_end + 1u;
-    else if ((uint64_t)max < UINT64_MAX)
+    else if (max < SIZE_MAX || SIZE_MAX < UINT64_MAX)
         target = (uint64_t)max + 1u;
     else
         target = UINT64_MAX; /* a limit of SIZE_MAX on a 64-bit host: to the end */

@@ -3,13 +3,23 @@
 # that what libmd2 decodes from the models is bit-identical to the native
 # build:
 #
-#   sh tests/cross.sh s390x    big-endian 64-bit, gcc cross compiler, qemu-user
-#   sh tests/cross.sh i386     32-bit x86, clang -m32 (SSE2 arithmetic)
+#   sh tests/cross.sh s390x     big-endian 64-bit, gcc cross compiler, qemu-user
+#   sh tests/cross.sh i386      32-bit x86, all three below:
+#     i386-sse2                 clang -m32, SSE2 arithmetic
+#     i386-x87                  gcc -m32: x87 arithmetic, floats evaluated in
+#                               80-bit registers (FLT_EVAL_METHOD 2)
+#     i386-x87-clang            clang -m32 -mno-sse: x87, and clang does not
+#                               round a float variable until it stores it to
+#                               memory
+#
+# The x87 builds are optimised: at -O0 every value goes through memory,
+# which rounds it, and hides what x87 does to float arithmetic.
 #
 # Installs what is missing with apt-get (Debian/Ubuntu; multiarch packages
 # for the target's cmocka and C library). Build folders: build-s390x,
-# build-i386; the native digest comes from build-test (tests/run.sh) or is
-# built in build-digest. Exits non-zero on any failure or difference.
+# build-i386 (SSE2), build-i386-x87, build-i386-x87-clang; the native digest
+# comes from build-test (tests/run.sh) or is built in build-digest. Exits
+# non-zero on any failure or difference.
 #
 # SPDX-License-Identifier: MIT
 set -eu
@@ -23,33 +33,61 @@ cd "$root"
 
 target=${1:-}
 case "$target" in
-s390x)
-    arch=s390x
-    packages="gcc-s390x-linux-gnu g++-s390x-linux-gnu libc6-dev-s390x-cross qemu-user libcmocka0:s390x"
-    need="/usr/bin/s390x-linux-gnu-gcc /usr/bin/s390x-linux-gnu-g++ /usr/bin/qemu-s390x /usr/lib/s390x-linux-gnu/libcmocka.so.0"
-    runner="qemu-s390x -L /"
-    examples=ON
-    ;;
-i386)
-    arch=i386
-    # not gcc-multilib: Debian lets it coexist with no cross compiler; and
-    # no linux-libc-dev:i386, which apt may trade for the native headers
-    packages="clang libc6-dev-i386 lib32gcc-12-dev lib32stdc++-12-dev libcmocka0:i386"
-    need="/usr/bin/clang /usr/lib32/crt1.o /usr/lib/i386-linux-gnu/libcmocka.so.0"
-    runner=""
-    # md2_demo includes <errno.h>, whose <asm/errno.h> only linux-libc-dev:i386 has
-    examples=OFF
-    ;;
-*)
-    die "usage: sh tests/cross.sh s390x|i386"
-    ;;
+s390x) variants="s390x" ;;
+i386) variants="i386 i386-x87 i386-x87-clang" ;;
+i386-sse2) variants="i386" ;;
+i386-x87 | i386-x87-clang) variants="$target" ;;
+*) die "usage: sh tests/cross.sh s390x|i386|i386-sse2|i386-x87|i386-x87-clang" ;;
 esac
 
-missing=0
-for f in $need; do
-    [ -e "$f" ] || missing=1
-done
-if [ "$missing" = 1 ]; then
+# variant VARIANT: sets arch, packages, need, runner, examples, toolchain,
+# build_type, suite, build and extra (configure arguments) for one build.
+variant() {
+    build="build-$1"
+    build_type=Debug
+    suite=yes
+    extra=""
+    case "$1" in
+    s390x)
+        arch=s390x
+        packages="gcc-s390x-linux-gnu g++-s390x-linux-gnu libc6-dev-s390x-cross qemu-user libcmocka0:s390x"
+        need="/usr/bin/s390x-linux-gnu-gcc /usr/bin/s390x-linux-gnu-g++ /usr/bin/qemu-s390x /usr/lib/s390x-linux-gnu/libcmocka.so.0"
+        runner="qemu-s390x -L /"
+        examples=ON
+        toolchain=tests/cross/s390x-linux-gnu.cmake
+        ;;
+    i386*)
+        arch=i386
+        # not gcc-multilib: Debian lets it coexist with no cross compiler
+        # (gcc -m32 needs only lib32gcc-12-dev, lib32stdc++-12-dev and
+        # libc6-dev-i386); and no linux-libc-dev:i386, which apt may trade
+        # for the native headers
+        packages="clang libc6-dev-i386 lib32gcc-12-dev lib32stdc++-12-dev libcmocka0:i386"
+        need="/usr/bin/clang /usr/lib32/crt1.o /usr/lib/gcc/x86_64-linux-gnu/12/32/libgcc.a /usr/lib/i386-linux-gnu/libcmocka.so.0"
+        runner=""
+        # the library and its tests only: the examples add nothing to compare
+        examples=OFF
+        toolchain=tests/cross/i386-linux-gnu.cmake
+        ;;
+    esac
+    case "$1" in
+    i386-x87)
+        toolchain=tests/cross/i386-x87-linux-gnu.cmake
+        build_type=Release
+        ;;
+    i386-x87-clang)
+        toolchain=tests/cross/i386-x87-clang-linux-gnu.cmake
+        build_type=Release
+        ;;
+    esac
+}
+
+install_missing() {
+    missing=0
+    for f in $need; do
+        [ -e "$f" ] || missing=1
+    done
+    [ "$missing" = 1 ] || return 0
     command -v apt-get >/dev/null 2>&1 || die "please install: $packages"
     sudo=""
     if [ "$(id -u)" != 0 ]; then sudo="sudo"; fi
@@ -61,36 +99,92 @@ if [ "$missing" = 1 ]; then
     run $sudo env DEBIAN_FRONTEND=noninteractive apt-get update || echo "apt-get update reported errors; trying the install anyway"
     # shellcheck disable=SC2086 # word lists
     run $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends --no-remove $packages
-fi
+}
 
-build="build-$target"
-say "Configuring $build for $target"
-run cmake -S . -B "$build" -DCMAKE_TOOLCHAIN_FILE="tests/cross/$arch-linux-gnu.cmake" \
-    -DCMAKE_BUILD_TYPE=Debug -DMD2_WERROR=ON -DMD2_BUILD_TESTS=ON \
-    -DMD2_BUILD_EXAMPLES="$examples" -DMD2_INSTALL=OFF
-say "Building"
-run cmake --build "$build" -j"${MD2_JOBS:-2}"
-say "Running the test suite on $target"
-run ctest --test-dir "$build" --output-on-failure -j"${MD2_JOBS:-2}" --timeout 900
+# i386_asm_headers: <errno.h> includes <asm/errno.h>, which only
+# linux-libc-dev:i386 has for i386, and apt cannot install that beside the
+# native linux-libc-dev unless both have the same version. The x86 kernel
+# headers are the same for both (they choose by __i386__), so the build
+# gets an include folder with only asm/, a link to the native one.
+i386_asm_headers() {
+    native_asm=/usr/include/x86_64-linux-gnu/asm
+    [ ! -e /usr/include/i386-linux-gnu/asm/errno.h ] || return 0
+    [ -e "$native_asm/errno.h" ] || die "no $native_asm/errno.h: please install linux-libc-dev"
+    mkdir -p "$build/asm-include"
+    ln -sfn "$native_asm" "$build/asm-include/asm"
+    extra="-DCMAKE_C_STANDARD_INCLUDE_DIRECTORIES=$root/$build/asm-include"
+    extra="$extra -DCMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES=$root/$build/asm-include"
+}
 
-say "Comparing decoded results with the native build"
-models="examples/models/crystal.md2"
-shared=$(sed -n 's/^MD2_SHARED_DIR:PATH=//p' "$build/CMakeCache.txt")
-for m in faerie.md2 sydney.md2; do
-    [ -f "$shared/corpus/$m" ] && models="$models $shared/corpus/$m"
+# check_x87: an x87 build must really compute in x87 registers, or it tests
+# nothing that the SSE2 build does not.
+check_x87() {
+    cc=$(sed -n 's/^set(CMAKE_C_COMPILER "\(.*\)")$/\1/p' "$build"/CMakeFiles/*/CMakeCCompiler.cmake | head -n 1)
+    flags=$(sed -n 's/^C_FLAGS = //p' "$build/CMakeFiles/md2.dir/flags.make" 2>/dev/null || true)
+    [ -n "$flags" ] || flags=$(sed -n 's/^CMAKE_C_FLAGS:[A-Z]*=//p' "$build/CMakeCache.txt")
+    # shellcheck disable=SC2086 # flags is a word list
+    method=$(printf '__FLT_EVAL_METHOD__\n' | "$cc" $flags -E -P -x c - | tr -d ' \n')
+    echo "FLT_EVAL_METHOD in $build ($cc $flags): $method"
+    [ "$method" = 2 ] || die "$build: FLT_EVAL_METHOD is $method, not 2 (x87)"
+    if command -v objdump >/dev/null 2>&1; then
+        objdump -d "$build/libmd2.a" > "$build/libmd2.dis"
+        if grep -q '%xmm' "$build/libmd2.dis"; then
+            die "$build: libmd2 uses SSE registers (see $build/libmd2.dis)"
+        fi
+        grep -Eq '[[:space:]]fmul[lps]*[[:space:]]' "$build/libmd2.dis" ||
+            die "$build: no x87 multiplication in libmd2 (see $build/libmd2.dis)"
+        echo "libmd2 in $build: x87 arithmetic, no SSE registers"
+    fi
+}
+
+# cross VARIANT: build, run the suite, compare the digest with the native one.
+cross() {
+    variant "$1"
+    install_missing
+    case "$1" in i386*) i386_asm_headers ;; esac
+    say "Configuring $build for $1"
+    # shellcheck disable=SC2086 # extra is a word list
+    run cmake -S . -B "$build" -DCMAKE_TOOLCHAIN_FILE="$toolchain" \
+        -DCMAKE_BUILD_TYPE="$build_type" -DMD2_WERROR=ON -DMD2_BUILD_TESTS=ON \
+        -DMD2_BUILD_EXAMPLES="$examples" -DMD2_INSTALL=OFF $extra
+    say "Building"
+    case "$suite" in
+    yes) run cmake --build "$build" -j"${MD2_JOBS:-2}" ;;
+    *) run cmake --build "$build" --target md2_digest -j"${MD2_JOBS:-2}" ;;
+    esac
+    case "$1" in *x87*) check_x87 ;; esac
+    if [ "$suite" = yes ]; then
+        say "Running the test suite on $1"
+        run ctest --test-dir "$build" --output-on-failure -j"${MD2_JOBS:-2}" --timeout 900
+    fi
+
+    say "Comparing decoded results with the native build"
+    models="examples/models/crystal.md2"
+    shared=$(sed -n 's/^MD2_SHARED_DIR:PATH=//p' "$build/CMakeCache.txt")
+    for m in faerie.md2 sydney.md2; do
+        [ -f "$shared/corpus/$m" ] && models="$models $shared/corpus/$m"
+    done
+    native="build-test/tests/md2_digest"
+    if [ ! -x "$native" ]; then
+        run cmake -S . -B build-digest -DMD2_BUILD_EXAMPLES=OFF -DMD2_INSTALL=OFF >/dev/null
+        run cmake --build build-digest --target md2_digest -j"${MD2_JOBS:-2}"
+        native="build-digest/tests/md2_digest"
+    fi
+    # shellcheck disable=SC2086 # word lists
+    "$native" $models > "$build/digest-native.txt"
+    # shellcheck disable=SC2086
+    $runner "$build/tests/md2_digest" $models > "$build/digest-$1.txt"
+    cat "$build/digest-$1.txt"
+    if ! diff "$build/digest-native.txt" "$build/digest-$1.txt"; then
+        die "$1 results differ from the native build"
+    fi
+    if [ "$suite" = yes ]; then
+        say "$1: all tests passed and results equal the native build's"
+    else
+        say "$1: results equal the native build's (test suite not run)"
+    fi
+}
+
+for v in $variants; do
+    cross "$v"
 done
-native="build-test/tests/md2_digest"
-if [ ! -x "$native" ]; then
-    run cmake -S . -B build-digest -DMD2_BUILD_EXAMPLES=OFF -DMD2_INSTALL=OFF >/dev/null
-    run cmake --build build-digest --target md2_digest -j"${MD2_JOBS:-2}"
-    native="build-digest/tests/md2_digest"
-fi
-# shellcheck disable=SC2086 # word lists
-"$native" $models > "$build/digest-native.txt"
-# shellcheck disable=SC2086
-$runner "$build/tests/md2_digest" $models > "$build/digest-$target.txt"
-cat "$build/digest-$target.txt"
-if ! diff "$build/digest-native.txt" "$build/digest-$target.txt"; then
-    die "$target results differ from the native build"
-fi
-say "$target: all tests passed and results equal the native build's"

@@ -295,10 +295,12 @@ void tu_raw_position(const uint8_t *file, uint32_t f, uint32_t i, float out[3])
     for (k = 0; k < 3; k++) {
         float scale = rawf(file + frame + 4 * (size_t)k);
         float translate = rawf(file + frame + 12 + 4 * (size_t)k);
-        /* one rounding per operation, as IEEE float arithmetic does it
-         * (a float variable drops any excess precision of the host) */
-        float product = scale * (float)file[frame + 40 + 4 * (size_t)i + (size_t)k];
-        out[k] = product + translate;
+        /* one rounding per operation, as IEEE float arithmetic does it: a
+         * volatile float is stored, which rounds also where the compiler
+         * keeps float variables in wider registers (clang on x87) */
+        volatile float product = scale * (float)file[frame + 40 + 4 * (size_t)i + (size_t)k];
+        volatile float sum = product + translate;
+        out[k] = sum;
     }
 }
 
