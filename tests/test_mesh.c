@@ -6,6 +6,11 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#if defined(__unix__) || defined(__APPLE__)
+#define _POSIX_C_SOURCE 200809L
+#include <pthread.h>
+#define HAVE_PTHREADS 1
+#endif
 #include <stdarg.h>
 #include <stddef.h>
 #include <setjmp.h>
@@ -771,10 +776,8 @@ static void test_smooth_octahedron(void **state)
     static const int faces[8][3] = {{0, 2, 4}, {2, 1, 4}, {1, 3, 4}, {3, 0, 4},
                                     {2, 0, 5}, {1, 2, 5}, {3, 1, 5}, {0, 3, 5}};
     big_model b;
-    md2_mesh *mesh, *ccw;
     md2_vertex_layout l;
     float *buf;
-    void *scratch;
     size_t i;
     int f, k, pass;
     (void)state;
@@ -793,7 +796,8 @@ static void test_smooth_octahedron(void **state)
             b.st[b.tris[f].texcoord[k]].t = (int16_t)(v * 91 % 128 + (f >= 4 ? 3 : 0));
         }
     for (pass = 0; pass < 2; pass++) {
-        mesh = build(&b.m, pass ? MD2_MESH_COUNTER_CLOCKWISE : 0);
+        void *scratch;
+        md2_mesh *mesh = build(&b.m, pass ? MD2_MESH_COUNTER_CLOCKWISE : 0);
         memset(&l, 0, sizeof l);
         l.stride = 12 * sizeof(float);
         l.normal_offset = 12;
@@ -835,10 +839,9 @@ static void test_smooth_octahedron(void **state)
         assert_int_equal(md2_mesh_smooth(mesh, buf, &l, MD2_ATTRIBUTE_NONE, scratch,
                                          md2_mesh_smooth_scratch_size(mesh)),
                          MD2_ERR_INVALID_ARGUMENT);
-        ccw = mesh;
         free(buf);
         free(scratch);
-        md2_mesh_free(ccw);
+        md2_mesh_free(mesh);
     }
     big_free(&b);
 }
@@ -879,6 +882,76 @@ static void test_smooth_corpus(void **state)
     md2_free(m);
 }
 
+#ifdef HAVE_PTHREADS
+/* A thread posing one shared mesh and model again and again. */
+typedef struct pose_job {
+    const md2_mesh *mesh;
+    const md2_model *m;
+    uint32_t first;
+    float *out;     /* the last pose */
+    int ok;
+} pose_job;
+
+static void *pose_worker(void *arg)
+{
+    pose_job *j = (pose_job *)arg;
+    md2_vertex_layout l = md2_layout_default(MD2_LAYOUT_UNIT_NORMALS);
+    int round;
+    j->ok = 1;
+    for (round = 0; round < 300; round++) {
+        uint32_t a = (j->first + (uint32_t)round) % (uint32_t)j->m->num_frames;
+        uint32_t b = (a + 1) % (uint32_t)j->m->num_frames;
+        if (md2_mesh_lerp(j->mesh, j->m, a, b, (float)(round % 7) / 6.0f, j->out, &l) != MD2_OK)
+            j->ok = 0;
+    }
+    return NULL;
+}
+#endif
+
+/* Any number of threads pose from one mesh and model; each gets what one
+ * thread alone gets. */
+static void test_threads_share_one_mesh(void **state)
+{
+#ifdef HAVE_PTHREADS
+    md2_model *m = load_corpus("sydney.md2");
+    md2_mesh *mesh;
+    md2_vertex_layout l = md2_layout_default(MD2_LAYOUT_UNIT_NORMALS);
+    pthread_t th[4];
+    pose_job jobs[4];
+    float *single;
+    int k;
+    (void)state;
+    if (!m)
+        m = tiny_model();
+    mesh = build(m, 0);
+    single = (float *)malloc(mesh->num_vertices * l.stride);
+    assert_non_null(single);
+    for (k = 0; k < 4; k++) {
+        jobs[k].mesh = mesh;
+        jobs[k].m = m;
+        jobs[k].first = (uint32_t)(7 * k);
+        jobs[k].out = (float *)malloc(mesh->num_vertices * l.stride);
+        assert_non_null(jobs[k].out);
+        assert_int_equal(pthread_create(&th[k], NULL, pose_worker, &jobs[k]), 0);
+    }
+    for (k = 0; k < 4; k++) {
+        uint32_t a = (jobs[k].first + 299u) % (uint32_t)m->num_frames;
+        assert_int_equal(pthread_join(th[k], NULL), 0);
+        assert_true(jobs[k].ok);
+        assert_int_equal(md2_mesh_lerp(mesh, m, a, (a + 1) % (uint32_t)m->num_frames,
+                                       (float)(299 % 7) / 6.0f, single, &l), MD2_OK);
+        assert_memory_equal(jobs[k].out, single, mesh->num_vertices * l.stride);
+        free(jobs[k].out);
+    }
+    free(single);
+    md2_mesh_free(mesh);
+    md2_free(m);
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -891,6 +964,7 @@ int main(void)
         cmocka_unit_test(test_lerp_layouts),
         cmocka_unit_test(test_lerp_errors),
         cmocka_unit_test(test_pose_with_player),
+        cmocka_unit_test(test_threads_share_one_mesh),
         cmocka_unit_test(test_morph_data),
         cmocka_unit_test(test_back_to_front),
         cmocka_unit_test(test_back_to_front_corpus),
