@@ -197,11 +197,11 @@ static double time_big_mesh(size_t n, size_t *welded)
     md2_triangle *tris = (md2_triangle *)malloc(n * sizeof *tris);
     md2_mesh *mesh = NULL;
     double dt = -1.0;
-    size_t i;
-    clock_t t0;
-    int k;
 
     if (st && tris && n <= 65536) {
+        size_t i;
+        clock_t t0;
+        int k;
         memset(&m, 0, sizeof m);
         memset(&frame, 0, sizeof frame);
         memset(verts, 0, sizeof verts);

@@ -110,6 +110,16 @@ size_t md2__stride_floats(size_t stride)
     return stride / sizeof(float);
 }
 
+md2_result md2__check_pair(const md2_model *m, uint32_t frame_a, uint32_t frame_b, float t)
+{
+    md2_result r;
+    if (!(t >= 0.0f && t <= 1.0f)) /* also refuses NaN */
+        return MD2_ERR_INVALID_ARGUMENT;
+    if ((r = md2__check_frame(m, frame_a)) != MD2_OK)
+        return r;
+    return md2__check_frame(m, frame_b);
+}
+
 md2_result md2__check_frame(const md2_model *m, uint32_t frame)
 {
     if ((size_t)frame >= m->num_frames)
@@ -201,15 +211,10 @@ md2_result md2_lerp(const md2_model *m, uint32_t frame_a, uint32_t frame_b,
     size_t ps = md2__stride_floats(position_stride);
     size_t ns = md2__stride_floats(normal_stride);
     size_t i;
-    md2_result r;
 
     if (!m || !positions || !m->frames || ps == 0 || (normals && ns == 0))
         return MD2_ERR_INVALID_ARGUMENT;
-    if (!(t >= 0.0f && t <= 1.0f)) /* also refuses NaN */
-        return MD2_ERR_INVALID_ARGUMENT;
-    if ((r = md2__check_frame(m, frame_a)) != MD2_OK ||
-        (r = md2__check_frame(m, frame_b)) != MD2_OK)
-        return r;
+    MD2_TRY(md2__check_pair(m, frame_a, frame_b, t));
 
     fa = &m->frames[frame_a];
     fb = &m->frames[frame_b];

@@ -109,6 +109,9 @@ md2_result md2__check_header(const uint8_t header[MD2_HEADER_SIZE],
 
 /* A byte stride (0 = packed) in floats, or 0 if it is not allowed. */
 size_t md2__stride_floats(size_t stride);
+/* The checks of md2_lerp() on its frames and t: MD2_OK, MD2_ERR_FRAME_RANGE,
+ * or MD2_ERR_INVALID_ARGUMENT (t not in [0,1], a frame without vertices). */
+md2_result md2__check_pair(const md2_model *m, uint32_t frame_a, uint32_t frame_b, float t);
 /* MD2_OK, MD2_ERR_FRAME_RANGE or (a frame without vertices) INVALID_ARGUMENT */
 md2_result md2__check_frame(const md2_model *m, uint32_t frame);
 /* wa * a + wb * b, rounded to float after each operation on every host */

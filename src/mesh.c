@@ -116,14 +116,9 @@ md2_result md2_mesh_lerp(const md2_mesh *mesh, const md2_model *m, uint32_t fram
     const md2_frame *fa, *fb;
     int normals;
     size_t i;
-    md2_result r;
 
     MD2_TRY(pose_args(mesh, m, vertices, layout));
-    if (!(t >= 0.0f && t <= 1.0f))
-        return MD2_ERR_INVALID_ARGUMENT;
-    if ((r = md2__check_frame(m, frame_a)) != MD2_OK ||
-        (r = md2__check_frame(m, frame_b)) != MD2_OK)
-        return r;
+    MD2_TRY(md2__check_pair(m, frame_a, frame_b, t));
     fa = &m->frames[frame_a];
     fb = &m->frames[frame_b];
     normals = layout->normal_offset != MD2_ATTRIBUTE_NONE;

@@ -219,7 +219,6 @@ static uint8_t *hm_build(const hm_case *c, size_t *size)
     uint8_t *stream = (uint8_t *)malloc(n);
     uint8_t *file = (uint8_t *)malloc(HEADER + 3 * n + 16 + TAIL);
     size_t o;
-    unsigned i;
     assert_non_null(stream);
     assert_non_null(file);
     hm_stream(c, stream);
@@ -227,6 +226,7 @@ static uint8_t *hm_build(const hm_case *c, size_t *size)
                c->ymin + c->height - 1, bpl);
     o = HEADER + rle_encode(c, stream, n, bpl, file + HEADER);
     if (c->planes == 1) {
+        unsigned i;
         file[o++] = 0x0C;
         for (i = 0; i < 256; i++, o += 3)
             hm_palette_entry(i, file + o);
@@ -1378,7 +1378,7 @@ static void source_pixel(unsigned w, unsigned x, unsigned y, uint32_t *seed, uns
 static int write_sources(const char *dir)
 {
     char path[1024];
-    FILE *list, *f;
+    FILE *list;
     size_t i;
     snprintf(path, sizeof path, "%s/SOURCES", dir);
     list = fopen(path, "w");
@@ -1389,6 +1389,7 @@ static int write_sources(const char *dir)
     for (i = 0; i < sizeof source_sizes / sizeof source_sizes[0]; i++) {
         unsigned w = source_sizes[i][0], h = source_sizes[i][1], x, y, rgb[3];
         uint32_t seed = 4242u + (uint32_t)i;
+        FILE *f;
         snprintf(path, sizeof path, "%s/%ux%u.ppm", dir, w, h);
         f = fopen(path, "w");
         if (!f) {

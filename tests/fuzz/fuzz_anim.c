@@ -18,16 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "fuzz check failed: %s (%s:%d)\n", #cond,        \
-                    __FILE__, __LINE__);                                     \
-            abort();                                                         \
-        }                                                                    \
-    } while (0)
+#include "fuzz_common.h"
 
 #define FRAMES 40
 #define VERTS 3

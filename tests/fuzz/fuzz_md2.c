@@ -20,46 +20,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "fuzz check failed: %s (%s:%d)\n", #cond,        \
-                    __FILE__, __LINE__);                                     \
-            abort();                                                         \
-        }                                                                    \
-    } while (0)
-
-/* Counts a load's allocations and bytes, to hold the memory ceiling. */
-typedef struct counter {
-    size_t live_bytes, peak_bytes, calls;
-} counter;
-
-static void *count_alloc(void *user, size_t size)
-{
-    counter *c = (counter *)user;
-    size_t *p = (size_t *)malloc(size + 16);
-    c->calls++;
-    if (!p)
-        return NULL;
-    p[0] = size;
-    c->live_bytes += size;
-    if (c->live_bytes > c->peak_bytes)
-        c->peak_bytes = c->live_bytes;
-    return (unsigned char *)p + 16;
-}
-
-static void count_free(void *user, void *ptr)
-{
-    counter *c = (counter *)user;
-    size_t *p;
-    if (!ptr)
-        return;
-    p = (size_t *)(void *)((unsigned char *)ptr - 16);
-    c->live_bytes -= p[0];
-    free(p);
-}
+#include "fuzz_common.h"
 
 static int same_model(const md2_model *a, const md2_model *b)
 {
@@ -226,11 +187,8 @@ static void check_stream(const uint8_t *data, size_t size, const md2_options *po
     int pass;
 
     for (pass = 0; pass < 2; pass++) {
-        memset(&c, 0, sizeof c);
         memset(&s, 0, sizeof s);
-        o.allocator.alloc = count_alloc;
-        o.allocator.free = count_free;
-        o.allocator.user = &c;
+        count_allocations(&o.allocator, &c);
         o.limits.max_file_size = (size & 1) ? size / 2 + 1 : 0;
         s.data = data;
         s.size = size;
@@ -263,12 +221,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         md2_model *m = NULL;
         md2_result r;
         memset(&o, 0, sizeof o);
-        memset(&c, 0, sizeof c);
         o.error = &d;
         o.strict = pass ? MD2_STRICT_ALL : 0;
-        o.allocator.alloc = count_alloc;
-        o.allocator.free = count_free;
-        o.allocator.user = &c;
+        count_allocations(&o.allocator, &c);
         r = md2_parse(data, size, &o, &m);
         CHECK(c.peak_bytes <= 2 * size + 4096); /* the memory ceiling */
         if (r != MD2_OK) {

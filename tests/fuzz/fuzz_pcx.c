@@ -21,46 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
-
-#define CHECK(cond)                                                          \
-    do {                                                                     \
-        if (!(cond)) {                                                       \
-            fprintf(stderr, "fuzz check failed: %s (%s:%d)\n", #cond,        \
-                    __FILE__, __LINE__);                                     \
-            abort();                                                         \
-        }                                                                    \
-    } while (0)
-
-/* Counts a decode's allocations and bytes. */
-typedef struct counter {
-    size_t live_bytes, peak_bytes, calls;
-} counter;
-
-static void *count_alloc(void *user, size_t size)
-{
-    counter *c = (counter *)user;
-    size_t *p = (size_t *)malloc(size + 16);
-    c->calls++;
-    if (!p)
-        return NULL;
-    p[0] = size;
-    c->live_bytes += size;
-    if (c->live_bytes > c->peak_bytes)
-        c->peak_bytes = c->live_bytes;
-    return (unsigned char *)p + 16;
-}
-
-static void count_free(void *user, void *ptr)
-{
-    counter *c = (counter *)user;
-    size_t *p;
-    if (!ptr)
-        return;
-    p = (size_t *)(void *)((unsigned char *)ptr - 16);
-    c->live_bytes -= p[0];
-    free(p);
-}
+#include "fuzz_common.h"
 
 static md2_result check_decode(const uint8_t *data, size_t size, size_t limit)
 {
@@ -71,11 +32,8 @@ static md2_result check_decode(const uint8_t *data, size_t size, size_t limit)
     md2_result r;
 
     memset(&o, 0, sizeof o);
-    memset(&c, 0, sizeof c);
     o.error = &d;
-    o.allocator.alloc = count_alloc;
-    o.allocator.free = count_free;
-    o.allocator.user = &c;
+    count_allocations(&o.allocator, &c);
     o.limits.max_file_size = limit;
     r = md2_pcx_decode(data, size, &o, &img);
     CHECK(d.result == r);
