@@ -19,6 +19,9 @@
  *                      model's keyframes fills the picture's height)
  *   --bg RRGGBB        background colour in hex (default 303846)
  *   --wireframe        start in wireframe
+ *   --cpu              draw with the CPU path (md2_draw_cpu.c, the code of
+ *                      README.md's "Draw it"): the pose written into a
+ *                      vertex buffer every frame, cross-fades shown
  *   --screenshot FILE  render one picture offscreen and exit: PNG if FILE
  *                      ends in .png, else binary PPM; prints
  *                      "projected-bbox x0 y0 x1 y1"
@@ -27,25 +30,37 @@
  *                      [0, 1] (default 0); the last keyframe blends with
  *                      itself
  *
- * Keys: Right or N / Left or P next / previous animation, S next skin,
- * W wireframe, L lighting, O orthographic, Space pause, Escape quit. Drag
- * with the left mouse button to orbit, use the wheel to zoom.
+ * Keys: Right or N / Left or P next / previous animation (cross-faded
+ * with --cpu), S next skin, W wireframe, L lighting, O orthographic, Space
+ * pause, Escape quit. Drag with the left mouse button to orbit, use the
+ * wheel to zoom.
  *
- * How it draws: md2_mesh_build() welds the model into one index space
- * (counter-clockwise triangles: OpenGL's default front faces; back faces
- * are culled). md2_mesh_morph_data() gives every keyframe in the file's 4
- * bytes a vertex (x, y, z, normal index); it is uploaded once into one
- * vertex buffer, and each draw points two integer vertex attributes at
- * keyframe A's and keyframe B's part of it. The vertex shader decodes both
- * with the frames' scale and translate (md2_frame_transforms(), set as
- * uniforms per draw), blends them by t, and looks the normals up in the
- * 162-entry table (md2_normal(0), a uniform array). Lighting is one
- * directional light (Lambert) plus ambient. An md2_player drives the
- * animation: md2_player_state() gives frame_a, frame_b and t. Switching
- * animation is a hard switch (md2_player_play()), so the GPU path never
- * has to blend the four keyframes of a cross-fade; a program that wants
- * cross-fades can draw them with md2_mesh_pose() into a float buffer
- * instead. Every animation loops here, once-animations too.
+ * How it draws by default (the GPU path): md2_mesh_build() welds the model
+ * into one index space (counter-clockwise triangles: OpenGL's default front
+ * faces; back faces are culled). md2_mesh_morph_data() gives every keyframe
+ * in the file's 4 bytes a vertex (x, y, z, normal index); it is uploaded
+ * once into one vertex buffer, and each draw points two integer vertex
+ * attributes at keyframe A's and keyframe B's part of it. The vertex shader
+ * decodes both with the frames' scale and translate
+ * (md2_frame_transforms(), set as uniforms per draw), blends them by t, and
+ * looks the normals up in the 162-entry table (md2_normal(0), a uniform
+ * array). Lighting is one directional light (Lambert) plus ambient. An
+ * md2_player drives the animation: md2_player_state() gives frame_a,
+ * frame_b and t. Switching animation is a hard switch (md2_player_play()),
+ * so the GPU path never has to blend the four keyframes of a cross-fade.
+ * Every animation loops here, once-animations too.
+ *
+ * With --cpu: draw_cpu_upload() (md2_draw_cpu.c) builds its own mesh, an
+ * empty vertex buffer of one pose (32 bytes a vertex, md2_layout_default())
+ * and the first skin's texture; every frame draw_cpu_frame() maps that
+ * buffer, writes the player's pose into it with md2_mesh_pose() (unit
+ * normals) and draws it, through a vertex shader that only transforms.
+ * The fragment shader, the lighting, --unlit and the camera are the GPU
+ * path's. md2_mesh_pose() blends cross-fades too, so switching animation
+ * with the keys cross-fades over 0.2 s (md2_player_crossfade()). In
+ * screenshot mode the player shows keyframe --frame blended towards the
+ * next by --t (a held once-animation of the two frames, seeked to t), so
+ * both paths draw the same pose.
  *
  * Skins: the --skin file, then each skin the model names, found with
  * md2_skin_find() (beside the model, or under the game root); a
@@ -63,6 +78,7 @@
 #include <md2/mesh.h>
 #include <md2/skin.h>
 
+#include "md2_draw_cpu.h"
 #include "md2_view_image.h"
 
 #include <epoxy/gl.h>
@@ -82,6 +98,7 @@
 #define FOVY_DEGREES 40.0
 #define MAX_SKINS 64
 #define MAX_SIZE 8192
+#define CROSSFADE_SECONDS 0.2f /* --cpu: animation switches from the keys */
 
 /* ------------------------------------------------------------------------ */
 /* Options                                                                   */
@@ -97,6 +114,7 @@ typedef struct options {
     unsigned long frame;
     float t;
     int unlit, ortho, wireframe;
+    int cpu;             /* --cpu: draw with md2_draw_cpu.c */
     double yaw, pitch;   /* degrees */
     double zoom;
     unsigned char bg[3];
@@ -107,9 +125,11 @@ static int usage(void)
     fprintf(stderr,
             "usage: md2_view [--skin FILE] [--game DIR] [--anim NAME] [--size WxH]\n"
             "                [--unlit] [--ortho] [--yaw DEG] [--pitch DEG] [--zoom F] [--bg RRGGBB]\n"
-            "                [--wireframe] [--screenshot FILE [--frame N] [--t T]] MODEL.md2\n"
-            "keys: Right/N, Left/P animation; S skin; W wireframe; L lighting;\n"
-            "      O orthographic; Space pause; Escape quit; drag to orbit, wheel to zoom\n");
+            "                [--wireframe] [--cpu] [--screenshot FILE [--frame N] [--t T]]\n"
+            "                MODEL.md2\n"
+            "keys: Right/N, Left/P animation (cross-faded with --cpu); S skin; W wireframe;\n"
+            "      L lighting; O orthographic; Space pause; Escape quit; drag to orbit,\n"
+            "      wheel to zoom\n");
     return 2;
 }
 
@@ -184,6 +204,8 @@ static int parse_args(int argc, char **argv, options *o)
             o->ortho = 1;
         } else if (strcmp(a, "--wireframe") == 0) {
             o->wireframe = 1;
+        } else if (strcmp(a, "--cpu") == 0) {
+            o->cpu = 1;
         } else if (a[0] == '-' && a[1] == '-' && !v) {
             fprintf(stderr, "md2_view: %s needs a value\n", a);
             return 0;
@@ -352,6 +374,24 @@ static const char *const vertex_shader_src =
     "    gl_Position = u_mvp * vec4(mix(pa, pb, u_t), 1.0);\n"
     "}\n";
 
+/* --cpu: the pose is in the vertex buffer already (md2_draw_cpu.c writes
+ * md2_layout_default(): position, unit normal, uv as floats), so this one
+ * only transforms; the outputs are the GPU path's. */
+static const char *const cpu_vertex_shader_src =
+    "#version 330 core\n"
+    "layout(location = 0) in vec3 a_position;\n"
+    "layout(location = 1) in vec3 a_normal;\n"
+    "layout(location = 2) in vec2 a_uv;\n"
+    "uniform mat4 u_mvp;\n"
+    "out vec3 v_normal;\n"
+    "out vec2 v_uv;\n"
+    "void main() {\n"
+    "    float len = length(a_normal);\n"
+    "    v_normal = len > 1e-6 ? a_normal / len : vec3(0.0, 0.0, 1.0);\n"
+    "    v_uv = a_uv;\n"
+    "    gl_Position = u_mvp * vec4(a_position, 1.0);\n"
+    "}\n";
+
 /* Texture times (ambient + Lambert), or the texel alone when unlit. */
 static const char *const fragment_shader_src =
     "#version 330 core\n"
@@ -388,9 +428,10 @@ static GLuint compile_shader(GLenum type, const char *src)
     return s;
 }
 
-static GLuint build_program(void)
+/* The program of vertex shader vertex_src and the fragment shader. */
+static GLuint build_program(const char *vertex_src)
 {
-    GLuint vs = compile_shader(GL_VERTEX_SHADER, vertex_shader_src);
+    GLuint vs = compile_shader(GL_VERTEX_SHADER, vertex_src);
     GLuint fs = compile_shader(GL_FRAGMENT_SHADER, fragment_shader_src);
     GLuint p;
     GLint ok = 0;
@@ -429,6 +470,7 @@ typedef struct viewer {
     /* model and animation */
     md2_model *model;
     md2_mesh *mesh;
+    md2_mesh *cpu_mesh;         /* --cpu: the one draw_cpu_upload() built */
     md2_anim *anims;
     size_t num_anims;
     size_t anim;
@@ -441,8 +483,8 @@ typedef struct viewer {
     size_t num_skins;
     size_t skin;
 
-    /* GL objects */
-    GLuint program, vao, morph_vbo, uv_vbo, ebo, texture;
+    /* GL objects (vertex_vbo: --cpu's pose; morph_vbo, uv_vbo: the GPU path's) */
+    GLuint program, vao, vertex_vbo, morph_vbo, uv_vbo, ebo, texture;
     GLint u_mvp, u_scale_a, u_translate_a, u_scale_b, u_translate_b, u_t,
         u_normals, u_skin, u_lit, u_light_dir;
     GLsizei num_indices;
@@ -529,8 +571,8 @@ static void upload_texture(viewer *v, int w, int h, const unsigned char *rgba)
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_WRAP_T, GL_REPEAT);
 }
 
-/* A grey checkerboard of 8 x 8 squares, 8 pixels each. */
-static void upload_checkerboard(viewer *v)
+/* A grey checkerboard of 8 x 8 squares, 8 pixels each: 64 x 64 RGBA. */
+static const unsigned char *checkerboard(void)
 {
     static unsigned char rgba[64 * 64 * 4];
     int x, y;
@@ -541,30 +583,40 @@ static void upload_checkerboard(viewer *v)
             p[0] = p[1] = p[2] = c;
             p[3] = 255;
         }
-    upload_texture(v, 64, 64, rgba);
+    return rgba;
+}
+
+/* Reads skin candidate index into *img (view_image_free() it) and returns
+ * 1; returns 0, having said why, when there is none (index num_skins) or
+ * it cannot be read: the checkerboard is shown instead. */
+static int read_skin(const viewer *v, size_t index, view_image *img)
+{
+    char err[512];
+    if (index >= v->num_skins) {
+        if (v->num_skins == 0)
+            fprintf(stderr, "md2_view: no skin found; showing a checkerboard\n");
+        return 0;
+    }
+    if (!view_image_load(v->skin_paths[index], img, err, sizeof err)) {
+        fprintf(stderr, "md2_view: %s; showing a checkerboard\n", err);
+        return 0;
+    }
+    fprintf(stderr, "md2_view: skin %s (%dx%d)\n", v->skin_paths[index], img->width,
+            img->height);
+    return 1;
 }
 
 /* Shows skin candidate index (num_skins or a failure: the checkerboard). */
 static void load_skin(viewer *v, size_t index)
 {
     view_image img;
-    char err[512];
     v->skin = index;
-    if (index >= v->num_skins) {
-        upload_checkerboard(v);
-        if (v->num_skins == 0)
-            fprintf(stderr, "md2_view: no skin found; showing a checkerboard\n");
-        return;
+    if (read_skin(v, index, &img)) {
+        upload_texture(v, img.width, img.height, img.rgba);
+        view_image_free(&img);
+    } else {
+        upload_texture(v, 64, 64, checkerboard());
     }
-    if (!view_image_load(v->skin_paths[index], &img, err, sizeof err)) {
-        fprintf(stderr, "md2_view: %s; showing a checkerboard\n", err);
-        upload_checkerboard(v);
-        return;
-    }
-    upload_texture(v, img.width, img.height, img.rgba);
-    fprintf(stderr, "md2_view: skin %s (%dx%d)\n", v->skin_paths[index], img.width,
-            img.height);
-    view_image_free(&img);
 }
 
 /* Loads the model, its animations and its mesh. */
@@ -626,9 +678,10 @@ static int load_model(viewer *v)
     return 1;
 }
 
-/* Uploads everything the GPU needs, once: the morph data of every
- * keyframe, the texcoords, the indices, the normal table. */
-static int upload_model(viewer *v)
+/* The GPU path: uploads everything the GPU needs, once: the morph data
+ * of every keyframe, the texcoords, the indices, the normal table, and the
+ * first skin. */
+static int upload_gpu(viewer *v)
 {
     size_t size = md2_mesh_morph_size(v->mesh, v->model);
     void *morph;
@@ -650,21 +703,17 @@ static int upload_model(viewer *v)
     }
     v->frame_bytes = v->mesh->num_vertices * 4;
 
-    v->program = build_program();
+    v->program = build_program(vertex_shader_src);
     if (!v->program) {
         free(morph);
         return 0;
     }
-    v->u_mvp = glGetUniformLocation(v->program, "u_mvp");
     v->u_scale_a = glGetUniformLocation(v->program, "u_scale_a");
     v->u_translate_a = glGetUniformLocation(v->program, "u_translate_a");
     v->u_scale_b = glGetUniformLocation(v->program, "u_scale_b");
     v->u_translate_b = glGetUniformLocation(v->program, "u_translate_b");
     v->u_t = glGetUniformLocation(v->program, "u_t");
     v->u_normals = glGetUniformLocation(v->program, "u_normals");
-    v->u_skin = glGetUniformLocation(v->program, "u_skin");
-    v->u_lit = glGetUniformLocation(v->program, "u_lit");
-    v->u_light_dir = glGetUniformLocation(v->program, "u_light_dir");
 
     glGenVertexArrays(1, &v->vao);
     glBindVertexArray(v->vao);
@@ -691,6 +740,54 @@ static int upload_model(viewer *v)
 
     glUseProgram(v->program);
     glUniform3fv(v->u_normals, MD2_NUM_NORMALS, md2_normal(0));
+
+    glGenTextures(1, &v->texture);
+    glActiveTexture(GL_TEXTURE0);
+    load_skin(v, 0);
+    return 1;
+}
+
+/* The CPU path (--cpu): the mesh, its buffers and the first skin's
+ * texture through draw_cpu_upload(), the code README.md shows. */
+static int upload_cpu(viewer *v)
+{
+    view_image img;
+    md2_image skin;
+    int have = read_skin(v, 0, &img);
+
+    v->skin = 0;
+    v->program = build_program(cpu_vertex_shader_src);
+    if (v->program) {
+        /* draw_cpu_upload() takes the md2_image that md2_pcx_decode()
+         * makes; md2_view also reads BMP, PNG, ... skins, so this one only
+         * borrows the pixels that view_image_load() read (for a PCX skin,
+         * through md2_pcx_decode()) and is never md2_image_free()d */
+        memset(&skin, 0, sizeof skin);
+        skin.width = have ? (uint32_t)img.width : 64;
+        skin.height = have ? (uint32_t)img.height : 64;
+        skin.rgba = have ? img.rgba : checkerboard();
+        glActiveTexture(GL_TEXTURE0);
+        v->cpu_mesh = draw_cpu_upload(v->model, &skin, &v->vao, &v->vertex_vbo, &v->ebo,
+                                      &v->texture);
+        if (!v->cpu_mesh)
+            fprintf(stderr, "md2_view: draw_cpu_upload: cannot build the mesh\n");
+    }
+    if (have)
+        view_image_free(&img);
+    return v->program && v->cpu_mesh;
+}
+
+/* The program of the chosen path, its buffers and texture, and the
+ * uniforms both paths share. */
+static int upload_model(viewer *v)
+{
+    if (!(v->opt.cpu ? upload_cpu(v) : upload_gpu(v)))
+        return 0;
+    v->u_mvp = glGetUniformLocation(v->program, "u_mvp");
+    v->u_skin = glGetUniformLocation(v->program, "u_skin");
+    v->u_lit = glGetUniformLocation(v->program, "u_lit");
+    v->u_light_dir = glGetUniformLocation(v->program, "u_light_dir");
+    glUseProgram(v->program);
     glUniform1i(v->u_skin, 0);
     {
         /* from the front (+X), above and to the model's right */
@@ -698,9 +795,6 @@ static int upload_model(viewer *v)
         float n = sqrtf(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
         glUniform3f(v->u_light_dir, l[0] / n, l[1] / n, l[2] / n);
     }
-
-    glGenTextures(1, &v->texture);
-    glActiveTexture(GL_TEXTURE0);
     return 1;
 }
 
@@ -778,11 +872,11 @@ static void camera_mvp(const viewer *v, int w, int h, float mvp[16])
 }
 
 /* Draws the pose between keyframes a and b at t with the given matrix into
- * the bound framebuffer (viewport already set). */
+ * the bound framebuffer (viewport already set). The CPU path draws the
+ * pose v->player shows instead (cross-fades included), which the callers
+ * make the same one. */
 static void draw_pose(const viewer *v, const float mvp[16], uint32_t a, uint32_t b, float t)
 {
-    const float *ta = v->transforms + 6 * (size_t)a;
-    const float *tb = v->transforms + 6 * (size_t)b;
     GLint min_filter = v->lit ? GL_LINEAR_MIPMAP_LINEAR : GL_NEAREST;
     GLint mag_filter = v->lit ? GL_LINEAR : GL_NEAREST;
 
@@ -796,11 +890,6 @@ static void draw_pose(const viewer *v, const float mvp[16], uint32_t a, uint32_t
 
     glUseProgram(v->program);
     glUniformMatrix4fv(v->u_mvp, 1, GL_FALSE, mvp);
-    glUniform3fv(v->u_scale_a, 1, ta);
-    glUniform3fv(v->u_translate_a, 1, ta + 3);
-    glUniform3fv(v->u_scale_b, 1, tb);
-    glUniform3fv(v->u_translate_b, 1, tb + 3);
-    glUniform1f(v->u_t, t);
     glUniform1i(v->u_lit, v->lit);
 
     glActiveTexture(GL_TEXTURE0);
@@ -808,12 +897,26 @@ static void draw_pose(const viewer *v, const float mvp[16], uint32_t a, uint32_t
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, min_filter);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, mag_filter);
 
-    /* point the two keyframe attributes at their parts of the morph buffer */
-    glBindVertexArray(v->vao);
-    glBindBuffer(GL_ARRAY_BUFFER, v->morph_vbo);
-    glVertexAttribIPointer(0, 4, GL_UNSIGNED_BYTE, 4, (const void *)(uintptr_t)(a * v->frame_bytes));
-    glVertexAttribIPointer(1, 4, GL_UNSIGNED_BYTE, 4, (const void *)(uintptr_t)(b * v->frame_bytes));
-    glDrawElements(GL_TRIANGLES, v->num_indices, GL_UNSIGNED_INT, NULL);
+    if (v->opt.cpu) {
+        /* the player's pose into the vertex buffer, and one draw */
+        draw_cpu_frame(v->cpu_mesh, v->model, &v->player, v->vao, v->vertex_vbo);
+    } else {
+        const float *ta = v->transforms + 6 * (size_t)a;
+        const float *tb = v->transforms + 6 * (size_t)b;
+        glUniform3fv(v->u_scale_a, 1, ta);
+        glUniform3fv(v->u_translate_a, 1, ta + 3);
+        glUniform3fv(v->u_scale_b, 1, tb);
+        glUniform3fv(v->u_translate_b, 1, tb + 3);
+        glUniform1f(v->u_t, t);
+        /* point the two keyframe attributes at their parts of the morph buffer */
+        glBindVertexArray(v->vao);
+        glBindBuffer(GL_ARRAY_BUFFER, v->morph_vbo);
+        glVertexAttribIPointer(0, 4, GL_UNSIGNED_BYTE, 4,
+                               (const void *)(uintptr_t)(a * v->frame_bytes));
+        glVertexAttribIPointer(1, 4, GL_UNSIGNED_BYTE, 4,
+                               (const void *)(uintptr_t)(b * v->frame_bytes));
+        glDrawElements(GL_TRIANGLES, v->num_indices, GL_UNSIGNED_INT, NULL);
+    }
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
 }
 
@@ -897,6 +1000,40 @@ static void print_projected_box(const char *label, const float mvp[16], const fl
            pixel_index(floor(hi_y - 0.5)));
 }
 
+/* --cpu screenshot: makes the player show keyframe a blended towards b by
+ * t (a once-animation of a..b held at rate 0, seeked to t), and checks
+ * that it does. */
+static int player_show(viewer *v, uint32_t a, uint32_t b, float t)
+{
+    md2_anim anim;
+    md2_player_frames st;
+    int same;
+    memset(&anim, 0, sizeof anim);
+    strcpy(anim.name, "screenshot");
+    anim.first = a;
+    anim.last = b;
+    md2_player_init(&v->player);
+    if (md2_player_play(&v->player, &anim, MD2_PLAY_ONCE, 0.0f) != MD2_OK ||
+        md2_player_seek(&v->player, (double)t) != MD2_OK) {
+        fprintf(stderr, "md2_view: the player cannot show keyframe %lu\n", (unsigned long)a);
+        return 0;
+    }
+    md2_player_state(&v->player, &st);
+    /* the same pose: the same frames and t, or the same keyframe (a at t 0
+     * or when a == b, b at t 1) */
+    same = (st.frame_a == a && st.frame_b == b && st.t == t) ||
+           (st.t == 0.0f && (t == 0.0f || a == b) && st.frame_a == a) ||
+           (st.t == 0.0f && t == 1.0f && st.frame_a == b);
+    same = same && st.weight == 1.0f;
+    if (!same) {
+        fprintf(stderr, "md2_view: the player shows keyframes %lu %lu at %g, not %lu %lu at %g\n",
+                (unsigned long)st.frame_a, (unsigned long)st.frame_b, (double)st.t,
+                (unsigned long)a, (unsigned long)b, (double)t);
+        return 0;
+    }
+    return 1;
+}
+
 static int screenshot(viewer *v, uint32_t a, uint32_t b, float t)
 {
     int w = v->opt.width ? v->opt.width : 640, h = v->opt.height ? v->opt.height : 480;
@@ -931,6 +1068,8 @@ static int screenshot(viewer *v, uint32_t a, uint32_t b, float t)
         return 0;
     }
 
+    if (v->opt.cpu && !player_show(v, a, b, t))
+        return 0;
     frame_camera(v, a < b ? a : b, a < b ? b : a);
     reset_zoom(v, w, h);
     camera_mvp(v, w, h, mvp);
@@ -1014,11 +1153,17 @@ static int screenshot(viewer *v, uint32_t a, uint32_t b, float t)
 /* Interactive mode                                                          */
 /* ------------------------------------------------------------------------ */
 
-static void play_anim(viewer *v, size_t index)
+/* Plays animation index from its start. fade: cross-fade to it from what
+ * plays (the CPU path draws cross-fades; the GPU path switches hard). */
+static void play_anim(viewer *v, size_t index, int fade)
 {
     md2_result r;
     v->anim = index;
-    r = md2_player_play(&v->player, &v->anims[index], MD2_PLAY_LOOP, MD2_RATE_ANIM);
+    if (fade && v->opt.cpu)
+        r = md2_player_crossfade(&v->player, &v->anims[index], MD2_PLAY_LOOP, MD2_RATE_ANIM,
+                                 CROSSFADE_SECONDS);
+    else
+        r = md2_player_play(&v->player, &v->anims[index], MD2_PLAY_LOOP, MD2_RATE_ANIM);
     if (r != MD2_OK)
         fprintf(stderr, "md2_view: cannot play %s: %s\n", v->anims[index].name,
                 md2_result_string(r));
@@ -1037,11 +1182,11 @@ static void on_key(GLFWwindow *window, int key, int scancode, int action, int mo
         break;
     case GLFW_KEY_RIGHT:
     case GLFW_KEY_N:
-        play_anim(v, (v->anim + 1) % v->num_anims);
+        play_anim(v, (v->anim + 1) % v->num_anims, 1);
         break;
     case GLFW_KEY_LEFT:
     case GLFW_KEY_P:
-        play_anim(v, (v->anim + v->num_anims - 1) % v->num_anims);
+        play_anim(v, (v->anim + v->num_anims - 1) % v->num_anims, 1);
         break;
     case GLFW_KEY_S:
         if (action == GLFW_PRESS && v->num_skins > 1)
@@ -1110,10 +1255,11 @@ static void update_title(viewer *v, const md2_player_frames *st)
 {
     char title[sizeof v->title];
     const char *skin = v->skin < v->num_skins ? base_name(v->skin_paths[v->skin]) : "checkerboard";
-    snprintf(title, sizeof title, "md2_view - %s - %s (%zu/%zu) - frame %lu %s%s - skin %s",
+    snprintf(title, sizeof title, "md2_view - %s - %s (%zu/%zu)%s - frame %lu %s%s - skin %s%s",
              v->model_name, v->anims[v->anim].name, v->anim + 1, v->num_anims,
-             (unsigned long)st->frame_a, v->model->frames[st->frame_a].name,
-             v->paused ? " - paused" : "", skin);
+             st->weight < 1.0f ? " fading in" : "", (unsigned long)st->frame_a,
+             v->model->frames[st->frame_a].name, v->paused ? " - paused" : "", skin,
+             v->opt.cpu ? " - CPU path" : "");
     if (strcmp(title, v->title) != 0) {
         memcpy(v->title, title, sizeof title);
         glfwSetWindowTitle(v->window, title);
@@ -1171,6 +1317,8 @@ static void release(viewer *v)
             glDeleteBuffers(1, &v->ebo);
         if (v->uv_vbo)
             glDeleteBuffers(1, &v->uv_vbo);
+        if (v->vertex_vbo)
+            glDeleteBuffers(1, &v->vertex_vbo);
         if (v->morph_vbo)
             glDeleteBuffers(1, &v->morph_vbo);
         if (v->vao)
@@ -1184,6 +1332,7 @@ static void release(viewer *v)
         free(v->skin_paths[i]);
     free(v->transforms);
     free(v->anims);
+    md2_mesh_free(v->cpu_mesh);
     md2_mesh_free(v->mesh);
     md2_free(v->model);
 }
@@ -1260,11 +1409,10 @@ int main(int argc, char **argv)
             (const char *)glGetString(GL_RENDERER));
 
     if (upload_model(v)) {
-        load_skin(v, 0);
         if (v->opt.screenshot) {
             ok = screenshot(v, frame_a, frame_b, v->opt.t);
         } else {
-            play_anim(v, v->anim);
+            play_anim(v, v->anim, 0);
             run_interactive(v);
             ok = 1;
         }
