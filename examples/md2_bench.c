@@ -1,48 +1,71 @@
 /*
- * md2_bench - measures libmd2 against memcpy of the same number of bytes,
- * and its memory use against the file and against decompressed frames.
+ * md2_bench - measures libmd2 against memcpy of the same bytes and against
+ * a naive C loop that computes the same result, and its memory use against
+ * the file and against decompressed frames.
  *
- * Usage: md2_bench [MODEL.md2]     (default: the bundled sample model,
- *                                   MD2_EXAMPLES_DIR/models/crystal.md2)
+ * Usage: md2_bench [--quick] [--json] [MODEL.md2]
  *        md2_bench --help
  *
- * It only measures and prints; it asserts nothing about speed. Each
- * measurement is calibrated to take about 0.2 s of CPU time (clock()), so a
- * run takes about 2 seconds. Rows:
+ *   MODEL.md2  the model to measure (default: the bundled sample model,
+ *              MD2_EXAMPLES_DIR/models/crystal.md2). A generated model the
+ *              size of a big real one (1480 vertices, 1007 frames, 6 MB:
+ *              its frames do not fit in a core's L2 cache) is measured
+ *              after it.
+ *   --quick    about 0.02 s a measurement instead of 0.2 s (a smoke test:
+ *              the numbers are rough)
+ *   --json     one JSON object on stdout instead of the tables
  *
- *   md2_parse           parse the whole file from memory and free the
- *                       model, against memcpy of the file's bytes
- *   md2_lerp            blend two keyframes into positions and normals
- *                       (3 + 3 floats a vertex), walking all frame pairs,
- *                       against memcpy of those output bytes
- *   lerp + normalize    the same, then md2_normalize() on the normals
- *   md2_write           serialise the model into a buffer, against memcpy
- *                       of the file's bytes
- *   md2_mesh_build      weld the triangle list into a draw-ready mesh and
- *                       free it, per triangle, against memcpy of the
- *                       triangles' 12 bytes each
+ * It only measures and prints; it asserts nothing about speed. Each
+ * measurement repeats the call in samples of a millisecond or more for
+ * about 0.2 s of wall time and keeps the fastest sample, so a machine
+ * shared with other work still gives the speed the code has. Rows:
+ *
+ *   md2_parse+free      parse the whole file from memory and free the model
+ *   md2_lerp            blend two keyframes into packed positions and
+ *                       normals (3 + 3 floats a vertex), walking all frame
+ *                       pairs
+ *   md2_lerp positions  the same, positions only (normals NULL)
+ *   lerp + normalize    md2_lerp, then md2_normalize() on the normals
+ *   md2_write           serialise the model into a buffer
+ *   md2_mesh_build      weld the triangle list into a mesh, and free it
  *   md2_mesh_lerp       blend two keyframes into the default interleaved
  *                       layout (position, normal, uv: 32 bytes a welded
- *                       vertex), per welded vertex, against memcpy of
- *                       those output bytes
+ *                       vertex)
  *
- * Then it builds a mesh of a synthetic model of 65,000 triangles with no
- * two corners alike (195,000 welded vertices) and prints the time.
+ * Columns: the time of one call, the speed in units (bytes, vertices,
+ * triangles) a second, "vs naive": how many times faster than a plain C
+ * loop written here that computes the same bits (the kind of loop a user
+ * would write; no SIMD, no tricks), and "vs memcpy": how many memcpys of
+ * the call's output bytes (the file's bytes for parse and write, the
+ * triangles' for the mesh build) one call costs. 1.0 would be as fast as
+ * copying the result.
  *
- * "ratio" is the library's time divided by memcpy's: how many memcpys of
- * the same bytes one call costs. The memory lines compare
- * md2_model_memory() with the file size and with the alternative of
- * keeping every frame decompressed (num_frames * num_vertices * 6 floats).
+ * Then: posing many instances of one shared model (md2_lerp into each
+ * instance's own buffers) on one thread and on two, in instances a second;
+ * the time to weld a synthetic 65,000-triangle model; and memory.
  *
  * SPDX-License-Identifier: MIT
  */
+#if defined(__unix__) || defined(__APPLE__)
+#define _POSIX_C_SOURCE 200809L
+#define BENCH_POSIX 1
+#endif
+
 #include <md2/md2.h>
 #include <md2/mesh.h>
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* Threads: POSIX threads where the build found them (examples/CMakeLists.txt
+ * defines MD2_BENCH_THREADS); elsewhere the thread rows are skipped. */
+#if defined(BENCH_POSIX) && defined(MD2_BENCH_THREADS)
+#define BENCH_THREADS 1
+#include <pthread.h>
+#endif
 
 #ifndef MD2_EXAMPLES_DIR
 #define MD2_EXAMPLES_DIR "examples"
@@ -50,10 +73,10 @@
 
 #define DEFAULT_MODEL MD2_EXAMPLES_DIR "/models/crystal.md2"
 
-/* CPU seconds each measurement aims at, and the shortest calibration run
- * that is trusted to estimate the speed. */
-#define TARGET_SECONDS 0.2
-#define CALIBRATE_SECONDS 0.02
+/* The generated big model */
+#define BIG_COLUMNS 40
+#define BIG_ROWS 37 /* 40 * 37 = 1480 vertices */
+#define BIG_FRAMES 1007
 
 /* Results land here so the compiler cannot drop the work. */
 static volatile unsigned long sink;
@@ -61,21 +84,34 @@ static volatile unsigned long sink;
 /* memcpy through a volatile pointer: never inlined, never elided. */
 static void *(*volatile copy_fn)(void *, const void *, size_t) = memcpy;
 
+/* Seconds of wall time (monotonic), or of CPU time without POSIX. */
+static double now(void)
+{
+#if defined(BENCH_POSIX)
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+#else
+    return (double)clock() / (double)CLOCKS_PER_SEC;
+#endif
+}
+
+/* ------------------------------------------------------------------------ */
+/* What is measured                                                          */
+/* ------------------------------------------------------------------------ */
+
 typedef struct bench {
     const unsigned char *file;  /* the file's bytes */
     size_t file_size;
     const md2_model *model;
+    const md2_mesh *mesh;
     unsigned char *out;         /* md2_write / memcpy destination */
     size_t out_size;
-    float *positions, *normals; /* lerp output */
-    float *copy_src;            /* memcpy source for the lerp baseline */
-    size_t lerp_bytes;          /* num_vertices * 6 floats */
-    uint32_t frame;             /* next frame pair for lerp */
-    const md2_mesh *mesh;       /* the model's mesh */
+    float *positions, *normals; /* lerp output: positions, then normals */
+    float *copy_src;            /* memcpy source (as large as any output) */
     float *mesh_out;            /* md2_mesh_lerp output, 8 floats a vertex */
-    float *mesh_src;            /* memcpy source of the same size */
-    size_t mesh_bytes;
-    size_t tri_bytes;           /* 12 bytes a triangle */
+    size_t copy_bytes;          /* what the memcpy row copies */
+    uint32_t frame;             /* next frame pair */
 } bench;
 
 typedef void (*bench_fn)(bench *b, long reps);
@@ -91,57 +127,52 @@ static void run_parse(bench *b, long reps)
     }
 }
 
-static void run_copy_file(bench *b, long reps)
+static void run_copy(bench *b, long reps)
 {
     long i;
     for (i = 0; i < reps; i++) {
-        copy_fn(b->out, b->file, b->file_size);
-        sink += b->out[(size_t)i % b->file_size];
+        copy_fn(b->out, b->copy_src, b->copy_bytes);
+        sink += b->out[(size_t)i % b->copy_bytes];
     }
 }
 
-static void lerp_loop(bench *b, long reps, int unit)
+/* The next frame pair and a t that is never 0 or 1. */
+static uint32_t next_pair(bench *b, long i, uint32_t *fb, float *t)
+{
+    uint32_t fa = b->frame;
+    *fb = (uint32_t)((fa + 1) % b->model->num_frames);
+    *t = (float)(i & 7) * 0.125f + 0.0625f;
+    b->frame = *fb;
+    return fa;
+}
+
+static void lerp_loop(bench *b, long reps, int normals, int unit)
 {
     const md2_model *m = b->model;
     long i;
     for (i = 0; i < reps; i++) {
-        uint32_t fa = b->frame, fb = (uint32_t)((fa + 1) % m->num_frames);
-        float t = (float)(i & 7) * 0.125f + 0.0625f; /* never 0 or 1 */
-        if (md2_lerp(m, fa, fb, t, b->positions, 0, b->normals, 0) == MD2_OK &&
+        uint32_t fb;
+        float t;
+        uint32_t fa = next_pair(b, i, &fb, &t);
+        if (md2_lerp(m, fa, fb, t, b->positions, 0, normals ? b->normals : NULL, 0) == MD2_OK &&
             (!unit || md2_normalize(b->normals, m->num_vertices, 0) == MD2_OK))
             sink += (unsigned long)(b->positions[0] > b->normals[0]);
-        b->frame = fb;
     }
 }
 
-static void run_lerp(bench *b, long reps) { lerp_loop(b, reps, 0); }
-
-static void run_lerp_unit(bench *b, long reps)
-{
-    lerp_loop(b, reps, 1);
-}
-
-static void run_copy_lerp(bench *b, long reps)
-{
-    long i;
-    for (i = 0; i < reps; i++) {
-        copy_fn(b->positions, b->copy_src, b->lerp_bytes);
-        sink += (unsigned long)(b->positions[0] > 0.5f);
-    }
-}
+static void run_lerp(bench *b, long reps) { lerp_loop(b, reps, 1, 0); }
+static void run_lerp_pos(bench *b, long reps) { lerp_loop(b, reps, 0, 0); }
+static void run_lerp_unit(bench *b, long reps) { lerp_loop(b, reps, 1, 1); }
 
 static void run_write(bench *b, long reps)
 {
     long i;
     for (i = 0; i < reps; i++) {
         size_t written = 0;
-        if (md2_write(b->model, b->out, b->out_size, &written, NULL) ==
-            MD2_OK)
+        if (md2_write(b->model, b->out, b->out_size, &written, NULL) == MD2_OK)
             sink += b->out[written - 1];
     }
 }
-
-static double seconds(clock_t a, clock_t b);
 
 static void run_mesh_build(bench *b, long reps)
 {
@@ -154,118 +185,215 @@ static void run_mesh_build(bench *b, long reps)
     }
 }
 
-static void run_copy_tris(bench *b, long reps)
-{
-    long i;
-    for (i = 0; i < reps; i++) {
-        copy_fn(b->out, b->model->triangles, b->tri_bytes);
-        sink += b->out[0];
-    }
-}
-
 static void run_mesh_lerp(bench *b, long reps)
 {
-    const md2_model *m = b->model;
     md2_vertex_layout l = md2_layout_default(0);
     long i;
     for (i = 0; i < reps; i++) {
-        uint32_t fa = b->frame, fb = (uint32_t)((fa + 1) % m->num_frames);
-        float t = (float)(i & 7) * 0.125f + 0.0625f; /* never 0 or 1 */
-        if (md2_mesh_lerp(b->mesh, m, fa, fb, t, b->mesh_out, &l) == MD2_OK)
+        uint32_t fb;
+        float t;
+        uint32_t fa = next_pair(b, i, &fb, &t);
+        if (md2_mesh_lerp(b->mesh, b->model, fa, fb, t, b->mesh_out, &l) == MD2_OK)
             sink += (unsigned long)(b->mesh_out[0] > b->mesh_out[3]);
-        b->frame = fb;
     }
 }
 
-static void run_copy_mesh(bench *b, long reps)
+/* ------------------------------------------------------------------------ */
+/* Naive loops: what a user would write, for comparison                      */
+/* ------------------------------------------------------------------------ */
+
+/* md2_lerp's arithmetic as a plain loop: (s * v + t) per keyframe, then
+ * (1 - t) * a + t * b; the table normals blended the same way. With the
+ * build's -ffp-contract=off it gives md2_lerp's bits (checked below). */
+static void naive_lerp(const md2_model *m, uint32_t a, uint32_t b, float t, float *pos,
+                       float *nrm)
+{
+    const md2_frame *fa = &m->frames[a], *fb = &m->frames[b];
+    const float *table = md2_normal(0);
+    float wa = 1.0f - t;
+    size_t i;
+    int k;
+    for (i = 0; i < m->num_vertices; i++) {
+        const md2_vertex *va = &fa->vertices[i], *vb = &fb->vertices[i];
+        const float *na = table + 3 * (va->normal < 162 ? va->normal : 5);
+        const float *nb = table + 3 * (vb->normal < 162 ? vb->normal : 5);
+        for (k = 0; k < 3; k++) {
+            float pa = fa->scale[k] * (float)va->v[k] + fa->translate[k];
+            float pb = fb->scale[k] * (float)vb->v[k] + fb->translate[k];
+            pos[3 * i + k] = wa * pa + t * pb;
+            if (nrm)
+                nrm[3 * i + k] = wa * na[k] + t * nb[k];
+        }
+    }
+}
+
+/* md2_normalize's arithmetic as a plain loop */
+static void naive_normalize(float *n, size_t count)
+{
+    size_t i;
+    for (i = 0; i < count; i++, n += 3) {
+        float len = sqrtf(n[2] * n[2] + (n[0] * n[0] + n[1] * n[1]));
+        if (len > 1e-6f) {
+            float inv = 1.0f / len;
+            n[0] *= inv;
+            n[1] *= inv;
+            n[2] *= inv;
+        } else {
+            n[0] = 0.0f;
+            n[1] = 0.0f;
+            n[2] = 1.0f;
+        }
+    }
+}
+
+/* md2_mesh_lerp's default layout as a plain loop over the welded vertices */
+static void naive_mesh_lerp(const md2_mesh *mesh, const md2_model *m, uint32_t a, uint32_t b,
+                            float t, float *out)
+{
+    const md2_frame *fa = &m->frames[a], *fb = &m->frames[b];
+    const float *table = md2_normal(0);
+    float wa = 1.0f - t;
+    size_t i;
+    int k;
+    for (i = 0; i < mesh->num_vertices; i++, out += 8) {
+        uint32_t s = mesh->source_vertex[i];
+        const md2_vertex *va = &fa->vertices[s], *vb = &fb->vertices[s];
+        const float *na = table + 3 * (va->normal < 162 ? va->normal : 5);
+        const float *nb = table + 3 * (vb->normal < 162 ? vb->normal : 5);
+        for (k = 0; k < 3; k++) {
+            float pa = fa->scale[k] * (float)va->v[k] + fa->translate[k];
+            float pb = fb->scale[k] * (float)vb->v[k] + fb->translate[k];
+            out[k] = wa * pa + t * pb;
+            out[3 + k] = wa * na[k] + t * nb[k];
+        }
+        out[6] = mesh->uv[2 * i];
+        out[7] = mesh->uv[2 * i + 1];
+    }
+}
+
+static void naive_loop(bench *b, long reps, int normals, int unit)
 {
     long i;
     for (i = 0; i < reps; i++) {
-        copy_fn(b->mesh_out, b->mesh_src, b->mesh_bytes);
-        sink += (unsigned long)(b->mesh_out[0] > 0.0f);
+        uint32_t fb;
+        float t;
+        uint32_t fa = next_pair(b, i, &fb, &t);
+        naive_lerp(b->model, fa, fb, t, b->positions, normals ? b->normals : NULL);
+        if (unit)
+            naive_normalize(b->normals, b->model->num_vertices);
+        sink += (unsigned long)(b->positions[0] > b->normals[0]);
     }
 }
 
-/* Builds a mesh of a synthetic model of n triangles whose 3 n corners all
- * differ; returns the CPU seconds, or a negative number on failure. */
-static double time_big_mesh(size_t n, size_t *welded)
-{
-    md2_model m;
-    md2_frame frame;
-    md2_vertex verts[3];
-    md2_texcoord *st = (md2_texcoord *)malloc(n * sizeof *st);
-    md2_triangle *tris = (md2_triangle *)malloc(n * sizeof *tris);
-    md2_mesh *mesh = NULL;
-    double dt = -1.0;
+static void run_naive_lerp(bench *b, long reps) { naive_loop(b, reps, 1, 0); }
+static void run_naive_lerp_pos(bench *b, long reps) { naive_loop(b, reps, 0, 0); }
+static void run_naive_lerp_unit(bench *b, long reps) { naive_loop(b, reps, 1, 1); }
 
-    if (st && tris && n <= 65536) {
-        size_t i;
-        clock_t t0;
-        int k;
-        memset(&m, 0, sizeof m);
-        memset(&frame, 0, sizeof frame);
-        memset(verts, 0, sizeof verts);
-        frame.vertices = verts;
-        for (i = 0; i < n; i++) {
-            st[i].s = (int16_t)(i % 251);
-            st[i].t = (int16_t)(i / 251);
-            for (k = 0; k < 3; k++) {
-                tris[i].vertex[k] = (uint16_t)k;
-                tris[i].texcoord[k] = (uint16_t)i;
-            }
-        }
-        m.skin_width = m.skin_height = 256;
-        m.num_vertices = 3;
-        m.num_texcoords = n;
-        m.texcoords = st;
-        m.num_triangles = n;
-        m.triangles = tris;
-        m.num_frames = 1;
-        m.frames = &frame;
-        t0 = clock();
-        if (md2_mesh_build(&m, NULL, &mesh) == MD2_OK) {
-            dt = seconds(t0, clock());
-            *welded = mesh->num_vertices;
-        }
-        md2_mesh_free(mesh);
+static void run_naive_mesh_lerp(bench *b, long reps)
+{
+    long i;
+    for (i = 0; i < reps; i++) {
+        uint32_t fb;
+        float t;
+        uint32_t fa = next_pair(b, i, &fb, &t);
+        naive_mesh_lerp(b->mesh, b->model, fa, fb, t, b->mesh_out);
+        sink += (unsigned long)(b->mesh_out[0] > b->mesh_out[3]);
     }
-    free(st);
-    free(tris);
-    return dt;
 }
 
-static double seconds(clock_t a, clock_t b)
+/* 1 if the library and the naive loops give the same bits on pair (0, 1). */
+static int same_bits(bench *b)
 {
-    return (double)(b - a) / (double)CLOCKS_PER_SEC;
+    const md2_model *m = b->model;
+    size_t n = m->num_vertices, w = b->mesh->num_vertices;
+    float *lib = (float *)malloc((6 * n + 8 * w) * sizeof(float));
+    float *ref = (float *)malloc((6 * n + 8 * w) * sizeof(float));
+    md2_vertex_layout l = md2_layout_default(0);
+    uint32_t fb = m->num_frames > 1 ? 1 : 0;
+    int same = 0;
+    if (lib && ref && md2_lerp(m, 0, fb, 0.3f, lib, 0, lib + 3 * n, 0) == MD2_OK &&
+        md2_mesh_lerp(b->mesh, m, 0, fb, 0.3f, lib + 6 * n, &l) == MD2_OK) {
+        naive_lerp(m, 0, fb, 0.3f, ref, ref + 3 * n);
+        naive_mesh_lerp(b->mesh, m, 0, fb, 0.3f, ref + 6 * n);
+        same = memcmp(lib, ref, (6 * n + 8 * w) * sizeof(float)) == 0;
+    }
+    free(lib);
+    free(ref);
+    return same;
 }
 
-/* Seconds one call of fn takes: find a repetition count that runs for
- * CALIBRATE_SECONDS, scale it to TARGET_SECONDS and time that. */
-static double measure(bench_fn fn, bench *b)
+/* ------------------------------------------------------------------------ */
+/* Timing                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Repetitions of fn that take at least sample seconds (one calibration). */
+static long calibrate(bench_fn fn, bench *b, double sample, double *spent, double *best)
 {
     long reps = 1;
-    double dt;
-    clock_t t0;
-
     for (;;) {
-        t0 = clock();
+        double t0 = now(), dt;
         fn(b, reps);
-        dt = seconds(t0, clock());
-        if (dt >= CALIBRATE_SECONDS || reps > 0x3FFFFFFFL / 4)
-            break;
-        reps *= dt > 0.0 && dt * 10.0 >= CALIBRATE_SECONDS ? 2 : 4;
+        dt = now() - t0;
+        *spent += dt;
+        *best = dt / (double)reps;
+        if (dt >= sample || reps > 0x3FFFFFFFL / 4)
+            return reps;
+        reps *= dt > 0.0 && dt * 8.0 >= sample ? 2 : 4;
     }
-    if (dt > 0.0 && dt < TARGET_SECONDS) {
-        double want = (double)reps * TARGET_SECONDS / dt;
-        reps = want > 0x3FFFFFFFL ? 0x3FFFFFFFL : (long)want;
-        t0 = clock();
-        fn(b, reps);
-        dt = seconds(t0, clock());
-    }
-    return dt / (double)reps;
 }
 
-/* A time in readable units, in a 10-character column. */
+/* Seconds one call of each of the n functions takes, into t[]: samples of
+ * at least budget / 50 (and 0.5 ms) each, taken in turn (so that the
+ * ratios of the functions are measured under the same conditions, on a
+ * machine shared with other work) for about budget seconds a function;
+ * the fastest sample of each counts. */
+static void measure_set(const bench_fn *fns, int n, bench *b, double budget, double *t)
+{
+    double sample = budget / 50.0 > 5e-4 ? budget / 50.0 : 5e-4, spent = 0.0;
+    long reps[4];
+    int k;
+
+    for (k = 0; k < n; k++)
+        reps[k] = calibrate(fns[k], b, sample, &spent, &t[k]);
+    while (spent < budget * n) {
+        for (k = 0; k < n; k++) {
+            double t0 = now(), dt;
+            fns[k](b, reps[k]);
+            dt = now() - t0;
+            spent += dt;
+            if (dt / (double)reps[k] < t[k])
+                t[k] = dt / (double)reps[k];
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Output                                                                    */
+/* ------------------------------------------------------------------------ */
+
+typedef struct row {
+    const char *name;
+    const char *unit;    /* "byte", "vertex", ... */
+    double t_lib;        /* seconds a call */
+    double t_naive;      /* seconds a call of the naive loop, or 0 */
+    double t_copy;       /* seconds of memcpy of the call's bytes */
+    size_t units;        /* units a call */
+    size_t copy_bytes;   /* bytes memcpy copies */
+} row;
+
+#define MAX_ROWS 8
+
+typedef struct report {
+    const char *label;
+    size_t file_size, vertices, triangles, frames, welded;
+    size_t memory, mesh_memory;
+    int same_bits;
+    row rows[MAX_ROWS];
+    int num_rows;
+    double threads_1, threads_2; /* instances a second, 0: not measured */
+    size_t instances;
+} report;
+
 static void print_time(double s)
 {
     if (s >= 1e-3)
@@ -276,15 +404,186 @@ static void print_time(double s)
         printf("%8.1f ns", s * 1e9);
 }
 
-static void row(const char *name, double t_lib, double t_copy, size_t units,
-                const char *unit)
+static void print_report(const report *r)
 {
-    printf("%-18s ", name);
-    print_time(t_lib);
-    printf("  %8.2f ns/%-6s ", t_lib * 1e9 / (double)units, unit);
-    print_time(t_copy);
-    printf("  %7.1fx\n", t_copy > 0.0 ? t_lib / t_copy : 0.0);
+    int i;
+    printf("%s: %lu bytes, %lu vertices, %lu triangles (%lu welded vertices), %lu frames\n",
+           r->label, (unsigned long)r->file_size, (unsigned long)r->vertices,
+           (unsigned long)r->triangles, (unsigned long)r->welded, (unsigned long)r->frames);
+    printf("%-20s %11s %16s %11s %9s %10s %12s\n", "operation", "per call", "speed", "naive",
+           "vs naive", "vs memcpy", "memcpy");
+    for (i = 0; i < r->num_rows; i++) {
+        const row *w = &r->rows[i];
+        double speed = (double)w->units / w->t_lib;
+        printf("%-20s ", w->name);
+        print_time(w->t_lib);
+        if (speed >= 1e9)
+            printf(" %7.2f G %-6s/s", speed * 1e-9, w->unit);
+        else
+            printf(" %7.1f M %-6s/s", speed * 1e-6, w->unit);
+        if (w->t_naive > 0.0) {
+            printf(" ");
+            print_time(w->t_naive);
+            printf(" %8.2fx", w->t_naive / w->t_lib);
+        } else {
+            printf(" %11s %9s", "-", "-");
+        }
+        printf(" %9.2fx  %6.1f GB/s\n", w->t_lib / w->t_copy,
+               (double)w->copy_bytes / w->t_copy * 1e-9);
+    }
+    printf("(vs naive: times faster than the plain C loop, whose bits the library's %s%s. "
+           "vs memcpy: the call's time in memcpys of its output bytes, or of the file for "
+           "parse and write, of the triangles for the mesh build)\n",
+           r->same_bits ? "equal" : "do not equal",
+           r->same_bits ? "" : " (the loop's C floats are evaluated in a wider type here, "
+                               "FLT_EVAL_METHOD != 0; libmd2's are not)");
+    if (r->threads_1 > 0.0)
+        printf("posing %lu instances of the model (md2_lerp, positions and normals): "
+               "1 thread %.0f/s, 2 threads %.0f/s (%.2fx)\n",
+               (unsigned long)r->instances, r->threads_1, r->threads_2,
+               r->threads_2 / r->threads_1);
+    printf("memory: model %lu bytes = %.2fx the file; all frames as floats (pos + normal) "
+           "would be %.1fx the model; mesh %lu bytes\n\n",
+           (unsigned long)r->memory, (double)r->memory / (double)r->file_size,
+           (double)r->frames * (double)r->vertices * 24.0 / (double)r->memory,
+           (unsigned long)r->mesh_memory);
 }
+
+/* s as a JSON string (file names: escape quotes and backslashes) */
+static void json_string(const char *s)
+{
+    putchar('"');
+    for (; *s; s++) {
+        if (*s == '"' || *s == '\\')
+            putchar('\\');
+        if ((unsigned char)*s >= 0x20)
+            putchar(*s);
+    }
+    putchar('"');
+}
+
+static void json_report(const report *r)
+{
+    int i;
+    printf("{\"model\": ");
+    json_string(r->label);
+    printf(", \"file_bytes\": %lu, \"vertices\": %lu, \"triangles\": %lu, \"welded\": %lu, "
+           "\"frames\": %lu, \"same_bits_as_naive\": %s, \"rows\": [",
+           (unsigned long)r->file_size, (unsigned long)r->vertices,
+           (unsigned long)r->triangles, (unsigned long)r->welded, (unsigned long)r->frames,
+           r->same_bits ? "true" : "false");
+    for (i = 0; i < r->num_rows; i++) {
+        const row *w = &r->rows[i];
+        printf("%s\n    {\"name\": \"%s\", \"unit\": \"%s\", \"seconds_per_call\": %.4g, "
+               "\"units_per_second\": %.4g, \"naive_seconds_per_call\": %.4g, "
+               "\"vs_naive\": %.4g, \"memcpy_seconds\": %.4g, \"memcpy_bytes\": %lu, "
+               "\"memcpy_bytes_per_second\": %.4g, \"vs_memcpy\": %.4g}",
+               i ? "," : "", w->name, w->unit, w->t_lib, (double)w->units / w->t_lib,
+               w->t_naive, w->t_naive > 0.0 ? w->t_naive / w->t_lib : 0.0, w->t_copy,
+               (unsigned long)w->copy_bytes, (double)w->copy_bytes / w->t_copy,
+               w->t_lib / w->t_copy);
+    }
+    printf("],\n  \"threads\": {\"instances\": %lu, \"one_thread_per_second\": %.4g, "
+           "\"two_threads_per_second\": %.4g, \"scaling\": %.4g},\n"
+           "  \"memory_bytes\": %lu, \"mesh_memory_bytes\": %lu}",
+           (unsigned long)r->instances, r->threads_1, r->threads_2,
+           r->threads_1 > 0.0 ? r->threads_2 / r->threads_1 : 0.0, (unsigned long)r->memory,
+           (unsigned long)r->mesh_memory);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Instances on threads                                                      */
+/* ------------------------------------------------------------------------ */
+
+#define INSTANCES 64
+
+typedef struct worker {
+    const md2_model *model;
+    float *buffers;      /* 6 floats a vertex for each of its instances */
+    size_t first, count; /* its instances */
+    double deadline;     /* now() at which it stops */
+    unsigned long posed;
+} worker;
+
+/* Until the deadline, poses each of the worker's instances in turn:
+ * instance k shows the pair (k + round, k + round + 1) at a t of its own. */
+static void *work(void *arg)
+{
+    worker *w = (worker *)arg;
+    const md2_model *m = w->model;
+    size_t n = m->num_vertices, k, r;
+    for (r = 0; now() < w->deadline; r++)
+        for (k = 0; k < w->count; k++) {
+            size_t id = w->first + k;
+            uint32_t fa = (uint32_t)((id + r) % m->num_frames);
+            uint32_t fb = (uint32_t)((fa + 1) % m->num_frames);
+            float *out = w->buffers + 6 * n * k;
+            float t = (float)((id * 7 + r) % 15 + 1) / 16.0f;
+            if (md2_lerp(m, fa, fb, t, out, 0, out + 3 * n, 0) == MD2_OK)
+                w->posed++;
+        }
+    return NULL;
+}
+
+/* Instances a second posed by threads threads sharing m (each posing its
+ * share of the instances, in its own buffers) over budget seconds: the
+ * poses all of them made, over the time; 0 without threads. */
+static double instances_window(const md2_model *m, int threads, double budget)
+{
+#if defined(BENCH_THREADS)
+    worker w[2];
+    pthread_t tid[2];
+    size_t n = m->num_vertices, per = INSTANCES / (size_t)threads;
+    float *buffers = (float *)malloc(INSTANCES * 6 * n * sizeof(float));
+    double t0 = now(), dt;
+    unsigned long posed = 0;
+    int i, started = 1;
+
+    if (!buffers)
+        return 0.0;
+    for (i = 0; i < threads; i++) {
+        w[i].model = m;
+        w[i].first = (size_t)i * per;
+        w[i].count = per;
+        w[i].buffers = buffers + 6 * n * w[i].first;
+        w[i].deadline = t0 + budget;
+        w[i].posed = 0;
+    }
+    for (i = 1; i < threads; i++)
+        if (pthread_create(&tid[i], NULL, work, &w[i]) == 0)
+            started++;
+    work(&w[0]);
+    for (i = 1; i < started; i++)
+        pthread_join(tid[i], NULL);
+    dt = now() - t0;
+    for (i = 0; i < started; i++)
+        posed += w[i].posed;
+    free(buffers);
+    return started == threads ? (double)posed / dt : 0.0;
+#else
+    (void)m;
+    (void)threads;
+    (void)budget;
+    return 0.0;
+#endif
+}
+
+/* The best of 3 windows of instances_window() */
+static double instances_per_second(const md2_model *m, int threads, double budget)
+{
+    double best = 0.0;
+    int i;
+    for (i = 0; i < 3; i++) {
+        double rate = instances_window(m, threads, budget);
+        if (rate > best)
+            best = rate;
+    }
+    return best;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Models                                                                    */
+/* ------------------------------------------------------------------------ */
 
 /* Reads a whole file with standard C; returns NULL on failure. */
 static unsigned char *read_file(const char *path, size_t *size)
@@ -323,138 +622,348 @@ static unsigned char *read_file(const char *path, size_t *size)
     return data;
 }
 
-int main(int argc, char **argv)
+static uint32_t lcg(uint32_t *s)
 {
-    const char *path = DEFAULT_MODEL;
+    *s = *s * 1664525u + 1013904223u;
+    return *s >> 8;
+}
+
+/* The bytes of a generated model of 1480 vertices (a 40 x 37 grid rolled
+ * into a tube, with a texture seam: about 1520 welded vertices) and 1007
+ * frames of waving keyframes, as md2_write() writes it; NULL on failure. */
+static unsigned char *make_big_model(size_t *size)
+{
+    const size_t nv = BIG_COLUMNS * BIG_ROWS, nst = nv + BIG_ROWS;
+    const size_t ntri = 2 * BIG_COLUMNS * (BIG_ROWS - 1);
+    md2_model m;
+    md2_frame *frames = (md2_frame *)calloc(BIG_FRAMES, sizeof *frames);
+    md2_vertex *verts = (md2_vertex *)malloc(BIG_FRAMES * nv * sizeof *verts);
+    md2_texcoord *st = (md2_texcoord *)malloc(nst * sizeof *st);
+    md2_triangle *tris = (md2_triangle *)malloc(ntri * sizeof *tris);
+    unsigned char *data = NULL;
+    uint32_t seed = 12345;
+    size_t f, i, r, c, t = 0;
+    int k;
+
+    if (!frames || !verts || !st || !tris)
+        goto done;
+    memset(&m, 0, sizeof m);
+    for (i = 0; i < nst; i++) { /* the seam's column again, at s = 256 */
+        size_t col = i < nv ? i % BIG_COLUMNS : BIG_COLUMNS;
+        size_t rw = i < nv ? i / BIG_COLUMNS : i - nv;
+        st[i].s = (int16_t)(col * 256 / BIG_COLUMNS);
+        st[i].t = (int16_t)(rw * 256 / (BIG_ROWS - 1));
+    }
+    for (r = 0; r + 1 < BIG_ROWS; r++)
+        for (c = 0; c < BIG_COLUMNS; c++) {
+            size_t c1 = (c + 1) % BIG_COLUMNS;
+            uint16_t a = (uint16_t)(r * BIG_COLUMNS + c), b = (uint16_t)(r * BIG_COLUMNS + c1);
+            uint16_t d = (uint16_t)((r + 1) * BIG_COLUMNS + c);
+            uint16_t e = (uint16_t)((r + 1) * BIG_COLUMNS + c1);
+            /* the last column's right edge uses the seam's texcoords */
+            uint16_t sb = c1 ? b : (uint16_t)(nv + r), se = c1 ? e : (uint16_t)(nv + r + 1);
+            md2_triangle t1 = {{a, d, b}, {a, d, sb}}, t2 = {{b, d, e}, {sb, d, se}};
+            tris[t++] = t1;
+            tris[t++] = t2;
+        }
+    for (f = 0; f < BIG_FRAMES; f++) {
+        for (k = 0; k < 3; k++) {
+            frames[f].scale[k] = 0.25f + (float)(lcg(&seed) % 100u) / 1000.0f;
+            frames[f].translate[k] = -32.0f + (float)(lcg(&seed) % 100u) / 10.0f;
+        }
+        snprintf(frames[f].name, sizeof frames[f].name, "wave%03u", (unsigned)(f % 1000u));
+        for (i = 0; i < nv; i++) {
+            md2_vertex *v = &verts[f * nv + i];
+            size_t col = i % BIG_COLUMNS, rw = i / BIG_COLUMNS;
+            v->v[0] = (uint8_t)(128 + (col * 5 + f) % 96 - 48);
+            v->v[1] = (uint8_t)(128 + (col * 11 + f * 3) % 96 - 48);
+            v->v[2] = (uint8_t)(rw * 6 + (f + col) % 16);
+            v->normal = (uint8_t)(lcg(&seed) % 162u);
+        }
+        frames[f].vertices = &verts[f * nv];
+    }
+    m.skin_width = 256;
+    m.skin_height = 256;
+    m.num_vertices = nv;
+    m.num_texcoords = nst;
+    m.texcoords = st;
+    m.num_triangles = ntri;
+    m.triangles = tris;
+    m.num_frames = BIG_FRAMES;
+    m.frames = frames;
+    *size = md2_write_size(&m);
+    data = *size ? (unsigned char *)malloc(*size) : NULL;
+    if (data && md2_write(&m, data, *size, NULL, NULL) != MD2_OK) {
+        free(data);
+        data = NULL;
+    }
+done:
+    free(frames);
+    free(verts);
+    free(st);
+    free(tris);
+    return data;
+}
+
+/* ------------------------------------------------------------------------ */
+/* One model                                                                 */
+/* ------------------------------------------------------------------------ */
+
+static void add_row(report *r, const char *name, const char *unit, double t_lib,
+                    double t_naive, double t_copy, size_t units, size_t copy_bytes)
+{
+    row *w = &r->rows[r->num_rows++];
+    w->name = name;
+    w->unit = unit;
+    w->t_lib = t_lib;
+    w->t_naive = t_naive;
+    w->t_copy = t_copy;
+    w->units = units;
+    w->copy_bytes = copy_bytes;
+}
+
+/* Measures lib, naive (if not NULL) and memcpy of copy_bytes in turn and
+ * adds their row: units a call. */
+static void measure_row(report *r, bench *b, const char *name, const char *unit, bench_fn lib,
+                        bench_fn naive, size_t units, size_t copy_bytes, double budget)
+{
+    bench_fn fns[3];
+    double t[3] = {0.0, 0.0, 0.0};
+    int n = 0;
+    fns[n++] = lib;
+    fns[n++] = run_copy;
+    if (naive)
+        fns[n++] = naive;
+    b->copy_bytes = copy_bytes;
+    measure_set(fns, n, b, budget, t);
+    add_row(r, name, unit, t[0], naive ? t[2] : 0.0, t[1], units, copy_bytes);
+}
+
+/* Measures the model in data (size bytes) into r; 0 on success. */
+static int bench_model(const char *label, const unsigned char *data, size_t size, double budget,
+                       report *r)
+{
     md2_diagnostic diag;
     md2_options opts;
     md2_model *m = NULL;
-    bench b;
-    md2_result r;
-    double t_parse, t_copy_file, t_lerp, t_lerp_unit, t_copy_lerp, t_write;
-    double t_mesh_build, t_copy_tris, t_mesh_lerp, t_copy_mesh, t_big;
-    size_t big_welded = 0;
     md2_mesh *mesh = NULL;
-    double expanded, memory;
-    size_t memory_bytes;
-    unsigned char *data;
-    size_t n, i;
+    bench b;
+    size_t n, w, lerp_bytes, big;
     int rc = 1;
 
-    if (argc > 2 || (argc == 2 && (strcmp(argv[1], "--help") == 0 ||
-                                   strcmp(argv[1], "-h") == 0))) {
-        fprintf(argc > 2 ? stderr : stdout,
-                "usage: md2_bench [MODEL.md2]\n"
-                "Times md2_parse, md2_lerp and md2_write against memcpy of the\n"
-                "same bytes (about 2 s). Default model: %s\n", DEFAULT_MODEL);
-        return argc > 2 ? 2 : 0;
-    }
-    if (argc == 2)
-        path = argv[1];
-
+    memset(r, 0, sizeof *r);
     memset(&b, 0, sizeof b);
-    data = read_file(path, &b.file_size);
-    if (!data) {
-        fprintf(stderr, "md2_bench: cannot read %s\n", path);
-        return 1;
-    }
-    b.file = data;
     memset(&opts, 0, sizeof opts);
-    memset(&diag, 0, sizeof diag);
     opts.error = &diag;
-    r = md2_parse(b.file, b.file_size, &opts, &m);
-    if (r != MD2_OK) {
-        fprintf(stderr, "md2_bench: cannot load %s: %s\n  %s\n", path,
-                md2_result_string(r), diag.message);
-        free(data);
+    if (md2_parse(data, size, &opts, &m) != MD2_OK) {
+        fprintf(stderr, "md2_bench: cannot load %s: %s\n", label, diag.message);
         return 1;
     }
-    b.model = m;
+    if (md2_mesh_build(m, NULL, &mesh) != MD2_OK) {
+        fprintf(stderr, "md2_bench: md2_mesh_build failed on %s\n", label);
+        md2_free(m);
+        return 1;
+    }
     n = m->num_vertices;
-    b.lerp_bytes = n * 6 * sizeof(float);
+    w = mesh->num_vertices;
+    lerp_bytes = n * 6 * sizeof(float);
+    b.file = data;
+    b.file_size = size;
+    b.model = m;
+    b.mesh = mesh;
     b.out_size = md2_write_size(m);
-    if (b.out_size < b.file_size)
-        b.out_size = b.file_size;
-    b.out = (unsigned char *)malloc(b.out_size);
-    b.positions = (float *)malloc(b.lerp_bytes); /* positions, then normals */
-    b.copy_src = (float *)malloc(b.lerp_bytes);
-    if (!b.out || !b.positions || !b.copy_src) {
+    big = b.out_size > size ? b.out_size : size;
+    if (big < lerp_bytes)
+        big = lerp_bytes;
+    if (big < (w + 1) * 8 * sizeof(float))
+        big = (w + 1) * 8 * sizeof(float);
+    b.out = (unsigned char *)malloc(big);
+    b.copy_src = (float *)calloc(big / sizeof(float) + 1, sizeof(float));
+    b.positions = (float *)malloc(lerp_bytes);
+    b.mesh_out = (float *)calloc(w + 1, 8 * sizeof(float));
+    if (!b.out || !b.copy_src || !b.positions || !b.mesh_out) {
         fprintf(stderr, "md2_bench: out of memory\n");
         goto done;
     }
     b.normals = b.positions + 3 * n;
-    for (i = 0; i < 6 * n; i++)
-        b.copy_src[i] = (float)i;
-    if (md2_mesh_build(m, NULL, &mesh) != MD2_OK) {
-        fprintf(stderr, "md2_bench: md2_mesh_build failed\n");
-        goto done;
-    }
-    b.mesh = mesh;
-    b.tri_bytes = m->num_triangles * 12;
-    b.mesh_bytes = mesh->num_vertices * 8 * sizeof(float);
-    b.mesh_out = (float *)calloc(mesh->num_vertices + 1, 8 * sizeof(float));
-    b.mesh_src = (float *)calloc(mesh->num_vertices + 1, 8 * sizeof(float));
-    if (!b.mesh_out || !b.mesh_src || b.out_size < b.tri_bytes) {
-        fprintf(stderr, "md2_bench: out of memory\n");
-        goto done;
-    }
+    memcpy(b.copy_src, data, size);
 
-    printf("md2_bench: %s\n", path);
-    printf("  %lu bytes, %lu vertices, %lu triangles, %lu frames; libmd2 %s\n\n",
-           (unsigned long)b.file_size, (unsigned long)n,
-           (unsigned long)m->num_triangles, (unsigned long)m->num_frames,
-           md2_version_string());
+    r->label = label;
+    r->file_size = size;
+    r->vertices = n;
+    r->triangles = m->num_triangles;
+    r->frames = m->num_frames;
+    r->welded = w;
+    r->memory = md2_model_memory(m);
+    r->mesh_memory = md2_mesh_memory(mesh);
+    r->same_bits = same_bits(&b);
 
-    t_parse = measure(run_parse, &b);
-    t_copy_file = measure(run_copy_file, &b);
-    t_lerp = measure(run_lerp, &b);
-    t_lerp_unit = measure(run_lerp_unit, &b);
-    t_copy_lerp = measure(run_copy_lerp, &b);
-    t_write = measure(run_write, &b);
-    t_mesh_build = measure(run_mesh_build, &b);
-    t_copy_tris = measure(run_copy_tris, &b);
-    t_mesh_lerp = measure(run_mesh_lerp, &b);
-    t_copy_mesh = measure(run_copy_mesh, &b);
-    t_big = time_big_mesh(65000, &big_welded);
-
-    printf("%-18s %11s  %18s %11s  %8s\n", "operation", "per call",
-           "per unit", "memcpy", "ratio");
-    row("md2_parse+free", t_parse, t_copy_file, b.file_size, "byte");
-    row("md2_lerp", t_lerp, t_copy_lerp, n, "vertex");
-    row("lerp + normalize", t_lerp_unit, t_copy_lerp, n, "vertex");
-    row("md2_write", t_write, t_copy_file, b.out_size, "byte");
+    measure_row(r, &b, "md2_parse+free", "byte", run_parse, NULL, size, size, budget);
+    measure_row(r, &b, "md2_lerp", "vertex", run_lerp, run_naive_lerp, n, lerp_bytes, budget);
+    measure_row(r, &b, "md2_lerp positions", "vertex", run_lerp_pos, run_naive_lerp_pos, n,
+                n * 3 * sizeof(float), budget);
+    measure_row(r, &b, "lerp + normalize", "vertex", run_lerp_unit, run_naive_lerp_unit, n,
+                lerp_bytes, budget);
+    measure_row(r, &b, "md2_write", "byte", run_write, NULL, b.out_size, size, budget);
     if (m->num_triangles > 0) {
-        row("md2_mesh_build", t_mesh_build, t_copy_tris, m->num_triangles, "tri");
-        row("md2_mesh_lerp", t_mesh_lerp, t_copy_mesh, mesh->num_vertices, "welded");
+        measure_row(r, &b, "md2_mesh_build", "tri", run_mesh_build, NULL, m->num_triangles,
+                    m->num_triangles * 12, budget);
+        measure_row(r, &b, "md2_mesh_lerp", "welded", run_mesh_lerp, run_naive_mesh_lerp, w,
+                    w * 8 * sizeof(float), budget);
     }
-    printf("(memcpy: of the file's %lu bytes for parse and write; of the %lu "
-           "output bytes for lerp; of the triangles' %lu bytes for the mesh "
-           "build; of the %lu output bytes for md2_mesh_lerp)\n",
-           (unsigned long)b.file_size, (unsigned long)b.lerp_bytes,
-           (unsigned long)b.tri_bytes, (unsigned long)b.mesh_bytes);
-    printf("mesh: %lu model vertices -> %lu welded, %lu bytes\n",
-           (unsigned long)n, (unsigned long)mesh->num_vertices,
-           (unsigned long)md2_mesh_memory(mesh));
-    if (t_big >= 0.0)
-        printf("mesh build of a synthetic 65000-triangle model (%lu welded "
-               "vertices): %.1f ms\n\n", (unsigned long)big_welded, t_big * 1e3);
-
-    memory_bytes = md2_model_memory(m);
-    memory = (double)memory_bytes;
-    expanded = (double)m->num_frames * (double)n * 6.0 * sizeof(float);
-    printf("memory: model %.0f bytes = %.2fx the file (%lu bytes)\n", memory,
-           memory / (double)b.file_size, (unsigned long)b.file_size);
-    printf("        all frames as floats (pos + normal): %.0f bytes = %.1fx "
-           "the model\n", expanded, expanded / memory);
+    r->instances = INSTANCES;
+    r->threads_1 = instances_per_second(m, 1, budget);
+    r->threads_2 = r->threads_1 > 0.0 ? instances_per_second(m, 2, budget) : 0.0;
     rc = 0;
 done:
-    free(b.mesh_out);
-    free(b.mesh_src);
-    md2_mesh_free(mesh);
     free(b.out);
-    free(b.positions);
     free(b.copy_src);
-    free(data);
+    free(b.positions);
+    free(b.mesh_out);
+    md2_mesh_free(mesh);
     md2_free(m);
+    return rc;
+}
+
+/* Builds a mesh of a synthetic model of n triangles whose 3 n corners all
+ * differ; returns the seconds, or a negative number on failure. */
+static double time_big_mesh(size_t n, size_t *welded)
+{
+    md2_model m;
+    md2_frame frame;
+    md2_vertex verts[3];
+    md2_texcoord *st = (md2_texcoord *)malloc(n * sizeof *st);
+    md2_triangle *tris = (md2_triangle *)malloc(n * sizeof *tris);
+    md2_mesh *mesh = NULL;
+    double dt = -1.0;
+
+    if (st && tris && n <= 65536) {
+        size_t i;
+        double t0;
+        int k;
+        memset(&m, 0, sizeof m);
+        memset(&frame, 0, sizeof frame);
+        memset(verts, 0, sizeof verts);
+        frame.vertices = verts;
+        for (i = 0; i < n; i++) {
+            st[i].s = (int16_t)(i % 251);
+            st[i].t = (int16_t)(i / 251);
+            for (k = 0; k < 3; k++) {
+                tris[i].vertex[k] = (uint16_t)k;
+                tris[i].texcoord[k] = (uint16_t)i;
+            }
+        }
+        m.skin_width = m.skin_height = 256;
+        m.num_vertices = 3;
+        m.num_texcoords = n;
+        m.texcoords = st;
+        m.num_triangles = n;
+        m.triangles = tris;
+        m.num_frames = 1;
+        m.frames = &frame;
+        t0 = now();
+        if (md2_mesh_build(&m, NULL, &mesh) == MD2_OK) {
+            dt = now() - t0;
+            *welded = mesh->num_vertices;
+        }
+        md2_mesh_free(mesh);
+    }
+    free(st);
+    free(tris);
+    return dt;
+}
+
+/* The CPU's vector extensions, as far as the compiler can tell. */
+static const char *cpu_simd(void)
+{
+#if defined(__GNUC__) && defined(__x86_64__)
+    return __builtin_cpu_supports("avx2") ? "x86-64 with AVX2" : "x86-64 (SSE2)";
+#elif defined(__aarch64__)
+    return "aarch64 (NEON)";
+#else
+    return "no SIMD kernel (scalar)";
+#endif
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = NULL;
+    double budget = 0.2, t_big;
+    int json = 0, quick = 0, i, rc = 1;
+    unsigned char *data = NULL, *big = NULL;
+    size_t size = 0, big_size = 0, big_welded = 0;
+    report *reports = (report *)calloc(2, sizeof(report));
+
+    for (i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--json") == 0) {
+            json = 1;
+        } else if (strcmp(argv[i], "--quick") == 0) {
+            quick = 1;
+        } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+            printf("usage: md2_bench [--quick] [--json] [MODEL.md2]\n"
+                   "Times md2_parse, md2_lerp, md2_mesh_lerp and md2_write against memcpy of\n"
+                   "the same bytes and against plain C loops, on the model (default: %s)\n"
+                   "and on a generated 1480-vertex, 1007-frame model (about 10 s; --quick:\n"
+                   "about 1 s). --json prints one JSON object.\n",
+                   DEFAULT_MODEL);
+            free(reports);
+            return 0;
+        } else if (argv[i][0] == '-' || path) {
+            fprintf(stderr, "usage: md2_bench [--quick] [--json] [MODEL.md2]\n");
+            free(reports);
+            return 2;
+        } else {
+            path = argv[i];
+        }
+    }
+    if (!path)
+        path = DEFAULT_MODEL;
+    if (quick)
+        budget = 0.02;
+    if (!reports) {
+        fprintf(stderr, "md2_bench: out of memory\n");
+        return 1;
+    }
+    data = read_file(path, &size);
+    if (!data) {
+        fprintf(stderr, "md2_bench: cannot read %s\n", path);
+        goto done;
+    }
+    big = make_big_model(&big_size);
+    if (!big) {
+        fprintf(stderr, "md2_bench: cannot make the generated model\n");
+        goto done;
+    }
+    if (!json)
+        printf("md2_bench: libmd2 %s, %s, %s per measurement (fastest sample)\n\n",
+               md2_version_string(), cpu_simd(), quick ? "0.02 s" : "0.2 s");
+    if (bench_model(path, data, size, budget, &reports[0]) != 0)
+        goto done;
+    if (!json)
+        print_report(&reports[0]);
+    if (bench_model("generated 1480 x 1007", big, big_size, budget, &reports[1]) != 0)
+        goto done;
+    if (!json)
+        print_report(&reports[1]);
+    t_big = time_big_mesh(65000, &big_welded);
+    if (json) {
+        printf("{\"libmd2\": \"%s\", \"simd\": \"%s\", \"seconds_per_measurement\": %g,\n"
+               " \"models\": [\n  ",
+               md2_version_string(), cpu_simd(), budget);
+        json_report(&reports[0]);
+        printf(",\n  ");
+        json_report(&reports[1]);
+        printf("],\n \"mesh_build_65000_triangles_seconds\": %.4g", t_big);
+    } else if (t_big >= 0.0) {
+        printf("mesh build of a synthetic 65000-triangle model (%lu welded vertices): %.1f ms\n",
+               (unsigned long)big_welded, t_big * 1e3);
+    }
+    rc = 0;
+done:
+    free(data);
+    free(big);
+    free(reports);
+    if (json && rc == 0) /* the last key: everything ran and was freed */
+        printf(",\n \"ok\": true}\n");
     return rc;
 }

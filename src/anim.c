@@ -6,66 +6,29 @@
  * SPDX-License-Identifier: MIT
  */
 #include "internal.h"
+#include "pose.h"
+#include "round.h"
 
 #include <float.h>
 #include <math.h>
 
 #define MD2_VEC3_BYTES (3 * sizeof(float))
 
-/*
- * Float arithmetic, one rounding per operation on every host.
- *
- * C lets a compiler evaluate float expressions in a wider type
- * (FLT_EVAL_METHOD: s390x GCC and x87 use double or long double) and round
- * only once at the end, which changes the last bit of a * b + c. Each
- * helper below rounds every intermediate result with to_float(), so the
- * results are bit-identical on x86-64, s390x and 32-bit x86 (the build also
- * disables FMA contraction).
- *
- * Where floats are evaluated as float or double (FLT_EVAL_METHOD 0 or 1),
- * storing a result in a float variable rounds it, as C99 requires, and
- * to_float() is nothing. x87 (FLT_EVAL_METHOD 2: plain gcc -m32, clang -m32
- * without SSE) is not so kind: clang keeps float variables in its 80-bit
- * registers unrounded, and GCC takes sqrtf's return value, which glibc
- * leaves in extended precision, for a float. Only a store to memory rounds
- * there, hence the volatile float. Rounding a wider result once to float is
- * correct: one +, -, *, / or sqrt of floats done in x87 or double precision
- * is correctly rounded to p >= 53 bits, and rounding that again to float
- * (24 bits) is innocuous when p >= 2 * 24 + 2 (Figueroa, 1995): to_float()
- * gives the correctly rounded float, as SSE2 and s390x do.
- */
-#if defined(FLT_EVAL_METHOD) && (FLT_EVAL_METHOD == 0 || FLT_EVAL_METHOD == 1)
-#define to_float(x) (x)
-#else
-static float to_float(float x)
-{
-    volatile float rounded = x;
-    return rounded;
-}
-#endif
-
-/* a * b + c; callers pass floats (read from memory or from to_float()) */
-static float mul_add(float a, float b, float c)
-{
-    float product = to_float(a * b);
-    float sum = to_float(product + c);
-    return sum;
-}
+/* Every float operation below is rounded to float on every host
+ * (round.h explains why and how). The pose kernels (pose_kernels.c) do the
+ * same operations for whole poses; these helpers serve one vertex at a
+ * time (md2__lerp_vertex, cross-fades) and the bounds. */
 
 /* scale * v + translate: one coordinate of a keyframe */
 static float decode(const md2_frame *f, const md2_vertex *v, int axis)
 {
-    return mul_add(f->scale[axis], (float)v->v[axis], f->translate[axis]);
+    return md2__mul_add(f->scale[axis], (float)v->v[axis], f->translate[axis]);
 }
 
-/* wa * a + wb * b. The weights are the callers' arithmetic (1.0f - t), so
- * they are rounded first; a and b are floats (decoded, or read from memory). */
+/* wa * a + wb * b, each product and the sum rounded (weights too) */
 static float blend(float wa, float a, float wb, float b)
 {
-    float x = to_float(to_float(wa) * a);
-    float y = to_float(to_float(wb) * b);
-    float sum = to_float(x + y);
-    return sum;
+    return md2__blend2(wa, a, wb, b);
 }
 
 /* The largest coordinate allowed, as a double object: the constant
@@ -84,6 +47,9 @@ int md2__axis_ok(float scale, float translate)
     double hi = a > b ? a : b, lo = a > b ? b : a, r, half_ulp, t;
     int e;
 
+    /* the usual case, at once: 255 * 1e27 + 1e27 < 1e30 */
+    if (fabsf(scale) <= 1e27f && fabsf(translate) <= 1e27f)
+        return 1;
     if (!isfinite(scale) || !isfinite(translate) || !(hi <= max_coord))
         return 0;
     if (hi < 0.5 * max_coord) /* then lo + hi < max_coord */
@@ -130,31 +96,6 @@ md2_result md2__check_frame(const md2_model *m, uint32_t frame)
 }
 
 float md2__blend(float wa, float a, float wb, float b) { return blend(wa, a, wb, b); }
-
-/* The shortest length normalised, as a float object: the constant 1e-6f may
- * be evaluated in a wider type (FLT_EVAL_METHOD). */
-static const float min_length = 1e-6f;
-
-void md2__unit_normal(float n[3])
-{
-    /* sqrtf is correctly rounded (IEEE 754); on x87 it comes in extended
-     * precision, and to_float() rounds it to the same float (see above) */
-    float square = mul_add(n[2], n[2], blend(n[0], n[0], n[1], n[1]));
-    float len = to_float(sqrtf(square));
-    if (len > min_length) {
-        float inv = to_float(1.0f / len);
-        n[0] = to_float(n[0] * inv);
-        n[1] = to_float(n[1] * inv);
-        n[2] = to_float(n[2] * inv);
-    } else {
-        /* opposite normals cancel out (or a zero vector): any direction is
-         * as good as another; use the table's fallback, straight up */
-        const float *up = md2_normal(MD2_NORMAL_FALLBACK);
-        n[0] = up[0];
-        n[1] = up[1];
-        n[2] = up[2];
-    }
-}
 
 /* Vertex i of keyframe f: scale * v + translate, and its table normal. */
 static void key_vertex(const md2_frame *f, size_t i, float *pos, float *nrm)
@@ -207,25 +148,23 @@ md2_result md2_lerp(const md2_model *m, uint32_t frame_a, uint32_t frame_b,
                     float t, float *positions, size_t position_stride,
                     float *normals, size_t normal_stride)
 {
-    const md2_frame *fa, *fb;
+    md2__pose_job job;
     size_t ps = md2__stride_floats(position_stride);
     size_t ns = md2__stride_floats(normal_stride);
-    size_t i;
 
     if (!m || !positions || !m->frames || ps == 0 || (normals && ns == 0))
         return MD2_ERR_INVALID_ARGUMENT;
     MD2_TRY(md2__check_pair(m, frame_a, frame_b, t));
 
-    fa = &m->frames[frame_a];
-    fb = &m->frames[frame_b];
-    if (is_keyframe(fa, fb, t)) {
-        const md2_frame *f = t == 1.0f ? fb : fa;
-        for (i = 0; i < m->num_vertices; i++)
-            key_vertex(f, i, positions + i * ps, normals ? normals + i * ns : NULL);
-        return MD2_OK;
-    }
-    for (i = 0; i < m->num_vertices; i++)
-        mid_vertex(fa, fb, t, i, positions + i * ps, normals ? normals + i * ns : NULL);
+    /* one kernel call for the whole pose (pose_kernels.c): the same bits
+     * as md2__lerp_vertex() for every vertex, on every host */
+    md2__pose_setup(&job, &m->frames[frame_a], &m->frames[frame_b], t);
+    job.count = m->num_vertices;
+    job.pos = positions;
+    job.pos_stride = ps;
+    job.nrm = normals;
+    job.nrm_stride = ns;
+    md2__pose_run(&job);
     return MD2_OK;
 }
 

@@ -105,7 +105,8 @@ md2_result md2__check_header(const uint8_t header[MD2_HEADER_SIZE],
                              const md2_options *opts, uint64_t *sections_end,
                              uint64_t *data_end);
 
-/* Animation helpers shared by anim.c and playback.c (anim.c). */
+/* Animation helpers shared by anim.c, playback.c, mesh.c and the pose
+ * kernels (md2__unit_normal lives in pose_kernels.c). */
 
 /* A byte stride (0 = packed) in floats, or 0 if it is not allowed. */
 size_t md2__stride_floats(size_t stride);

@@ -7,6 +7,7 @@
  */
 #include "md2/mesh.h"
 #include "internal.h"
+#include "pose.h"
 
 #include <math.h>
 #include <string.h>
@@ -109,24 +110,42 @@ static void put_vertex(const md2_mesh *mesh, void *vertices, const md2_vertex_la
     }
 }
 
+/* The job that writes keyframes fa, fb at t for every welded vertex of mesh
+ * into vertices as l says (arguments checked). */
+static void mesh_job(md2__pose_job *job, const md2_mesh *mesh, const md2_frame *fa,
+                     const md2_frame *fb, float t, void *vertices, const md2_vertex_layout *l)
+{
+    size_t stride = l->stride / sizeof(float);
+    md2__pose_setup(job, fa, fb, t);
+    job->index = mesh->source_vertex;
+    job->count = mesh->num_vertices;
+    job->model_vertices = mesh->num_model_vertices;
+    job->pos = attr(vertices, l, 0, l->position_offset);
+    job->pos_stride = stride;
+    if (l->normal_offset != MD2_ATTRIBUTE_NONE) {
+        job->nrm = attr(vertices, l, 0, l->normal_offset);
+        job->nrm_stride = stride;
+    }
+    if (l->uv_offset != MD2_ATTRIBUTE_NONE) {
+        job->uv = attr(vertices, l, 0, l->uv_offset);
+        job->uv_stride = stride;
+        job->uv_src = mesh->uv;
+    }
+    job->flags = l->flags;
+}
+
 md2_result md2_mesh_lerp(const md2_mesh *mesh, const md2_model *m, uint32_t frame_a,
                          uint32_t frame_b, float t, void *vertices,
                          const md2_vertex_layout *layout)
 {
-    const md2_frame *fa, *fb;
-    int normals;
-    size_t i;
+    md2__pose_job job;
 
     MD2_TRY(pose_args(mesh, m, vertices, layout));
     MD2_TRY(md2__check_pair(m, frame_a, frame_b, t));
-    fa = &m->frames[frame_a];
-    fb = &m->frames[frame_b];
-    normals = layout->normal_offset != MD2_ATTRIBUTE_NONE;
-    for (i = 0; i < mesh->num_vertices; i++) {
-        float pos[3], nrm[3];
-        md2__lerp_vertex(fa, fb, t, mesh->source_vertex[i], pos, normals ? nrm : NULL);
-        put_vertex(mesh, vertices, layout, i, pos, normals ? nrm : NULL);
-    }
+    /* one kernel call for the whole pose (pose_kernels.c), the bits of
+     * md2__lerp_vertex() and put_vertex() */
+    mesh_job(&job, mesh, &m->frames[frame_a], &m->frames[frame_b], t, vertices, layout);
+    md2__pose_run(&job);
     return MD2_OK;
 }
 
@@ -141,6 +160,12 @@ md2_result md2_mesh_pose(const md2_mesh *mesh, const md2_model *m, const md2_pla
         return MD2_ERR_INVALID_ARGUMENT;
     MD2_TRY(pose_args(mesh, m, vertices, layout));
     MD2_TRY(md2__pose_begin(p, m, &pose));
+    if (pose.st.weight >= 1.0f) { /* no cross-fade: exactly md2_mesh_lerp() */
+        md2__pose_job job;
+        mesh_job(&job, mesh, pose.ca, pose.cb, pose.st.t, vertices, layout);
+        md2__pose_run(&job);
+        return MD2_OK;
+    }
     normals = layout->normal_offset != MD2_ATTRIBUTE_NONE;
     for (i = 0; i < mesh->num_vertices; i++) {
         float pos[3], nrm[3];
@@ -202,7 +227,7 @@ md2_result md2_frame_transforms(const md2_model *m, float *out)
 md2_result md2_mesh_morph_floats(const md2_mesh *mesh, const md2_model *m, uint32_t first,
                                  uint32_t count, float *positions, float *normals)
 {
-    size_t f, i, n;
+    size_t f, n;
 
     if (!mesh || !m || !positions || !m->frames || m->num_vertices != mesh->num_model_vertices)
         return MD2_ERR_INVALID_ARGUMENT;
@@ -211,10 +236,16 @@ md2_result md2_mesh_morph_floats(const md2_mesh *mesh, const md2_model *m, uint3
     n = mesh->num_vertices;
     for (f = 0; f < count; f++) {
         const md2_frame *fr = &m->frames[first + f];
+        md2__pose_job job;
         MD2_TRY(md2__check_frame(m, (uint32_t)(first + f)));
-        for (i = 0; i < n; i++)
-            md2__lerp_vertex(fr, fr, 0.0f, mesh->source_vertex[i], positions + 3 * (f * n + i),
-                             normals ? normals + 3 * (f * n + i) : NULL);
+        md2__pose_setup(&job, fr, fr, 0.0f);
+        job.index = mesh->source_vertex;
+        job.count = n;
+        job.pos = positions + 3 * f * n;
+        job.pos_stride = 3;
+        job.nrm = normals ? normals + 3 * f * n : NULL;
+        job.nrm_stride = 3;
+        md2__pose_run(&job);
     }
     return MD2_OK;
 }

@@ -9,8 +9,18 @@
 #include "internal.h"
 #include "reader.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#if defined(__x86_64__) && defined(__GNUC__)
+#include <immintrin.h>
+#endif
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+#include <arm_neon.h>
+#endif
 
 /* Alignment of a type in C99. */
 #define MD2_ALIGNOF(type) offsetof(struct { char c; type member; }, member)
@@ -409,11 +419,47 @@ static md2_result scan_names(md2_pctx *c, const md2_section_info *skins,
     return MD2_OK;
 }
 
+/* 1 if a triangle of the count at p has an index out of range (n_xyz and
+ * n_st at least 1), without saying which: the fast test of real files,
+ * whose triangles are all good. */
+static int any_bad_triangle(const uint8_t *p, size_t count, size_t n_xyz, size_t n_st)
+{
+    size_t i = 0;
+    unsigned over = 0;
+#if defined(__SSE2__)
+    /* 4 triangles (24 indices: 3 of vertices, 3 of texcoords, ...) in 3
+     * vectors of 8; an index at or above its limit survives the saturated
+     * subtraction of limit - 1 */
+    const short v = (short)(uint16_t)(n_xyz - 1), t = (short)(uint16_t)(n_st - 1);
+    const __m128i l0 = _mm_setr_epi16(v, v, v, t, t, t, v, v);
+    const __m128i l1 = _mm_setr_epi16(v, t, t, t, v, v, v, t);
+    const __m128i l2 = _mm_setr_epi16(t, t, v, v, v, t, t, t);
+    __m128i bad = _mm_setzero_si128();
+    for (; i + 4 <= count; i += 4, p += 4 * MD2_TRIANGLE_BYTES) {
+        const __m128i *q = (const __m128i *)(const void *)p;
+        bad = _mm_or_si128(bad, _mm_subs_epu16(_mm_loadu_si128(q), l0));
+        bad = _mm_or_si128(bad, _mm_subs_epu16(_mm_loadu_si128(q + 1), l1));
+        bad = _mm_or_si128(bad, _mm_subs_epu16(_mm_loadu_si128(q + 2), l2));
+    }
+    over = _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) != 0xFFFF;
+#endif
+    for (; i < count; i++, p += MD2_TRIANGLE_BYTES) {
+        over |= (unsigned)(md2_le16(p) >= n_xyz) | (unsigned)(md2_le16(p + 2) >= n_xyz) |
+                (unsigned)(md2_le16(p + 4) >= n_xyz) | (unsigned)(md2_le16(p + 6) >= n_st) |
+                (unsigned)(md2_le16(p + 8) >= n_st) | (unsigned)(md2_le16(p + 10) >= n_st);
+    }
+    return over != 0;
+}
+
 static md2_result scan_triangles(md2_pctx *c, const md2_section_info *tris,
                                  size_t *kept)
 {
     size_t i, n_xyz = (size_t)c->h[MD2_H_NUM_XYZ], n_st = (size_t)c->h[MD2_H_NUM_ST];
     *kept = 0;
+    if (n_st != 0 && !any_bad_triangle(c->data + tris->ofs, tris->count, n_xyz, n_st)) {
+        *kept = tris->count;
+        return MD2_OK;
+    }
     for (i = 0; i < tris->count; i++) {
         const uint8_t *p = c->data + tris->ofs + i * MD2_TRIANGLE_BYTES;
         int bad = 0, k;
@@ -447,21 +493,138 @@ static md2_result scan_triangles(md2_pctx *c, const md2_section_info *tris,
     return MD2_OK;
 }
 
+/* The first of n vertices at v (4 bytes each: x, y, z, normal index) whose
+ * normal index is 162 or more, or n. Real files have none, so the common
+ * case is a scan of every frame that finds nothing: the largest byte of
+ * each position of 16 bytes (4 vertices) over the frame, in 4 running
+ * maxima, then one test of the normal bytes' maxima; only a frame that
+ * fails it is searched vertex by vertex. */
+#if defined(__SSE2__)
+static int any_bad_normal(const uint8_t *v, size_t n)
+{
+    const __m128i *p = (const __m128i *)(const void *)v;
+    __m128i m0 = _mm_setzero_si128(), m1 = m0, m2 = m0, m3 = m0, over;
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16, p += 4) {
+        m0 = _mm_max_epu8(m0, _mm_loadu_si128(p));
+        m1 = _mm_max_epu8(m1, _mm_loadu_si128(p + 1));
+        m2 = _mm_max_epu8(m2, _mm_loadu_si128(p + 2));
+        m3 = _mm_max_epu8(m3, _mm_loadu_si128(p + 3));
+    }
+    for (; i + 4 <= n; i += 4, p++)
+        m0 = _mm_max_epu8(m0, _mm_loadu_si128(p));
+    m0 = _mm_max_epu8(_mm_max_epu8(m0, m1), _mm_max_epu8(m2, m3));
+    /* the normal bytes (3 of each 4) above 161 saturate to non-zero */
+    over = _mm_subs_epu8(_mm_and_si128(m0, _mm_set1_epi32((int)0xFF000000u)),
+                         _mm_set1_epi8((char)(MD2_NUM_NORMALS - 1)));
+    if (_mm_movemask_epi8(_mm_cmpeq_epi8(over, _mm_setzero_si128())) != 0xFFFF)
+        return 1;
+    for (; i < n; i++)
+        if (v[4 * i + 3] >= MD2_NUM_NORMALS)
+            return 1;
+    return 0;
+}
+#if defined(__x86_64__) && defined(__GNUC__) && (defined(__clang__) || __GNUC__ >= 5)
+#define MD2_SCAN_AVX2 1
+/* The same with 32-byte vectors, for CPUs with AVX2 (x86-64 only). */
+__attribute__((target("avx2"))) static int any_bad_normal_avx2(const uint8_t *v, size_t n)
+{
+    const __m256i *p = (const __m256i *)(const void *)v;
+    __m256i m0 = _mm256_setzero_si256(), m1 = m0, m2 = m0, m3 = m0, over;
+    size_t i = 0;
+    for (; i + 32 <= n; i += 32, p += 4) {
+        m0 = _mm256_max_epu8(m0, _mm256_loadu_si256(p));
+        m1 = _mm256_max_epu8(m1, _mm256_loadu_si256(p + 1));
+        m2 = _mm256_max_epu8(m2, _mm256_loadu_si256(p + 2));
+        m3 = _mm256_max_epu8(m3, _mm256_loadu_si256(p + 3));
+    }
+    for (; i + 8 <= n; i += 8, p++)
+        m0 = _mm256_max_epu8(m0, _mm256_loadu_si256(p));
+    m0 = _mm256_max_epu8(_mm256_max_epu8(m0, m1), _mm256_max_epu8(m2, m3));
+    over = _mm256_subs_epu8(_mm256_and_si256(m0, _mm256_set1_epi32((int)0xFF000000u)),
+                            _mm256_set1_epi8((char)(MD2_NUM_NORMALS - 1)));
+    if (!_mm256_testz_si256(over, over))
+        return 1;
+    for (; i < n; i++)
+        if (v[4 * i + 3] >= MD2_NUM_NORMALS)
+            return 1;
+    return 0;
+}
+#endif
+#elif defined(__aarch64__) && defined(__ARM_NEON)
+static int any_bad_normal(const uint8_t *v, size_t n)
+{
+    uint8x16_t m0 = vdupq_n_u8(0), m1 = m0, m2 = m0, m3 = m0;
+    size_t i = 0;
+    for (; i + 16 <= n; i += 16) {
+        m0 = vmaxq_u8(m0, vld1q_u8(v + 4 * i));
+        m1 = vmaxq_u8(m1, vld1q_u8(v + 4 * i + 16));
+        m2 = vmaxq_u8(m2, vld1q_u8(v + 4 * i + 32));
+        m3 = vmaxq_u8(m3, vld1q_u8(v + 4 * i + 48));
+    }
+    for (; i + 4 <= n; i += 4)
+        m0 = vmaxq_u8(m0, vld1q_u8(v + 4 * i));
+    m0 = vmaxq_u8(vmaxq_u8(m0, m1), vmaxq_u8(m2, m3));
+    /* the normal bytes are 3 of each 4 */
+    m0 = vandq_u8(m0, vreinterpretq_u8_u32(vdupq_n_u32(0xFF000000u)));
+    if (vmaxvq_u8(m0) >= MD2_NUM_NORMALS)
+        return 1;
+    for (; i < n; i++)
+        if (v[4 * i + 3] >= MD2_NUM_NORMALS)
+            return 1;
+    return 0;
+}
+#else
+static int any_bad_normal(const uint8_t *v, size_t n)
+{
+    uint64_t carry = 0;
+    size_t i = 0;
+    /* two vertices a 64-bit word: 94 + an index byte carries into bit 8
+     * of its field when the index is 162 or more */
+    for (; i + 2 <= n; i += 2) {
+        uint64_t w = (uint64_t)md2_le32(v + 4 * i) | ((uint64_t)md2_le32(v + 4 * i + 4) << 32);
+        carry |= ((w >> 24) & 0x000000FF000000FFull) + 0x0000005E0000005Eull;
+    }
+    if (carry & 0x0000010000000100ull)
+        return 1;
+    return i < n && v[4 * i + 3] >= MD2_NUM_NORMALS;
+}
+#endif
+
+static size_t first_bad_normal(const uint8_t *v, size_t n, int avx2)
+{
+    size_t i;
+#if defined(MD2_SCAN_AVX2)
+    if (avx2 ? !any_bad_normal_avx2(v, n) : !any_bad_normal(v, n))
+        return n;
+#else
+    (void)avx2;
+    if (!any_bad_normal(v, n))
+        return n;
+#endif
+    for (i = 0; i < n; i++)
+        if (v[4 * i + 3] >= MD2_NUM_NORMALS)
+            return i;
+    return n;
+}
+
 static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames)
 {
-    size_t f, i, n = (size_t)c->h[MD2_H_NUM_XYZ];
+    size_t f, n = (size_t)c->h[MD2_H_NUM_XYZ];
+#if defined(MD2_SCAN_AVX2)
+    int avx2 = __builtin_cpu_supports("avx2");
+#else
+    int avx2 = 0;
+#endif
     for (f = 0; f < frames->count; f++) {
         const uint8_t *v = c->data + frames->ofs + f * frames->elem + MD2_FRAME_HEADER_SIZE;
-        for (i = 0; i < n; i++) {
-            if (v[4 * i + 3] >= MD2_NUM_NORMALS) {
-                size_t at = (size_t)(v + 4 * i + 3 - c->data);
-                MD2_TRY(warn(c, MD2_WARN_NORMAL_INDEX, MD2_SECTION_FRAMES,
-                             "lightnormalindex", at, f,
-                             "frames: vertex %lu of frame %lu at byte %lu has normal index %u, not below 162",
-                             (unsigned long)i, (unsigned long)f, (unsigned long)at,
-                             (unsigned)v[4 * i + 3]));
-                break; /* once per frame */
-            }
+        size_t i = first_bad_normal(v, n, avx2);
+        if (i < n) { /* once per frame */
+            size_t at = (size_t)(v + 4 * i + 3 - c->data);
+            MD2_TRY(warn(c, MD2_WARN_NORMAL_INDEX, MD2_SECTION_FRAMES, "lightnormalindex", at, f,
+                         "frames: vertex %lu of frame %lu at byte %lu has normal index %u, not below 162",
+                         (unsigned long)i, (unsigned long)f, (unsigned long)at,
+                         (unsigned)v[4 * i + 3]));
         }
     }
     return MD2_OK;
@@ -486,6 +649,9 @@ static md2_result scan_transforms(md2_pctx *c, const md2_section_info *frames)
         float scale[3], translate[3];
         read_transform(c->data + at, scale, translate);
         for (k = 0; k < 3; k++) {
+            /* md2__axis_ok()'s usual case, without the call */
+            if (fabsf(scale[k]) <= 1e27f && fabsf(translate[k]) <= 1e27f)
+                continue;
             if (!md2__axis_ok(scale[k], translate[k])) {
                 MD2_TRY(warn(c, MD2_WARN_FRAME_TRANSFORM, MD2_SECTION_FRAMES, "scale",
                              at + 4 * (size_t)k, f,
@@ -554,6 +720,20 @@ static void fill_header(md2_header *h, const int32_t v[MD2_H_COUNT])
     h->ofs_end = v[MD2_H_OFS_END];
 }
 
+/* The model's element types are the file's bytes (on a little-endian
+ * host for the multi-byte ones). */
+typedef char md2_vertex_is_4_bytes[sizeof(md2_vertex) == MD2_VERTEX_BYTES ? 1 : -1];
+typedef char md2_texcoord_is_4_bytes[sizeof(md2_texcoord) == MD2_TEXCOORD_BYTES ? 1 : -1];
+typedef char md2_triangle_is_12_bytes[sizeof(md2_triangle) == MD2_TRIANGLE_BYTES ? 1 : -1];
+
+static int host_little_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 1;
+}
+
 static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTIONS],
                        md2_model *m, const md2_layout *l, size_t kept_tris,
                        size_t gl_words)
@@ -566,7 +746,7 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
     md2_vertex *verts = (md2_vertex *)(void *)(base + l->vertices);
     int32_t *gl = (int32_t *)(void *)(base + l->glcmds);
     size_t n_xyz = (size_t)c->h[MD2_H_NUM_XYZ], n_st = (size_t)c->h[MD2_H_NUM_ST];
-    size_t i, k, t;
+    size_t i, k;
     md2_reader r;
 
     md2_reader_init(&r, c->data, c->kept);
@@ -576,56 +756,65 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
         skins[i].name[MD2_SKIN_NAME_SIZE] = '\0';
     }
 
-    md2_reader_seek(&r, s[SEC_ST].ofs);
-    for (i = 0; i < s[SEC_ST].count; i++) {
-        st[i].s = md2_read_s16(&r);
-        st[i].t = md2_read_s16(&r);
+    /* The file's little-endian int16/uint16/int32 fields are the model's
+     * own bytes on a little-endian host: one memcpy a section there. */
+    if (host_little_endian()) {
+        memcpy(st, c->data + s[SEC_ST].ofs, s[SEC_ST].count * MD2_TEXCOORD_BYTES);
+    } else {
+        md2_reader_seek(&r, s[SEC_ST].ofs);
+        for (i = 0; i < s[SEC_ST].count; i++) {
+            st[i].s = md2_read_s16(&r);
+            st[i].t = md2_read_s16(&r);
+        }
     }
 
-    md2_reader_seek(&r, s[SEC_TRIS].ofs);
-    for (i = 0, t = 0; i < s[SEC_TRIS].count; i++) {
-        md2_triangle tri;
-        int ok = 1;
-        for (k = 0; k < 3; k++)
-            tri.vertex[k] = md2_read_u16(&r);
-        for (k = 0; k < 3; k++)
-            tri.texcoord[k] = md2_read_u16(&r);
-        for (k = 0; k < 3; k++)
-            ok &= tri.vertex[k] < n_xyz && tri.texcoord[k] < n_st;
-        if (ok && t < kept_tris)
-            tris[t++] = tri;
+    if (host_little_endian() && kept_tris == s[SEC_TRIS].count) { /* none dropped */
+        memcpy(tris, c->data + s[SEC_TRIS].ofs, kept_tris * MD2_TRIANGLE_BYTES);
+    } else {
+        size_t t = 0;
+        md2_reader_seek(&r, s[SEC_TRIS].ofs);
+        for (i = 0; i < s[SEC_TRIS].count; i++) {
+            md2_triangle tri;
+            int ok = 1;
+            for (k = 0; k < 3; k++)
+                tri.vertex[k] = md2_read_u16(&r);
+            for (k = 0; k < 3; k++)
+                tri.texcoord[k] = md2_read_u16(&r);
+            for (k = 0; k < 3; k++)
+                ok &= tri.vertex[k] < n_xyz && tri.texcoord[k] < n_st;
+            if (ok && t < kept_tris)
+                tris[t++] = tri;
+        }
     }
 
     for (i = 0; i < s[SEC_FRAMES].count; i++) {
         md2_frame *f = &frames[i];
-        const uint8_t *p;
-        md2_vertex *out = verts + i * n_xyz;
         /* the frames section lies inside the data (check_sections) */
-        read_transform(c->data + s[SEC_FRAMES].ofs + i * s[SEC_FRAMES].elem, f->scale, f->translate);
-        md2_reader_seek(&r, s[SEC_FRAMES].ofs + i * s[SEC_FRAMES].elem + 24);
-        for (k = 0; k < 3; k++) {
+        const uint8_t *p = c->data + s[SEC_FRAMES].ofs + i * s[SEC_FRAMES].elem;
+        md2_vertex *out = verts + i * n_xyz;
+        read_transform(p, f->scale, f->translate);
+        for (k = 0; k < 3 && (c->warnings & MD2_WARN_FRAME_TRANSFORM); k++) {
             if (!md2__axis_ok(f->scale[k], f->translate[k])) {
                 /* lenient repair (MD2_WARN_FRAME_TRANSFORM): a flat axis */
                 f->scale[k] = 0.0f;
                 f->translate[k] = 0.0f;
             }
         }
-        md2_read_bytes(&r, f->name, MD2_FRAME_NAME_SIZE);
+        memcpy(f->name, p + 24, MD2_FRAME_NAME_SIZE);
         f->name[MD2_FRAME_NAME_SIZE] = '\0';
-        p = md2_reader_take(&r, n_xyz * MD2_VERTEX_BYTES);
-        for (k = 0; p && k < n_xyz; k++) {
-            out[k].v[0] = p[4 * k];
-            out[k].v[1] = p[4 * k + 1];
-            out[k].v[2] = p[4 * k + 2];
-            out[k].normal = p[4 * k + 3];
-        }
+        /* x, y, z, normal index: an md2_vertex is the file's 4 bytes */
+        memcpy(out, p + MD2_FRAME_HEADER_SIZE, n_xyz * MD2_VERTEX_BYTES);
         f->vertices = out;
     }
 
     if (gl_words != 0) {
-        md2_reader_seek(&r, s[SEC_GLCMDS].ofs);
-        for (i = 0; i + 1 < gl_words; i++)
-            gl[i] = md2_read_s32(&r);
+        if (host_little_endian()) {
+            memcpy(gl, c->data + s[SEC_GLCMDS].ofs, (gl_words - 1) * MD2_GLCMD_WORD_BYTES);
+        } else {
+            md2_reader_seek(&r, s[SEC_GLCMDS].ofs);
+            for (i = 0; i + 1 < gl_words; i++)
+                gl[i] = md2_read_s32(&r);
+        }
         gl[gl_words - 1] = 0;
     }
 

@@ -1,7 +1,11 @@
 /*
  * The writer: serialises a model to MD2 bytes in canonical section order.
- * Bytes are produced with shifts (little-endian on any host) into a small
- * buffer on the stack that is flushed to the caller's buffer or callback.
+ * md2_write() writes in place into the caller's buffer; md2_write_stream()
+ * gathers small fields in a buffer on the stack and hands large arrays to
+ * the callback straight from the model, a few KiB at a time. Fields are
+ * produced with shifts (little-endian on any host); arrays whose bytes are
+ * the file's (vertices everywhere; texcoords, triangles and GL commands on
+ * a little-endian host) are copied whole.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -10,7 +14,8 @@
 #include <string.h>
 
 typedef struct md2_sink {
-    uint8_t buf[4096];
+    uint8_t *direct;    /* md2_write: the caller's buffer, written in place */
+    uint8_t buf[4096];  /* md2_write_stream: pieces for the callback */
     size_t len;
     md2_write_fn fn;
     void *user;
@@ -24,18 +29,41 @@ static void sink_flush(md2_sink *s)
     s->len = 0;
 }
 
+/* Appends n bytes: in place (md2_write), or through the buffer, with what
+ * does not fit it handed to the callback straight from data in pieces of
+ * the buffer's size (md2_write_stream). */
 static void put_bytes(md2_sink *s, const void *data, size_t n)
 {
     const uint8_t *p = (const uint8_t *)data;
-    while (n > 0) {
-        size_t room = sizeof s->buf - s->len, k = n < room ? n : room;
-        memcpy(s->buf + s->len, p, k);
-        s->len += k;
-        p += k;
-        n -= k;
-        if (s->len == sizeof s->buf)
-            sink_flush(s);
+    if (n == 0)
+        return;
+    if (s->direct) {
+        memcpy(s->direct, p, n);
+        s->direct += n;
+        return;
     }
+    if (n <= sizeof s->buf - s->len) {
+        memcpy(s->buf + s->len, p, n);
+        s->len += n;
+        return;
+    }
+    sink_flush(s);
+    for (; n >= sizeof s->buf; p += sizeof s->buf, n -= sizeof s->buf)
+        if (!s->failed && s->fn(s->user, p, sizeof s->buf) != 0)
+            s->failed = 1;
+    if (n != 0)
+        memcpy(s->buf, p, n);
+    s->len = n;
+}
+
+/* 1 on a little-endian host, where the model's int16/uint16/int32 arrays
+ * hold the file's bytes */
+static int host_little_endian(void)
+{
+    const uint16_t one = 1;
+    unsigned char first;
+    memcpy(&first, &one, 1);
+    return first == 1;
 }
 
 static void put_u16(md2_sink *s, uint16_t v)
@@ -46,24 +74,31 @@ static void put_u16(md2_sink *s, uint16_t v)
     put_bytes(s, b, 2);
 }
 
+/* v as 4 little-endian bytes at p */
+static void le32(uint8_t *p, uint32_t v)
+{
+    p[0] = (uint8_t)(v & 0xFFu);
+    p[1] = (uint8_t)((v >> 8) & 0xFFu);
+    p[2] = (uint8_t)((v >> 16) & 0xFFu);
+    p[3] = (uint8_t)(v >> 24);
+}
+
+static uint32_t f32_bits(float f)
+{
+    uint32_t u;
+    memcpy(&u, &f, sizeof u);
+    return u;
+}
+
 static void put_u32(md2_sink *s, uint32_t v)
 {
     uint8_t b[4];
-    b[0] = (uint8_t)(v & 0xFFu);
-    b[1] = (uint8_t)((v >> 8) & 0xFFu);
-    b[2] = (uint8_t)((v >> 16) & 0xFFu);
-    b[3] = (uint8_t)(v >> 24);
+    le32(b, v);
     put_bytes(s, b, 4);
 }
 
 static void put_s32(md2_sink *s, int32_t v) { put_u32(s, (uint32_t)v); }
 
-static void put_f32(md2_sink *s, float f)
-{
-    uint32_t u;
-    memcpy(&u, &f, sizeof u);
-    put_u32(s, u);
-}
 
 /* Section offsets and frame size of the canonical file. */
 typedef struct md2_wlayout {
@@ -254,38 +289,51 @@ static md2_result emit(const md2_model *m, const md2_wlayout *w, md2_sink *s)
 
     for (i = 0; i < m->num_skins; i++)
         put_bytes(s, m->skins[i].name, MD2_SKIN_NAME_SIZE);
-    for (i = 0; i < m->num_texcoords; i++) {
-        put_u16(s, (uint16_t)m->texcoords[i].s);
-        put_u16(s, (uint16_t)m->texcoords[i].t);
-    }
-    for (i = 0; i < m->num_triangles; i++) {
-        for (k = 0; k < 3; k++)
-            put_u16(s, m->triangles[i].vertex[k]);
-        for (k = 0; k < 3; k++)
-            put_u16(s, m->triangles[i].texcoord[k]);
+    if (host_little_endian() && sizeof(md2_texcoord) == MD2_TEXCOORD_BYTES &&
+        sizeof(md2_triangle) == MD2_TRIANGLE_BYTES) {
+        put_bytes(s, m->texcoords, m->num_texcoords * MD2_TEXCOORD_BYTES);
+        put_bytes(s, m->triangles, m->num_triangles * MD2_TRIANGLE_BYTES);
+    } else {
+        for (i = 0; i < m->num_texcoords; i++) {
+            put_u16(s, (uint16_t)m->texcoords[i].s);
+            put_u16(s, (uint16_t)m->texcoords[i].t);
+        }
+        for (i = 0; i < m->num_triangles; i++) {
+            for (k = 0; k < 3; k++)
+                put_u16(s, m->triangles[i].vertex[k]);
+            for (k = 0; k < 3; k++)
+                put_u16(s, m->triangles[i].texcoord[k]);
+        }
     }
     for (i = 0; i < m->num_frames && !s->failed; i++) {
         const md2_frame *f = &m->frames[i];
-        for (k = 0; k < 3; k++)
-            put_f32(s, f->scale[k]);
-        for (k = 0; k < 3; k++)
-            put_f32(s, f->translate[k]);
-        put_bytes(s, f->name, MD2_FRAME_NAME_SIZE);
-        for (k = 0; k < m->num_vertices;) {
-            /* a batch of vertices at a time: one put_bytes per batch */
-            uint8_t batch[4 * 256];
-            size_t n = 0;
-            for (; k < m->num_vertices && n < sizeof batch; k++, n += 4) {
-                batch[n] = f->vertices[k].v[0];
-                batch[n + 1] = f->vertices[k].v[1];
-                batch[n + 2] = f->vertices[k].v[2];
-                batch[n + 3] = f->vertices[k].normal;
+        uint8_t head[MD2_FRAME_HEADER_SIZE]; /* scale, translate, name */
+        for (k = 0; k < 3; k++) {
+            le32(head + 4 * k, f32_bits(f->scale[k]));
+            le32(head + 12 + 4 * k, f32_bits(f->translate[k]));
+        }
+        memcpy(head + 24, f->name, MD2_FRAME_NAME_SIZE);
+        put_bytes(s, head, sizeof head);
+        /* x, y, z, normal index: an md2_vertex is the file's 4 bytes */
+        if (sizeof(md2_vertex) == MD2_VERTEX_BYTES) {
+            put_bytes(s, f->vertices, m->num_vertices * MD2_VERTEX_BYTES);
+        } else {
+            for (k = 0; k < m->num_vertices; k++) {
+                uint8_t b[4];
+                b[0] = f->vertices[k].v[0];
+                b[1] = f->vertices[k].v[1];
+                b[2] = f->vertices[k].v[2];
+                b[3] = f->vertices[k].normal;
+                put_bytes(s, b, 4);
             }
-            put_bytes(s, batch, n);
         }
     }
-    for (i = 0; i < m->num_glcmds; i++)
-        put_s32(s, m->glcmds[i]);
+    if (host_little_endian()) {
+        put_bytes(s, m->glcmds, m->num_glcmds * MD2_GLCMD_WORD_BYTES);
+    } else {
+        for (i = 0; i < m->num_glcmds; i++)
+            put_s32(s, m->glcmds[i]);
+    }
     sink_flush(s);
     return s->failed ? MD2_ERR_IO : MD2_OK;
 }
@@ -301,6 +349,7 @@ md2_result md2_write_stream(const md2_model *m, md2_write_fn write, void *user,
         return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
                          "md2_write_stream: %s is NULL", m ? "write" : "m");
     MD2_TRY(prepare(m, &w, error));
+    s.direct = NULL;
     s.len = 0;
     s.fn = write;
     s.user = user;
@@ -311,28 +360,11 @@ md2_result md2_write_stream(const md2_model *m, md2_write_fn write, void *user,
     return MD2_OK;
 }
 
-typedef struct md2_membuf {
-    uint8_t *p;
-    size_t left;
-} md2_membuf;
-
-static int write_mem(void *user, const void *data, size_t size)
-{
-    md2_membuf *b = (md2_membuf *)user;
-    if (size > b->left)
-        return 1;
-    memcpy(b->p, data, size);
-    b->p += size;
-    b->left -= size;
-    return 0;
-}
-
 md2_result md2_write(const md2_model *m, void *buffer, size_t capacity,
                      size_t *written, md2_diagnostic *error)
 {
     md2_wlayout w;
     md2_sink s;
-    md2_membuf b;
 
     md2__diag_clear(error);
     if (written)
@@ -345,11 +377,10 @@ md2_result md2_write(const md2_model *m, void *buffer, size_t capacity,
         return md2__fail(error, MD2_ERR_BUFFER_TOO_SMALL, MD2_SECTION_NONE, "", 0, 0,
                          "md2_write: the file has %lu bytes but the buffer holds %lu",
                          (unsigned long)w.ofs_end, (unsigned long)capacity);
-    b.p = (uint8_t *)buffer;
-    b.left = capacity;
+    s.direct = (uint8_t *)buffer; /* large enough: checked above */
     s.len = 0;
-    s.fn = write_mem;
-    s.user = &b;
+    s.fn = NULL;
+    s.user = NULL;
     s.failed = 0;
     (void)emit(m, &w, &s); /* cannot fail: the buffer is large enough */
     if (written)
