@@ -7,18 +7,36 @@
  *     --anm FILE          take the animations from a UFO:AI .anm file
  *     --framegroups FILE  take them from a DarkPlaces .framegroups file
  *     --quake2            use the standard Quake II player table
+ *     --bundle            load the model with the side files beside it in
+ *                         one call (md2_bundle_load_file()): animations from
+ *                         model.anm, else model.framegroups, else the frame
+ *                         names, and tags from model.tag
+ *     --tags FILE         a UFO:AI .tag file for the model
+ *     --attach NAME       print, at every step, the matrix of tag NAME in the
+ *                         pose shown (md2_player_tag(); with -v all of it)
+ *     --weapon FILE       a model held at that tag (md2_attach()): print
+ *                         where its tip (the vertex farthest from its origin)
+ *                         is at every step
+ *     --linked FILE       a model driven with the same frames (a Quake II
+ *                         weapon): posed with md2_player_pose_linked(), its
+ *                         box printed after each animation
  *     --step SECONDS      time step (default 0.1)
  *     --rate FPS          play every animation at this rate
  *     --obj DIR           write DIR/<animation>_<step>.obj for every step
  *
- * Without --anm, --framegroups or --quake2 the animations come from the
- * frame names. Each animation plays once through: a looping one for one
- * cycle (until MD2_EVENT_LOOPED), a once-animation until
- * MD2_EVENT_FINISHED.
+ * Without --anm, --framegroups, --quake2 or --bundle the animations come
+ * from the frame names. Each animation plays once through: a looping one
+ * for one cycle (until MD2_EVENT_LOOPED), a once-animation until
+ * MD2_EVENT_FINISHED. Example, the bundled crystal with its tag file and
+ * its blade in the hand:
+ *
+ *   md2_play --bundle --attach tag_rweapon --weapon examples/models/blade.md2 \
+ *            examples/models/crystal.md2
  *
  * SPDX-License-Identifier: MIT
  */
 #include <md2/animation.h>
+#include <md2/tags.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -31,16 +49,32 @@ typedef struct options {
     const char *anm;
     const char *framegroups;
     const char *obj_dir;
+    const char *tags;
+    const char *attach;
+    const char *weapon;
+    const char *linked;
     int quake2;
+    int bundle;
     int verbose;
     double step;
     float rate;
 } options;
 
+/* What the attachment options loaded. */
+typedef struct attachment {
+    const md2_tags *tags;  /* the model's tags (NULL: none) */
+    size_t tag;            /* the tag printed, or MD2_TAG_NOT_FOUND */
+    float tip[3];          /* the weapon's tip, in the weapon's coordinates */
+    int has_weapon;
+    const md2_model *linked;
+    float *linked_pos;     /* the linked model's pose */
+} attachment;
+
 static int usage(void)
 {
     fprintf(stderr,
-            "usage: md2_play [-v] [--anm FILE | --framegroups FILE | --quake2]\n"
+            "usage: md2_play [-v] [--anm FILE | --framegroups FILE | --quake2 | --bundle]\n"
+            "                [--tags FILE] [--attach TAG [--weapon FILE]] [--linked FILE]\n"
             "                [--step SECONDS] [--rate FPS] [--obj DIR] model.md2\n");
     return 2;
 }
@@ -62,6 +96,16 @@ static int parse_args(int argc, char **argv, options *o)
             o->anm = argv[++i];
         } else if (strcmp(a, "--framegroups") == 0 && has_value) {
             o->framegroups = argv[++i];
+        } else if (strcmp(a, "--bundle") == 0) {
+            o->bundle = 1;
+        } else if (strcmp(a, "--tags") == 0 && has_value) {
+            o->tags = argv[++i];
+        } else if (strcmp(a, "--attach") == 0 && has_value) {
+            o->attach = argv[++i];
+        } else if (strcmp(a, "--weapon") == 0 && has_value) {
+            o->weapon = argv[++i];
+        } else if (strcmp(a, "--linked") == 0 && has_value) {
+            o->linked = argv[++i];
         } else if (strcmp(a, "--obj") == 0 && has_value) {
             o->obj_dir = argv[++i];
         } else if (strcmp(a, "--step") == 0 && has_value) {
@@ -74,7 +118,9 @@ static int parse_args(int argc, char **argv, options *o)
             o->model = a;
         }
     }
-    if (!o->model || !(o->step > 0.0) || (o->anm && o->framegroups))
+    if (!o->model || !(o->step > 0.0) ||
+        (o->anm != NULL) + (o->framegroups != NULL) + o->quake2 + o->bundle > 1 ||
+        (o->weapon && !o->attach))
         return 0;
     return 1;
 }
@@ -108,6 +154,14 @@ static void print_warning(void *user, const md2_diagnostic *d)
 {
     fprintf(stderr, "%s: warning: %s\n", *(const char *const *)user,
             d->message);
+}
+
+/* Prints a warning of md2_bundle_load_file(), whose message names its
+ * file. */
+static void print_file_warning(void *user, const md2_diagnostic *d)
+{
+    (void)user;
+    fprintf(stderr, "warning: %s\n", d->message);
 }
 
 /* Gets the animations the options ask for; returns the count or -1. */
@@ -210,9 +264,48 @@ static void safe_name(char *out, size_t cap, const char *name, size_t index)
     out[i] = '\0';
 }
 
+/* Prints the attachment at this step: the tag's matrix (its origin and
+ * forward axis; with -v all four columns) and the weapon's tip. */
+static int print_attachment(const options *o, const attachment *at, const md2_player *p)
+{
+    float tag[16];
+    md2_result r;
+    int c;
+
+    if (!at->tags || at->tag == MD2_TAG_NOT_FOUND)
+        return 1;
+    if ((r = md2_player_tag(p, at->tags, at->tag, tag)) != MD2_OK) {
+        printf("  error: %s\n", md2_result_string(r));
+        return 0;
+    }
+    printf("      %s origin (%.2f %.2f %.2f) forward (%.3f %.3f %.3f)", o->attach,
+           (double)tag[12], (double)tag[13], (double)tag[14], (double)tag[0],
+           (double)tag[1], (double)tag[2]);
+    if (at->has_weapon) {
+        float id[16], child[16];
+        /* the model stands at the origin: its own transform is the identity */
+        for (c = 0; c < 16; c++)
+            id[c] = (c % 5 == 0) ? 1.0f : 0.0f;
+        md2_attach(id, tag, child);
+        printf("  weapon tip (%.2f %.2f %.2f)",
+               (double)(child[0] * at->tip[0] + child[4] * at->tip[1] +
+                        child[8] * at->tip[2] + child[12]),
+               (double)(child[1] * at->tip[0] + child[5] * at->tip[1] +
+                        child[9] * at->tip[2] + child[13]),
+               (double)(child[2] * at->tip[0] + child[6] * at->tip[1] +
+                        child[10] * at->tip[2] + child[14]));
+    }
+    printf("\n");
+    if (o->verbose)
+        for (c = 0; c < 4; c++)
+            printf("        [%8.3f %8.3f %8.3f %8.3f]\n", (double)tag[c], (double)tag[4 + c],
+                   (double)tag[8 + c], (double)tag[12 + c]);
+    return 1;
+}
+
 /* Plays one animation through; returns 0 on an error. */
 static int play_one(const options *o, const md2_model *m, const md2_anim *a,
-                    size_t index, float *pos)
+                    size_t index, float *pos, const attachment *at)
 {
     md2_player p;
     md2_player_frames st;
@@ -251,6 +344,13 @@ static int play_one(const options *o, const md2_model *m, const md2_anim *a,
                    (unsigned)st.frame_a, (unsigned)st.frame_b, (double)st.t,
                    (events & MD2_EVENT_LOOPED) ? "  (looped)" : "",
                    (events & MD2_EVENT_FINISHED) ? "  (finished)" : "");
+        if (!print_attachment(o, at, &p))
+            return 0;
+        if (at->linked &&
+            (r = md2_player_pose_linked(&p, at->linked, at->linked_pos, 0, NULL, 0)) != MD2_OK) {
+            printf("  error: %s\n", md2_result_string(r));
+            return 0;
+        }
         if (o->obj_dir) {
             char path[1024];
             snprintf(path, sizeof path, "%s/%s_%03ld.obj", o->obj_dir, base, steps);
@@ -270,18 +370,103 @@ static int play_one(const options *o, const md2_model *m, const md2_anim *a,
            (events & MD2_EVENT_FINISHED) ? "finished" : "stopped",
            time, steps, (double)mn[0], (double)mn[1], (double)mn[2], (double)mx[0],
            (double)mx[1], (double)mx[2]);
+    if (at->linked) {
+        if ((r = md2_player_bounds_linked(&p, at->linked, mn, mx)) != MD2_OK) {
+            printf("  error: %s\n", md2_result_string(r));
+            return 0;
+        }
+        printf("  linked model's box (%.1f %.1f %.1f)-(%.1f %.1f %.1f)\n", (double)mn[0],
+               (double)mn[1], (double)mn[2], (double)mx[0], (double)mx[1], (double)mx[2]);
+    }
     return 1;
+}
+
+/* Reads and parses a tag file; NULL on an error (printed). */
+static md2_tags *load_tags(const char *path, const md2_model *m)
+{
+    md2_diagnostic diag;
+    md2_options opts;
+    md2_tags *tags = NULL;
+    size_t size = 0;
+    char *data = read_text(path, &size);
+
+    if (!data) {
+        fprintf(stderr, "%s: cannot read\n", path);
+        return NULL;
+    }
+    memset(&opts, 0, sizeof opts);
+    opts.error = &diag;
+    opts.on_warning = print_warning;
+    opts.warning_user = &path;
+    if (md2_tags_parse(data, size, &opts, &tags) != MD2_OK)
+        fprintf(stderr, "%s: %s\n", path, diag.message);
+    else if (md2_tags_check(tags, m, &opts) != MD2_OK) /* a warning, unless strict */
+        fprintf(stderr, "%s: %s\n", path, diag.message);
+    free(data);
+    return tags;
+}
+
+/* The tip of a weapon: its frame-0 vertex farthest from its origin. */
+static int weapon_tip(const char *path, float tip[3])
+{
+    md2_diagnostic diag;
+    md2_options opts;
+    md2_model *w = NULL;
+    float *pos;
+    double best = -1.0;
+    size_t i;
+
+    memset(&opts, 0, sizeof opts);
+    opts.error = &diag;
+    if (md2_load_file(path, &opts, &w) != MD2_OK) {
+        fprintf(stderr, "%s: %s\n", path, diag.message);
+        return 0;
+    }
+    pos = (float *)malloc(w->num_vertices * 3 * sizeof *pos);
+    if (!pos || md2_decode_frame(w, 0, pos, 0, NULL, 0) != MD2_OK) {
+        free(pos);
+        md2_free(w);
+        return 0;
+    }
+    for (i = 0; i < w->num_vertices; i++) {
+        const float *v = pos + 3 * i;
+        double d = (double)v[0] * v[0] + (double)v[1] * v[1] + (double)v[2] * v[2];
+        if (d > best) {
+            best = d;
+            memcpy(tip, v, 3 * sizeof *tip);
+        }
+    }
+    printf("weapon %s: %lu vertices, tip at (%.2f %.2f %.2f)\n", path,
+           (unsigned long)w->num_vertices, (double)tip[0], (double)tip[1], (double)tip[2]);
+    free(pos);
+    md2_free(w);
+    return 1;
+}
+
+static const char *source_name(md2_anim_source source)
+{
+    switch (source) {
+    case MD2_ANIMS_FROM_ANM: return "the model's .anm file";
+    case MD2_ANIMS_FROM_FRAMEGROUPS: return "the model's .framegroups file";
+    default: break;
+    }
+    return "frame names";
 }
 
 int main(int argc, char **argv)
 {
     options o;
     md2_model *m = NULL;
+    md2_bundle *bundle = NULL;
+    md2_tags *own_tags = NULL;
+    md2_model *linked = NULL;
+    const md2_model *model;
     md2_diagnostic diag;
     md2_options opts;
     static md2_anim anims[MAX_ANIMS];
     const char *source = "";
-    float *pos;
+    attachment at;
+    float *pos = NULL;
     long n, i;
     int ok = 1;
     md2_result r;
@@ -289,24 +474,89 @@ int main(int argc, char **argv)
     if (!parse_args(argc, argv, &o))
         return usage();
     memset(&opts, 0, sizeof opts);
+    memset(&at, 0, sizeof at);
+    at.tag = MD2_TAG_NOT_FOUND;
     opts.error = &diag;
-    r = md2_load_file(o.model, &opts, &m);
-    if (r != MD2_OK) {
-        fprintf(stderr, "%s: %s\n", o.model, diag.message);
-        return 1;
+    if (o.bundle) {
+        /* one call: the model, and whatever side files are beside it */
+        opts.on_warning = print_file_warning;
+        r = md2_bundle_load_file(o.model, &opts, &bundle);
+        if (r != MD2_OK) {
+            fprintf(stderr, "%s\n", diag.message);
+            return 1;
+        }
+        model = bundle->model;
+        n = (long)(bundle->num_anims < MAX_ANIMS ? bundle->num_anims : MAX_ANIMS);
+        for (i = 0; i < n; i++)
+            anims[i] = bundle->anims[i];
+        source = source_name(bundle->anim_source);
+        at.tags = bundle->tags;
+        printf("%s: side files found: %s%s%s%s\n", o.model,
+               bundle->files ? "" : "none",
+               (bundle->files & MD2_BUNDLE_ANM) ? ".anm " : "",
+               (bundle->files & MD2_BUNDLE_FRAMEGROUPS) ? ".framegroups " : "",
+               (bundle->files & MD2_BUNDLE_TAG) ? ".tag" : "");
+    } else {
+        r = md2_load_file(o.model, &opts, &m);
+        if (r != MD2_OK) {
+            fprintf(stderr, "%s: %s\n", o.model, diag.message);
+            return 1;
+        }
+        model = m;
+        n = get_anims(&o, m, anims, &source);
     }
-    n = get_anims(&o, m, anims, &source);
-    if (n < 0) {
-        md2_free(m);
-        return 1;
+    if (n >= 0 && o.tags) {
+        own_tags = load_tags(o.tags, model);
+        at.tags = own_tags;
+        if (!own_tags)
+            n = -1;
     }
-    pos = (float *)malloc(m->num_vertices * 3 * sizeof(float));
-    if (!pos) {
+    if (n >= 0 && o.attach) {
+        at.tag = md2_tags_find(at.tags, o.attach);
+        if (at.tag == MD2_TAG_NOT_FOUND) {
+            fprintf(stderr, "%s: no tag named '%s'%s\n", o.model, o.attach,
+                    at.tags ? "" : " (no tag file: use --tags or --bundle)");
+            n = -1;
+        }
+    }
+    if (n >= 0 && o.weapon && !weapon_tip(o.weapon, at.tip))
+        n = -1;
+    at.has_weapon = o.weapon != NULL;
+    if (n >= 0 && o.linked) {
+        /* a model driven with the same frames: a different frame count is
+         * a warning (frames past its last are clamped), not an error */
+        md2_options lo = opts;
+        lo.on_warning = print_warning;
+        lo.warning_user = &o.linked;
+        if (md2_load_file(o.linked, &lo, &linked) != MD2_OK) {
+            fprintf(stderr, "%s: %s\n", o.linked, diag.message);
+            n = -1;
+        } else {
+            const md2_model *list[1];
+            list[0] = linked;
+            (void)md2_linked_check(model, list, 1, &lo);
+            at.linked = linked;
+            at.linked_pos = (float *)malloc(linked->num_vertices * 3 * sizeof(float));
+            if (!at.linked_pos)
+                n = -1;
+        }
+    }
+    if (n >= 0)
+        pos = (float *)malloc(model->num_vertices * 3 * sizeof(float));
+    if (n < 0 || !pos) {
+        free(pos);
+        free(at.linked_pos);
+        md2_free(linked);
+        md2_tags_free(own_tags);
+        md2_bundle_free(bundle);
         md2_free(m);
         return 1;
     }
     printf("%s: %lu frames, %lu vertices, %ld animations from %s\n", o.model,
-           (unsigned long)m->num_frames, (unsigned long)m->num_vertices, n, source);
+           (unsigned long)model->num_frames, (unsigned long)model->num_vertices, n, source);
+    if (at.tags)
+        printf("%s: %lu tags over %lu frames\n", o.model, (unsigned long)at.tags->num_tags,
+               (unsigned long)at.tags->num_frames);
     for (i = 0; i < n && ok; i++) {
         const md2_anim *a = &anims[i];
         unsigned frames = (unsigned)(a->last - a->first + 1u);
@@ -315,9 +565,13 @@ int main(int argc, char **argv)
         printf("%3ld %-16s frames %3u-%3u (%3u) at %5.1f fps, %s, %.3f s\n", i,
                a->name, (unsigned)a->first, (unsigned)a->last, frames, (double)rate,
                a->loop ? "loops" : "once ", cycle);
-        ok = play_one(&o, m, a, (size_t)i, pos);
+        ok = play_one(&o, model, a, (size_t)i, pos, &at);
     }
     free(pos);
+    free(at.linked_pos);
+    md2_free(linked);
+    md2_tags_free(own_tags);
+    md2_bundle_free(bundle);
     md2_free(m);
     return ok ? 0 : 1;
 }

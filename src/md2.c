@@ -48,7 +48,8 @@ const char *md2_result_string(md2_result r)
     case MD2_ERR_INVALID_MODEL: return "model breaks a rule of the MD2 format";
     case MD2_ERR_PARSE_SIDEFILE: return "malformed line in an animation side file";
     case MD2_ERR_NOT_FOUND: return "not found (no animation has that name, or no skin file)";
-    case MD2_ERR_BAD_FRAME_TRANSFORM: return "frame scale or translate not finite or too large";
+    case MD2_ERR_BAD_FRAME_TRANSFORM: return "frame scale or translate (or tag axis or origin) not finite or too large";
+    case MD2_ERR_BAD_OFFSET: return "tag file offset disagrees with the layout its counts give";
     case MD2_RESULT_COUNT_: break;
     }
     return "unknown md2_result";
@@ -69,6 +70,7 @@ const char *md2_warning_string(uint32_t warning)
     case MD2_WARN_GLCMDS_TRAILING: return "words after the GL command list's terminating 0 ignored";
     case MD2_WARN_FRAME_TRANSFORM: return "frame scale or translate not finite or too large (axis zeroed)";
     case MD2_WARN_ANIM_RATE_ZERO: return "animation rate of 0 (the animation holds its first frame)";
+    case MD2_WARN_FRAME_COUNT: return "tag file or linked model with another frame count than its model (frames past its last are clamped)";
     default: break;
     }
     return "unknown or combined md2_warning";
@@ -89,6 +91,7 @@ md2_result md2__warning_error(uint32_t warning)
     case MD2_WARN_GLCMDS_TRAILING: return MD2_ERR_BAD_GLCMDS;
     case MD2_WARN_FRAME_TRANSFORM: return MD2_ERR_BAD_FRAME_TRANSFORM;
     case MD2_WARN_ANIM_RATE_ZERO: return MD2_ERR_PARSE_SIDEFILE;
+    case MD2_WARN_FRAME_COUNT: return MD2_ERR_FRAME_RANGE;
     default: break;
     }
     return MD2_ERR_INVALID_ARGUMENT;
@@ -105,6 +108,7 @@ const char *md2_section_string(md2_section s)
     case MD2_SECTION_FRAMES: return "frames";
     case MD2_SECTION_GLCMDS: return "glcmds";
     case MD2_SECTION_SIDEFILE: return "side file";
+    case MD2_SECTION_TAGS: return "tag file";
     }
     return "unknown section";
 }

@@ -4,6 +4,8 @@
 # build:
 #
 #   sh tests/cross.sh s390x     big-endian 64-bit, gcc cross compiler, qemu-user
+#   sh tests/cross.sh aarch64   64-bit ARM (NEON pose kernels), gcc cross
+#                               compiler, qemu-user
 #   sh tests/cross.sh i386      32-bit x86, all three below:
 #     i386-sse2                 clang -m32, SSE2 arithmetic
 #     i386-x87                  gcc -m32: x87 arithmetic, floats evaluated in
@@ -17,7 +19,7 @@
 #
 # Installs what is missing with apt-get (Debian/Ubuntu; multiarch packages
 # for the target's cmocka and C library). Build folders: build-s390x,
-# build-i386 (SSE2), build-i386-x87, build-i386-x87-clang; the native digest
+# build-aarch64, build-i386 (SSE2), build-i386-x87, build-i386-x87-clang; the native digest
 # comes from build-test (tests/run.sh) or is built in build-digest. Exits
 # non-zero on any failure or difference.
 #
@@ -34,10 +36,11 @@ cd "$root"
 target=${1:-}
 case "$target" in
 s390x) variants="s390x" ;;
+aarch64) variants="aarch64" ;;
 i386) variants="i386 i386-x87 i386-x87-clang" ;;
 i386-sse2) variants="i386" ;;
 i386-x87 | i386-x87-clang) variants="$target" ;;
-*) die "usage: sh tests/cross.sh s390x|i386|i386-sse2|i386-x87|i386-x87-clang" ;;
+*) die "usage: sh tests/cross.sh s390x|aarch64|i386|i386-sse2|i386-x87|i386-x87-clang" ;;
 esac
 
 # variant VARIANT: sets arch, packages, need, runner, examples, toolchain,
@@ -55,6 +58,14 @@ variant() {
         runner="qemu-s390x -L /"
         examples=ON
         toolchain=tests/cross/s390x-linux-gnu.cmake
+        ;;
+    aarch64)
+        arch=arm64
+        packages="gcc-aarch64-linux-gnu g++-aarch64-linux-gnu libc6-dev-arm64-cross qemu-user libcmocka0:arm64"
+        need="/usr/bin/aarch64-linux-gnu-gcc /usr/bin/aarch64-linux-gnu-g++ /usr/bin/qemu-aarch64 /usr/lib/aarch64-linux-gnu/libcmocka.so.0"
+        runner="qemu-aarch64 -L /"
+        examples=ON
+        toolchain=tests/cross/aarch64-linux-gnu.cmake
         ;;
     i386*)
         arch=i386
@@ -159,7 +170,7 @@ cross() {
     fi
 
     say "Comparing decoded results with the native build"
-    models="examples/models/crystal.md2"
+    models="examples/models/crystal.md2 examples/models/crystal.tag"
     shared=$(sed -n 's/^MD2_SHARED_DIR:PATH=//p' "$build/CMakeCache.txt")
     for m in faerie.md2 sydney.md2; do
         [ -f "$shared/corpus/$m" ] && models="$models $shared/corpus/$m"

@@ -2,15 +2,20 @@
  * Prints one FNV-1a hash per model of everything libmd2 decodes from it:
  * every keyframe's positions and normals, the midpoint of each pair of
  * consecutive frames with unit normals, every frame's bounds, and the bytes
- * the writer produces. CI runs it natively, on big-endian s390x and as a
- * 32-bit build: the lines must be identical. Missing files are reported as
- * "absent" (the shared corpus is not in every checkout).
+ * the writer produces. For a tag file (a name ending in ".tag"): the
+ * matrices of every tag between every pair of frames at three values of t
+ * (half turns included, where the blend needs its fallbacks), the matrices
+ * through a player during a cross-fade, attached with md2_attach(), and the
+ * bytes the writer produces. CI runs it natively, on big-endian s390x and
+ * as a 32-bit build: the lines must be identical. Missing files are
+ * reported as "absent" (the shared corpus is not in every checkout).
  *
- *   md2_digest MODEL.md2...
+ *   md2_digest MODEL.md2|TAGS.tag...
  *
  * SPDX-License-Identifier: MIT
  */
 #include <md2/md2.h>
+#include <md2/tags.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -96,10 +101,126 @@ static int digest(const char *path)
     return 0;
 }
 
+static const char *file_name(const char *path)
+{
+    return strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+}
+
+/* Reads a whole file into a malloc'd buffer; NULL if it cannot. */
+static unsigned char *read_all(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL;
+    size_t cap = 0, n = 0, got;
+    if (!f)
+        return NULL;
+    do {
+        if (n == cap) {
+            unsigned char *nb = (unsigned char *)realloc(buf, cap ? cap * 2 : 4096);
+            if (!nb) {
+                free(buf);
+                fclose(f);
+                return NULL;
+            }
+            buf = nb;
+            cap = cap ? cap * 2 : 4096;
+        }
+        got = fread(buf + n, 1, cap - n, f);
+        n += got;
+    } while (got > 0);
+    fclose(f);
+    *size = n;
+    return buf;
+}
+
+static int digest_tags(const char *path)
+{
+    static const float ts[3] = {0.3f, 0.5f, 0.73f};
+    md2_tags *t = NULL;
+    md2_diagnostic d;
+    md2_options o;
+    md2_player p;
+    md2_anim a1, a2;
+    uint64_t h = 14695981039346656037ull;
+    float m[16], world[16], child[16];
+    unsigned char *data, *out;
+    size_t size = 0, k, i;
+    uint32_t fa, fb;
+    int step;
+
+    data = read_all(path, &size);
+    if (!data) {
+        printf("%s: absent\n", file_name(path));
+        return 0;
+    }
+    memset(&o, 0, sizeof o);
+    o.error = &d;
+    if (md2_tags_parse(data, size, &o, &t) != MD2_OK) {
+        printf("%s: %s\n", path, d.message);
+        free(data);
+        return 1;
+    }
+    free(data);
+    for (i = 0; i < 16; i++)
+        world[i] = (i % 5 == 0) ? 1.0f : 0.0f;
+    world[1] = 0.6f; /* a shear, so every product matters */
+    world[12] = 12.5f;
+    for (k = 0; k < t->num_tags; k++) {
+        for (fa = 0; fa < t->num_frames; fa++) {
+            for (fb = 0; fb < t->num_frames; fb++) {
+                for (i = 0; i < 3; i++) {
+                    md2_tag_lerp(t, k, fa, fb, ts[i], m);
+                    h = fnv_floats(h, m, 16);
+                    md2_attach(world, m, child);
+                    h = fnv_floats(h, child, 16);
+                }
+            }
+        }
+        /* through a player: the first half of the frames, cross-faded into
+         * the second half */
+        memset(&a1, 0, sizeof a1);
+        memset(&a2, 0, sizeof a2);
+        a1.last = (uint32_t)(t->num_frames - 1) / 2;
+        a1.fps = 10.0f;
+        a2.first = a1.last;
+        a2.last = (uint32_t)t->num_frames - 1;
+        a2.fps = 7.0f;
+        md2_player_init(&p);
+        md2_player_play(&p, &a1, MD2_PLAY_LOOP, MD2_RATE_ANIM);
+        for (step = 0; step < 60; step++) {
+            md2_player_tag(&p, t, k, m);
+            h = fnv_floats(h, m, 16);
+            if (step == 20)
+                md2_player_crossfade(&p, &a2, MD2_PLAY_PINGPONG, MD2_RATE_ANIM, 1.0f);
+            md2_player_advance(&p, 1.0 / 30.0);
+        }
+    }
+    size = md2_tags_write_size(t);
+    out = (unsigned char *)malloc(size ? size : 1);
+    if (!out) {
+        md2_tags_free(t);
+        return 1;
+    }
+    md2_tags_write(t, out, size, NULL, NULL);
+    for (i = 0; i < size; i++)
+        h = fnv(h, out[i]);
+    printf("%s: %lu tags, %lu frames, digest %08lx%08lx\n", file_name(path),
+           (unsigned long)t->num_tags, (unsigned long)t->num_frames,
+           (unsigned long)(h >> 32), (unsigned long)(h & 0xFFFFFFFFu));
+    free(out);
+    md2_tags_free(t);
+    return 0;
+}
+
 int main(int argc, char **argv)
 {
     int i, bad = 0;
-    for (i = 1; i < argc; i++)
-        bad |= digest(argv[i]);
+    for (i = 1; i < argc; i++) {
+        size_t n = strlen(argv[i]);
+        if (n > 4 && strcmp(argv[i] + n - 4, ".tag") == 0)
+            bad |= digest_tags(argv[i]);
+        else
+            bad |= digest(argv[i]);
+    }
     return bad;
 }

@@ -8,10 +8,12 @@
 #include <md2/animation.h>
 #include <md2/mesh.h>
 #include <md2/skin.h>
+#include <md2/tags.h>
 #include <md2/md2.h> /* include guards: twice is fine */
 #include <md2/animation.h>
 #include <md2/mesh.h>
 #include <md2/skin.h>
+#include <md2/tags.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -33,6 +35,10 @@ int main(void)
     }
     if (md2_anim_find(NULL, 0, "run") != MD2_ANIM_NOT_FOUND) {
         fprintf(stderr, "C99: md2_anim_find on nothing found something\n");
+        return 1;
+    }
+    if (md2_tags_find(NULL, "tag_rweapon") != MD2_TAG_NOT_FOUND) {
+        fprintf(stderr, "C99: md2_tags_find on nothing found something\n");
         return 1;
     }
     if (sizeof(md2_vertex) != 4) {

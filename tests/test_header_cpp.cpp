@@ -6,6 +6,7 @@
 #include <md2/animation.h>
 #include <md2/mesh.h>
 #include <md2/skin.h>
+#include <md2/tags.h>
 
 #include <cstdio>
 #include <cstring>
@@ -28,6 +29,12 @@ int main()
     const md2_anim *table = md2_anims_quake2_player(&n);
     if (n != 20 || table == nullptr || md2_anim_find(table, n, "run") != 1) {
         std::fprintf(stderr, "C++: unexpected animation table\n");
+        return 1;
+    }
+    float id[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1}, out[16];
+    if (md2_attach(id, id, out) != MD2_OK || out[15] != 1.0f ||
+        md2_tags_find(nullptr, "tag_head") != MD2_TAG_NOT_FOUND) {
+        std::fprintf(stderr, "C++: unexpected attachment results\n");
         return 1;
     }
     md2_limits q = md2_limits_quake2();

@@ -120,7 +120,8 @@ typedef enum md2_result {
     MD2_ERR_INVALID_MODEL,        /**< md2_write: the model breaks a rule of the format (the diagnostic names it) */
     MD2_ERR_PARSE_SIDEFILE,       /**< <md2/animation.h> side files: a malformed line (strict: a rate of 0) */
     MD2_ERR_NOT_FOUND,            /**< no animation has that name (<md2/animation.h>); no skin file (<md2/skin.h>) */
-    MD2_ERR_BAD_FRAME_TRANSFORM,  /**< strict: a frame's scale or translate is not finite or too large */
+    MD2_ERR_BAD_FRAME_TRANSFORM,  /**< strict: a frame's scale or translate (a tag's axis or origin) is not finite or too large */
+    MD2_ERR_BAD_OFFSET,           /**< a tag file's offset disagrees with the layout its counts give (<md2/tags.h>) */
     MD2_RESULT_COUNT_             /**< number of codes; not a result */
 } md2_result;
 
@@ -143,13 +144,14 @@ typedef enum md2_warning {
     MD2_WARN_GLCMDS_UNTERMINATED= 1u << 8, /**< GL list without its 0: 0 added -> MD2_ERR_GLCMDS_UNTERMINATED */
     MD2_WARN_GLCMDS_TRAILING    = 1u << 9, /**< words after the GL list's 0: ignored -> MD2_ERR_BAD_GLCMDS */
     MD2_WARN_FRAME_TRANSFORM    = 1u << 10,/**< scale/translate NaN, infinite or beyond MD2_MAX_COORD: that axis set to 0 -> MD2_ERR_BAD_FRAME_TRANSFORM */
-    MD2_WARN_ANIM_RATE_ZERO     = 1u << 11 /**< side file: an animation's rate is 0: it holds its first frame -> MD2_ERR_PARSE_SIDEFILE */
+    MD2_WARN_ANIM_RATE_ZERO     = 1u << 11,/**< side file: an animation's rate is 0: it holds its first frame -> MD2_ERR_PARSE_SIDEFILE */
+    MD2_WARN_FRAME_COUNT        = 1u << 12 /**< a tag file or linked model has another frame count than its model: frames past its last are clamped (<md2/tags.h>) -> MD2_ERR_FRAME_RANGE */
 } md2_warning;
 
 /** All warning flags: md2_options.strict = MD2_STRICT_ALL is fully strict.
  *  New releases may add flags (and raise this value); a strict mask of
  *  MD2_STRICT_ALL compiled against an older header keeps the older set. */
-#define MD2_STRICT_ALL 0xFFFu
+#define MD2_STRICT_ALL 0x1FFFu
 
 /** A short, static, English description of one md2_warning flag; for a
  *  value that is not exactly one flag, a generic text. Never NULL. */
@@ -204,7 +206,8 @@ typedef enum md2_section {
     MD2_SECTION_TRIANGLES,
     MD2_SECTION_FRAMES,
     MD2_SECTION_GLCMDS,
-    MD2_SECTION_SIDEFILE     /**< a text side file (.anm, .framegroups); see line and column */
+    MD2_SECTION_SIDEFILE,    /**< a text side file (.anm, .framegroups); see line and column */
+    MD2_SECTION_TAGS         /**< a UFO:AI .tag file (<md2/tags.h>): its header, names or tag frames; field says which */
 } md2_section;
 
 /** The name of a section ("header", "skins", ...). Never NULL. */

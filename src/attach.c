@@ -1,0 +1,196 @@
+/*
+ * Attachments through a player: the tag matrix of the pose a player shows
+ * (cross-fades included), and linked models posed with a player's frames
+ * clamped to their own. Reads the player, the tags and the models only;
+ * never allocates.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "internal.h"
+#include "tags_internal.h"
+
+#include <string.h>
+
+/* A frame number clamped to a count of frames (count >= 1). */
+static uint32_t clamp_frame(uint32_t frame, size_t count)
+{
+    return (size_t)frame < count ? frame : (uint32_t)(count - 1u);
+}
+
+/* A pair of keyframes at t in its one form per pose: a keyframe as
+ * (frame, frame, 0). */
+static void canonical(uint32_t *a, uint32_t *b, float *t)
+{
+    if (*a == *b || *t == 0.0f) {
+        *b = *a;
+        *t = 0.0f;
+    } else if (*t == 1.0f) {
+        *a = *b;
+        *t = 0.0f;
+    }
+}
+
+/* The player's state with every frame number clamped to count frames. A
+ * cross-fade whose two poses are then the same pose (a one-frame model,
+ * both animations past the model's frames) is no fade: that pose is
+ * shown exactly, not blended with itself (which can move it by a rounding
+ * step). Keyframe pairs keep their meaning (md2_lerp() of (a, b, 0) is
+ * keyframe a, of (a, b, 1) keyframe b). */
+static void clamped_state(const md2_player *p, size_t count, md2_player_frames *st)
+{
+    md2_player_state(p, st);
+    st->frame_a = clamp_frame(st->frame_a, count);
+    st->frame_b = clamp_frame(st->frame_b, count);
+    st->from_a = clamp_frame(st->from_a, count);
+    st->from_b = clamp_frame(st->from_b, count);
+    if (st->weight >= 1.0f)
+        return;
+    canonical(&st->frame_a, &st->frame_b, &st->t);
+    canonical(&st->from_a, &st->from_b, &st->from_t);
+    if (st->frame_a == st->from_a && st->frame_b == st->from_b && st->t == st->from_t)
+        st->weight = 1.0f;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Tags                                                                      */
+/* ------------------------------------------------------------------------ */
+
+md2_result md2_player_tag(const md2_player *p, const md2_tags *tags, size_t tag,
+                          float matrix[16])
+{
+    md2_player_frames st;
+    float cur[MD2_TAG_FRAME_FLOATS], out[MD2_TAG_FRAME_FLOATS], o[MD2_TAG_FRAME_FLOATS];
+
+    if (!p || !tags || !tags->frames || !tags->names || tags->num_frames == 0 || !matrix)
+        return MD2_ERR_INVALID_ARGUMENT;
+    if (tag >= tags->num_tags)
+        return MD2_ERR_NOT_FOUND;
+    clamped_state(p, tags->num_frames, &st);
+    md2__tag_orient(tags, tag, st.frame_a, st.frame_b, st.t, cur);
+    if (st.weight >= 1.0f) {
+        md2__orient_matrix(cur, matrix);
+        return MD2_OK;
+    }
+    /* the outgoing pose's tag, blended into the current one's as the
+     * vertices are (weight 0: the outgoing one exactly) */
+    md2__tag_orient(tags, tag, st.from_a, st.from_b, st.from_t, out);
+    md2__orient_blend(out, cur, st.weight, o);
+    md2__orient_matrix(o, matrix);
+    return MD2_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Linked models                                                             */
+/* ------------------------------------------------------------------------ */
+
+md2_result md2_linked_check(const md2_model *driver, const md2_model *const *linked,
+                            size_t count, const md2_options *opts)
+{
+    md2_diagnostic *err = opts ? opts->error : NULL;
+    size_t i;
+
+    md2__diag_clear(err);
+    if (!driver || (!linked && count > 0))
+        return md2__fail(err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE,
+                         driver ? "linked" : "driver", 0, 0, "md2_linked_check: %s is NULL",
+                         driver ? "linked" : "driver");
+    for (i = 0; i < count; i++) {
+        const md2_model *m = linked[i];
+        if (!m)
+            return md2__fail(err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "linked", 0, i,
+                             "md2_linked_check: linked[%lu] is NULL", (unsigned long)i);
+        if (m->num_frames != driver->num_frames)
+            MD2_TRY(md2__frame_count_quirk(
+                opts, MD2_SECTION_FRAMES, "num_frames", 0, i,
+                "linked model %lu has %lu frame%s, the driving model %lu%s", (unsigned long)i,
+                (unsigned long)m->num_frames, m->num_frames == 1 ? "" : "s",
+                (unsigned long)driver->num_frames,
+                m->num_frames < driver->num_frames
+                    ? "; frames past its last are clamped to its last"
+                    : "; its frames past the driving model's are never shown"));
+    }
+    return MD2_OK;
+}
+
+md2_result md2_player_pose_linked(const md2_player *p, const md2_model *m,
+                                  float *positions, size_t position_stride,
+                                  float *normals, size_t normal_stride)
+{
+    md2__pose pose;
+    size_t ps = md2__stride_floats(position_stride);
+    size_t ns = md2__stride_floats(normal_stride);
+    size_t i;
+    md2_result r;
+
+    if (!p || !m || !positions || !m->frames || m->num_frames == 0 || ps == 0 ||
+        (normals && ns == 0))
+        return MD2_ERR_INVALID_ARGUMENT;
+    clamped_state(p, m->num_frames, &pose.st);
+    if ((r = md2__check_frame(m, pose.st.frame_a)) != MD2_OK ||
+        (r = md2__check_frame(m, pose.st.frame_b)) != MD2_OK ||
+        (r = md2__check_frame(m, pose.st.from_a)) != MD2_OK ||
+        (r = md2__check_frame(m, pose.st.from_b)) != MD2_OK)
+        return r;
+    /* exactly what md2_player_pose() does with these frames */
+    if (pose.st.weight >= 1.0f)
+        return md2_lerp(m, pose.st.frame_a, pose.st.frame_b, pose.st.t, positions,
+                        position_stride, normals, normal_stride);
+    pose.ca = &m->frames[pose.st.frame_a];
+    pose.cb = &m->frames[pose.st.frame_b];
+    pose.oa = &m->frames[pose.st.from_a];
+    pose.ob = &m->frames[pose.st.from_b];
+    for (i = 0; i < m->num_vertices; i++)
+        md2__pose_vertex(&pose, i, positions + i * ps, normals ? normals + i * ns : NULL);
+    return MD2_OK;
+}
+
+/* The box of keyframes (a, b) at t, as md2_player_bounds() computes it. */
+static md2_result pair_bounds(const md2_model *m, uint32_t a, uint32_t b, float t,
+                              float mn[3], float mx[3])
+{
+    float mna[3], mxa[3], mnb[3], mxb[3], wa;
+    md2_result r;
+    int k;
+
+    if (a == b || t == 0.0f)
+        return md2_frame_bounds(m, a, mn, mx);
+    if (t == 1.0f)
+        return md2_frame_bounds(m, b, mn, mx);
+    if ((r = md2_frame_bounds(m, a, mna, mxa)) != MD2_OK ||
+        (r = md2_frame_bounds(m, b, mnb, mxb)) != MD2_OK)
+        return r;
+    wa = 1.0f - t;
+    for (k = 0; k < 3; k++) {
+        mn[k] = md2__blend(wa, mna[k], t, mnb[k]);
+        mx[k] = md2__blend(wa, mxa[k], t, mxb[k]);
+    }
+    return MD2_OK;
+}
+
+md2_result md2_player_bounds_linked(const md2_player *p, const md2_model *m,
+                                    float min[3], float max[3])
+{
+    md2_player_frames st;
+    float mnc[3], mxc[3], mno[3], mxo[3], wo;
+    md2_result r;
+    int k;
+
+    if (!p || !m || !min || !max || !m->frames || m->num_frames == 0)
+        return MD2_ERR_INVALID_ARGUMENT;
+    clamped_state(p, m->num_frames, &st);
+    if ((r = pair_bounds(m, st.frame_a, st.frame_b, st.t, mnc, mxc)) != MD2_OK)
+        return r;
+    if (st.weight >= 1.0f) {
+        memcpy(min, mnc, sizeof mnc);
+        memcpy(max, mxc, sizeof mxc);
+        return MD2_OK;
+    }
+    if ((r = pair_bounds(m, st.from_a, st.from_b, st.from_t, mno, mxo)) != MD2_OK)
+        return r;
+    wo = 1.0f - st.weight;
+    for (k = 0; k < 3; k++) {
+        min[k] = md2__blend(wo, mno[k], st.weight, mnc[k]);
+        max[k] = md2__blend(wo, mxo[k], st.weight, mxc[k]);
+    }
+    return MD2_OK;
+}
