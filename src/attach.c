@@ -144,53 +144,13 @@ md2_result md2_player_pose_linked(const md2_player *p, const md2_model *m,
     return MD2_OK;
 }
 
-/* The box of keyframes (a, b) at t, as md2_player_bounds() computes it. */
-static md2_result pair_bounds(const md2_model *m, uint32_t a, uint32_t b, float t,
-                              float mn[3], float mx[3])
-{
-    float mna[3], mxa[3], mnb[3], mxb[3], wa;
-    md2_result r;
-    int k;
-
-    if (a == b || t == 0.0f)
-        return md2_frame_bounds(m, a, mn, mx);
-    if (t == 1.0f)
-        return md2_frame_bounds(m, b, mn, mx);
-    if ((r = md2_frame_bounds(m, a, mna, mxa)) != MD2_OK ||
-        (r = md2_frame_bounds(m, b, mnb, mxb)) != MD2_OK)
-        return r;
-    wa = 1.0f - t;
-    for (k = 0; k < 3; k++) {
-        mn[k] = md2__blend(wa, mna[k], t, mnb[k]);
-        mx[k] = md2__blend(wa, mxa[k], t, mxb[k]);
-    }
-    return MD2_OK;
-}
-
 md2_result md2_player_bounds_linked(const md2_player *p, const md2_model *m,
                                     float min[3], float max[3])
 {
     md2_player_frames st;
-    float mnc[3], mxc[3], mno[3], mxo[3], wo;
-    md2_result r;
-    int k;
 
     if (!p || !m || !min || !max || !m->frames || m->num_frames == 0)
         return MD2_ERR_INVALID_ARGUMENT;
     clamped_state(p, m->num_frames, &st);
-    if ((r = pair_bounds(m, st.frame_a, st.frame_b, st.t, mnc, mxc)) != MD2_OK)
-        return r;
-    if (st.weight >= 1.0f) {
-        memcpy(min, mnc, sizeof mnc);
-        memcpy(max, mxc, sizeof mxc);
-        return MD2_OK;
-    }
-    if ((r = pair_bounds(m, st.from_a, st.from_b, st.from_t, mno, mxo)) != MD2_OK)
-        return r;
-    wo = 1.0f - st.weight;
-    for (k = 0; k < 3; k++) {
-        min[k] = md2__blend(wo, mno[k], st.weight, mnc[k]);
-        max[k] = md2__blend(wo, mxo[k], st.weight, mxc[k]);
-    }
-    return MD2_OK;
+    return md2__frames_bounds(m, &st, min, max);
 }

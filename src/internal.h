@@ -133,6 +133,9 @@ typedef struct md2__pose {
 
 /* Reads the pose p shows and checks its frames against m. */
 md2_result md2__pose_begin(const md2_player *p, const md2_model *m, md2__pose *pose);
+/* The box of the pose st describes on m, as md2_player_bounds() gives it. */
+md2_result md2__frames_bounds(const md2_model *m, const md2_player_frames *st,
+                              float min[3], float max[3]);
 /* Position (and normal, if nrm is not NULL) of model vertex i in the pose,
  * exactly as md2_player_pose() computes it. */
 void md2__pose_vertex(const md2__pose *pose, size_t i, float pos[3], float nrm[3]);

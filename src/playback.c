@@ -519,32 +519,39 @@ static md2_result pair_bounds(const md2_model *m, uint32_t a, uint32_t b,
     return MD2_OK;
 }
 
-md2_result md2_player_bounds(const md2_player *p, const md2_model *m,
-                             float min[3], float max[3])
+md2_result md2__frames_bounds(const md2_model *m, const md2_player_frames *st,
+                              float min[3], float max[3])
 {
-    md2_player_frames st;
     float mnc[3], mxc[3], mno[3], mxo[3], wo;
     md2_result r;
     int k;
 
-    if (!p || !m || !min || !max)
-        return MD2_ERR_INVALID_ARGUMENT;
-    md2_player_state(p, &st);
-    if ((r = pair_bounds(m, st.frame_a, st.frame_b, st.t, mnc, mxc)) != MD2_OK)
+    if ((r = pair_bounds(m, st->frame_a, st->frame_b, st->t, mnc, mxc)) != MD2_OK)
         return r;
-    if (st.weight >= 1.0f) {
+    if (st->weight >= 1.0f) {
         memcpy(min, mnc, sizeof mnc);
         memcpy(max, mxc, sizeof mxc);
         return MD2_OK;
     }
-    if ((r = pair_bounds(m, st.from_a, st.from_b, st.from_t, mno, mxo)) != MD2_OK)
+    if ((r = pair_bounds(m, st->from_a, st->from_b, st->from_t, mno, mxo)) != MD2_OK)
         return r;
-    wo = 1.0f - st.weight; /* as md2_player_pose() blends the two poses */
+    wo = 1.0f - st->weight; /* as md2_player_pose() blends the two poses */
     for (k = 0; k < 3; k++) {
-        min[k] = md2__blend(wo, mno[k], st.weight, mnc[k]);
-        max[k] = md2__blend(wo, mxo[k], st.weight, mxc[k]);
+        min[k] = md2__blend(wo, mno[k], st->weight, mnc[k]);
+        max[k] = md2__blend(wo, mxo[k], st->weight, mxc[k]);
     }
     return MD2_OK;
+}
+
+md2_result md2_player_bounds(const md2_player *p, const md2_model *m,
+                             float min[3], float max[3])
+{
+    md2_player_frames st;
+
+    if (!p || !m || !min || !max)
+        return MD2_ERR_INVALID_ARGUMENT;
+    md2_player_state(p, &st);
+    return md2__frames_bounds(m, &st, min, max);
 }
 
 /* ------------------------------------------------------------------------ */
