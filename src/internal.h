@@ -68,6 +68,23 @@ md2_result md2__fail(md2_diagnostic *d, md2_result r, md2_section section,
 #endif
     ;
 
+/* 1 if anyone reads a report of quirk flag: an on_warning callback, or an
+ * error diagnostic when the flag is strict. */
+int md2__quirk_heard(const md2_options *opts, uint32_t flag);
+/* Delivers the quirk described by d (where and message filled in): sets
+ * d's result and warning, then fills opts->error and returns the strict
+ * error when the flag is strict, else calls on_warning and returns MD2_OK. */
+md2_result md2__quirk_report(const md2_options *opts, uint32_t flag, md2_diagnostic *d);
+
+/* Reports quirk flag (a single md2_warning) found at section/field/offset/
+ * index: with the flag in opts->strict, fills opts->error and returns the
+ * strict error (md2__warning_error()); otherwise calls opts->on_warning,
+ * unless mute, and returns MD2_OK. The message is formatted only when
+ * someone will read it. The caller records the flag in its warnings. */
+md2_result md2__vquirk(const md2_options *opts, uint32_t flag, int mute,
+                       md2_section section, const char *field, size_t offset,
+                       size_t index, const char *fmt, va_list ap);
+
 /* Formats into d->message (helper of md2__fail and the warning path). */
 void md2__vformat(md2_diagnostic *d, const char *fmt, va_list ap);
 

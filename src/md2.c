@@ -186,6 +186,49 @@ void md2__vformat(md2_diagnostic *d, const char *fmt, va_list ap)
         d->message[0] = '\0';
 }
 
+int md2__quirk_heard(const md2_options *opts, uint32_t flag)
+{
+    if (!opts)
+        return 0;
+    return opts->on_warning || ((opts->strict & flag) && opts->error);
+}
+
+md2_result md2__quirk_report(const md2_options *opts, uint32_t flag, md2_diagnostic *d)
+{
+    int is_error = opts && (opts->strict & flag) != 0;
+
+    d->result = is_error ? md2__warning_error(flag) : MD2_OK;
+    d->warning = is_error ? 0u : flag;
+    if (is_error) {
+        if (opts->error)
+            *opts->error = *d;
+        return d->result;
+    }
+    if (opts && opts->on_warning)
+        opts->on_warning(opts->warning_user, d);
+    return MD2_OK;
+}
+
+md2_result md2__vquirk(const md2_options *opts, uint32_t flag, int mute,
+                       md2_section section, const char *field, size_t offset,
+                       size_t index, const char *fmt, va_list ap)
+{
+    md2_diagnostic d;
+    int is_error = opts && (opts->strict & flag) != 0;
+
+    if (mute && !is_error)
+        return MD2_OK;
+    if (!md2__quirk_heard(opts, flag))
+        return is_error ? md2__warning_error(flag) : MD2_OK;
+    md2__diag_clear(&d);
+    d.section = section;
+    d.field = field;
+    d.offset = offset;
+    d.index = index;
+    md2__vformat(&d, fmt, ap);
+    return md2__quirk_report(opts, flag, &d);
+}
+
 md2_result md2__fail(md2_diagnostic *d, md2_result r, md2_section section,
                      const char *field, size_t offset, size_t index,
                      const char *fmt, ...)

@@ -68,34 +68,15 @@ static md2_result warn(md2_pctx *c, uint32_t flag, md2_section section,
                        const char *field, size_t offset, size_t index,
                        const char *fmt, ...)
 {
-    md2_diagnostic d;
     va_list ap;
-    int is_error = (c->strict & flag) != 0;
-    md2_warning_fn fn = c->opts ? c->opts->on_warning : NULL;
+    md2_result r;
 
-    if (!is_error)
+    if (!(c->strict & flag))
         c->warnings |= flag;
-    if (c->mute && !is_error)
-        return MD2_OK;
-    if (!fn && !(is_error && c->err))
-        return is_error ? md2__warning_error(flag) : MD2_OK;
-
-    md2__diag_clear(&d);
-    d.result = is_error ? md2__warning_error(flag) : MD2_OK;
-    d.warning = is_error ? 0u : flag;
-    d.section = section;
-    d.field = field;
-    d.offset = offset;
-    d.index = index;
     va_start(ap, fmt);
-    md2__vformat(&d, fmt, ap);
+    r = md2__vquirk(c->opts, flag, c->mute, section, field, offset, index, fmt, ap);
     va_end(ap);
-    if (is_error) {
-        *c->err = d;
-        return d.result;
-    }
-    fn(c->opts->warning_user, &d);
-    return MD2_OK;
+    return r;
 }
 
 static size_t align_up(size_t v, size_t a, int *ok)

@@ -99,23 +99,14 @@ static md2_result warn(const cursor *c, uint32_t flag, size_t column,
 {
     md2_diagnostic d;
     va_list ap;
-    int is_error = c->opts && (c->opts->strict & flag) != 0;
-    md2_warning_fn fn = c->opts ? c->opts->on_warning : NULL;
 
-    if (!fn && !(is_error && c->err))
-        return is_error ? md2__warning_error(flag) : MD2_OK;
+    if (!md2__quirk_heard(c->opts, flag))
+        return c->opts && (c->opts->strict & flag) ? md2__warning_error(flag) : MD2_OK;
     md2__diag_clear(&d);
-    d.result = is_error ? md2__warning_error(flag) : MD2_OK;
-    d.warning = is_error ? 0u : flag;
     va_start(ap, fmt);
     describe(&d, c, column, field, fmt, ap);
     va_end(ap);
-    if (is_error) {
-        *c->err = d;
-        return d.result;
-    }
-    fn(c->opts->warning_user, &d);
-    return MD2_OK;
+    return md2__quirk_report(c->opts, flag, &d);
 }
 
 static int is_blank(char c)

@@ -59,61 +59,28 @@ static md2_result warn(tctx *c, uint32_t flag, const char *field, size_t offset,
 static md2_result warn(tctx *c, uint32_t flag, const char *field, size_t offset,
                        size_t index, const char *fmt, ...)
 {
-    md2_diagnostic d;
     va_list ap;
-    int is_error = (c->strict & flag) != 0;
-    md2_warning_fn fn = c->opts ? c->opts->on_warning : NULL;
+    md2_result r;
 
-    if (!is_error)
+    if (!(c->strict & flag))
         c->warnings |= flag;
-    if (!fn && !(is_error && c->err))
-        return is_error ? md2__warning_error(flag) : MD2_OK;
-    md2__diag_clear(&d);
-    d.result = is_error ? md2__warning_error(flag) : MD2_OK;
-    d.warning = is_error ? 0u : flag;
-    d.section = MD2_SECTION_TAGS;
-    d.field = field;
-    d.offset = offset;
-    d.index = index;
     va_start(ap, fmt);
-    md2__vformat(&d, fmt, ap);
+    r = md2__vquirk(c->opts, flag, 0, MD2_SECTION_TAGS, field, offset, index, fmt, ap);
     va_end(ap);
-    if (is_error) {
-        *c->err = d;
-        return d.result;
-    }
-    fn(c->opts->warning_user, &d);
-    return MD2_OK;
+    return r;
 }
 
 md2_result md2__frame_count_quirk(const md2_options *opts, md2_section section,
                                   const char *field, size_t offset, size_t index,
                                   const char *fmt, ...)
 {
-    md2_diagnostic d;
     va_list ap;
-    int is_error = opts && (opts->strict & MD2_WARN_FRAME_COUNT) != 0;
-    md2_warning_fn fn = opts ? opts->on_warning : NULL;
-    md2_diagnostic *err = opts ? opts->error : NULL;
+    md2_result r;
 
-    if (!fn && !(is_error && err))
-        return is_error ? MD2_ERR_FRAME_RANGE : MD2_OK;
-    md2__diag_clear(&d);
-    d.result = is_error ? MD2_ERR_FRAME_RANGE : MD2_OK;
-    d.warning = is_error ? 0u : MD2_WARN_FRAME_COUNT;
-    d.section = section;
-    d.field = field;
-    d.offset = offset;
-    d.index = index;
     va_start(ap, fmt);
-    md2__vformat(&d, fmt, ap);
+    r = md2__vquirk(opts, MD2_WARN_FRAME_COUNT, 0, section, field, offset, index, fmt, ap);
     va_end(ap);
-    if (is_error) {
-        *err = d;
-        return d.result;
-    }
-    fn(opts->warning_user, &d);
-    return MD2_OK;
+    return r;
 }
 
 /* Fails for header field k: "tag file: <name> (byte N) is V<why>". */
