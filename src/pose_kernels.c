@@ -442,20 +442,7 @@ static inline void sse2_put_uv(float *p, const float *src, int flip)
 #define v_unit sse2_unit
 #define v_yup sse2_yup
 #define v_put_uv sse2_put_uv
-#include "pose_rows.h"
-#undef ROWS
-#undef VEC
-#undef v_load
-#undef v_load3
-#undef v_set1
-#undef v_mul
-#undef v_add
-#undef v_decode
-#undef v_put3
-#undef v_put4
-#undef v_unit
-#undef v_yup
-#undef v_put_uv
+#include "pose_rows.h" /* it undefines its parameters */
 
 static void md2__pose_sse2(const md2__pose_job *j)
 {
@@ -944,20 +931,7 @@ static inline void neon_put_uv(float *p, const float *src, int flip)
 #define v_unit neon_unit
 #define v_yup neon_yup
 #define v_put_uv neon_put_uv
-#include "pose_rows.h"
-#undef ROWS
-#undef VEC
-#undef v_load
-#undef v_load3
-#undef v_set1
-#undef v_mul
-#undef v_add
-#undef v_decode
-#undef v_put3
-#undef v_put4
-#undef v_unit
-#undef v_yup
-#undef v_put_uv
+#include "pose_rows.h" /* it undefines its parameters */
 
 static void md2__pose_neon(const md2__pose_job *j)
 {

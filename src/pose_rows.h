@@ -109,3 +109,19 @@ static void ROWS(rows)(const md2__pose_job *j, size_t begin, size_t end)
     else
         ROWS(loop)(j, begin, end, 0);
 }
+
+/* The parameters above are this instantiation's: the next one defines its
+ * own. */
+#undef ROWS
+#undef VEC
+#undef v_load
+#undef v_load3
+#undef v_set1
+#undef v_mul
+#undef v_add
+#undef v_decode
+#undef v_put3
+#undef v_put4
+#undef v_unit
+#undef v_yup
+#undef v_put_uv
