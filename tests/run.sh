@@ -122,7 +122,7 @@ run cmake -S . -B "$build_dir" \
     -DCMAKE_BUILD_TYPE="$build_type" \
     -DMD2_BUILD_TESTS=ON -DMD2_BUILD_EXAMPLES=ON -DMD2_INSTALL=ON \
     -DMD2_SANITIZE="$san_flag" -DMD2_WERROR="$werror" \
-    -DMD2_REQUIRE_VIEWER="$require_viewer" \
+    -DMD2_REQUIRE_VIEWER="$require_viewer" -DMD2_REQUIRE_TOOL="$require_viewer" \
     ${MD2_CMAKE_ARGS:-}
 
 say "Building"

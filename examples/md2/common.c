@@ -1,0 +1,298 @@
+/*
+ * md2 command: what the subcommands share (see tool.h).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "tool.h"
+
+#include "../md2_view_image.h"
+
+#include <md2/skin.h>
+#include <stb/stb_image_write.h>
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+void tool_error(const char *cmd, const char *fmt, ...)
+{
+    va_list ap;
+    fprintf(stderr, "md2 %s: ", cmd);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+int tool_is_help(const char *arg)
+{
+    return strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0;
+}
+
+int tool_parse_long(const char *arg, long min, long max, long *out)
+{
+    char *end;
+    long v;
+    if (!arg || !*arg)
+        return 0;
+    errno = 0;
+    v = strtol(arg, &end, 10);
+    if (errno || *end || v < min || v > max)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+int tool_parse_double(const char *arg, double *out)
+{
+    char *end;
+    double v;
+    if (!arg || !*arg)
+        return 0;
+    errno = 0;
+    v = strtod(arg, &end);
+    if (errno || *end || v != v || v > 1e300 || v < -1e300)
+        return 0;
+    *out = v;
+    return 1;
+}
+
+int tool_parse_pair(const char *arg, long max, long *a, long *b)
+{
+    const char *x;
+    char first[32];
+    size_t n;
+    if (!arg)
+        return 0;
+    x = strchr(arg, 'x');
+    if (!x)
+        return 0;
+    n = (size_t)(x - arg);
+    if (n == 0 || n >= sizeof first)
+        return 0;
+    memcpy(first, arg, n);
+    first[n] = '\0';
+    return tool_parse_long(first, 1, max, a) && tool_parse_long(x + 1, 1, max, b);
+}
+
+static void keep_warning(void *user, const md2_diagnostic *w)
+{
+    tool_model *m = (tool_model *)user;
+    if (m->warning_count == m->warning_capacity) {
+        size_t cap = m->warning_capacity ? m->warning_capacity * 2 : 8;
+        md2_diagnostic *p = (md2_diagnostic *)realloc(m->warnings, cap * sizeof *p);
+        if (!p) {
+            m->warnings_lost = 1;
+            return;
+        }
+        m->warnings = p;
+        m->warning_capacity = cap;
+    }
+    m->warnings[m->warning_count++] = *w;
+}
+
+md2_result tool_load(const char *path, uint32_t strict, tool_model *out, md2_diagnostic *error)
+{
+    md2_options opts;
+    md2_result r;
+    memset(out, 0, sizeof *out);
+    memset(&opts, 0, sizeof opts);
+    opts.strict = strict;
+    opts.error = error;
+    opts.on_warning = keep_warning;
+    opts.warning_user = out;
+    r = md2_bundle_load_file(path, &opts, &out->bundle);
+    if (r != MD2_OK) {
+        tool_model_free(out);
+        return r;
+    }
+    out->model = out->bundle->model;
+    out->anims = out->bundle->anims;
+    out->num_anims = out->bundle->num_anims;
+    return MD2_OK;
+}
+
+size_t tool_find_anim(const char *cmd, const tool_model *m, const char *name)
+{
+    size_t i = md2_anim_find(m->anims, m->num_anims, name);
+    if (i != MD2_ANIM_NOT_FOUND)
+        return i;
+    if (m->num_anims == 0) {
+        tool_error(cmd, "the model has no animation named '%s' (it has none)", name);
+        return MD2_ANIM_NOT_FOUND;
+    }
+    fprintf(stderr, "md2 %s: the model has no animation named '%s'; it has:", cmd, name);
+    for (i = 0; i < m->num_anims; i++)
+        fprintf(stderr, " %s", m->anims[i].name);
+    fputc('\n', stderr);
+    return MD2_ANIM_NOT_FOUND;
+}
+
+void tool_model_free(tool_model *m)
+{
+    md2_bundle_free(m->bundle);
+    free(m->warnings);
+    memset(m, 0, sizeof *m);
+}
+
+static char *copy_string(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = (char *)malloc(n);
+    if (p)
+        memcpy(p, s, n);
+    return p;
+}
+
+int tool_out_open(tool_out *out, const char *cmd, const char *path)
+{
+    size_t n = strlen(path);
+    memset(out, 0, sizeof *out);
+    out->path = copy_string(path);
+    out->tmp = (char *)malloc(n + sizeof ".tmp-md2");
+    if (!out->path || !out->tmp) {
+        tool_error(cmd, "out of memory");
+        tool_out_abort(out);
+        return 0;
+    }
+    memcpy(out->tmp, path, n);
+    memcpy(out->tmp + n, ".tmp-md2", sizeof ".tmp-md2");
+    out->file = fopen(out->tmp, "wb");
+    if (!out->file) {
+        tool_error(cmd, "cannot write %s: %s", path, strerror(errno));
+        free(out->tmp); /* nothing was created: nothing to remove */
+        out->tmp = NULL;
+        tool_out_abort(out);
+        return 0;
+    }
+    return 1;
+}
+
+int tool_out_commit(tool_out *out, const char *cmd)
+{
+    int ok = out->file != NULL;
+    if (ok && (ferror(out->file) || fflush(out->file) != 0)) {
+        tool_error(cmd, "cannot write %s: %s", out->path, strerror(errno));
+        ok = 0;
+    }
+    if (out->file && fclose(out->file) != 0 && ok) {
+        tool_error(cmd, "cannot write %s: %s", out->path, strerror(errno));
+        ok = 0;
+    }
+    out->file = NULL;
+    if (ok && rename(out->tmp, out->path) != 0) {
+        tool_error(cmd, "cannot rename %s to %s: %s", out->tmp, out->path, strerror(errno));
+        ok = 0;
+    }
+    if (ok) {
+        free(out->tmp);
+        out->tmp = NULL;
+    }
+    tool_out_abort(out);
+    return ok;
+}
+
+void tool_out_abort(tool_out *out)
+{
+    if (out->file)
+        fclose(out->file);
+    if (out->tmp)
+        remove(out->tmp);
+    free(out->tmp);
+    free(out->path);
+    memset(out, 0, sizeof *out);
+}
+
+int tool_image_load(const char *cmd, const char *path, tool_image *out)
+{
+    view_image img;
+    char err[512];
+    memset(out, 0, sizeof *out);
+    if (!view_image_load(path, &img, err, sizeof err)) {
+        tool_error(cmd, "%s", err);
+        return 0;
+    }
+    out->width = img.width;
+    out->height = img.height;
+    out->rgba = img.rgba;
+    return 1;
+}
+
+void tool_image_free(tool_image *img)
+{
+    free(img->rgba);
+    memset(img, 0, sizeof *img);
+}
+
+typedef struct png_sink {
+    unsigned char *data;
+    size_t size;
+    size_t capacity;
+    int failed;
+} png_sink;
+
+static void png_append(void *user, void *data, int size)
+{
+    png_sink *s = (png_sink *)user;
+    size_t n = (size_t)size;
+    if (s->failed || size <= 0)
+        return;
+    if (s->capacity - s->size < n) {
+        size_t cap = s->capacity ? s->capacity : 4096;
+        unsigned char *p;
+        while (cap - s->size < n) {
+            if (cap > SIZE_MAX / 2) {
+                s->failed = 1;
+                return;
+            }
+            cap *= 2;
+        }
+        p = (unsigned char *)realloc(s->data, cap);
+        if (!p) {
+            s->failed = 1;
+            return;
+        }
+        s->data = p;
+        s->capacity = cap;
+    }
+    memcpy(s->data + s->size, data, n);
+    s->size += n;
+}
+
+int tool_png_encode(const tool_image *img, unsigned char **png, size_t *size)
+{
+    png_sink sink;
+    memset(&sink, 0, sizeof sink);
+    *png = NULL;
+    *size = 0;
+    if (!stbi_write_png_to_func(png_append, &sink, img->width, img->height, 4, img->rgba,
+                                img->width * 4) ||
+        sink.failed) {
+        free(sink.data);
+        return 0;
+    }
+    *png = sink.data;
+    *size = sink.size;
+    return 1;
+}
+
+static int accept_existing(void *user, const char *path)
+{
+    (void)user;
+    return view_file_exists(path);
+}
+
+int tool_find_skin(const char *model_path, const md2_model *model, char *path, size_t path_size)
+{
+    size_t i;
+    for (i = 0; i < model->num_skins; i++) {
+        if (md2_skin_find(model_path, model->skins[i].name, NULL, accept_existing, NULL, path,
+                          path_size) == MD2_OK)
+            return 1;
+    }
+    if (path_size)
+        path[0] = '\0';
+    return 0;
+}

@@ -1,0 +1,76 @@
+/*
+ * md2: inspect, validate, export and render Quake II MD2 models.
+ *
+ *   md2 info MODEL [--json]
+ *   md2 validate [--strict] PATH...
+ *   md2 export MODEL -o OUT.{obj,gltf,glb} [options]
+ *   md2 render MODEL -o OUT.png [options]
+ *
+ * docs/tool.md is the manual; `md2 COMMAND --help` the short form.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "tool.h"
+
+#include <string.h>
+
+typedef struct command {
+    const char *name;
+    int (*run)(int argc, char **argv);
+    const char *summary;
+} command;
+
+static const command commands[] = {
+    {"info", tool_info, "header, counts, skins, frames, animations, bounds, warnings"},
+    {"validate", tool_validate, "check files and directory trees; exit 1 if any is refused"},
+    {"export", tool_export, "write OBJ or glTF 2.0 (.gltf, .glb) with animations"},
+    {"render", tool_render, "draw a pose or a contact sheet of an animation to PNG"},
+};
+
+static void usage(FILE *f)
+{
+    size_t i;
+    fprintf(f, "usage: md2 COMMAND [ARGS...]\n\n"
+               "Inspect, validate, export and render Quake II MD2 models (libmd2 %s).\n\n"
+               "commands:\n",
+            md2_version_string());
+    for (i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(f, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(f, "\n`md2 COMMAND --help` describes a command; docs/tool.md is the manual.\n");
+}
+
+int main(int argc, char **argv)
+{
+    size_t i;
+    if (argc < 2) {
+        usage(stderr);
+        return TOOL_USAGE;
+    }
+    if (tool_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
+        if (argc > 2 && strcmp(argv[1], "help") == 0) {
+            for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+                if (strcmp(argv[2], commands[i].name) == 0) {
+                    char help[] = "--help";
+                    char *args[3];
+                    args[0] = argv[2];
+                    args[1] = help;
+                    args[2] = NULL;
+                    return commands[i].run(2, args);
+                }
+            }
+        }
+        usage(stdout);
+        return TOOL_OK;
+    }
+    if (strcmp(argv[1], "--version") == 0) {
+        printf("md2 (libmd2) %s\n", md2_version_string());
+        return TOOL_OK;
+    }
+    for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        if (strcmp(argv[1], commands[i].name) == 0)
+            return commands[i].run(argc - 1, argv + 1);
+    }
+    fprintf(stderr, "md2: unknown command '%s'\n\n", argv[1]);
+    usage(stderr);
+    return TOOL_USAGE;
+}

@@ -1,0 +1,117 @@
+/*
+ * md2: the libmd2 command (info, validate, export, render). A user of the
+ * library like any other: everything it knows of MD2 comes from the public
+ * headers. Each subcommand lives in a file of its own; this header holds
+ * what they share (common.c).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef MD2_TOOL_H
+#define MD2_TOOL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <md2/md2.h>
+#include <md2/animation.h>
+#include <md2/tags.h>
+
+/* Exit statuses of every subcommand. */
+enum {
+    TOOL_OK = 0,      /* done */
+    TOOL_FAILED = 1,  /* a file could not be read, was refused, or an output could not be written */
+    TOOL_USAGE = 2    /* bad command line */
+};
+
+/* The subcommands: argv[0] is the subcommand's name. Each returns an exit
+ * status above, prints its help for -h/--help (exit 0), and writes its
+ * errors to stderr as "md2 NAME: ...". */
+int tool_info(int argc, char **argv);
+int tool_validate(int argc, char **argv);
+int tool_export(int argc, char **argv);
+int tool_render(int argc, char **argv);
+
+/* "md2 CMD: " + the formatted message + newline, to stderr. */
+void tool_error(const char *cmd, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+/* 1 if arg is -h or --help. */
+int tool_is_help(const char *arg);
+
+/* Parses a whole decimal number in [min, max] into *out; 0 if arg is not one. */
+int tool_parse_long(const char *arg, long min, long max, long *out);
+/* Parses a whole decimal number (with fraction and sign allowed) into *out. */
+int tool_parse_double(const char *arg, double *out);
+/* Parses "AxB" (two whole numbers in [1, max]) into *a and *b. */
+int tool_parse_pair(const char *arg, long max, long *a, long *b);
+
+/* A model loaded with its side files (md2_bundle_load_file(): .anm or
+ * .framegroups animations, else animations from the frame names; .tag
+ * tags), and every warning raised while loading them. */
+typedef struct tool_model {
+    md2_bundle *bundle;
+    const md2_model *model;   /* bundle->model */
+    const md2_anim *anims;    /* bundle->anims, num_anims entries */
+    size_t num_anims;
+    md2_diagnostic *warnings; /* warning_count entries, malloc'd */
+    size_t warning_count;
+    size_t warning_capacity;
+    int warnings_lost;        /* 1 if a warning could not be kept (out of memory) */
+} tool_model;
+
+/* Loads path and its side files. strict: md2_warning flags to refuse
+ * (MD2_STRICT_ALL or 0). On failure returns the result and fills *error;
+ * *out is then empty. */
+md2_result tool_load(const char *path, uint32_t strict, tool_model *out, md2_diagnostic *error);
+
+/* The animation named name (--anim NAME) of a loaded model: its index in
+ * m->anims, or MD2_ANIM_NOT_FOUND after printing (as cmd) which names there
+ * are. */
+size_t tool_find_anim(const char *cmd, const tool_model *m, const char *name);
+void tool_model_free(tool_model *m);
+
+/* An output file that appears only when it is complete: the bytes go to a
+ * temporary file beside path, and tool_out_commit() renames it into place.
+ * A command that fails calls tool_out_abort(), which removes the temporary
+ * file, so nothing is left behind. */
+typedef struct tool_out {
+    FILE *file;
+    char *path;
+    char *tmp;
+} tool_out;
+
+/* Opens the temporary file; on failure prints why (as cmd) and returns 0. */
+int tool_out_open(tool_out *out, const char *cmd, const char *path);
+/* Flushes, closes and renames; on failure prints why, removes the
+ * temporary file and returns 0. */
+int tool_out_commit(tool_out *out, const char *cmd);
+/* Closes and removes the temporary file (safe on an unopened tool_out). */
+void tool_out_abort(tool_out *out);
+
+/* An RGBA image, 4 bytes a pixel, rows from the top down. */
+typedef struct tool_image {
+    int width;
+    int height;
+    unsigned char *rgba; /* malloc'd */
+} tool_image;
+
+/* Loads a skin image: PCX through libmd2's md2_pcx_decode(), PNG, TGA, BMP,
+ * JPEG through stb_image. On failure prints why (as cmd) and returns 0. */
+int tool_image_load(const char *cmd, const char *path, tool_image *out);
+void tool_image_free(tool_image *img);
+
+/* Encodes img as PNG (stb_image_write) into a malloc'd buffer. Returns 0
+ * when out of memory. */
+int tool_png_encode(const tool_image *img, unsigned char **png, size_t *size);
+
+/* Finds the skin of a model the way a game would (md2_skin_find): the
+ * model's skin names, under root (may be NULL: the folders above the model
+ * are tried) and beside the model. Writes the first path that exists into
+ * path (path_size bytes) and returns 1, or returns 0 if there is none. */
+int tool_find_skin(const char *model_path, const md2_model *model, char *path, size_t path_size);
+
+#endif /* MD2_TOOL_H */

@@ -1,0 +1,3 @@
+# md2 validate: sources and tests (see CMakeLists.txt)
+# SPDX-License-Identifier: MIT
+target_sources(md2_tool PRIVATE validate.c)
