@@ -474,30 +474,47 @@ static md2_result scan_triangles(md2_pctx *c, const md2_section_info *tris,
     return MD2_OK;
 }
 
-/* The first of n vertices at v (4 bytes each: x, y, z, normal index) whose
- * normal index is 162 or more, or n. Real files have none, so the common
- * case is a scan of every frame that finds nothing: the largest byte of
- * each position of 16 bytes (4 vertices) over the frame, in 4 running
- * maxima, then one test of the normal bytes' maxima; only a frame that
- * fails it is searched vertex by vertex. */
+/* Whether any of the n vertices at v (4 bytes each: x, y, z, normal index)
+ * has a normal index of 162 or more; when dst is not NULL, the n vertices
+ * are also copied to dst, so that the check rides along the copy (one pass
+ * over the bytes instead of two). Real files have no bad index, so the
+ * common case is a pass that finds nothing: the largest byte of each
+ * position of 16 bytes (4 vertices), in 4 running maxima, then one test of
+ * the normal bytes' maxima. */
 #if defined(__SSE2__)
-static int any_bad_normal(const uint8_t *v, size_t n)
+static int any_bad_normal(uint8_t *dst, const uint8_t *v, size_t n)
 {
     const __m128i *p = (const __m128i *)(const void *)v;
+    __m128i *d = (__m128i *)(void *)dst;
     __m128i m0 = _mm_setzero_si128(), m1 = m0, m2 = m0, m3 = m0, over;
     size_t i = 0;
     for (; i + 16 <= n; i += 16, p += 4) {
-        m0 = _mm_max_epu8(m0, _mm_loadu_si128(p));
-        m1 = _mm_max_epu8(m1, _mm_loadu_si128(p + 1));
-        m2 = _mm_max_epu8(m2, _mm_loadu_si128(p + 2));
-        m3 = _mm_max_epu8(m3, _mm_loadu_si128(p + 3));
+        __m128i a = _mm_loadu_si128(p), b = _mm_loadu_si128(p + 1);
+        __m128i e = _mm_loadu_si128(p + 2), f = _mm_loadu_si128(p + 3);
+        m0 = _mm_max_epu8(m0, a);
+        m1 = _mm_max_epu8(m1, b);
+        m2 = _mm_max_epu8(m2, e);
+        m3 = _mm_max_epu8(m3, f);
+        if (d) {
+            _mm_storeu_si128(d, a);
+            _mm_storeu_si128(d + 1, b);
+            _mm_storeu_si128(d + 2, e);
+            _mm_storeu_si128(d + 3, f);
+            d += 4;
+        }
     }
-    for (; i + 4 <= n; i += 4, p++)
-        m0 = _mm_max_epu8(m0, _mm_loadu_si128(p));
+    for (; i + 4 <= n; i += 4, p++) {
+        __m128i a = _mm_loadu_si128(p);
+        m0 = _mm_max_epu8(m0, a);
+        if (d)
+            _mm_storeu_si128(d++, a);
+    }
     m0 = _mm_max_epu8(_mm_max_epu8(m0, m1), _mm_max_epu8(m2, m3));
     /* the normal bytes (3 of each 4) above 161 saturate to non-zero */
     over = _mm_subs_epu8(_mm_and_si128(m0, _mm_set1_epi32((int)0xFF000000u)),
                          _mm_set1_epi8((char)(MD2_NUM_NORMALS - 1)));
+    if (dst && i < n)
+        memcpy(dst + 4 * i, v + 4 * i, 4 * (n - i));
     if (_mm_movemask_epi8(_mm_cmpeq_epi8(over, _mm_setzero_si128())) != 0xFFFF)
         return 1;
     for (; i < n; i++)
@@ -508,22 +525,39 @@ static int any_bad_normal(const uint8_t *v, size_t n)
 #if defined(__x86_64__) && defined(__GNUC__) && (defined(__clang__) || __GNUC__ >= 5)
 #define MD2_SCAN_AVX2 1
 /* The same with 32-byte vectors, for CPUs with AVX2 (x86-64 only). */
-__attribute__((target("avx2"))) static int any_bad_normal_avx2(const uint8_t *v, size_t n)
+__attribute__((target("avx2"))) static int any_bad_normal_avx2(uint8_t *dst, const uint8_t *v,
+                                                               size_t n)
 {
     const __m256i *p = (const __m256i *)(const void *)v;
+    __m256i *d = (__m256i *)(void *)dst;
     __m256i m0 = _mm256_setzero_si256(), m1 = m0, m2 = m0, m3 = m0, over;
     size_t i = 0;
     for (; i + 32 <= n; i += 32, p += 4) {
-        m0 = _mm256_max_epu8(m0, _mm256_loadu_si256(p));
-        m1 = _mm256_max_epu8(m1, _mm256_loadu_si256(p + 1));
-        m2 = _mm256_max_epu8(m2, _mm256_loadu_si256(p + 2));
-        m3 = _mm256_max_epu8(m3, _mm256_loadu_si256(p + 3));
+        __m256i a = _mm256_loadu_si256(p), b = _mm256_loadu_si256(p + 1);
+        __m256i e = _mm256_loadu_si256(p + 2), f = _mm256_loadu_si256(p + 3);
+        m0 = _mm256_max_epu8(m0, a);
+        m1 = _mm256_max_epu8(m1, b);
+        m2 = _mm256_max_epu8(m2, e);
+        m3 = _mm256_max_epu8(m3, f);
+        if (d) {
+            _mm256_storeu_si256(d, a);
+            _mm256_storeu_si256(d + 1, b);
+            _mm256_storeu_si256(d + 2, e);
+            _mm256_storeu_si256(d + 3, f);
+            d += 4;
+        }
     }
-    for (; i + 8 <= n; i += 8, p++)
-        m0 = _mm256_max_epu8(m0, _mm256_loadu_si256(p));
+    for (; i + 8 <= n; i += 8, p++) {
+        __m256i a = _mm256_loadu_si256(p);
+        m0 = _mm256_max_epu8(m0, a);
+        if (d)
+            _mm256_storeu_si256(d++, a);
+    }
     m0 = _mm256_max_epu8(_mm256_max_epu8(m0, m1), _mm256_max_epu8(m2, m3));
     over = _mm256_subs_epu8(_mm256_and_si256(m0, _mm256_set1_epi32((int)0xFF000000u)),
                             _mm256_set1_epi8((char)(MD2_NUM_NORMALS - 1)));
+    if (dst && i < n)
+        memcpy(dst + 4 * i, v + 4 * i, 4 * (n - i));
     if (!_mm256_testz_si256(over, over))
         return 1;
     for (; i < n; i++)
@@ -533,19 +567,33 @@ __attribute__((target("avx2"))) static int any_bad_normal_avx2(const uint8_t *v,
 }
 #endif
 #elif defined(__aarch64__) && defined(__ARM_NEON)
-static int any_bad_normal(const uint8_t *v, size_t n)
+static int any_bad_normal(uint8_t *dst, const uint8_t *v, size_t n)
 {
     uint8x16_t m0 = vdupq_n_u8(0), m1 = m0, m2 = m0, m3 = m0;
     size_t i = 0;
     for (; i + 16 <= n; i += 16) {
-        m0 = vmaxq_u8(m0, vld1q_u8(v + 4 * i));
-        m1 = vmaxq_u8(m1, vld1q_u8(v + 4 * i + 16));
-        m2 = vmaxq_u8(m2, vld1q_u8(v + 4 * i + 32));
-        m3 = vmaxq_u8(m3, vld1q_u8(v + 4 * i + 48));
+        uint8x16_t a = vld1q_u8(v + 4 * i), b = vld1q_u8(v + 4 * i + 16);
+        uint8x16_t e = vld1q_u8(v + 4 * i + 32), f = vld1q_u8(v + 4 * i + 48);
+        m0 = vmaxq_u8(m0, a);
+        m1 = vmaxq_u8(m1, b);
+        m2 = vmaxq_u8(m2, e);
+        m3 = vmaxq_u8(m3, f);
+        if (dst) {
+            vst1q_u8(dst + 4 * i, a);
+            vst1q_u8(dst + 4 * i + 16, b);
+            vst1q_u8(dst + 4 * i + 32, e);
+            vst1q_u8(dst + 4 * i + 48, f);
+        }
     }
-    for (; i + 4 <= n; i += 4)
-        m0 = vmaxq_u8(m0, vld1q_u8(v + 4 * i));
+    for (; i + 4 <= n; i += 4) {
+        uint8x16_t a = vld1q_u8(v + 4 * i);
+        m0 = vmaxq_u8(m0, a);
+        if (dst)
+            vst1q_u8(dst + 4 * i, a);
+    }
     m0 = vmaxq_u8(vmaxq_u8(m0, m1), vmaxq_u8(m2, m3));
+    if (dst && i < n)
+        memcpy(dst + 4 * i, v + 4 * i, 4 * (n - i));
     /* the normal bytes are 3 of each 4 */
     m0 = vandq_u8(m0, vreinterpretq_u8_u32(vdupq_n_u32(0xFF000000u)));
     if (vmaxvq_u8(m0) >= MD2_NUM_NORMALS)
@@ -556,10 +604,12 @@ static int any_bad_normal(const uint8_t *v, size_t n)
     return 0;
 }
 #else
-static int any_bad_normal(const uint8_t *v, size_t n)
+static int any_bad_normal(uint8_t *dst, const uint8_t *v, size_t n)
 {
     uint64_t carry = 0;
     size_t i = 0;
+    if (dst)
+        memcpy(dst, v, 4 * n);
     /* two vertices a 64-bit word: 94 + an index byte carries into bit 8
      * of its field when the index is 162 or more */
     for (; i + 2 <= n; i += 2) {
@@ -572,15 +622,17 @@ static int any_bad_normal(const uint8_t *v, size_t n)
 }
 #endif
 
-static size_t first_bad_normal(const uint8_t *v, size_t n, int avx2)
+/* The first of n vertices at v whose normal index is 162 or more, or n;
+ * copies them to dst first when dst is not NULL (see any_bad_normal). */
+static size_t first_bad_normal(uint8_t *dst, const uint8_t *v, size_t n, int avx2)
 {
     size_t i;
 #if defined(MD2_SCAN_AVX2)
-    if (avx2 ? !any_bad_normal_avx2(v, n) : !any_bad_normal(v, n))
+    if (avx2 ? !any_bad_normal_avx2(dst, v, n) : !any_bad_normal(dst, v, n))
         return n;
 #else
     (void)avx2;
-    if (!any_bad_normal(v, n))
+    if (!any_bad_normal(dst, v, n))
         return n;
 #endif
     for (i = 0; i < n; i++)
@@ -589,7 +641,12 @@ static size_t first_bad_normal(const uint8_t *v, size_t n, int avx2)
     return n;
 }
 
-static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames)
+/* Warns of each frame with a normal index of 162 or more. With dst not
+ * NULL (the model's vertices, num_frames * num_xyz of them) the frames'
+ * vertices are copied there in the same pass: the parser does that when
+ * the warning cannot refuse the file (MD2_WARN_NORMAL_INDEX is not strict),
+ * so that a refused file still costs no allocation. */
+static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames, md2_vertex *dst)
 {
     size_t f, n = (size_t)c->h[MD2_H_NUM_XYZ];
 #if defined(MD2_SCAN_AVX2)
@@ -599,7 +656,7 @@ static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames)
 #endif
     for (f = 0; f < frames->count; f++) {
         const uint8_t *v = c->data + frames->ofs + f * frames->elem + MD2_FRAME_HEADER_SIZE;
-        size_t i = first_bad_normal(v, n, avx2);
+        size_t i = first_bad_normal(dst ? (uint8_t *)(void *)(dst + f * n) : NULL, v, n, avx2);
         if (i < n) { /* once per frame */
             size_t at = (size_t)(v + 4 * i + 3 - c->data);
             MD2_TRY(warn(c, MD2_WARN_NORMAL_INDEX, MD2_SECTION_FRAMES, "lightnormalindex", at, f,
@@ -715,9 +772,11 @@ static int host_little_endian(void)
     return first == 1;
 }
 
+/* Copies the checked sections into m; the frames' vertices too unless
+ * scan_normals() copies them (vertices_copied). */
 static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTIONS],
                        md2_model *m, const md2_layout *l, size_t kept_tris,
-                       size_t gl_words)
+                       size_t gl_words, int vertices_copied)
 {
     unsigned char *base = (unsigned char *)m;
     md2_skin *skins = (md2_skin *)(void *)(base + l->skins);
@@ -784,7 +843,8 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
         memcpy(f->name, p + 24, MD2_FRAME_NAME_SIZE);
         f->name[MD2_FRAME_NAME_SIZE] = '\0';
         /* x, y, z, normal index: an md2_vertex is the file's 4 bytes */
-        memcpy(out, p + MD2_FRAME_HEADER_SIZE, n_xyz * MD2_VERTEX_BYTES);
+        if (!vertices_copied)
+            memcpy(out, p + MD2_FRAME_HEADER_SIZE, n_xyz * MD2_VERTEX_BYTES);
         f->vertices = out;
     }
 
@@ -868,6 +928,7 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
     md2_model *m;
     size_t kept_tris, gl_words;
     md2_diagnostic *err = opts ? opts->error : NULL;
+    int copy_while_scanning;
 
     md2__diag_clear(err);
     if (!out)
@@ -884,7 +945,12 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
     MD2_TRY(scan_names(&c, &s[SEC_SKINS], &s[SEC_FRAMES]));
     MD2_TRY(scan_triangles(&c, &s[SEC_TRIS], &kept_tris));
     MD2_TRY(scan_transforms(&c, &s[SEC_FRAMES]));
-    MD2_TRY(scan_normals(&c, &s[SEC_FRAMES]));
+    /* Bad normal indices are a warning that cannot refuse the file unless
+     * strict: then they are checked here, before the allocation; else
+     * while the vertices are copied into the model, in one pass. */
+    copy_while_scanning = !(c.strict & MD2_WARN_NORMAL_INDEX);
+    if (!copy_while_scanning)
+        MD2_TRY(scan_normals(&c, &s[SEC_FRAMES], NULL));
     MD2_TRY(scan_glcmds(&c, &s[SEC_GLCMDS], &gl_words));
 
     if (!md2__layout(&l, s[SEC_SKINS].count, (size_t)c.h[MD2_H_NUM_XYZ],
@@ -899,7 +965,12 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
                          (unsigned long)l.total);
     memset(m, 0, sizeof *m);
     fill_header(&m->header, c.h);
-    copy_model(&c, s, m, &l, kept_tris, gl_words);
+    copy_model(&c, s, m, &l, kept_tris, gl_words, copy_while_scanning);
+    if (copy_while_scanning) {
+        /* MD2_OK always: the warning is not strict here */
+        (void)scan_normals(&c, &s[SEC_FRAMES],
+                           (md2_vertex *)(void *)((unsigned char *)m + l.vertices));
+    }
     m->warnings = c.warnings;
     m->allocator = a;
     *out = m;
