@@ -616,6 +616,89 @@ static void test_quirk_normal_index(void **state)
            MD2_SECTION_FRAMES, "lightnormalindex", at);
 }
 
+/* A model of n vertices and 3 frames with no skins and no GL commands,
+ * written byte by byte; normal indices from (7 * i) % 162. Returns the size. */
+static size_t build_frames_model(uint8_t *out, uint32_t n)
+{
+    const uint32_t framesize = 40 + 4 * n, ofs_frames = 68 + 4 + 12;
+    const uint32_t end = ofs_frames + 3 * framesize;
+    const uint32_t h[17] = {0x32504449u, 8, 8, 8, framesize, 0, n, 1, 1, 0, 3,
+                            68, 68, 72, ofs_frames, end, end};
+    uint32_t k, f, i;
+    memset(out, 0, end);
+    for (k = 0; k < 17; k++)
+        tu_set32(out, 4 * k, (int32_t)h[k]);
+    for (f = 0; f < 3; f++) {
+        uint8_t *fr = out + ofs_frames + f * framesize;
+        for (k = 0; k < 3; k++)
+            tu_set32(fr, 4 * k, 0x3F800000); /* scale 1.0f; translate 0 */
+        fr[24] = (uint8_t)('a' + f);
+        for (i = 0; i < n; i++) {
+            fr[40 + 4 * i] = (uint8_t)(i + f);
+            fr[40 + 4 * i + 1] = (uint8_t)(2 * i);
+            fr[40 + 4 * i + 2] = (uint8_t)(3 * i + f);
+            fr[40 + 4 * i + 3] = (uint8_t)((7 * i) % 162);
+        }
+    }
+    return end;
+}
+
+typedef struct seen_offsets {
+    size_t count;
+    size_t offset[4];
+} seen_offsets;
+
+static void note_offset(void *user, const md2_diagnostic *w)
+{
+    seen_offsets *s = (seen_offsets *)user;
+    if (s->count < 4)
+        s->offset[s->count] = w->offset;
+    s->count++;
+}
+
+/* The parser checks normal indices while it copies the vertices (lenient)
+ * or before it allocates (strict): with every vertex count from 1 to 80
+ * (every tail of the vector loops) and bad indices at the first, middle
+ * and last vertex, both find the same bytes, and the copy is the file's. */
+static void test_normal_index_check_rides_the_copy(void **state)
+{
+    static uint8_t data[68 + 16 + 3 * (40 + 4 * 80)];
+    uint32_t n, p;
+    (void)state;
+    for (n = 1; n <= 80; n++) {
+        uint32_t where[3];
+        where[0] = 0;
+        where[1] = n / 2;
+        where[2] = n - 1;
+        for (p = 0; p < 3; p++) {
+            size_t size = build_frames_model(data, n), fs = 40 + 4 * (size_t)n, f;
+            size_t at1 = 84 + fs + 40 + 4 * (size_t)where[p] + 3;
+            size_t at2 = 84 + 2 * fs + 40 + 4 * (size_t)(n - 1 - where[p]) + 3;
+            md2_options o;
+            md2_diagnostic d;
+            seen_offsets seen;
+            md2_model *m = NULL;
+            data[at1] = 200;
+            data[at2] = 162;
+            memset(&o, 0, sizeof o);
+            memset(&seen, 0, sizeof seen);
+            o.on_warning = note_offset;
+            o.warning_user = &seen;
+            assert_int_equal(md2_parse(data, size, &o, &m), MD2_OK);
+            assert_int_equal(seen.count, 2);
+            assert_int_equal(seen.offset[0], at1);
+            assert_int_equal(seen.offset[1], at2);
+            for (f = 0; f < 3; f++)
+                assert_memory_equal(m->frames[f].vertices, data + 84 + f * fs + 40, 4 * (size_t)n);
+            md2_free(m);
+            o.strict = MD2_WARN_NORMAL_INDEX;
+            o.error = &d;
+            assert_int_equal(md2_parse(data, size, &o, &m), MD2_ERR_BAD_NORMAL_INDEX);
+            assert_int_equal(d.offset, at1);
+        }
+    }
+}
+
 static void test_quirk_glcmds_unterminated(void **state)
 {
     tu_spec s;
@@ -878,6 +961,7 @@ int main(void)
         cmocka_unit_test(test_quirk_all_triangles_dropped),
         cmocka_unit_test(test_valid_oddities_load_strictly),
         cmocka_unit_test(test_quirk_normal_index),
+        cmocka_unit_test(test_normal_index_check_rides_the_copy),
         cmocka_unit_test(test_quirk_glcmds_unterminated),
         cmocka_unit_test(test_quirk_glcmds_invalid),
         cmocka_unit_test(test_quirk_glcmds_trailing_words),
