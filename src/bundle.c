@@ -22,6 +22,7 @@
 typedef struct bctx {
     md2_file_fn read;
     void *user;
+    const char *(*why)(void *user); /* why read failed (NULL: no reason known) */
     const md2_options *caller;  /* the caller's options (may be NULL) */
     md2_options opts;           /* theirs, with our error and warning hooks */
     md2_diagnostic diag;        /* where the parsers report */
@@ -125,8 +126,8 @@ static md2_result read_file(bctx *c, int required, uint8_t **data, size_t *size,
         return MD2_OK;
     }
     if (n == MD2_FILE_ERROR)
-        return fail(c, MD2_ERR_IO, "path", "%s: the file exists but cannot be read",
-                    c->current);
+        return fail(c, MD2_ERR_IO, "path", "%s: the file exists but cannot be read%s%s",
+                    c->current, c->why ? ": " : "", c->why ? c->why(c->user) : "");
     if (n > limit)
         return fail(c, MD2_ERR_LIMIT_EXCEEDED, "max_file_size",
                     "%s: the file has more than %lu bytes (%s)", c->current,
@@ -285,8 +286,11 @@ static md2_result load_tags(bctx *c, const md2_model *m, md2_tags **out)
     return r == MD2_OK ? MD2_OK : pass_error(c, r);
 }
 
-md2_result md2_bundle_load(const char *model_path, md2_file_fn read, void *user,
-                           const md2_options *opts, md2_bundle **out)
+/* md2_bundle_load(), with why(user) (may be NULL) telling why read
+ * failed when it returns MD2_FILE_ERROR. */
+static md2_result bundle_load(const char *model_path, md2_file_fn read, void *user,
+                              const char *(*why)(void *user), const md2_options *opts,
+                              md2_bundle **out)
 {
     bctx c;
     uint8_t *data;
@@ -307,6 +311,7 @@ md2_result md2_bundle_load(const char *model_path, md2_file_fn read, void *user,
     memset(&c, 0, sizeof c);
     c.read = read;
     c.user = user;
+    c.why = why;
     c.caller = opts;
     if (opts)
         c.opts = *opts;
@@ -356,7 +361,14 @@ md2_result md2_bundle_load(const char *model_path, md2_file_fn read, void *user,
     return MD2_OK;
 }
 
-/* md2_file_fn over the C library's stdio. */
+md2_result md2_bundle_load(const char *model_path, md2_file_fn read, void *user,
+                           const md2_options *opts, md2_bundle **out)
+{
+    return bundle_load(model_path, read, user, NULL, opts, out);
+}
+
+/* md2_file_fn over the C library's stdio; user is an int that receives
+ * errno when a file cannot be opened or read. */
 static size_t stdio_read(void *user, const char *path, void *dst, size_t capacity)
 {
     unsigned char scratch[4096];
@@ -364,7 +376,6 @@ static size_t stdio_read(void *user, const char *path, void *dst, size_t capacit
     int failed;
     FILE *f;
 
-    (void)user;
     errno = 0;
     f = fopen(path, "rb");
     if (!f) {
@@ -375,6 +386,7 @@ static size_t stdio_read(void *user, const char *path, void *dst, size_t capacit
         if (errno == ENOENT)
             return MD2_FILE_MISSING;
 #endif
+        *(int *)user = errno;
         return MD2_FILE_ERROR;
     }
     if (dst) {
@@ -389,15 +401,25 @@ static size_t stdio_read(void *user, const char *path, void *dst, size_t capacit
         } while (n == sizeof scratch && total <= capacity);
     }
     failed = ferror(f) != 0;
-    if (fclose(f) != 0 && !dst)
+    if (failed)
+        *(int *)user = errno;
+    if (fclose(f) != 0 && !dst && !failed) {
+        *(int *)user = errno;
         failed = 1;
+    }
     return failed ? MD2_FILE_ERROR : total;
+}
+
+static const char *stdio_why(void *user)
+{
+    return md2__errno_text(*(const int *)user);
 }
 
 md2_result md2_bundle_load_file(const char *model_path, const md2_options *opts,
                                 md2_bundle **out)
 {
-    return md2_bundle_load(model_path, stdio_read, NULL, opts, out);
+    int error = 0;
+    return bundle_load(model_path, stdio_read, &error, stdio_why, opts, out);
 }
 
 void md2_bundle_free(md2_bundle *bundle)

@@ -102,6 +102,10 @@ typedef struct md2_glscan {
 
 /* Scans n GL command words. Words come either from little-endian bytes
  * (bytes != NULL) or from an int32 array (words != NULL). */
+/* The operating system's reason for errno value e, in our own words
+ * ("no such file or directory"); never NULL. Thread-safe (load.c). */
+const char *md2__errno_text(int e);
+
 void md2__glcmds_scan(const uint8_t *bytes, const int32_t *words, size_t n,
                       size_t num_vertices, md2_glscan *out);
 

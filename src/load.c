@@ -171,7 +171,7 @@ md2_result md2_load_stream(md2_read_fn read, void *user, const md2_options *opts
 
 /* The operating system's reason for errno value e, in our own words (the
  * C library's strerror() need not be thread-safe). */
-static const char *errno_text(int e)
+const char *md2__errno_text(int e)
 {
     switch (e) {
 #ifdef ENOENT
@@ -251,7 +251,7 @@ static size_t read_file(void *user, void *dst, size_t size)
 
 static const char *file_why(void *user)
 {
-    return errno_text(((file_source *)user)->error);
+    return md2__errno_text(((file_source *)user)->error);
 }
 
 md2_result md2_load_file(const char *path, const md2_options *opts, md2_model **out)
@@ -272,7 +272,7 @@ md2_result md2_load_file(const char *path, const md2_options *opts, md2_model **
     fs.error = 0;
     if (!fs.f)
         return md2__fail(err, MD2_ERR_IO, MD2_SECTION_NONE, "path", 0, 0,
-                         "cannot open '%s': %s", path, errno_text(errno));
+                         "cannot open '%s': %s", path, md2__errno_text(errno));
     memset(&src, 0, sizeof src);
     src.read = read_file;
     src.user = &fs;

@@ -1870,7 +1870,8 @@ static void test_bundle_files(void **state)
     assert_int_equal(mkdir(path, 0700), 0);
     snprintf(path, sizeof path, "%s/body.md2", dir);
     assert_int_equal(md2_bundle_load_file(path, &o, &b), MD2_ERR_IO);
-    assert_non_null(strstr(d.message, "body.tag: the file exists but cannot be read"));
+    /* md2_bundle_load_file says why: the operating system's reason */
+    assert_non_null(strstr(d.message, "body.tag: the file exists but cannot be read: is a directory"));
     assert_int_equal(a.live, 0);
     snprintf(path, sizeof path, "%s/body.tag", dir);
     assert_int_equal(rmdir(path), 0);

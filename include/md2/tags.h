@@ -374,7 +374,10 @@ MD2_API md2_result md2_bundle_load(const char *model_path, md2_file_fn read,
 
 /** md2_bundle_load() from the file system, through the C library's fopen
  *  and fread: a file that fopen cannot open because it does not exist
- *  (ENOENT) is missing; any other failure to open or read is MD2_ERR_IO. */
+ *  (ENOENT) is missing; any other failure to open or read is MD2_ERR_IO,
+ *  and its message ends with the operating system's reason, in
+ *  md2_load_file()'s words ("x.tag: the file exists but cannot be read:
+ *  is a directory"). */
 MD2_API md2_result md2_bundle_load_file(const char *model_path,
                                         const md2_options *opts,
                                         md2_bundle **out);
