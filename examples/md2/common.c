@@ -114,6 +114,19 @@ md2_result tool_load(const char *path, uint32_t strict, tool_model *out, md2_dia
     return MD2_OK;
 }
 
+const char *tool_message(const char *path, const md2_diagnostic *d)
+{
+    size_t n = strlen(path);
+    if (strncmp(d->message, path, n) == 0 && d->message[n] == ':' && d->message[n + 1] == ' ')
+        return d->message + n + 2;
+    return d->message;
+}
+
+void tool_load_error(const char *cmd, const char *path, const md2_diagnostic *d)
+{
+    tool_error(cmd, "%s: %s", path, tool_message(path, d));
+}
+
 size_t tool_find_anim(const char *cmd, const tool_model *m, const char *name)
 {
     size_t i = md2_anim_find(m->anims, m->num_anims, name);

@@ -1,8 +1,511 @@
-/* placeholder: replaced by the subcommand's real code */
+/*
+ * md2 render: draws one pose of a model, or a contact sheet of an
+ * animation's keyframes, to a PNG with a transparent background, through
+ * the software rasterizer of raster.c. The manual is docs/tool.md
+ * (examples/md2/doc_render.md); `md2 render --help` the short form.
+ *
+ * SPDX-License-Identifier: MIT
+ */
 #include "tool.h"
+
+#include "raster.h"
+
+#include <md2/mesh.h>
+#include <md2/skin.h>
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "render"
+#define RENDER_MAX_SIDE 16384   /* pixels a side of the whole picture */
+#define RENDER_MAX_GRID 256     /* columns or rows of a sheet */
+#define RENDER_NO_FRAME ((uint32_t)-1)
+
+typedef struct render_args {
+    const char *model;
+    const char *output;
+    const char *skin;
+    const char *anim;
+    long frame;             /* -1: not given */
+    long cols, rows;        /* 0: no sheet */
+    long width, height;     /* 0: not given */
+    double yaw, pitch;
+    int wireframe, unlit;
+} render_args;
+
+/* Everything a render holds; render_job_free() releases it. */
+typedef struct render_job {
+    tool_model model;
+    md2_mesh *mesh;
+    float *pose;             /* mesh->num_vertices * 8 floats: md2_layout_default() */
+    raster_vertex *corners;  /* mesh->num_vertices */
+    tool_image skin;         /* rgba NULL: no skin */
+    uint32_t *frames;        /* one a cell; RENDER_NO_FRAME: empty */
+    size_t cells;
+    int cols, cell_width, cell_height;
+    tool_image picture;
+    float *depth;            /* one cell */
+} render_job;
+
+static void synopsis(FILE *f)
+{
+    fprintf(f,
+        "usage: md2 render MODEL -o OUT.png [--frame N] [--anim NAME] [--sheet COLSxROWS]\n"
+        "                  [--size WxH] [--skin FILE] [--wireframe] [--unlit]\n"
+        "                  [--yaw DEG] [--pitch DEG]\n");
+}
+
+static void usage(FILE *f)
+{
+    synopsis(f);
+    fprintf(f,
+        "\n"
+        "Draws one pose of an MD2 model, or a contact sheet of its keyframes, to a PNG\n"
+        "with a transparent background (software rasterizer: depth buffer,\n"
+        "perspective-correct nearest-texel skin, Lambert light from the normals).\n"
+        "\n"
+        "  -o, --output FILE  the PNG to write (it appears only when complete)\n"
+        "  --frame N          keyframe N (default 0); with --anim, counted from the\n"
+        "                     animation's first keyframe\n"
+        "  --anim NAME        an animation (from .anm/.framegroups side files or the\n"
+        "                     frame names); alone: its first keyframe\n"
+        "  --sheet COLSxROWS  a contact sheet (each 1 to %d): the keyframes of --anim\n"
+        "                     (default: all) spread evenly over the cells, left to\n"
+        "                     right, top to bottom; cells past the last stay empty\n"
+        "  --size WxH         picture size, or with --sheet the size of one cell\n"
+        "                     (default 512x512, with --sheet 256x256); at most %d\n"
+        "                     pixels a side for the whole picture\n"
+        "  --skin FILE        skin image (PCX, PNG, TGA, BMP, JPEG); default: the\n"
+        "                     model's own skin found beside it or under its game\n"
+        "                     folder, else plain light grey\n"
+        "  --wireframe        only the visible triangle edges, on transparency\n"
+        "  --unlit            the skin's colours without light\n"
+        "  --yaw DEG          turn the camera DEG degrees about the vertical axis\n"
+        "                     (default 30: front and left of the model; 0: front)\n"
+        "  --pitch DEG        raise the camera DEG degrees (default 15; -89 to 89)\n"
+        "\n"
+        "The camera looks at the centre of the model's bounding box (for a sheet, the\n"
+        "box of every keyframe drawn) and fits the box to the picture. `--` ends the\n"
+        "options. Exit status: 0 done, 1 the model, skin or output failed, 2 bad usage.\n",
+        RENDER_MAX_GRID, RENDER_MAX_SIDE);
+}
+
+/* Prints a usage error (fmt has one %s) and returns 0. */
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "md2 " CMD ": ");
+    fprintf(stderr, fmt, arg);
+    fputc('\n', stderr);
+    synopsis(stderr);
+    fprintf(stderr, "`md2 render --help` describes the options.\n");
+    return 0;
+}
+
+/* The value after option argv[*i], or NULL after printing why. */
+static const char *option_value(int argc, char **argv, int *i)
+{
+    if (*i + 1 >= argc) {
+        usage_error("%s needs a value", argv[*i]);
+        return NULL;
+    }
+    return argv[++*i];
+}
+
+static int parse_angle(const char *opt, const char *value, double limit, double *out)
+{
+    char fmt[96];
+    if (!tool_parse_double(value, out) || *out < -limit || *out > limit) {
+        snprintf(fmt, sizeof fmt, "bad %s '%%s': expected degrees from %g to %g", opt, -limit,
+                 limit);
+        return usage_error(fmt, value);
+    }
+    return 1;
+}
+
+/* Parses one option that takes a value; 0 after a usage message. */
+static int parse_valued(const char *opt, const char *value, render_args *a)
+{
+    if (strcmp(opt, "-o") == 0 || strcmp(opt, "--output") == 0)
+        a->output = value;
+    else if (strcmp(opt, "--skin") == 0)
+        a->skin = value;
+    else if (strcmp(opt, "--anim") == 0)
+        a->anim = value;
+    else if (strcmp(opt, "--frame") == 0) {
+        if (!tool_parse_long(value, 0, 2147483647L, &a->frame))
+            return usage_error("bad --frame '%s': expected a keyframe number (0 or more)",
+                               value);
+    } else if (strcmp(opt, "--size") == 0) {
+        if (!tool_parse_pair(value, RENDER_MAX_SIDE, &a->width, &a->height))
+            return usage_error("bad --size '%s': expected WxH, each 1 to 16384", value);
+    } else if (strcmp(opt, "--sheet") == 0) {
+        if (!tool_parse_pair(value, RENDER_MAX_GRID, &a->cols, &a->rows))
+            return usage_error("bad --sheet '%s': expected COLSxROWS, each 1 to 256", value);
+    } else if (strcmp(opt, "--yaw") == 0) {
+        return parse_angle("--yaw", value, 1e6, &a->yaw);
+    } else {
+        return parse_angle("--pitch", value, 89.0, &a->pitch);
+    }
+    return 1;
+}
+
+static int takes_value(const char *opt)
+{
+    static const char *const names[] = {"-o", "--output", "--skin", "--anim", "--frame",
+                                        "--size", "--sheet", "--yaw", "--pitch"};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(opt, names[i]) == 0)
+            return 1;
+    }
+    return 0;
+}
+
+/* Checks what the options say together; 0 after a usage message. */
+static int check_args(render_args *a)
+{
+    if (!a->model)
+        return usage_error("%s", "no MODEL given");
+    if (!a->output)
+        return usage_error("%s", "no output: give -o OUT.png");
+    if (a->cols && a->frame >= 0)
+        return usage_error("%s", "--frame and --sheet do not mix: a sheet shows many frames");
+    if (!a->width) {
+        a->width = a->cols ? 256 : 512;
+        a->height = a->width;
+    }
+    if (a->cols && (a->cols * a->width > RENDER_MAX_SIDE || a->rows * a->height > RENDER_MAX_SIDE)) {
+        char msg[160];
+        snprintf(msg, sizeof msg, "a %ldx%ld sheet of %ldx%ld cells would be %ldx%ld pixels; at "
+                 "most %d a side", a->cols, a->rows, a->width, a->height, a->cols * a->width,
+                 a->rows * a->height, RENDER_MAX_SIDE);
+        return usage_error("%s", msg);
+    }
+    return 1;
+}
+
+/* 1: parsed; 0: usage error printed (exit 2); -1: help printed (exit 0). */
+static int parse_args(int argc, char **argv, render_args *a)
+{
+    int i, options = 1;
+    memset(a, 0, sizeof *a);
+    a->frame = -1;
+    a->yaw = 30.0;
+    a->pitch = 15.0;
+    for (i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!options || arg[0] != '-' || arg[1] == '\0') {
+            if (a->model)
+                return usage_error("one MODEL only ('%s' is a second)", arg);
+            a->model = arg;
+        } else if (strcmp(arg, "--") == 0) {
+            options = 0;
+        } else if (tool_is_help(arg)) {
+            usage(stdout);
+            return -1;
+        } else if (strcmp(arg, "--wireframe") == 0) {
+            a->wireframe = 1;
+        } else if (strcmp(arg, "--unlit") == 0) {
+            a->unlit = 1;
+        } else if (takes_value(arg)) {
+            const char *value = option_value(argc, argv, &i);
+            if (!value || !parse_valued(arg, value, a))
+                return 0;
+        } else {
+            return usage_error("unknown option '%s'", arg);
+        }
+    }
+    return check_args(a);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Frames, skin, mesh                                                        */
+/* ------------------------------------------------------------------------ */
+
+/* Cell i of n shows keyframe first + round(i * (count - 1) / (n - 1)),
+ * halves rounded up; with count <= n, cell i shows first + i. */
+static void spread_frames(uint32_t first, uint32_t last, uint32_t *frames, size_t n)
+{
+    uint64_t count = (uint64_t)last - first + 1;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (count <= n)
+            frames[i] = i < count ? first + (uint32_t)i : RENDER_NO_FRAME;
+        else
+            frames[i] = first + (uint32_t)((2 * i * (count - 1) + (n - 1)) / (2 * (uint64_t)(n - 1)));
+    }
+}
+
+/* The keyframes first..last the options pick from; 0 after an error. */
+static int frame_range(const render_args *a, const tool_model *m, uint32_t *first,
+                       uint32_t *last)
+{
+    size_t n = m->model->num_frames, i;
+    *first = 0;
+    *last = (uint32_t)(n - 1);
+    if (!a->anim)
+        return 1;
+    i = tool_find_anim(CMD, m, a->anim);
+    if (i == MD2_ANIM_NOT_FOUND)
+        return 0;
+    *first = m->anims[i].first;
+    *last = m->anims[i].last;
+    if (*first > *last || *last >= n) {
+        tool_error(CMD, "animation '%s' (keyframes %lu to %lu) lies outside the model's %lu "
+                   "keyframes", a->anim, (unsigned long)*first, (unsigned long)*last,
+                   (unsigned long)n);
+        return 0;
+    }
+    return 1;
+}
+
+static int pick_frames(const render_args *a, render_job *job)
+{
+    uint32_t first, last;
+    if (!frame_range(a, &job->model, &first, &last))
+        return 0;
+    job->cells = a->cols ? (size_t)a->cols * (size_t)a->rows : 1;
+    job->frames = (uint32_t *)malloc(job->cells * sizeof *job->frames);
+    if (!job->frames) {
+        tool_error(CMD, "out of memory");
+        return 0;
+    }
+    if (a->cols) {
+        spread_frames(first, last, job->frames, job->cells);
+        return 1;
+    }
+    if (a->frame > (long)(last - first)) {
+        if (a->anim)
+            tool_error(CMD, "--frame %ld is out of range: animation '%s' has %lu keyframes "
+                       "(0 to %lu)", a->frame, a->anim, (unsigned long)(last - first + 1),
+                       (unsigned long)(last - first));
+        else
+            tool_error(CMD, "--frame %ld is out of range: the model has %lu keyframes (0 to %lu)",
+                       a->frame, (unsigned long)(last + 1), (unsigned long)last);
+        return 0;
+    }
+    job->frames[0] = first + (uint32_t)(a->frame > 0 ? a->frame : 0);
+    return 1;
+}
+
+/* --skin, else the model's own skin, else none; 0 only when --skin fails. */
+static int load_skin(const render_args *a, render_job *job)
+{
+    char path[MD2_SKIN_PATH_MAX];
+    if (a->skin)
+        return tool_image_load(CMD, a->skin, &job->skin);
+    if (!tool_find_skin(a->model, job->model.model, path, sizeof path)) {
+        fprintf(stderr, "md2 " CMD ": note: no skin file found for %s; drawing it light grey "
+                        "(--skin FILE gives one)\n", a->model);
+        return 1;
+    }
+    if (!tool_image_load(CMD, path, &job->skin))
+        fprintf(stderr, "md2 " CMD ": note: drawing %s light grey instead\n", a->model);
+    return 1;
+}
+
+static int build_mesh(render_job *job)
+{
+    md2_diagnostic diag;
+    md2_mesh_options opts;
+    size_t n;
+    memset(&opts, 0, sizeof opts);
+    opts.error = &diag;
+    if (md2_mesh_build(job->model.model, &opts, &job->mesh) != MD2_OK) {
+        tool_error(CMD, "%s", diag.message);
+        return 0;
+    }
+    n = job->mesh->num_vertices ? job->mesh->num_vertices : 1;
+    if (n <= (size_t)-1 / (8 * sizeof(float))) {
+        job->pose = (float *)malloc(n * 8 * sizeof(float));
+        job->corners = (raster_vertex *)malloc(n * sizeof(raster_vertex));
+    }
+    if (!job->pose || !job->corners) {
+        tool_error(CMD, "out of memory");
+        return 0;
+    }
+    return 1;
+}
+
+/* The picture (transparent) and one cell's depth buffer. */
+static int alloc_picture(const render_args *a, render_job *job)
+{
+    size_t w = (size_t)(a->cols ? a->cols : 1) * (size_t)a->width;
+    size_t h = (size_t)(a->rows ? a->rows : 1) * (size_t)a->height;
+    job->cols = (int)(a->cols ? a->cols : 1);
+    job->cell_width = (int)a->width;
+    job->cell_height = (int)a->height;
+    job->picture.width = (int)w;
+    job->picture.height = (int)h;
+    job->picture.rgba = (unsigned char *)calloc(w * h, 4);
+    job->depth = (float *)malloc((size_t)a->width * (size_t)a->height * sizeof(float));
+    if (!job->picture.rgba || !job->depth) {
+        tool_error(CMD, "out of memory for a %lux%lu picture", (unsigned long)w, (unsigned long)h);
+        return 0;
+    }
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Drawing                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* The box of every keyframe the cells show. */
+static void frames_box(const render_job *job, double lo[3], double hi[3])
+{
+    size_t c;
+    int i, any = 0;
+    for (c = 0; c < job->cells; c++) {
+        float mn[3], mx[3];
+        if (job->frames[c] == RENDER_NO_FRAME ||
+            md2_frame_bounds(job->model.model, job->frames[c], mn, mx) != MD2_OK)
+            continue;
+        for (i = 0; i < 3; i++) {
+            if (!any || mn[i] < lo[i])
+                lo[i] = mn[i];
+            if (!any || mx[i] > hi[i])
+                hi[i] = mx[i];
+        }
+        any = 1;
+    }
+    if (!any)
+        lo[0] = lo[1] = lo[2] = hi[0] = hi[1] = hi[2] = 0.0;
+}
+
+/* Poses keyframe `frame` into job->corners; 0 after an error. */
+static int pose_frame(render_job *job, uint32_t frame)
+{
+    md2_vertex_layout layout = md2_layout_default(MD2_LAYOUT_UNIT_NORMALS);
+    size_t i;
+    int k;
+    md2_result r = md2_mesh_lerp(job->mesh, job->model.model, frame, frame, 0.0f, job->pose,
+                                 &layout);
+    if (r != MD2_OK) {
+        tool_error(CMD, "cannot pose keyframe %lu: %s", (unsigned long)frame,
+                   md2_result_string(r));
+        return 0;
+    }
+    for (i = 0; i < job->mesh->num_vertices; i++) {
+        const float *p = job->pose + i * 8;
+        raster_vertex *v = &job->corners[i];
+        for (k = 0; k < 3; k++) {
+            v->position[k] = p[k];
+            v->normal[k] = p[3 + k];
+        }
+        v->uv[0] = p[6];
+        v->uv[1] = p[7];
+    }
+    return 1;
+}
+
+static void draw_mesh(const render_job *job, const raster_target *t, const raster_camera *cam,
+                      const raster_shading *s)
+{
+    const uint32_t *idx = job->mesh->indices;
+    size_t i;
+    raster_clear(t);
+    for (i = 0; i + 2 < job->mesh->num_indices; i += 3) {
+        const raster_vertex *v[3];
+        v[0] = &job->corners[idx[i]];
+        v[1] = &job->corners[idx[i + 1]];
+        v[2] = &job->corners[idx[i + 2]];
+        raster_draw(t, cam, s, v);
+    }
+}
+
+static int draw_cells(const render_args *a, render_job *job)
+{
+    raster_camera cam;
+    raster_shading shading;
+    raster_texture skin;
+    raster_target target;
+    double lo[3], hi[3];
+    size_t c, stride = (size_t)job->picture.width * 4;
+    frames_box(job, lo, hi);
+    raster_camera_fit(&cam, lo, hi, a->yaw, a->pitch, job->cell_width, job->cell_height);
+    memset(&shading, 0, sizeof shading);
+    skin.rgba = job->skin.rgba;
+    skin.width = job->skin.width;
+    skin.height = job->skin.height;
+    shading.skin = job->skin.rgba ? &skin : NULL;
+    shading.lit = !a->unlit;
+    shading.wireframe = a->wireframe;
+    raster_camera_light(&cam, shading.light);
+    target.stride = stride;
+    target.depth = job->depth;
+    target.width = job->cell_width;
+    target.height = job->cell_height;
+    for (c = 0; c < job->cells; c++) {
+        size_t col = c % (size_t)job->cols, row = c / (size_t)job->cols;
+        if (job->frames[c] == RENDER_NO_FRAME)
+            continue;
+        if (!pose_frame(job, job->frames[c]))
+            return 0;
+        target.rgba = job->picture.rgba + row * (size_t)job->cell_height * stride +
+                      col * (size_t)job->cell_width * 4;
+        draw_mesh(job, &target, &cam, &shading);
+    }
+    return 1;
+}
+
+static int write_png(const char *path, const tool_image *img)
+{
+    unsigned char *png;
+    size_t size;
+    tool_out out;
+    if (!tool_png_encode(img, &png, &size)) {
+        tool_error(CMD, "out of memory while encoding the PNG");
+        return 0;
+    }
+    if (!tool_out_open(&out, CMD, path)) {
+        free(png);
+        return 0;
+    }
+    if (fwrite(png, 1, size, out.file) != size) {
+        tool_error(CMD, "cannot write %s: %s", path, strerror(errno));
+        tool_out_abort(&out);
+        free(png);
+        return 0;
+    }
+    free(png);
+    return tool_out_commit(&out, CMD);
+}
+
+static void render_job_free(render_job *job)
+{
+    free(job->depth);
+    tool_image_free(&job->picture);
+    free(job->frames);
+    tool_image_free(&job->skin);
+    free(job->corners);
+    free(job->pose);
+    md2_mesh_free(job->mesh);
+    tool_model_free(&job->model);
+}
+
+/* "md2 render: PATH: MESSAGE", without the path twice when the library's
+ * message starts with it. */
+static int run(const render_args *a, render_job *job)
+{
+    md2_diagnostic diag;
+    if (tool_load(a->model, 0, &job->model, &diag) != MD2_OK) {
+        tool_load_error(CMD, a->model, &diag);
+        return 0;
+    }
+    return pick_frames(a, job) && load_skin(a, job) && build_mesh(job) &&
+           alloc_picture(a, job) && draw_cells(a, job) && write_png(a->output, &job->picture);
+}
+
 int tool_render(int argc, char **argv)
 {
-    (void)argc;
-    tool_error(argv[0], "not written yet");
-    return TOOL_FAILED;
+    render_args args;
+    render_job job;
+    int parsed = parse_args(argc, argv, &args), ok;
+    if (parsed <= 0)
+        return parsed < 0 ? TOOL_OK : TOOL_USAGE;
+    memset(&job, 0, sizeof job);
+    ok = run(&args, &job);
+    render_job_free(&job);
+    return ok ? TOOL_OK : TOOL_FAILED;
 }

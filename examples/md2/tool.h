@@ -68,6 +68,15 @@ typedef struct tool_model {
  * *out is then empty. */
 md2_result tool_load(const char *path, uint32_t strict, tool_model *out, md2_diagnostic *error);
 
+/* The message of d without the "PATH: " it starts with when it is about
+ * the file at path itself (md2_bundle_load_file() names the file in its
+ * messages): the caller prints "PATH: " before it. A message about a side
+ * file keeps that file's name. */
+const char *tool_message(const char *path, const md2_diagnostic *d);
+
+/* Prints "md2 CMD: PATH: MESSAGE" for d, an error of tool_load(path, ...). */
+void tool_load_error(const char *cmd, const char *path, const md2_diagnostic *d);
+
 /* The animation named name (--anim NAME) of a loaded model: its index in
  * m->anims, or MD2_ANIM_NOT_FOUND after printing (as cmd) which names there
  * are. */

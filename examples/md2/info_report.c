@@ -1,0 +1,102 @@
+/*
+ * md2 info: what it reports about a loaded model (see info_report.h).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "info_report.h"
+#include "info_util.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static const char *const side_names[INFO_SIDE_COUNT] = {"anm", "framegroups", "tag"};
+static const uint32_t side_flags[INFO_SIDE_COUNT] = {MD2_BUNDLE_ANM, MD2_BUNDLE_FRAMEGROUPS,
+                                                     MD2_BUNDLE_TAG};
+
+const char *info_side_name(int k)
+{
+    return k >= 0 && k < INFO_SIDE_COUNT ? side_names[k] : "?";
+}
+
+const char *info_anim_source(md2_anim_source s)
+{
+    switch (s) {
+    case MD2_ANIMS_FROM_ANM:
+        return "anm";
+    case MD2_ANIMS_FROM_FRAMEGROUPS:
+        return "framegroups";
+    default:
+        return "names";
+    }
+}
+
+/* The box of every frame (frames always have vertices in a loaded model). */
+static void model_bounds(const md2_model *model, float min[3], float max[3])
+{
+    size_t f;
+    int a;
+    for (f = 0; f < model->num_frames; f++) {
+        float lo[3], hi[3];
+        if (md2_frame_bounds(model, (uint32_t)f, lo, hi) != MD2_OK)
+            continue;
+        for (a = 0; a < 3; a++) {
+            if (f == 0 || lo[a] < min[a])
+                min[a] = lo[a];
+            if (f == 0 || hi[a] > max[a])
+                max[a] = hi[a];
+        }
+    }
+}
+
+static void count_glcmds(const md2_model *model, size_t *strips, size_t *fans)
+{
+    md2_glcmd_iter it;
+    md2_glcmd cmd;
+    *strips = 0;
+    *fans = 0;
+    md2_glcmd_begin(&it, model);
+    while (md2_glcmd_next(&it, &cmd)) {
+        if (cmd.is_fan)
+            (*fans)++;
+        else
+            (*strips)++;
+    }
+}
+
+int info_report_make(info_report *r, const char *path, const tool_model *m)
+{
+    struct stat st;
+    int k;
+    memset(r, 0, sizeof *r);
+    r->path = path;
+    r->m = m;
+    if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+        r->has_size = 1;
+        r->file_size = (unsigned long long)st.st_size;
+    }
+    model_bounds(m->model, r->min, r->max);
+    count_glcmds(m->model, &r->strips, &r->fans);
+    if (!tool_find_skin(path, m->model, r->skin_file, sizeof r->skin_file))
+        r->skin_file[0] = '\0';
+    for (k = 0; k < INFO_SIDE_COUNT; k++) {
+        if (!(m->bundle->files & side_flags[k]))
+            continue;
+        r->side[k] = info_side_path(path, side_names[k]);
+        if (!r->side[k]) {
+            tool_error("info", "out of memory");
+            return 0;
+        }
+    }
+    return 1;
+}
+
+void info_report_free(info_report *r)
+{
+    int k;
+    for (k = 0; k < INFO_SIDE_COUNT; k++)
+        free(r->side[k]);
+    memset(r, 0, sizeof *r);
+}

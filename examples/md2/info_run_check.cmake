@@ -1,0 +1,180 @@
+# Runs the md2 command once and checks its exit status and output: one
+# test of md2 info or md2 validate (registered by md2_info_check() in
+# info_checks.cmake, which writes the CHECKS file and describes each check).
+#
+#   cmake -DTOOL=path/to/md2 -DCHECKS=checks.cmake -P info_run_check.cmake
+#
+# Under valgrind: when the environment has MD2_TOOL_VALGRIND (any value), or
+# when this script itself runs under valgrind's memcheck (ctest -T memcheck,
+# as tests/run.sh does with MD2_VALGRIND=1: valgrind does not follow child
+# processes), md2 runs under valgrind too, and any error or leak it finds
+# fails the test (exit status 125).
+# On failure, md2's exact stdout and stderr are kept beside CHECKS
+# (NAME.stdout, NAME.stderr): CMake rewraps the lines of its messages.
+# Regexes and lines are never put in CMake lists (see info_checks.cmake).
+# SPDX-License-Identifier: MIT
+cmake_minimum_required(VERSION 3.21)
+
+foreach(_var IN ITEMS TOOL CHECKS)
+  if(NOT DEFINED ${_var} OR "${${_var}}" STREQUAL "")
+    message(FATAL_ERROR "info_run_check.cmake: -D${_var}=... is required")
+  endif()
+endforeach()
+include("${CHECKS}")
+
+# ---- the command --------------------------------------------------------------
+set(_cmd "${TOOL}")
+foreach(_i RANGE ${ARGS_COUNT})
+  if(_i LESS ARGS_COUNT)
+    list(APPEND _cmd "${ARGS_${_i}}")
+  endif()
+endforeach()
+if(DEFINED ENV{MD2_TOOL_VALGRIND} OR "$ENV{LD_PRELOAD}" MATCHES "vgpreload_memcheck")
+  find_program(_valgrind valgrind)
+  if(NOT _valgrind)
+    message(FATAL_ERROR "info_run_check.cmake: valgrind was asked for, but is not installed")
+  endif()
+  set(_cmd "${_valgrind}" -q --error-exitcode=125 --leak-check=full
+    --errors-for-leak-kinds=all --show-leak-kinds=all ${_cmd})
+endif()
+if(TTY)
+  find_program(_script script)
+  if(NOT _script)
+    message(FATAL_ERROR "info_run_check.cmake: TTY needs util-linux `script`")
+  endif()
+  set(_line "")
+  foreach(_arg IN LISTS _cmd)
+    string(REPLACE "'" "'\\''" _arg "${_arg}")
+    string(APPEND _line " '${_arg}'")
+  endforeach()
+  # -e: script exits with the command's status; the typescript goes nowhere
+  set(_cmd "${_script}" -q -e -c "${_line}" /dev/null)
+endif()
+
+if(OUT_FILE)
+  execute_process(COMMAND ${_cmd} WORKING_DIRECTORY "${WORKDIR}" RESULT_VARIABLE _rc
+    OUTPUT_FILE "${OUT_FILE}" ERROR_VARIABLE _err INPUT_FILE /dev/null)
+  set(_out "")
+else()
+  execute_process(COMMAND ${_cmd} WORKING_DIRECTORY "${WORKDIR}" RESULT_VARIABLE _rc
+    OUTPUT_VARIABLE _out ERROR_VARIABLE _err INPUT_FILE /dev/null)
+endif()
+if(TTY)
+  string(REPLACE "\r" "<CR>" _out "${_out}")
+endif()
+
+# ---- the checks -----------------------------------------------------------------
+set(_failures "")
+macro(_fail text)
+  string(APPEND _failures "  - ${text}\n")
+endmacro()
+
+if(NOT "${_rc}" STREQUAL "${EXIT}")
+  _fail("exit status ${_rc}, expected ${EXIT}")
+endif()
+if(OUT_EMPTY AND NOT "${_out}" STREQUAL "")
+  _fail("stdout should be empty")
+endif()
+if(ERR_EMPTY AND NOT "${_err}" STREQUAL "")
+  _fail("stderr should be empty")
+endif()
+foreach(_i RANGE ${OUT_COUNT})
+  if(_i LESS OUT_COUNT AND NOT "${_out}" MATCHES "${OUT_${_i}}")
+    _fail("stdout does not match: ${OUT_${_i}}")
+  endif()
+endforeach()
+foreach(_i RANGE ${NOT_OUT_COUNT})
+  if(_i LESS NOT_OUT_COUNT AND "${_out}" MATCHES "${NOT_OUT_${_i}}")
+    _fail("stdout matches, and should not: ${NOT_OUT_${_i}}")
+  endif()
+endforeach()
+foreach(_i RANGE ${ERR_COUNT})
+  if(_i LESS ERR_COUNT AND NOT "${_err}" MATCHES "${ERR_${_i}}")
+    _fail("stderr does not match: ${ERR_${_i}}")
+  endif()
+endforeach()
+
+# LINES: stdout line by line (LINE_0, LINE_1, ...), each matching its regex
+# as a whole.
+if(LINES_COUNT GREATER 0)
+  set(_rest "${_out}")
+  set(_have 0)
+  while(NOT "${_rest}" STREQUAL "")
+    string(FIND "${_rest}" "\n" _nl)
+    if(_nl EQUAL -1)
+      set(LINE_${_have} "${_rest}")
+      set(_rest "")
+    else()
+      string(SUBSTRING "${_rest}" 0 ${_nl} LINE_${_have})
+      math(EXPR _nl "${_nl} + 1")
+      string(SUBSTRING "${_rest}" ${_nl} -1 _rest)
+    endif()
+    math(EXPR _have "${_have} + 1")
+  endwhile()
+  if(NOT _have EQUAL LINES_COUNT)
+    _fail("stdout has ${_have} lines, expected ${LINES_COUNT}")
+  endif()
+  foreach(_i RANGE ${LINES_COUNT})
+    if(_i EQUAL LINES_COUNT)
+      break()
+    endif()
+    math(EXPR _n "${_i} + 1")
+    if(NOT _i LESS _have)
+      _fail("line ${_n} is missing; it should match ^${LINES_${_i}}$")
+    elseif(NOT "${LINE_${_i}}" MATCHES "^${LINES_${_i}}$")
+      _fail("line ${_n} is \"${LINE_${_i}}\", which does not match ^${LINES_${_i}}$")
+    endif()
+  endforeach()
+endif()
+
+# JSON: valid, and each value as expected.
+if(JSON_COUNT GREATER 0)
+  string(JSON _type ERROR_VARIABLE _error TYPE "${_out}")
+  if(_error)
+    _fail("stdout is not valid JSON: ${_error}")
+    set(JSON_COUNT 0)
+  endif()
+endif()
+foreach(_i RANGE ${JSON_COUNT})
+  if(_i EQUAL JSON_COUNT)
+    break()
+  endif()
+  set(_check "${JSON_${_i}}")
+  string(FIND "${_check}" "=" _eq)
+  string(SUBSTRING "${_check}" 0 ${_eq} _key)
+  math(EXPR _eq "${_eq} + 1")
+  string(SUBSTRING "${_check}" ${_eq} -1 _expected)
+  set(_op GET)
+  if(_key MATCHES "^(len|type|match):(.*)$")
+    set(_op "${CMAKE_MATCH_1}")
+    set(_key "${CMAKE_MATCH_2}")
+  endif()
+  string(REPLACE "/" ";" _path "${_key}")
+  if(_op STREQUAL "len")
+    string(JSON _value ERROR_VARIABLE _error LENGTH "${_out}" ${_path})
+  elseif(_op STREQUAL "type")
+    string(JSON _value ERROR_VARIABLE _error TYPE "${_out}" ${_path})
+  else()
+    string(JSON _value ERROR_VARIABLE _error GET "${_out}" ${_path})
+  endif()
+  if(_error)
+    _fail("JSON ${_key}: ${_error}")
+  elseif(_op STREQUAL "match")
+    if(NOT "${_value}" MATCHES "${_expected}")
+      _fail("JSON ${_key} is \"${_value}\", which does not match ${_expected}")
+    endif()
+  elseif(NOT "${_value}" STREQUAL "${_expected}")
+    _fail("JSON ${_op} ${_key} is \"${_value}\", expected \"${_expected}\"")
+  endif()
+endforeach()
+
+if(_failures)
+  string(REGEX REPLACE "[.]cmake$" "" _kept "${CHECKS}")
+  file(WRITE "${_kept}.stdout" "${_out}")
+  file(WRITE "${_kept}.stderr" "${_err}")
+  list(JOIN _cmd " " _shown)
+  message(FATAL_ERROR "md2 did not do what was expected.\n"
+    "command: ${_shown}\n(in ${WORKDIR})\n${_failures}"
+    "---- stdout (also in ${_kept}.stdout):\n${_out}"
+    "---- stderr (also in ${_kept}.stderr):\n${_err}----")
+endif()

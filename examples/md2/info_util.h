@@ -1,0 +1,44 @@
+/*
+ * md2 info and md2 validate: what the two subcommands share (info_util.c).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef MD2_INFO_UTIL_H
+#define MD2_INFO_UTIL_H
+
+#include "tool.h"
+
+/* The side file with extension ext ("anm", "framegroups", "tag") of the
+ * model at path, named as md2_bundle_load() names it: the model's
+ * extension (its last '.' and what follows, unless that '.' starts the
+ * file name) replaced by "." ext, in upper case when every letter of the
+ * model's extension is. malloc'd; NULL when out of memory. */
+char *info_side_path(const char *path, const char *ext);
+
+/* Writes s for a person at a terminal: printable ASCII and valid UTF-8 as
+ * they are, every other byte (control characters, DEL, bytes that are not
+ * UTF-8) as \xNN, so that a name from a file can neither break a line nor
+ * send escape sequences. Returns the number of columns written (a UTF-8
+ * character counts as one). */
+size_t info_put_text(FILE *f, const char *s);
+
+/* Columns info_put_text() would write for s. */
+size_t info_text_width(const char *s);
+
+/* Warnings grouped by kind: the same md2_warning flag in the same section
+ * (so a model's ofs_end and its tag file's are two kinds). */
+#define INFO_GROUP_FLAGS 32
+#define INFO_GROUP_SECTIONS 16
+typedef struct info_groups {
+    size_t count[INFO_GROUP_FLAGS * INFO_GROUP_SECTIONS];
+    unsigned char seen[INFO_GROUP_FLAGS * INFO_GROUP_SECTIONS];
+} info_groups;
+
+/* Counts the warnings of m by kind. */
+void info_groups_count(info_groups *g, const tool_model *m);
+
+/* For the warnings of m in order: the number of warnings of w's kind when
+ * w is the first of its kind, 0 for the others. */
+size_t info_groups_first(info_groups *g, const md2_diagnostic *w);
+
+#endif /* MD2_INFO_UTIL_H */

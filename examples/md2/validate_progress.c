@@ -1,0 +1,56 @@
+/*
+ * md2 validate: the progress bar on a terminal (see validate_walk.h).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "validate_walk.h"
+
+#include <string.h>
+#include <unistd.h>
+
+/* Columns of the bar between its brackets. */
+#define BAR_COLUMNS 30
+
+void validate_progress_start(validate_progress *p, FILE *f, size_t total)
+{
+    memset(p, 0, sizeof *p);
+    p->shown = -1;
+    p->total = total;
+    if (total >= VALIDATE_BAR_MIN && isatty(fileno(f)))
+        p->f = f;
+}
+
+static void draw(validate_progress *p)
+{
+    long permille = (long)((double)p->done * 1000.0 / (double)p->total);
+    char bar[BAR_COLUMNS + 1];
+    int filled = (int)(permille * BAR_COLUMNS / 1000), n;
+    memset(bar, '#', (size_t)filled);
+    memset(bar + filled, '.', (size_t)(BAR_COLUMNS - filled));
+    bar[BAR_COLUMNS] = '\0';
+    n = fprintf(p->f, "\rmd2 validate: [%s] %lu/%lu files", bar, (unsigned long)p->done,
+                (unsigned long)p->total);
+    fflush(p->f);
+    p->width = n > 1 ? n - 1 : 0; /* without the '\r' */
+    p->shown = permille;
+}
+
+void validate_progress_step(validate_progress *p)
+{
+    if (p->done < p->total)
+        p->done++;
+    if (p->f && (long)((double)p->done * 1000.0 / (double)p->total) != p->shown)
+        draw(p);
+}
+
+void validate_progress_hide(validate_progress *p)
+{
+    if (!p->f || p->width == 0)
+        return;
+    fprintf(p->f, "\r%*s\r", p->width, "");
+    fflush(p->f);
+    p->width = 0;
+    p->shown = -1;
+}
