@@ -16,7 +16,8 @@
 #   CC, CXX          compilers, read by CMake when it first configures a folder
 #   CI               "true" (CI sets it): md2_view's packages are required and
 #                    configured with -DMD2_REQUIRE_VIEWER=ON, so CI never skips
-#                    the viewer or its tests
+#                    the viewer or its tests; likewise node, npm and the npm
+#                    judges of the md2 export tests (-DMD2_REQUIRE_JUDGES=ON)
 # Exits non-zero if anything fails.
 #
 # SPDX-License-Identifier: MIT
@@ -67,9 +68,10 @@ if [ "$valgrind" = 1 ] && ! have valgrind; then
     missing="$missing valgrind"
 fi
 # md2_view (examples/md2_view.c) and its screenshot tests: GLFW, libepoxy,
-# stb_image, and Xvfb with Mesa's software OpenGL (llvmpipe). Installed when
-# apt-get can; without them a user's build skips the viewer with a message,
-# but with CI=true they are required.
+# stb_image, and Xvfb with Mesa's software OpenGL (llvmpipe); the md2
+# command (examples/md2): stb_image and libpng. Installed when apt-get can;
+# without them a user's build skips those programs with a message, but with
+# CI=true they are required.
 require_viewer=OFF
 if [ "${CI:-}" = true ]; then require_viewer=ON; fi
 viewer_missing=""
@@ -78,6 +80,7 @@ viewer_missing=""
 if ! { have pkg-config && pkg-config --exists stb; } || [ ! -f /usr/include/stb/stb_image.h ]; then
     viewer_missing="$viewer_missing libstb-dev"
 fi
+{ have pkg-config && pkg-config --exists libpng; } || viewer_missing="$viewer_missing libpng-dev"
 have xvfb-run || viewer_missing="$viewer_missing xvfb"
 have xauth || viewer_missing="$viewer_missing xauth"
 swrast=""
@@ -90,7 +93,21 @@ if [ -n "$viewer_missing" ]; then
         { have apt-get && { [ "$(id -u)" = 0 ] || have sudo; }; }; then
         missing="$missing$viewer_missing"
     else
-        echo "not installing$viewer_missing (no apt-get, or not root and no sudo): md2_view and its tests will be skipped"
+        echo "not installing$viewer_missing (no apt-get, or not root and no sudo): md2_view, the md2 command or their tests may be skipped"
+    fi
+fi
+# The judges of the md2 export tests (examples/md2/export.cmake): node and
+# npm, which installs the Khronos glTF-Validator and three.js below. As for
+# the viewer: installed when apt-get can, required with CI=true.
+judges_missing=""
+have node || have nodejs || judges_missing="$judges_missing nodejs"
+have npm || judges_missing="$judges_missing npm"
+if [ -n "$judges_missing" ]; then
+    if [ "$require_viewer" = ON ] ||
+        { have apt-get && { [ "$(id -u)" = 0 ] || have sudo; }; }; then
+        missing="$missing$judges_missing"
+    else
+        echo "not installing$judges_missing (no apt-get, or not root and no sudo): the glTF judges of md2 export will be skipped"
     fi
 fi
 
@@ -113,6 +130,35 @@ else
     echo "all there: cmake, cc, c++, pkg-config, cmocka, ImageMagick"
 fi
 
+# The npm judges of md2 export, once per build folder (kept there with npm's
+# cache, so later runs and CI do not download them again), at the versions
+# the tests were written against.
+case "$build_dir" in
+    /*) npm_dir="$build_dir/npm" ;;
+    *) npm_dir="$root/$build_dir/npm" ;;
+esac
+npm_packages="gltf-validator@2.0.0-dev.3.10 three@0.187.0"
+npm_ready() {
+    for spec in $npm_packages; do
+        name=${spec%@*}
+        version=${spec##*@}
+        grep -q "\"version\": *\"$version\"" "$npm_dir/node_modules/$name/package.json" 2>/dev/null || return 1
+    done
+}
+if npm_ready; then
+    echo "npm judges already in $npm_dir: $npm_packages"
+elif have npm; then
+    say "Installing the glTF judges ($npm_packages) into $npm_dir"
+    mkdir -p "$npm_dir"
+    # shellcheck disable=SC2086 # npm_packages is a word list
+    if ! run npm install --prefix "$npm_dir" --cache "$npm_dir-cache" --no-audit --no-fund $npm_packages; then
+        [ "$require_viewer" = ON ] && die "npm install failed"
+        echo "npm install failed: the glTF judges of md2 export will be skipped"
+    fi
+elif [ "$require_viewer" = ON ]; then
+    die "npm is missing: CI needs the glTF judges of md2 export"
+fi
+
 # ---------------------------------------------------------------------------
 # Configure, build, test
 # ---------------------------------------------------------------------------
@@ -123,6 +169,7 @@ run cmake -S . -B "$build_dir" \
     -DMD2_BUILD_TESTS=ON -DMD2_BUILD_EXAMPLES=ON -DMD2_INSTALL=ON \
     -DMD2_SANITIZE="$san_flag" -DMD2_WERROR="$werror" \
     -DMD2_REQUIRE_VIEWER="$require_viewer" -DMD2_REQUIRE_TOOL="$require_viewer" \
+    -DMD2_REQUIRE_JUDGES="$require_viewer" -DMD2_NPM_DIR="$npm_dir" \
     ${MD2_CMAKE_ARGS:-}
 
 say "Building"
@@ -133,11 +180,12 @@ run ctest --test-dir "$build_dir" --output-on-failure -j"$jobs" --timeout 600
 
 if [ "$valgrind" = 1 ]; then
     # embed: builds other projects; gpu: md2_view under Xvfb and Mesa, which
-    # is slow and reports Mesa's own leaks under valgrind
-    say "Running every test program under valgrind (embedding and gpu tests excluded)"
+    # is slow and reports Mesa's own leaks under valgrind; judge: node
+    # (glTF-Validator, three.js) and the poses they compare with
+    say "Running every test program under valgrind (embedding, gpu and judge tests excluded)"
     vg_opts="--error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all --show-leak-kinds=all --track-origins=yes"
     status=0
-    run ctest --test-dir "$build_dir" -T memcheck -LE 'embed|gpu' -j"$jobs" --timeout 1800 \
+    run ctest --test-dir "$build_dir" -T memcheck -LE 'embed|gpu|judge' -j"$jobs" --timeout 1800 \
         --output-on-failure \
         --overwrite MemoryCheckCommand="$(command -v valgrind)" \
         --overwrite MemoryCheckCommandOptions="$vg_opts" || status=$?

@@ -8,7 +8,7 @@
 #include "../md2_view_image.h"
 
 #include <md2/skin.h>
-#include <stb/stb_image_write.h>
+#include <png.h>
 
 #include <errno.h>
 #include <limits.h>
@@ -239,55 +239,32 @@ void tool_image_free(tool_image *img)
     memset(img, 0, sizeof *img);
 }
 
-typedef struct png_sink {
-    unsigned char *data;
-    size_t size;
-    size_t capacity;
-    int failed;
-} png_sink;
-
-static void png_append(void *user, void *data, int size)
-{
-    png_sink *s = (png_sink *)user;
-    size_t n = (size_t)size;
-    if (s->failed || size <= 0)
-        return;
-    if (s->capacity - s->size < n) {
-        size_t cap = s->capacity ? s->capacity : 4096;
-        unsigned char *p;
-        while (cap - s->size < n) {
-            if (cap > SIZE_MAX / 2) {
-                s->failed = 1;
-                return;
-            }
-            cap *= 2;
-        }
-        p = (unsigned char *)realloc(s->data, cap);
-        if (!p) {
-            s->failed = 1;
-            return;
-        }
-        s->data = p;
-        s->capacity = cap;
-    }
-    memcpy(s->data + s->size, data, n);
-    s->size += n;
-}
-
 int tool_png_encode(const tool_image *img, unsigned char **png, size_t *size)
 {
-    png_sink sink;
-    memset(&sink, 0, sizeof sink);
+    png_image image;
+    png_alloc_size_t capacity, n;
+    unsigned char *buf, *fit;
     *png = NULL;
     *size = 0;
-    if (!stbi_write_png_to_func(png_append, &sink, img->width, img->height, 4, img->rgba,
-                                img->width * 4) ||
-        sink.failed) {
-        free(sink.data);
+    memset(&image, 0, sizeof image);
+    image.version = PNG_IMAGE_VERSION;
+    image.width = (png_uint_32)img->width;
+    image.height = (png_uint_32)img->height;
+    image.format = PNG_FORMAT_RGBA;
+    /* the largest PNG of this image: one pass, then the buffer shrinks */
+    capacity = PNG_IMAGE_PNG_SIZE_MAX(image);
+    buf = (unsigned char *)malloc(capacity);
+    if (!buf)
+        return 0;
+    n = capacity;
+    if (!png_image_write_to_memory(&image, buf, &n, 0, img->rgba, 0, NULL)) {
+        png_image_free(&image);
+        free(buf);
         return 0;
     }
-    *png = sink.data;
-    *size = sink.size;
+    fit = (unsigned char *)realloc(buf, n ? n : 1);
+    *png = fit ? fit : buf;
+    *size = n;
     return 1;
 }
 

@@ -1,8 +1,246 @@
-/* placeholder: replaced by the subcommand's real code */
-#include "tool.h"
+/*
+ * md2 export MODEL -o OUT.{obj,gltf,glb} [--anim NAME] [--frame N]
+ *                  [--y-up] [--skin FILE]
+ *
+ * The command line, the skin and the checks every format shares; the
+ * writers are export_obj.c and export_gltf.c. docs/tool.md, "md2 export",
+ * is the manual.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "export_internal.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { FORMAT_NONE, FORMAT_OBJ, FORMAT_GLTF, FORMAT_GLB };
+
+static void usage(FILE *f)
+{
+    fputs("usage: md2 export MODEL -o OUT.{obj,gltf,glb} [--anim NAME] [--frame N]\n"
+          "                  [--y-up] [--skin FILE]\n"
+          "\n"
+          "Writes a model as Wavefront OBJ or glTF 2.0 (the format follows OUT's extension).\n"
+          "\n"
+          "  -o, --output OUT\n"
+          "                 .obj: one keyframe, with OUT.mtl and the skin as OUT.png;\n"
+          "                 .gltf: one file (its buffer as a data: URI); .glb: binary glTF.\n"
+          "                 glTF holds the welded mesh, a morph target per keyframe and an\n"
+          "                 animation per named animation (KHR_mesh_quantization).\n"
+          "  --anim NAME    OBJ: one file per keyframe of the animation (OUT_000.obj, ...);\n"
+          "                 glTF: only this animation.\n"
+          "  --frame N      the keyframe an OBJ holds, or a glTF mesh shows when no animation\n"
+          "                 plays (default 0); with --anim, counted in the animation.\n"
+          "  --y-up         OBJ: write (x, y, z) = MD2 (y, z, x), Y up and facing +Z, as the\n"
+          "                 glTF export always does (default: MD2's axes, Z up, X forward).\n"
+          "                 glTF is always Y up: no effect there.\n"
+          "  --skin FILE    the skin (PCX, PNG, TGA, BMP, JPEG), converted to PNG; default:\n"
+          "                 the model's skin found as a game would, else no texture.\n"
+          "  -h, --help     this text; -- ends the options (a MODEL named -x.md2)\n"
+          "\n"
+          "Animations come from MODEL.anm or MODEL.framegroups beside the model, else from\n"
+          "the frame names. Nothing is written when anything fails. docs/tool.md has more.\n",
+          f);
+}
+
+/* The format OUT's extension asks for (any letter case). */
+static int format_of(const char *path)
+{
+    const char *base = export_base_name(path);
+    const char *dot = strrchr(base, '.');
+    char ext[8];
+    size_t i, n;
+    if (!dot || dot == base)
+        return FORMAT_NONE;
+    n = strlen(dot + 1);
+    if (n == 0 || n >= sizeof ext)
+        return FORMAT_NONE;
+    for (i = 0; i <= n; i++) {
+        char c = dot[1 + i];
+        ext[i] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+    }
+    if (strcmp(ext, "obj") == 0)
+        return FORMAT_OBJ;
+    if (strcmp(ext, "gltf") == 0)
+        return FORMAT_GLTF;
+    if (strcmp(ext, "glb") == 0)
+        return FORMAT_GLB;
+    return FORMAT_NONE;
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("md2 export: ", stderr);
+    fprintf(stderr, fmt, arg);
+    fputs("\n(`md2 export --help` for usage)\n", stderr);
+    return TOOL_USAGE;
+}
+
+/* The skin: --skin FILE, else the model's own skin found as a game would,
+ * else none (a note). Converted to PNG into job. 0 on failure (said). */
+static int load_skin(export_job *job, const char *skin_arg, char *found, size_t found_size,
+                     unsigned char **png)
+{
+    tool_image img;
+    size_t size = 0;
+    const char *path = skin_arg;
+    *png = NULL;
+    if (!path) {
+        if (!tool_find_skin(job->model_path, job->tm->model, found, found_size)) {
+            if (job->tm->model->num_skins == 0)
+                fprintf(stderr, "md2 export: note: %s names no skin and --skin was not given: "
+                                "no texture\n", job->model_path);
+            else if (job->tm->model->num_skins == 1)
+                fprintf(stderr, "md2 export: note: the skin %s names was not found and --skin "
+                                "was not given: no texture\n", job->model_path);
+            else
+                fprintf(stderr, "md2 export: note: none of the %lu skins %s names was found "
+                                "and --skin was not given: no texture\n",
+                        (unsigned long)job->tm->model->num_skins, job->model_path);
+            return 1;
+        }
+        path = found;
+    }
+    if (!tool_image_load(EXPORT_CMD, path, &img))
+        return 0;
+    if (!tool_png_encode(&img, png, &size)) {
+        tool_error(EXPORT_CMD, "out of memory converting %s to PNG", path);
+        tool_image_free(&img);
+        return 0;
+    }
+    job->skin_path = path;
+    job->png = *png;
+    job->png_size = size;
+    job->skin_width = img.width;
+    job->skin_height = img.height;
+    tool_image_free(&img);
+    return 1;
+}
+
+/* --frame N: keyframe N of the model, or with --anim of the animation
+ * (job->anims[0]); sets job->frame to its index in the model. */
+static int pick_frame(export_job *job, long frame, const char *anim_name, const char *model_path)
+{
+    const md2_model *m = job->tm->model;
+    unsigned long first = anim_name ? job->anims[0].first : 0;
+    unsigned long count = anim_name ? (unsigned long)job->anims[0].last - first + 1
+                                    : (unsigned long)m->num_frames;
+    if ((unsigned long)frame >= count) {
+        if (anim_name)
+            tool_error(EXPORT_CMD, "--frame %ld is out of range: animation '%s' has %lu "
+                       "keyframe%s (0 to %lu)", frame, anim_name, count, count == 1 ? "" : "s",
+                       count - 1);
+        else
+            tool_error(EXPORT_CMD, "--frame %ld is out of range: %s has %lu keyframe%s (0 to %lu)",
+                       frame, model_path, count, count == 1 ? "" : "s", count - 1);
+        return 0;
+    }
+    job->frame = (uint32_t)(first + (unsigned long)frame);
+    return 1;
+}
+
 int tool_export(int argc, char **argv)
 {
-    (void)argc;
-    tool_error(argv[0], "not written yet");
-    return TOOL_FAILED;
+    const char *model_path = NULL, *out_path = NULL, *anim_name = NULL, *skin_arg = NULL;
+    const char *frame_arg = NULL;
+    int y_up = 0, format, i, status, options = 1;
+    long frame = 0;
+    tool_model tm;
+    md2_diagnostic diag;
+    md2_result r;
+    export_job job;
+    char found[4096];
+    unsigned char *png = NULL;
+    size_t w;
+
+    for (i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char **value = NULL;
+        if (!options || a[0] != '-' || a[1] == '\0') {
+            if (model_path)
+                return usage_error("one model at a time ('%s' is a second one)", a);
+            model_path = a;
+            continue;
+        }
+        if (strcmp(a, "--") == 0) {
+            options = 0;
+            continue;
+        }
+        if (tool_is_help(a)) {
+            usage(stdout);
+            return TOOL_OK;
+        }
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)
+            value = &out_path;
+        else if (strcmp(a, "--anim") == 0)
+            value = &anim_name;
+        else if (strcmp(a, "--frame") == 0)
+            value = &frame_arg;
+        else if (strcmp(a, "--skin") == 0)
+            value = &skin_arg;
+        else if (strcmp(a, "--y-up") == 0) {
+            y_up = 1;
+            continue;
+        } else {
+            return usage_error("unknown option '%s'", a);
+        }
+        if (*value)
+            return usage_error("%s is given twice", a);
+        if (i + 1 >= argc)
+            return usage_error("%s needs a value", a);
+        *value = argv[++i];
+    }
+    if (!model_path)
+        return usage_error("%s", "no MODEL given");
+    if (!out_path)
+        return usage_error("%s", "no output given (-o OUT.obj, OUT.gltf or OUT.glb)");
+    format = format_of(out_path);
+    if (format == FORMAT_NONE)
+        return usage_error("cannot tell the format of '%s': the output must end in .obj, "
+                           ".gltf or .glb", out_path);
+    if (frame_arg && !tool_parse_long(frame_arg, 0, LONG_MAX, &frame))
+        return usage_error("--frame needs a keyframe number (0, 1, ...), not '%s'", frame_arg);
+    r = tool_load(model_path, 0, &tm, &diag);
+    if (r != MD2_OK) {
+        tool_load_error(EXPORT_CMD, model_path, &diag);
+        return TOOL_FAILED;
+    }
+    for (w = 0; w < tm.warning_count; w++)
+        fprintf(stderr, "md2 export: warning: %s\n", tm.warnings[w].message);
+    if (tm.warnings_lost)
+        fprintf(stderr, "md2 export: warning: more warnings were lost (out of memory)\n");
+
+    memset(&job, 0, sizeof job);
+    job.model_path = model_path;
+    job.out_path = out_path;
+    job.tm = &tm;
+    job.y_up = y_up;
+    job.anims = tm.anims;
+    job.num_anims = tm.num_anims;
+    status = TOOL_FAILED;
+    if (anim_name) {
+        size_t a = tool_find_anim(EXPORT_CMD, &tm, anim_name);
+        if (a == MD2_ANIM_NOT_FOUND)
+            goto done;
+        job.anims = &tm.anims[a];
+        job.num_anims = 1;
+        /* OBJ: every keyframe of the animation, one file each, unless
+         * --frame picks one of them */
+        job.anim_given = format != FORMAT_OBJ || !frame_arg;
+    }
+    if (!pick_frame(&job, frame, anim_name, model_path))
+        goto done;
+    if (format != FORMAT_OBJ && tm.model->num_triangles == 0) {
+        tool_error(EXPORT_CMD, "%s has no triangles: there is no mesh to write as glTF",
+                   model_path);
+        goto done;
+    }
+    if (!load_skin(&job, skin_arg, found, sizeof found, &png))
+        goto done;
+    status = format == FORMAT_OBJ ? export_obj(&job) : export_gltf(&job, format == FORMAT_GLB);
+done:
+    free(png);
+    tool_model_free(&tm);
+    return status;
 }

@@ -113,7 +113,7 @@ typedef struct tool_image {
 int tool_image_load(const char *cmd, const char *path, tool_image *out);
 void tool_image_free(tool_image *img);
 
-/* Encodes img as PNG (stb_image_write) into a malloc'd buffer. Returns 0
+/* Encodes img as PNG (libpng's simplified API) into a malloc'd buffer. Returns 0
  * when out of memory. */
 int tool_png_encode(const tool_image *img, unsigned char **png, size_t *size);
 

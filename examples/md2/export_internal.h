@@ -1,0 +1,86 @@
+/*
+ * md2 export: what export.c (the command line), export_obj.c (OBJ and MTL)
+ * and export_gltf.c (glTF 2.0 and GLB) share, and the byte buffer they
+ * build files in (export_buf.c). docs/tool.md, "md2 export", is the manual.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef MD2_EXPORT_INTERNAL_H
+#define MD2_EXPORT_INTERNAL_H
+
+#include "tool.h"
+
+/* The command's name in messages ("md2 export: ..."). */
+#define EXPORT_CMD "export"
+
+/* What to export, decided by export.c from the command line. */
+typedef struct export_job {
+    const char *model_path;  /* MODEL as given */
+    const char *out_path;    /* -o OUT as given */
+    const tool_model *tm;    /* the model with its side files */
+    const md2_anim *anims;   /* the animations to export: all, or the one of --anim */
+    size_t num_anims;
+    int anim_given;          /* 1 with --anim (OBJ: one file per frame of anims[0]) */
+    uint32_t frame;          /* --frame N, else 0 */
+    int y_up;                /* --y-up */
+    const char *skin_path;   /* the skin file used, or NULL for none */
+    const unsigned char *png;/* the skin as PNG (png_size bytes), or NULL */
+    size_t png_size;
+    int skin_width, skin_height;
+} export_job;
+
+/* Each returns TOOL_OK, or TOOL_FAILED after printing why; nothing is left
+ * behind on failure. */
+int export_obj(const export_job *job);
+int export_gltf(const export_job *job, int binary);
+
+/* A growing byte buffer. An allocation failure (or a size that would
+ * overflow) sets failed; every later append is then ignored, so callers
+ * check failed once, at the end. */
+typedef struct xbuf {
+    unsigned char *data;
+    size_t size;
+    size_t capacity;
+    int failed;
+} xbuf;
+
+void xbuf_free(xbuf *b);
+/* Makes room for n more bytes; 0 (and failed set) if it cannot. */
+int xbuf_reserve(xbuf *b, size_t n);
+void xbuf_bytes(xbuf *b, const void *data, size_t n);
+void xbuf_str(xbuf *b, const char *s);
+void xbuf_printf(xbuf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+/* Little-endian integers and IEEE-754 single floats, byte by byte: the
+ * same bytes on every host. */
+void xbuf_u8(xbuf *b, unsigned v);
+void xbuf_u16(xbuf *b, unsigned v);
+void xbuf_u32(xbuf *b, uint32_t v);
+void xbuf_f32(xbuf *b, float v);
+/* Appends fill bytes until size is a multiple of align. */
+void xbuf_align(xbuf *b, size_t align, unsigned char fill);
+/* s as a JSON string with its quotes: printable ASCII as it is (with \" and
+ * \\ escaped), every other byte as \u00XX (read as Latin-1), so any bytes
+ * give valid JSON and valid UTF-8. */
+void xbuf_json_string(xbuf *b, const char *s);
+/* A float32 value as the shortest of %.9g that reads back as the same
+ * float (JSON has no NaN or infinity: callers pass finite values). */
+void xbuf_json_float(xbuf *b, float v);
+/* data as base64 (RFC 4648, with padding). */
+void xbuf_base64(xbuf *b, const unsigned char *data, size_t n);
+
+/* Writes the size bytes at data to path as one file that appears only
+ * when complete (tool_out). 1 on success, else 0 after printing why. */
+int export_write_file(const char *path, const void *data, size_t size);
+
+/* A copy of path with its extension (the last '.' of the last path
+ * component) replaced by ext, ext including its '.'. NULL when out of
+ * memory; free() it. */
+char *export_with_extension(const char *path, const char *ext);
+/* The last path component of path. */
+const char *export_base_name(const char *path);
+
+#endif /* MD2_EXPORT_INTERNAL_H */

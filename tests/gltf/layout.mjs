@@ -1,0 +1,144 @@
+// The layout `md2 export` promises for glTF (docs/tool.md, "md2 export"),
+// read from the file's JSON: what the validator and three.js accept but do
+// not pin down. Needs node only.
+//
+//   node layout.mjs --reference REF.json [--texture | --no-texture] FILE
+//
+// REF.json is export_reference's (the model's keyframes, the exported
+// animations with their ranges, rates and loop flags, the keyframe of
+// --frame). Exit 0 if everything holds, 1 otherwise, 2 for a bad command
+// line.
+//
+// SPDX-License-Identifier: MIT
+
+import { readFileSync } from 'node:fs';
+
+function usage(message) {
+  console.error(`layout.mjs: ${message}\n` +
+    'usage: node layout.mjs --reference REF.json [--texture | --no-texture] FILE');
+  process.exit(2);
+}
+
+let reference = null, file = null, texture = null;
+const argv = process.argv.slice(2);
+for (let i = 0; i < argv.length; i++) {
+  const a = argv[i];
+  if (a === '--reference' && i + 1 < argv.length) reference = argv[++i];
+  else if (a === '--texture') texture = true;
+  else if (a === '--no-texture') texture = false;
+  else if (a.startsWith('--') || file) usage(`unexpected argument ${a}`);
+  else file = a;
+}
+if (!reference || !file) usage('--reference and a file are needed');
+
+const ref = JSON.parse(readFileSync(reference, 'utf8'));
+const bytes = readFileSync(file);
+let json, binary = false;
+if (bytes.length >= 20 && bytes.readUInt32LE(0) === 0x46546c67) {
+  binary = true;
+  json = JSON.parse(bytes.subarray(20, 20 + bytes.readUInt32LE(12)).toString('utf8'));
+} else {
+  json = JSON.parse(bytes.toString('utf8'));
+}
+
+const problems = [];
+function check(ok, message) {
+  if (!ok) problems.push(message);
+}
+const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+
+check(json.asset && json.asset.version === '2.0', 'asset.version is not "2.0"');
+check(same(json.extensionsUsed, ['KHR_mesh_quantization']) &&
+      same(json.extensionsRequired, ['KHR_mesh_quantization']),
+      'KHR_mesh_quantization is not the one extension used and required');
+check(json.scenes.length === 1 && same(json.scenes[0].nodes, [0]) && json.nodes.length === 1,
+      'not one scene of one node');
+const node = json.nodes[0];
+check(node.mesh === 0 && Array.isArray(node.scale) && node.scale.length === 3 &&
+      node.scale[0] > 0 && node.scale[0] === node.scale[1] && node.scale[1] === node.scale[2] &&
+      node.rotation === undefined && node.translation === undefined && node.matrix === undefined,
+      `the node has not mesh 0 and a uniform scale alone: ${JSON.stringify(node)}`);
+
+const acc = json.accessors;
+const mesh = json.meshes[0];
+const prim = mesh.primitives[0];
+check(json.meshes.length === 1 && mesh.primitives.length === 1 &&
+      (prim.mode === undefined || prim.mode === 4), 'not one mesh of one triangle list');
+const pos = acc[prim.attributes.POSITION], nrm = acc[prim.attributes.NORMAL];
+const uv = acc[prim.attributes.TEXCOORD_0], idx = acc[prim.indices];
+check(pos.componentType === 5126 && nrm.componentType === 5126 && uv.componentType === 5126 &&
+      pos.count === ref.vertices, 'base POSITION, NORMAL, TEXCOORD_0 are not float, or not one a welded vertex');
+check(idx.componentType === (ref.vertices <= 65535 ? 5123 : 5125), 'indices are not the narrowest type');
+
+const targets = prim.targets ?? [];
+check(targets.length === ref.frames, `${targets.length} morph targets for ${ref.frames} keyframes`);
+const sparseIndexViews = new Set();
+let morphBytes = 0;
+targets.forEach((t, k) => {
+  const p = acc[t.POSITION], n = acc[t.NORMAL];
+  const ok = p && n && p.componentType === 5122 && !p.normalized && p.type === 'VEC3' &&
+    p.bufferView === undefined && p.sparse && p.sparse.count === ref.vertices &&
+    Array.isArray(p.min) && Array.isArray(p.max) &&
+    n.componentType === 5120 && n.normalized === true && n.bufferView === undefined &&
+    n.sparse && n.sparse.count === ref.vertices;
+  if (!ok) { check(false, `morph target ${k}: not sparse SHORT positions and BYTE normalized normals`); return; }
+  sparseIndexViews.add(p.sparse.indices.bufferView);
+  sparseIndexViews.add(n.sparse.indices.bufferView);
+  morphBytes += 6 * ref.vertices + 3 * ref.vertices;
+});
+check(sparseIndexViews.size === 1, 'the morph targets do not share one sparse index list');
+const names = mesh.extras && mesh.extras.targetNames;
+check(Array.isArray(names) && names.length === ref.frames, 'mesh.extras.targetNames is not one name a keyframe');
+const weights = mesh.weights ?? [];
+check(weights.length === ref.frames && weights.every((w, k) => w === (k === ref.frame.index ? 1 : 0)),
+      `mesh.weights do not show keyframe ${ref.frame.index} alone`);
+
+const anims = json.animations ?? [];
+check(anims.length === ref.anims.length, `${anims.length} animations, expected ${ref.anims.length}`);
+anims.forEach((an, a) => {
+  const want = ref.anims[a];
+  if (!want) return;
+  const n = want.last - want.first + 1;
+  const keys = want.fps > 0 ? (want.loop || n === 1 ? n + 1 : n) : 2;
+  const ch = an.channels;
+  const s = an.samplers[0];
+  const input = acc[s.input], output = acc[s.output];
+  check(an.name === want.name && ch.length === 1 && ch[0].target.node === 0 &&
+        ch[0].target.path === 'weights' && an.samplers.length === 1 &&
+        (s.interpolation === undefined || s.interpolation === 'LINEAR'),
+        `animation ${a}: not one LINEAR weights channel named ${want.name}`);
+  const end = want.fps > 0 ? Math.fround((keys - 1) / want.fps) : 1;
+  check(input.componentType === 5126 && input.count === keys && input.min[0] === 0 &&
+        Math.fround(input.max[0]) === end, `animation ${want.name}: ${input.count} keys ending at ${input.max[0]}, ` +
+        `expected ${keys} ending at ${end}`);
+  check(output.componentType === 5121 && output.normalized === true &&
+        output.count === keys * ref.frames && output.sparse && output.sparse.count === keys &&
+        output.bufferView === undefined,
+        `animation ${want.name}: weights are not sparse UNSIGNED_BYTE normalized, one a key`);
+  const x = an.extras ?? {};
+  check(x.first === want.first && x.last === want.last && x.loop === want.loop &&
+        Math.fround(x.fps) === Math.fround(want.fps),
+        `animation ${want.name}: extras ${JSON.stringify(x)} do not match`);
+});
+
+const material = json.materials[0];
+check(json.materials.length === 1 && prim.material === 0 &&
+      material.pbrMetallicRoughness.metallicFactor === 0, 'not one material with metallicFactor 0');
+const textured = Boolean(material.pbrMetallicRoughness.baseColorTexture);
+if (texture !== null) check(textured === texture, textured ? 'a texture, expected none' : 'no texture');
+if (textured) {
+  const image = json.images[json.textures[0].source];
+  check(json.images.length === 1 && image.mimeType === 'image/png' && image.bufferView !== undefined,
+        'the image is not one PNG inside the buffer');
+}
+check(json.buffers.length === 1, 'not one buffer');
+if (binary) check(json.buffers[0].uri === undefined, 'a .glb buffer with a uri');
+else check(String(json.buffers[0].uri).startsWith('data:application/octet-stream;base64,'),
+           'the .gltf buffer is not a base64 data: URI');
+
+console.log(`${file}: ${targets.length} sparse morph targets (${morphBytes} bytes of deltas, ` +
+            `${(morphBytes / Math.max(1, targets.length * ref.vertices)).toFixed(0)} a vertex), ` +
+            `${anims.length} animations, node scale ${node.scale[0]}` +
+            `${textured ? ', textured' : ''}` + (problems.length ? ': FAILED' : ': ok'));
+for (const p of problems) console.log(`  ${p}`);
+process.exit(problems.length ? 1 : 0);
