@@ -34,8 +34,11 @@ function(fail)
 endfunction()
 
 # Runs md2 with the arguments (a list), into out_code, out_stdout, out_stderr.
+include("${CMAKE_CURRENT_LIST_DIR}/tool_command.cmake")
+md2_tool_command(_md2_command "${MD2}")
+
 function(run_md2 args)
-  execute_process(COMMAND "${MD2}" ${args}
+  execute_process(COMMAND ${_md2_command} ${args}
     RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(err MATCHES "Sanitizer|runtime error:")
     fail("md2 ${args}: the sanitizers report:\n${err}")
@@ -389,6 +392,8 @@ if(MODE STREQUAL "alloc")
   string(REPLACE "|" ";" args "${args}")
   string(REPLACE "|" ";" OUTPUTS "${OUTPUTS}")
   list(SORT OUTPUTS)
+  # the preloaded malloc and valgrind's do not mix: md2 runs alone here
+  set(_md2_command "${MD2}")
   set(ENV{LD_PRELOAD} "${LIB}")
   set(ENV{MD2_FAIL_ALLOC_AT} 0)
   fresh_dir("${DIR}")

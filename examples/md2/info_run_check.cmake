@@ -4,11 +4,8 @@
 #
 #   cmake -DTOOL=path/to/md2 -DCHECKS=checks.cmake -P info_run_check.cmake
 #
-# Under valgrind: when the environment has MD2_TOOL_VALGRIND (any value), or
-# when this script itself runs under valgrind's memcheck (ctest -T memcheck,
-# as tests/run.sh does with MD2_VALGRIND=1: valgrind does not follow child
-# processes), md2 runs under valgrind too, and any error or leak it finds
-# fails the test (exit status 125).
+# Under valgrind, md2 runs under valgrind too (tool_command.cmake), and any
+# error or leak it finds fails the test (exit status 125).
 # On failure, md2's exact stdout and stderr are kept beside CHECKS
 # (NAME.stdout, NAME.stderr): CMake rewraps the lines of its messages.
 # Regexes and lines are never put in CMake lists (see info_checks.cmake).
@@ -23,20 +20,13 @@ endforeach()
 include("${CHECKS}")
 
 # ---- the command --------------------------------------------------------------
-set(_cmd "${TOOL}")
+include("${CMAKE_CURRENT_LIST_DIR}/tool_command.cmake")
+md2_tool_command(_cmd "${TOOL}")
 foreach(_i RANGE ${ARGS_COUNT})
   if(_i LESS ARGS_COUNT)
     list(APPEND _cmd "${ARGS_${_i}}")
   endif()
 endforeach()
-if(DEFINED ENV{MD2_TOOL_VALGRIND} OR "$ENV{LD_PRELOAD}" MATCHES "vgpreload_memcheck")
-  find_program(_valgrind valgrind)
-  if(NOT _valgrind)
-    message(FATAL_ERROR "info_run_check.cmake: valgrind was asked for, but is not installed")
-  endif()
-  set(_cmd "${_valgrind}" -q --error-exitcode=125 --leak-check=full
-    --errors-for-leak-kinds=all --show-leak-kinds=all ${_cmd})
-endif()
 if(TTY)
   find_program(_script script)
   if(NOT _script)

@@ -30,10 +30,13 @@ if(OUT)
   endif()
 endif()
 
+include("${CMAKE_CURRENT_LIST_DIR}/tool_command.cmake")
+md2_tool_command(_tool "${TOOL}")
+
 function(run_tool)
   list(JOIN ARGN " " _line)
   message("+ md2 ${_line}")
-  execute_process(COMMAND "${TOOL}" ${ARGN}
+  execute_process(COMMAND ${_tool} ${ARGN}
     RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _err)
   message("exit ${_rc}\n--- stdout\n${_out}--- stderr\n${_err}---")
   if(NOT _rc STREQUAL "${RC}")
