@@ -112,6 +112,18 @@ elseif(MODE STREQUAL "install")
       message(FATAL_ERROR "[embed install] unexpected installed file: ${_f}")
     endif()
   endforeach()
+  # The md2 command, when this build made it, is installed and runs.
+  if(EXISTS "${MD2_BINARY_DIR}/md2" AND NOT IS_DIRECTORY "${MD2_BINARY_DIR}/md2")
+    if(NOT EXISTS "${_prefix}/bin/md2")
+      message(FATAL_ERROR "[embed install] the md2 command was built but not installed to bin/")
+    endif()
+    execute_process(COMMAND "${_prefix}/bin/md2" --version RESULT_VARIABLE _rc
+      OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+    if(NOT _rc EQUAL 0 OR NOT _out MATCHES "^md2 \\(libmd2\\) [0-9]+\\.[0-9]+\\.[0-9]+\n$")
+      message(FATAL_ERROR "[embed install] bin/md2 --version: status ${_rc}, output: ${_out}")
+    endif()
+    message(STATUS "[embed install] bin/md2 runs: ${_out}")
+  endif()
   list(LENGTH _installed _n)
   message(STATUS "[embed install] ${_n} files installed to ${_prefix}")
 

@@ -1,0 +1,21 @@
+# `md2 ARGS` with a bad command line (no command, an unknown one) must exit
+# with 2, print nothing on stdout and the usage on stderr.
+#   cmake -DTOOL=path/to/md2 -DARGS=word -P usage_check.cmake
+# SPDX-License-Identifier: MIT
+include("${CMAKE_CURRENT_LIST_DIR}/tool_command.cmake")
+md2_tool_command(_cmd "${TOOL}")
+execute_process(COMMAND ${_cmd} ${ARGS} RESULT_VARIABLE _rc OUTPUT_VARIABLE _out
+  ERROR_VARIABLE _err)
+if(NOT _rc EQUAL 2)
+  message(FATAL_ERROR "md2 ${ARGS}: exit status ${_rc}, expected 2")
+endif()
+if(NOT _out STREQUAL "")
+  message(FATAL_ERROR "md2 ${ARGS}: printed on stdout: ${_out}")
+endif()
+if(NOT _err MATCHES "usage: md2 COMMAND")
+  message(FATAL_ERROR "md2 ${ARGS}: no usage on stderr: ${_err}")
+endif()
+if(ARGS AND NOT _err MATCHES "^md2: unknown command '${ARGS}'")
+  message(FATAL_ERROR "md2 ${ARGS}: stderr does not name the unknown command: ${_err}")
+endif()
+message(STATUS "md2 ${ARGS}: exit 2 with the usage on stderr")
