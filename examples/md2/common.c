@@ -263,7 +263,9 @@ int tool_png_encode(const tool_image *img, unsigned char **png, size_t *size)
         return 0;
     }
     fit = (unsigned char *)realloc(buf, n ? n : 1);
-    *png = fit ? fit : buf;
+    if (fit) /* else the larger buffer stays: it holds the same bytes */
+        buf = fit;
+    *png = buf;
     *size = n;
     return 1;
 }

@@ -43,22 +43,26 @@ int main(int argc, char **argv)
 {
     size_t i;
     if (argc < 2) {
+        fprintf(stderr, "md2: no command given\n\n");
+        usage(stderr);
+        return TOOL_USAGE;
+    }
+    if (strcmp(argv[1], "help") == 0 && argc > 2) {
+        for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+            if (strcmp(argv[2], commands[i].name) == 0) {
+                char help[] = "--help";
+                char *args[3];
+                args[0] = argv[2];
+                args[1] = help;
+                args[2] = NULL;
+                return commands[i].run(2, args);
+            }
+        }
+        fprintf(stderr, "md2: unknown command '%s'\n\n", argv[2]);
         usage(stderr);
         return TOOL_USAGE;
     }
     if (tool_is_help(argv[1]) || strcmp(argv[1], "help") == 0) {
-        if (argc > 2 && strcmp(argv[1], "help") == 0) {
-            for (i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-                if (strcmp(argv[2], commands[i].name) == 0) {
-                    char help[] = "--help";
-                    char *args[3];
-                    args[0] = argv[2];
-                    args[1] = help;
-                    args[2] = NULL;
-                    return commands[i].run(2, args);
-                }
-            }
-        }
         usage(stdout);
         return TOOL_OK;
     }
