@@ -10,17 +10,26 @@
  */
 #include "export_internal.h"
 
+#include "../md2_view_image.h"
+
+#include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 enum { FORMAT_NONE, FORMAT_OBJ, FORMAT_GLTF, FORMAT_GLB };
 
-static void usage(FILE *f)
+static void synopsis(FILE *f)
 {
     fputs("usage: md2 export MODEL -o OUT.{obj,gltf,glb} [--anim NAME] [--frame N]\n"
-          "                  [--y-up] [--skin FILE]\n"
-          "\n"
+          "                  [--y-up] [--skin FILE]\n",
+          f);
+}
+
+static void usage(FILE *f)
+{
+    synopsis(f);
+    fputs("\n"
           "Writes a model as Wavefront OBJ or glTF 2.0 (the format follows OUT's extension).\n"
           "\n"
           "  -o, --output OUT\n"
@@ -36,11 +45,16 @@ static void usage(FILE *f)
           "                 glTF export always does (default: MD2's axes, Z up, X forward).\n"
           "                 glTF is always Y up: no effect there.\n"
           "  --skin FILE    the skin (PCX, PNG, TGA, BMP, JPEG), converted to PNG; default:\n"
-          "                 the model's skin found as a game would, else no texture.\n"
+          "                 the model's skin found as a game would, else (none found, or it\n"
+          "                 cannot be read) no texture, with a note.\n"
           "  -h, --help     this text; -- ends the options (a MODEL named -x.md2)\n"
           "\n"
           "Animations come from MODEL.anm or MODEL.framegroups beside the model, else from\n"
-          "the frame names. Nothing is written when anything fails. docs/tool.md has more.\n",
+          "the frame names. Nothing is written when anything fails, and files of the same\n"
+          "names stay as they were. docs/tool.md has more.\n"
+          "\n"
+          "Exit status: 0 done, 1 the model or --skin could not be read or an output could\n"
+          "not be written (the reason on stderr, nothing written), 2 bad command line.\n",
           f);
 }
 
@@ -69,44 +83,94 @@ static int format_of(const char *path)
     return FORMAT_NONE;
 }
 
+/* A bad command line: the message (fmt has one %s), then the synopsis. */
 static int usage_error(const char *fmt, const char *arg)
 {
-    fputs("md2 export: ", stderr);
+    fputs("md2 " EXPORT_CMD ": ", stderr);
     fprintf(stderr, fmt, arg);
-    fputs("\n(`md2 export --help` for usage)\n", stderr);
+    fputc('\n', stderr);
+    synopsis(stderr);
+    fputs("`md2 export --help` describes the options.\n", stderr);
     return TOOL_USAGE;
 }
 
-/* The skin: --skin FILE, else the model's own skin found as a game would,
- * else none (a note). Converted to PNG into job. 0 on failure (said). */
+/* The note for a model whose skin is not found: which skin names it has. */
+static void note_no_skin(const export_job *job)
+{
+    const md2_model *m = job->tm->model;
+    size_t i, shown = m->num_skins > 4 ? 3 : m->num_skins;
+    if (m->num_skins == 0) {
+        fprintf(stderr, "md2 " EXPORT_CMD ": note: %s names no skin; no texture (--skin FILE "
+                        "gives one)\n", job->model_path);
+        return;
+    }
+    fprintf(stderr, "md2 " EXPORT_CMD ": note: no skin file found for %s (it names ",
+            job->model_path);
+    for (i = 0; i < shown; i++) {
+        if (i > 0)
+            fputs(", ", stderr);
+        export_put_clean(stderr, m->skins[i].name);
+    }
+    if (shown < m->num_skins)
+        fprintf(stderr, " and %lu more", (unsigned long)(m->num_skins - shown));
+    fputs("); no texture (--skin FILE gives one)\n", stderr);
+}
+
+/* The note for a skin that was found but cannot be read: err, the
+ * loader's sentence, with the skin's path in it written as "it". */
+static void note_unreadable_skin(const char *path, const char *err)
+{
+    size_t n = strlen(path);
+    const char *at = n > 0 ? strstr(err, path) : NULL;
+    fprintf(stderr, "md2 " EXPORT_CMD ": note: %s cannot be read (", path);
+    if (at == err && strncmp(err + n, ": ", 2) == 0) {
+        fputs(err + n + 2, stderr);
+    } else if (at) {
+        fwrite(err, 1, (size_t)(at - err), stderr);
+        fputs("it", stderr);
+        fputs(at + n, stderr);
+    } else {
+        fputs(err, stderr);
+    }
+    fputs("); no texture (--skin FILE gives one)\n", stderr);
+}
+
+/* The skin: --skin FILE, else the model's own skin found as a game would.
+ * Without one (none found, or the one found cannot be read) there is no
+ * texture, and a note says why. Converted to PNG into job. 0 on failure
+ * (said): a --skin that cannot be read, or out of memory. */
 static int load_skin(export_job *job, const char *skin_arg, char *found, size_t found_size,
                      unsigned char **png)
 {
-    tool_image img;
+    view_image img;
+    tool_image rgba;
+    char err[512];
     size_t size = 0;
     const char *path = skin_arg;
     *png = NULL;
     if (!path) {
         if (!tool_find_skin(job->model_path, job->tm->model, found, found_size)) {
-            if (job->tm->model->num_skins == 0)
-                fprintf(stderr, "md2 export: note: %s names no skin and --skin was not given: "
-                                "no texture\n", job->model_path);
-            else if (job->tm->model->num_skins == 1)
-                fprintf(stderr, "md2 export: note: the skin %s names was not found and --skin "
-                                "was not given: no texture\n", job->model_path);
-            else
-                fprintf(stderr, "md2 export: note: none of the %lu skins %s names was found "
-                                "and --skin was not given: no texture\n",
-                        (unsigned long)job->tm->model->num_skins, job->model_path);
+            note_no_skin(job);
             return 1;
         }
         path = found;
     }
-    if (!tool_image_load(EXPORT_CMD, path, &img))
-        return 0;
-    if (!tool_png_encode(&img, png, &size)) {
+    errno = 0;
+    if (!view_image_load(path, &img, err, sizeof err)) {
+        /* running out of memory is an error, whichever skin it is */
+        if (skin_arg || errno == ENOMEM || strstr(err, "out of memory")) {
+            tool_error(EXPORT_CMD, "%s", err);
+            return 0;
+        }
+        note_unreadable_skin(path, err);
+        return 1;
+    }
+    rgba.width = img.width;
+    rgba.height = img.height;
+    rgba.rgba = img.rgba;
+    if (!tool_png_encode(&rgba, png, &size)) {
         tool_error(EXPORT_CMD, "out of memory converting %s to PNG", path);
-        tool_image_free(&img);
+        view_image_free(&img);
         return 0;
     }
     job->skin_path = path;
@@ -114,7 +178,7 @@ static int load_skin(export_job *job, const char *skin_arg, char *found, size_t 
     job->png_size = size;
     job->skin_width = img.width;
     job->skin_height = img.height;
-    tool_image_free(&img);
+    view_image_free(&img);
     return 1;
 }
 

@@ -1,7 +1,7 @@
 # md2 export: sources and tests (see CMakeLists.txt)
 # SPDX-License-Identifier: MIT
 target_sources(md2_tool PRIVATE
-  export.c export_internal.h export_buf.c export_obj.c export_gltf.c)
+  export.c export_internal.h export_buf.c export_file.c export_obj.c export_gltf.c)
 
 if(NOT MD2_BUILD_TESTS)
   return()
@@ -16,9 +16,10 @@ endif()
 #  - odd models written by export_make_model.c: 1001 keyframes, no
 #    triangle, 65,538 welded vertices;
 #  - export_check.cmake: exit statuses, messages, nothing written on
-#    failure, OBJ counts and files, GLB layout, the size of a .glb without
-#    its image against 4 times the .md2 (corpus models), and every
-#    allocation failing in turn (export_failalloc.c, Linux);
+#    failure and old files of the same names kept, OBJ files (every line
+#    against libmd2's values, export_obj_check.c), GLB layout, the size of
+#    a .glb without its image against 4 times the .md2 (corpus models), and
+#    every allocation failing in turn (export_failalloc.c, Linux);
 #  - the judges (label "judge", node): the Khronos glTF-Validator (0 errors,
 #    0 warnings), three.js's GLTFLoader and AnimationMixer against libmd2's
 #    own poses (export_reference.c) and the documented layout of the JSON
@@ -34,6 +35,14 @@ set(_md2_export_blade "${MD2_TOOL_MODELS}/blade.md2")
 add_executable(md2_export_reference export_reference.c)
 md2_target_defaults(md2_export_reference)
 target_link_libraries(md2_export_reference PRIVATE md2::md2)
+
+# libmd2's values for the OBJ files (export_check.cmake, mode obj).
+add_executable(md2_export_obj_check export_obj_check.c)
+md2_target_defaults(md2_export_obj_check)
+target_link_libraries(md2_export_obj_check PRIVATE md2::md2)
+if(MD2_HAVE_LIBM)
+  target_link_libraries(md2_export_obj_check PRIVATE m)
+endif()
 
 # The judges: node (18 or later) and the npm packages gltf-validator and
 # three in MD2_NPM_DIR/node_modules (tests/run.sh installs them there).
@@ -159,16 +168,18 @@ endfunction()
 function(md2_export_check name mode)
   add_test(NAME md2_export_${name}
     COMMAND "${CMAKE_COMMAND}" "-DMD2=$<TARGET_FILE:md2_tool>" "-DMODE=${mode}"
-            "-DDIR=${_md2_export_dir}/${name}" "-DMODELS=${MD2_TOOL_MODELS}" ${ARGN}
+            "-DDIR=${_md2_export_dir}/${name}" "-DMODELS=${MD2_TOOL_MODELS}"
+            "-DOBJ_CHECK=$<TARGET_FILE:md2_export_obj_check>" ${ARGN}
             -P "${_md2_export_check}")
 endfunction()
 
 # --- the command line --------------------------------------------------------
 md2_export_check(help run "-DARGS=export|--help" -DEXIT=0
-  "-DSTDOUT=^usage: md2 export MODEL -o OUT\\.[{]obj,gltf,glb[}].*--anim NAME.*--frame N.*--y-up.*--skin FILE"
+  "-DSTDOUT=^usage: md2 export MODEL -o OUT\\.[{]obj,gltf,glb[}].*--anim NAME.*--frame N.*--y-up.*--skin FILE.*Exit status: 0 done, 1 .*, 2 bad command line\\.[^A-Za-z]*$"
   -DNO_STDERR=1)
 md2_export_check(help_via_md2 run "-DARGS=help|export" -DEXIT=0 "-DSTDOUT=^usage: md2 export")
 md2_export_check(errors errors)
+md2_export_check(keep keep)
 
 # --- the bundled models --------------------------------------------------------
 # crystal.md2: 18 keyframes, animations spin (8), bounce (6), pulse (4) from
@@ -185,7 +196,10 @@ set_tests_properties(md2_export_crystal_glb_layout PROPERTIES FIXTURES_REQUIRED 
 md2_export_check(help_short run "-DARGS=export|-h" -DEXIT=0 "-DSTDOUT=^usage: md2 export MODEL")
 md2_export_check(crystal_summary run
   "-DARGS=export|-o|@DIR@/c.glb|${_md2_export_crystal}" -DEXIT=0 -DNO_STDERR=1
-  "-DSTDOUT=^wrote .*c\\.glb \\([0-9]+ bytes\\): 28 vertices, 24 triangles, 18 morph targets, 3 animations, skin .*skin\\.pcx \\(128x64, [0-9]+ bytes of PNG\\); positions within")
+  "-DSTDOUT=^wrote .*c\\.glb \\([0-9]+ bytes\\): 28 vertices, 24 triangles, 18 morph targets, 3 animations, skin .*skin\\.pcx \\(128x64, [0-9]+ bytes of PNG\\); quantized positions within [0-9.e-]+ of the model's size\n$")
+md2_export_check(crystal_summary_obj run
+  "-DARGS=export|-o|@DIR@/s.obj|${_md2_export_crystal}|--anim|spin" -DEXIT=0 -DNO_STDERR=1
+  "-DSTDOUT=^wrote .*s_000\\.obj \\.\\. .*s_007\\.obj \\(the 8 keyframes of animation spin\\), .*s\\.mtl and .*s\\.png: 14 vertices, 28 texture coordinates, 24 triangles each, skin .*skin\\.pcx \\(128x64\\)\n$")
 
 # Animations from a side file (a copy of crystal.md2 with a .anm beside
 # it): rates of their own, a one-frame looping pose, and rate 0, which holds
@@ -206,8 +220,36 @@ md2_export_case(crystal_anm_glb "${_md2_export_anm}/crystal.md2" crystal_anm.glb
 md2_export_case(crystal_anm_gltf "${_md2_export_anm}/crystal.md2" crystal_anm_dead.gltf no
   --anim death --frame 2)
 md2_export_check(anm_warning run "-DARGS=export|${_md2_export_anm}/crystal.md2|-o|@DIR@/c.glb"
-  -DEXIT=0 "-DSTDERR=md2 export: warning: .*crystal\\.anm: line 3.*md2 export: note: .*no texture"
+  -DEXIT=0 "-DSTDERR=md2 export: warning: .*crystal\\.anm: line 3.*md2 export: note: no skin file found for .*anm/crystal\\.md2 \\(it names models/crystal/skin\\.pcx, models/crystal/skin_dark\\.pcx\\); no texture \\(--skin FILE gives one\\)\n$"
   "-DSTDOUT=18 morph targets, 6 animations, no skin")
+
+# A model whose own skin is found beside it but cannot be read (not a PCX
+# file; a folder): a note, an export without texture, exit 0. A --skin that
+# cannot be read stays an error (md2_export_errors).
+foreach(_md2_case IN ITEMS badskin badskin_dir)
+  set(_md2_dir "${_md2_export_dir}/${_md2_case}")
+  file(MAKE_DIRECTORY "${_md2_dir}")
+  configure_file("${_md2_export_crystal}" "${_md2_dir}/crystal.md2" COPYONLY)
+  if(_md2_case STREQUAL "badskin")
+    file(WRITE "${_md2_dir}/skin.pcx" "not a PCX file\n")
+  else()
+    file(MAKE_DIRECTORY "${_md2_dir}/skin.pcx")
+  endif()
+endforeach()
+md2_export_check(unreadable_skin run
+  "-DARGS=export|${_md2_export_dir}/badskin/crystal.md2|-o|@DIR@/c.glb" -DEXIT=0
+  "-DSTDERR=^md2 export: note: .*badskin/skin\\.pcx cannot be read \\(.*PCX.*\\); no texture \\(--skin FILE gives one\\)\n$"
+  "-DSTDOUT=3 animations, no skin. quantized positions")
+md2_export_check(unreadable_skin_dir run
+  "-DARGS=export|${_md2_export_dir}/badskin_dir/crystal.md2|-o|@DIR@/c.gltf" -DEXIT=0
+  "-DSTDERR=^md2 export: note: .*badskin_dir/skin\\.pcx cannot be read \\(cannot read it\\); no texture \\(--skin FILE gives one\\)\n$"
+  "-DSTDOUT=3 animations, no skin. quantized positions")
+md2_export_check(unreadable_skin_obj obj
+  "-DARGS=export|${_md2_export_dir}/badskin/crystal.md2|-o|@DIR@/c.obj|--frame|4"
+  -DFILES=c.obj -DMTL=c.mtl -DPNG= -DV=14 -DVT=28 -DVN=14 -DF=24)
+md2_export_case(crystal_badskin_glb "${_md2_export_dir}/badskin/crystal.md2" crystal_badskin.glb no)
+unset(_md2_case)
+unset(_md2_dir)
 
 # Allocation failures: every allocation of an export made to fail in turn
 # (a preloaded malloc, glibc only; not with the sanitizers, whose runtime
@@ -242,7 +284,9 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND NOT MD2_SANITIZE)
   endif()
 endif()
 
-# OBJ: crystal has 14 vertices, 28 texcoords, 24 triangles
+# OBJ: crystal has 14 vertices, 28 texcoords, 24 triangles. Every obj
+# check also compares each v, vt, vn and f line with libmd2's values for
+# the keyframes asked for (export_obj_check.c).
 md2_export_check(obj_crystal obj "-DARGS=export|${_md2_export_crystal}|-o|@DIR@/crystal.obj|--frame|3"
   -DFILES=crystal.obj -DMTL=crystal.mtl -DPNG=crystal.png -DV=14 -DVT=28 -DVN=14 -DF=24
   "-DHEADER=keyframe 3 \\(spin04\\)"
@@ -263,6 +307,9 @@ md2_export_check(obj_crystal_anim_frame obj
   "-DARGS=export|${_md2_export_crystal}|-o|@DIR@/b.obj|--anim|bounce|--frame|2"
   -DFILES=b.obj -DMTL=b.mtl -DPNG=b.png -DV=14 -DVT=28 -DVN=14 -DF=24
   "-DHEADER=keyframe 10 \\(bounce03\\)$")
+md2_export_check(obj_crystal_anim_y_up obj
+  "-DARGS=export|${_md2_export_crystal}|-o|@DIR@/p.obj|--anim|pulse|--y-up"
+  "-DFILES=p_000.obj|p_001.obj|p_002.obj|p_003.obj" -DMTL=p.mtl -DPNG=p.png -DV=14 -DVT=28 -DVN=14 -DF=24)
 md2_export_check(obj_blade obj "-DARGS=export|${_md2_export_blade}|-o|@DIR@/blade.obj"
   -DFILES=blade.obj -DMTL=blade.mtl -DPNG=blade.png -DV=6 -DVT=4 -DVN=6 -DF=8)
 md2_export_case(crystal_obj "${_md2_export_crystal}" crystal.obj yes --frame 17 --y-up)
@@ -307,9 +354,13 @@ md2_export_check(obj_long obj "-DARGS=export|${_md2_export_made}/long.md2|-o|@DI
   "-DHEADER=keyframe [0-9]+ \\(long[0-9]+\\), animation long frame [0-9]+ of 1001$")
 md2_export_check(obj_flat obj "-DARGS=export|${_md2_export_made}/flat.md2|-o|@DIR@/flat.obj|--frame|1"
   -DFILES=flat.obj -DMTL=flat.mtl -DPNG= -DV=4 -DVT=1 -DVN=4 -DF=0)
+md2_export_check(no_skin_name run "-DARGS=export|${_md2_export_made}/flat.md2|-o|@DIR@/flat.obj"
+  -DEXIT=0 "-DSTDERR=^md2 export: note: .*flat\\.md2 names no skin; no texture \\(--skin FILE gives one\\)\n$"
+  "-DSTDOUT=^wrote .*flat\\.obj \\(keyframe 0\\) and .*flat\\.mtl: 4 vertices, 1 texture coordinate, 0 triangles, no skin\n$")
 md2_export_check(flat_gltf run "-DARGS=export|${_md2_export_made}/flat.md2|-o|@DIR@/flat.gltf"
   -DEXIT=1 -DEMPTY=1 "-DSTDERR=^md2 export: .*flat\\.md2 has no triangles: there is no mesh to write as glTF")
-set_tests_properties(md2_export_obj_long md2_export_obj_flat md2_export_flat_gltf PROPERTIES
+set_tests_properties(md2_export_obj_long md2_export_obj_flat md2_export_flat_gltf
+  md2_export_no_skin_name PROPERTIES
   FIXTURES_REQUIRED md2_export_made)
 unset(_md2_i)
 unset(_md2_n)
@@ -346,7 +397,7 @@ if(EXISTS "${MD2_TOOL_CORPUS}/faerie.md2" AND EXISTS "${MD2_TOOL_CORPUS}/sydney.
   # faerie: 366 vertices, 487 texcoords, 654 triangles; run is keyframes 40-45
   md2_export_check(no_skin_note run
     "-DARGS=export|${MD2_TOOL_CORPUS}/sydney.md2|-o|@DIR@/s.gltf|--anim|run" -DEXIT=0
-    "-DSTDERR=^md2 export: note: .*sydney\\.md2 names no skin and --skin was not given: no texture"
+    "-DSTDERR=^md2 export: note: .*sydney\\.md2 names no skin; no texture \\(--skin FILE gives one\\)\n$"
     "-DSTDOUT=1 animation, no skin")
   md2_export_check(obj_faerie_run obj
     "-DARGS=export|${MD2_TOOL_CORPUS}/faerie.md2|-o|@DIR@/run.obj|--anim|run|--skin|${MD2_TOOL_CORPUS}/faerie2.bmp"

@@ -234,6 +234,14 @@ char *export_with_extension(const char *path, const char *ext)
     return out;
 }
 
+void export_put_clean(FILE *f, const char *s)
+{
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        fputc(c >= 0x20 && c < 0x7F ? c : '?', f);
+    }
+}
+
 const char *export_base_name(const char *path)
 {
     const char *b = path, *p;

@@ -6,16 +6,23 @@
 #           would split a ';' list) must exit EXIT, with
 #           stdout matching STDOUT and stderr matching STDERR (regexes, when
 #           given); with EMPTY, DIR must be left empty.
-#   errors  every failure of the command: usage errors exit 2, the others 1,
-#           each with its "md2 export: " message, and nothing is left in
-#           the output folder (no file, no temporary file, no partial set
-#           of OBJ files). MODELS is the folder of the bundled models.
+#   errors  every failure of the command: usage errors exit 2 with the
+#           message and then the usage, the others 1, each with its
+#           "md2 export: " message, and nothing is left in the output folder
+#           (no file, no temporary file, no partial set of OBJ files).
+#           MODELS is the folder of the bundled models.
+#   keep    failed exports over files of the same names (OBJ sets, .glb,
+#           .gltf): every old file stays as it was, and no copy of one is
+#           left; a successful one replaces them and leaves no copy either.
 #   obj     ARGS exports OBJ into DIR; checks the counts of OBJ (V, VT, VN,
 #           F lines; with FIRST_LAST only in the first and last file), the
 #           files (FILES: the .obj names expected, in order, separated by '|'),
 #           that each names MTL (and, with FIRST_FACE, that its first f line
 #           matches that regex), that MTL names PNG (or has no map_Kd when
-#           PNG is empty) and that PNG is a PNG file. With YUP_OF (an OBJ
+#           PNG is empty) and that PNG is a PNG file. OBJ_CHECK
+#           (export_obj_check.c) then compares every v, vt, vn and f line
+#           of every file with libmd2's values for the keyframes that
+#           ARGS's --anim, --frame and --y-up ask for. With YUP_OF (an OBJ
 #           exported without --y-up) every v and vn line must be that
 #           file's (x, y, z) written as (y, z, x).
 #   alloc   ARGS with LIB (export_failalloc.c) preloaded, once with each
@@ -37,8 +44,13 @@ endfunction()
 include("${CMAKE_CURRENT_LIST_DIR}/tool_command.cmake")
 md2_tool_command(_md2_command "${MD2}")
 
+# In the folder md2_cwd when it is set.
 function(run_md2 args)
-  execute_process(COMMAND ${_md2_command} ${args}
+  set(cwd "")
+  if(md2_cwd)
+    set(cwd WORKING_DIRECTORY "${md2_cwd}")
+  endif()
+  execute_process(COMMAND ${_md2_command} ${args} ${cwd}
     RESULT_VARIABLE code OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(err MATCHES "Sanitizer|runtime error:")
     fail("md2 ${args}: the sanitizers report:\n${err}")
@@ -93,29 +105,93 @@ if(MODE STREQUAL "run")
 endif()
 
 # ---------------------------------------------------------------------------
-if(MODE STREQUAL "errors")
+# expect(<exit> <stderr regex> <setup> args...), for the modes errors and
+# keep: md2 args, run with a fresh folder ${out}, must fail with exit, a
+# message matching regex on stderr (for exit 2, followed by the usage) and
+# nothing on stdout, and leave ${out} as setup made it. setup is "none" or
+# a comma-separated list of
+#   dir:NAME           a folder;
+#   old:NAME           a file holding "old NAME";
+#   copy:NAME=PATH     a copy of the file PATH;
+#   link:NAME=TARGET   a symbolic link to TARGET (a name in ${out});
+#   hard:NAME=TARGET   a hard link to ${out}/TARGET;
+# each must be there afterwards, unchanged, and nothing else.
+if(MODE STREQUAL "errors" OR MODE STREQUAL "keep")
   set(out "${DIR}/out")
   set(in "${DIR}/in")
   set(crystal "${MODELS}/crystal.md2")
   set(checked 0)
-  # expect(<exit> <stderr regex> <setup> args...): setup is none,
-  # dirs:NAME,... (folders made in the output folder first) or
-  # file:NAME=PATH (PATH copied there first as NAME); only they may remain
-  # afterwards, unchanged in name.
-  function(expect code regex setup)
+  # make_setup(<setup>): empties ${out} and makes what setup lists there.
+  function(make_setup setup)
     fresh_dir("${out}")
-    set(made "")
-    if(setup MATCHES "^dirs:(.*)$")
-      string(REPLACE "," ";" names "${CMAKE_MATCH_1}")
-      foreach(n IN LISTS names)
-        file(MAKE_DIRECTORY "${out}/${n}")
-        list(APPEND made "${n}")
-      endforeach()
-      list(SORT made)
-    elseif(setup MATCHES "^file:([^=]+)=(.*)$")
-      configure_file("${CMAKE_MATCH_2}" "${out}/${CMAKE_MATCH_1}" COPYONLY)
-      set(made "${CMAKE_MATCH_1}")
+    if(setup STREQUAL "none")
+      return()
     endif()
+    string(REPLACE "," ";" items "${setup}")
+    foreach(item IN LISTS items)
+      if(item MATCHES "^dir:(.+)$")
+        file(MAKE_DIRECTORY "${out}/${CMAKE_MATCH_1}")
+      elseif(item MATCHES "^old:(.+)$")
+        file(WRITE "${out}/${CMAKE_MATCH_1}" "old ${CMAKE_MATCH_1}\n")
+      elseif(item MATCHES "^copy:([^=]+)=(.+)$")
+        configure_file("${CMAKE_MATCH_2}" "${out}/${CMAKE_MATCH_1}" COPYONLY)
+      elseif(item MATCHES "^link:([^=]+)=(.+)$")
+        file(CREATE_LINK "${CMAKE_MATCH_2}" "${out}/${CMAKE_MATCH_1}" SYMBOLIC)
+      elseif(item MATCHES "^hard:([^=]+)=(.+)$")
+        file(CREATE_LINK "${out}/${CMAKE_MATCH_2}" "${out}/${CMAKE_MATCH_1}")
+      else()
+        fail("export_check.cmake: bad setup item '${item}'")
+      endif()
+    endforeach()
+  endfunction()
+  # check_setup(<setup> <what>): everything setup made is still there, as it
+  # was, and nothing else is in ${out}.
+  function(check_setup setup what)
+    set(names "")
+    set(items "")
+    if(NOT setup STREQUAL "none")
+      string(REPLACE "," ";" items "${setup}")
+    endif()
+    foreach(item IN LISTS items)
+      if(item MATCHES "^[a-z]+:([^=]+)")
+        list(APPEND names "${CMAKE_MATCH_1}")
+      endif()
+    endforeach()
+    list(SORT names)
+    dir_entries("${out}")
+    if(NOT "${out_list}" STREQUAL "${names}")
+      fail("${what}: the output folder holds '${out_list}', expected '${names}'")
+    endif()
+    foreach(item IN LISTS items)
+      if(NOT item MATCHES "^([a-z]+):([^=]+)=?(.*)$")
+        continue()
+      endif()
+      set(kind "${CMAKE_MATCH_1}")
+      set(name "${CMAKE_MATCH_2}")
+      set(value "${CMAKE_MATCH_3}")
+      if(kind STREQUAL "dir" AND NOT IS_DIRECTORY "${out}/${name}")
+        fail("${what}: the folder ${name} is gone")
+      elseif(kind STREQUAL "old")
+        file(READ "${out}/${name}" content)
+        if(NOT content STREQUAL "old ${name}\n")
+          fail("${what}: the old ${name} was changed; it holds '${content}'")
+        endif()
+      elseif(kind STREQUAL "copy")
+        execute_process(COMMAND "${CMAKE_COMMAND}" -E compare_files "${out}/${name}" "${value}"
+          RESULT_VARIABLE differ)
+        if(NOT differ EQUAL 0)
+          fail("${what}: ${name} is no longer a copy of ${value}")
+        endif()
+      elseif(kind STREQUAL "link")
+        file(READ_SYMLINK "${out}/${name}" target)
+        if(NOT target STREQUAL value)
+          fail("${what}: the link ${name} points to '${target}' now, not '${value}'")
+        endif()
+      endif()
+    endforeach()
+  endfunction()
+  function(expect code regex setup)
+    make_setup("${setup}")
     run_md2("${ARGN}")
     if(NOT out_code STREQUAL "${code}")
       fail("md2 ${ARGN}: exit status ${out_code}, expected ${code}\nstderr: ${out_stderr}")
@@ -123,19 +199,23 @@ if(MODE STREQUAL "errors")
     if(NOT out_stderr MATCHES "^md2 export: " OR NOT out_stderr MATCHES "${regex}")
       fail("md2 ${ARGN}: stderr does not start with 'md2 export: ' and match '${regex}':\n${out_stderr}")
     endif()
+    if(code STREQUAL "2" AND NOT out_stderr MATCHES
+       "^md2 export: [^\n]+\nusage: md2 export MODEL -o OUT[^\n]*\n[^\n]*--skin FILE\]\n`md2 export --help` describes the options\.\n$")
+      fail("md2 ${ARGN}: stderr is not the message and then the usage:\n${out_stderr}")
+    endif()
     if(NOT out_stdout STREQUAL "")
       fail("md2 ${ARGN}: printed on stdout although it failed:\n${out_stdout}")
     endif()
-    dir_entries("${out}")
-    if(NOT "${out_list}" STREQUAL "${made}")
-      fail("md2 ${ARGN}: left files behind in the output folder: ${out_list}")
-    endif()
+    check_setup("${setup}" "md2 ${ARGN}")
     string(REPLACE "\n" " | " short "${out_stderr}")
     message(STATUS "exit ${out_code}: md2 ${ARGN}\n    ${short}")
     math(EXPR n "${checked} + 1")
     set(checked "${n}" PARENT_SCOPE)
   endfunction()
+endif()
 
+# ---------------------------------------------------------------------------
+if(MODE STREQUAL "errors")
   fresh_dir("${in}")
   file(WRITE "${in}/junk.md2" "IDP2 this is not a model at all, but text with the right magic\n")
   file(WRITE "${in}/empty.md2" "")
@@ -170,22 +250,110 @@ if(MODE STREQUAL "errors")
          export "${MODELS}/blade.md2" -o "${out}/x.obj" --frame 1)
   expect(1 "nope\\.pcx" none export "${crystal}" -o "${out}/x.glb" --skin "${in}/nope.pcx")
   expect(1 "skin\\.pcx" none export "${crystal}" -o "${out}/x.obj" --skin "${in}/skin.pcx")
-  # the OBJ's PNG copy of the skin would replace the skin itself
+  # an output that is the skin itself is refused, however the skin's path
+  # is spelled: the same text, ./, a symbolic link, a hard link; the OBJ
+  # set's PNG, its material file, a .glb
   run_md2("export;${crystal};-o;${in}/skin_as.obj")
-  expect(1 "x\\.obj would replace the skin .*x\\.png with its PNG copy" file:x.png=${in}/skin_as.png
+  set(png "copy:x.png=${in}/skin_as.png")
+  expect(1 "-o .*x\\.obj would write .*x\\.png, which is the skin .*x\\.png: choose another -o" "${png}"
          export "${crystal}" -o "${out}/x.obj" --skin "${out}/x.png")
+  expect(1 "which is the skin .*/\\./x\\.png" "${png}"
+         export "${crystal}" -o "${out}/x.obj" --skin "${out}/./x.png")
+  set(md2_cwd "${out}")
+  expect(1 "^md2 export: -o x\\.obj would write x\\.png, which is the skin \\./x\\.png: choose another -o\n$" "${png}"
+         export "${crystal}" -o x.obj --skin ./x.png)
+  unset(md2_cwd)
+  expect(1 "which is the skin .*link\\.png" "${png},link:link.png=x.png"
+         export "${crystal}" -o "${out}/x.obj" --skin "${out}/link.png")
+  expect(1 "which is the skin .*hard\\.png" "${png},hard:hard.png=x.png"
+         export "${crystal}" -o "${out}/x.obj" --skin "${out}/hard.png")
+  expect(1 "would write .*x\\.mtl, which is the skin .*x\\.mtl" "copy:x.mtl=${in}/skin_as.png"
+         export "${crystal}" -o "${out}/x.obj" --skin "${out}/x.mtl")
+  expect(1 "-o .*/\\./x\\.glb is the skin .*x\\.glb: choose another -o" "copy:x.glb=${in}/skin_as.png"
+         export "${crystal}" -o "${out}/./x.glb" --skin "${out}/x.glb")
   # outputs that cannot be written: exit 1, nothing left
   expect(1 "cannot write .*missing/x\\.glb" none export "${crystal}" -o "${out}/missing/x.glb")
   expect(1 "cannot write .*missing/x\\.gltf" none export "${crystal}" -o "${out}/missing/x.gltf")
   expect(1 "cannot write .*missing/x\\.png" none export "${crystal}" -o "${out}/missing/x.obj")
-  expect(1 "cannot rename .*x\\.glb" dirs:x.glb export "${crystal}" -o "${out}/x.glb")
-  expect(1 "cannot rename .*x\\.gltf" dirs:x.gltf export "${crystal}" -o "${out}/x.gltf")
+  expect(1 "cannot rename .*x\\.glb" dir:x.glb export "${crystal}" -o "${out}/x.glb")
+  expect(1 "cannot rename .*x\\.gltf" dir:x.gltf export "${crystal}" -o "${out}/x.gltf")
   # a set of OBJ files that fails part way: the files already in place go
-  expect(1 "cannot rename .*x\\.mtl" dirs:x.mtl export "${crystal}" -o "${out}/x.obj")
-  expect(1 "cannot rename .*x\\.obj" dirs:x.obj export "${crystal}" -o "${out}/x.obj")
-  expect(1 "cannot rename .*s_005\\.obj" dirs:s_005.obj
+  expect(1 "cannot rename .*x\\.mtl" dir:x.mtl export "${crystal}" -o "${out}/x.obj")
+  expect(1 "cannot rename .*x\\.obj" dir:x.obj export "${crystal}" -o "${out}/x.obj")
+  expect(1 "cannot rename .*s_005\\.obj" dir:s_005.obj
          export "${crystal}" -o "${out}/s.obj" --anim spin)
   message(STATUS "${checked} failures checked")
+  return()
+endif()
+
+# ---------------------------------------------------------------------------
+if(MODE STREQUAL "keep")
+  # A failed export leaves every old file of its names as it was (the ones
+  # it had replaced already are put back) and no copy of one behind: an
+  # OBJ set that fails at its material file (x.png replaced by then), at
+  # its .obj (x.png and x.mtl replaced), in the middle of an animation, or
+  # with a name for the kept copy already taken; a .glb and a .gltf that
+  # cannot be written or are refused before anything is written.
+  expect(1 "cannot rename .*x\\.mtl" "old:x.png,dir:x.mtl" export "${crystal}" -o "${out}/x.obj")
+  expect(1 "cannot rename .*x\\.obj" "old:x.png,old:x.mtl,dir:x.obj"
+         export "${crystal}" -o "${out}/x.obj")
+  expect(1 "cannot rename .*x\\.obj" "old:x.png,old:x.png.old-md2,old:x.mtl,dir:x.obj"
+         export "${crystal}" -o "${out}/x.obj")
+  expect(1 "cannot rename .*s_005\\.obj"
+         "old:s.png,old:s.mtl,old:s_000.obj,old:s_004.obj,dir:s_005.obj,old:s_006.obj"
+         export "${crystal}" -o "${out}/s.obj" --anim spin)
+  expect(1 "cannot write .*x\\.obj" "old:x.png,old:x.mtl,dir:x.obj.tmp-md2"
+         export "${crystal}" -o "${out}/x.obj")
+  expect(1 "no animation named 'nope'" "old:x.png,old:x.mtl,old:x.obj"
+         export "${crystal}" -o "${out}/x.obj" --anim nope)
+  expect(1 "cannot write .*x\\.glb" "old:x.glb,dir:x.glb.tmp-md2" export "${crystal}" -o "${out}/x.glb")
+  expect(1 "--frame 18 is out of range" "old:x.glb" export "${crystal}" -o "${out}/x.glb" --frame 18)
+  expect(1 "cannot write .*x\\.gltf" "old:x.gltf,dir:x.gltf.tmp-md2"
+         export "${crystal}" -o "${out}/x.gltf")
+  expect(1 "nope\\.pcx" "old:x.gltf" export "${crystal}" -o "${out}/x.gltf" --skin "${in}/nope.pcx")
+
+  # A successful export replaces the old files and keeps no copy of them;
+  # a file that merely has the name of such a copy is left alone.
+  foreach(case IN ITEMS "x.obj|x.png|x.mtl|x.obj|x.png.old-md2"
+                        "s.obj|s.png|s.mtl|s_000.obj|s_007.obj" "x.glb|x.glb" "x.gltf|x.gltf")
+    string(REPLACE "|" ";" case "${case}")
+    list(POP_FRONT case output)
+    set(setup "")
+    foreach(name IN LISTS case)
+      list(APPEND setup "old:${name}")
+    endforeach()
+    string(JOIN "," setup ${setup})
+    make_setup("${setup}")
+    set(args export "${crystal}" -o "${out}/${output}")
+    set(expected x.mtl x.obj x.png x.png.old-md2)
+    if(output STREQUAL "s.obj")
+      list(APPEND args --anim spin)
+      set(expected s.mtl s.png s_000.obj s_001.obj s_002.obj s_003.obj s_004.obj s_005.obj
+          s_006.obj s_007.obj)
+    elseif(NOT output STREQUAL "x.obj")
+      set(expected "${output}")
+    endif()
+    run_md2("${args}")
+    if(NOT out_code STREQUAL "0")
+      fail("md2 ${args} over old files: exit status ${out_code}\n${out_stderr}")
+    endif()
+    dir_entries("${out}")
+    if(NOT "${out_list}" STREQUAL "${expected}")
+      fail("md2 ${args} over old files left '${out_list}', expected '${expected}'")
+    endif()
+    foreach(name IN LISTS case)
+      file(READ "${out}/${name}" content)
+      if(name MATCHES "old-md2$")
+        if(NOT content STREQUAL "old ${name}\n")
+          fail("md2 ${args}: ${name}, not a copy the export kept, was changed")
+        endif()
+      elseif(content STREQUAL "old ${name}\n")
+        fail("md2 ${args}: the old ${name} was not replaced")
+      endif()
+    endforeach()
+    message(STATUS "md2 ${args}: replaced ${case}, no copy left behind")
+  endforeach()
+  message(STATUS "${checked} failures over old files checked")
   return()
 endif()
 
@@ -265,6 +433,37 @@ if(MODE STREQUAL "obj")
       fail("${PNG} is not a PNG file (starts with ${signature})")
     endif()
     message(STATUS "${MTL}: map_Kd ${map}, a PNG file")
+  endif()
+  if(DEFINED OBJ_CHECK)
+    # every line against libmd2, for the keyframes the export's options ask for
+    set(check_args "")
+    list(LENGTH args n)
+    set(i 1) # args: export MODEL options...
+    while(i LESS n)
+      list(GET args ${i} a)
+      math(EXPR i "${i} + 1")
+      if(a STREQUAL "--y-up")
+        list(APPEND check_args --y-up)
+      elseif(a MATCHES "^(-o|--output|--skin|--anim|--frame)$")
+        list(GET args ${i} value)
+        math(EXPR i "${i} + 1")
+        if(a STREQUAL "--anim" OR a STREQUAL "--frame")
+          list(APPEND check_args "${a}" "${value}")
+        endif()
+      else()
+        set(model "${a}")
+      endif()
+    endwhile()
+    set(paths "")
+    foreach(obj IN LISTS FILES)
+      list(APPEND paths "${DIR}/${obj}")
+    endforeach()
+    execute_process(COMMAND "${OBJ_CHECK}" "${model}" ${check_args} ${paths}
+      RESULT_VARIABLE code OUTPUT_VARIABLE check_out ERROR_VARIABLE check_err)
+    if(NOT code STREQUAL "0")
+      fail("export_obj_check ${model} ${check_args}: exit status ${code}\n${check_out}${check_err}")
+    endif()
+    message(STATUS "${check_out}${check_err}")
   endif()
   if(DEFINED YUP_OF)
     # every v and vn of the first file is YUP_OF's (x, y, z) as (y, z, x)

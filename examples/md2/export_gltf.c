@@ -884,25 +884,26 @@ int export_gltf(const export_job *job, int binary)
     }
     if (file.failed)
         goto out_of_memory;
-    if (!export_write_file(job->out_path, file.data, file.size))
+    if (!export_not_skin(job, job->out_path) ||
+        !export_write_file(job->out_path, file.data, file.size))
         goto fail;
 
-    printf("wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph targets, "
+    printf("wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph target%s, "
            "%lu animation%s, ", job->out_path, (unsigned long)file.size, (unsigned long)g.nv,
-           (unsigned long)(g.mesh->num_indices / 3), (unsigned long)g.nt,
+           (unsigned long)(g.mesh->num_indices / 3), (unsigned long)g.nt, g.nt == 1 ? "" : "s",
            (unsigned long)job->num_anims, job->num_anims == 1 ? "" : "s");
     if (job->png)
         printf("skin %s (%dx%d, %lu bytes of PNG)", job->skin_path, job->skin_width,
                job->skin_height, (unsigned long)job->png_size);
     else
         printf("no skin");
-    printf("; positions within %.3g of libmd2's (%.3g of the model's size)",
-           g.max_error, g.size > 0.0 ? g.max_error / g.size : 0.0);
+    printf("; quantized positions within %.2g of the model's size",
+           g.size > 0.0 ? g.max_error / g.size : 0.0);
     if (g.short_normals)
-        printf("; the normals of %lu vertices shortened (to %.3g at least) to keep their "
-               "deltas in [-1, 1]", g.short_normals, g.min_length);
+        printf(", normals of %lu vertices shortened (to %.2g at least)", g.short_normals,
+               g.min_length);
     if (g.normal_clamps)
-        printf("; %lu normal delta components clamped to [-1, 1]", g.normal_clamps);
+        printf(", %lu normal components clamped", g.normal_clamps);
     printf("\n");
     ok = 1;
     goto done;

@@ -76,11 +76,49 @@ void xbuf_base64(xbuf *b, const unsigned char *data, size_t n);
  * when complete (tool_out). 1 on success, else 0 after printing why. */
 int export_write_file(const char *path, const void *data, size_t size);
 
+/* The files of one export that must appear together or not at all (an OBJ
+ * set: OUT.png, OUT.mtl, the .obj files), put in place one by one. Each is
+ * written under a temporary name (tool_out) and renamed into place by
+ * export_set_place(); a file of the same name that was there before is
+ * first kept aside, as NAME.old-md2 (a hard link, else a rename), until
+ * export_set_finish() removes those copies (success) or removes the new
+ * files and puts the old ones back (failure). Zero-initialise it. */
+typedef struct export_placed {
+    char *path;   /* the file put in place */
+    char *backup; /* the old file of that name, kept aside; NULL: there was none */
+} export_placed;
+
+typedef struct export_set {
+    export_placed *files;
+    size_t count;
+    size_t capacity;
+} export_set;
+
+/* Closes out (opened with tool_out_open()) and renames it into place as a
+ * file of set: 1; or 0 after printing why, with its temporary file removed
+ * and any old file of that name as it was. out is empty afterwards. */
+int export_set_place(export_set *set, tool_out *out);
+/* The size bytes at data as the file path of set, as export_set_place(). */
+int export_set_write(export_set *set, const char *path, const void *data, size_t size);
+/* ok: removes the copies kept aside. Not ok: removes every file of set and
+ * puts back the old files they replaced, last placed first. Empties set. */
+void export_set_finish(export_set *set, int ok);
+
+/* 1 if the paths a and b name the same file: the same device and inode
+ * when both exist (./x.png and x.png, a link and its target), else the
+ * same text. */
+int export_same_file(const char *a, const char *b);
+/* 0 after printing why when path, an output of job, is its skin file
+ * (which the export must not overwrite); else 1. */
+int export_not_skin(const export_job *job, const char *path);
+
 /* A copy of path with its extension (the last '.' of the last path
  * component) replaced by ext, ext including its '.'. NULL when out of
  * memory; free() it. */
 char *export_with_extension(const char *path, const char *ext);
 /* The last path component of path. */
 const char *export_base_name(const char *path);
+/* s to f with every byte outside printable ASCII written as '?'. */
+void export_put_clean(FILE *f, const char *s);
 
 #endif /* MD2_EXPORT_INTERNAL_H */

@@ -6,7 +6,8 @@
  *   export_make_model long OUT.md2   1001 keyframes "long0000".."long1000"
  *                                    (one animation of 1001 frames) of a
  *                                    tetrahedron that turns about Z
- *   export_make_model flat OUT.md2   4 vertices, 2 keyframes, no triangle
+ *   export_make_model flat OUT.md2   4 vertices, 2 keyframes, no triangle,
+ *                                    no skin name
  *   export_make_model big OUT.md2    21,846 triangles whose 65,538 corners
  *                                    are all distinct (vertex, texcoord)
  *                                    pairs: more welded vertices than
@@ -134,8 +135,8 @@ int main(int argc, char **argv)
     strcpy(skin.name, "none.pcx");
     m.skin_width = 256;
     m.skin_height = 256;
-    m.num_skins = 1;
-    m.skins = &skin;
+    m.num_skins = nt ? 1 : 0; /* the others name a skin that is not there */
+    m.skins = nt ? &skin : NULL;
     m.num_vertices = nv;
     m.num_texcoords = nst;
     m.num_triangles = nt;

@@ -12,9 +12,10 @@
  * (X forward, Y left, Z up); with --y-up (x, y, z) = MD2 (y, z, x), as the
  * glTF export writes them.
  *
- * The files appear together or not at all: each is written through
- * tool_out (a temporary file renamed into place), and if one fails, the
- * ones already in place are removed.
+ * The files appear together or not at all (export_set): each is written
+ * under a temporary name and renamed into place, an old file of the same
+ * name kept aside until the last is in place; if one fails, the new ones
+ * are removed and the old ones put back.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -25,90 +26,38 @@
 
 #define MATERIAL_NAME "skin"
 
-/* s with every byte outside printable ASCII written as '?'. */
-static void put_clean(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        fputc(c >= 0x20 && c < 0x7F ? c : '?', f);
-    }
-}
-
-/* The files already in place, removed again if a later one fails. */
-typedef struct written {
-    char **paths;
-    size_t count;
-} written;
-
-static int keep_path(written *w, const char *path)
-{
-    size_t n = strlen(path) + 1;
-    char **p = (char **)realloc(w->paths, (w->count + 1) * sizeof *p);
-    if (!p)
-        return 0;
-    w->paths = p;
-    w->paths[w->count] = (char *)malloc(n);
-    if (!w->paths[w->count])
-        return 0;
-    memcpy(w->paths[w->count++], path, n);
-    return 1;
-}
-
-static void written_free(written *w, int remove_files)
-{
-    size_t i;
-    for (i = 0; i < w->count; i++) {
-        if (remove_files)
-            remove(w->paths[i]);
-        free(w->paths[i]);
-    }
-    free(w->paths);
-    memset(w, 0, sizeof *w);
-}
-
-/* Commits out (renames it to path) and records path: 1; 0 if the commit
- * failed (it said why); -1 when out of memory (the file is removed again). */
-static int finish(tool_out *out, const char *path, written *w)
-{
-    if (!tool_out_commit(out, EXPORT_CMD))
-        return 0;
-    if (!keep_path(w, path)) {
-        remove(path);
-        return -1;
-    }
-    return 1;
-}
-
-static int write_mtl(const export_job *job, const char *path, const char *png_path, written *w)
+static int write_mtl(const export_job *job, const char *path, const char *png_path,
+                     export_set *set)
 {
     tool_out out;
     FILE *f;
-    if (!tool_out_open(&out, EXPORT_CMD, path))
+    if (!export_not_skin(job, path) || !tool_out_open(&out, EXPORT_CMD, path))
         return 0;
     f = out.file;
     fprintf(f, "# material of the OBJ files written by md2 export (libmd2 %s) from ",
             md2_version_string());
-    put_clean(f, job->model_path);
+    export_put_clean(f, job->model_path);
     fputc('\n', f);
     if (png_path) {
         fputs("# map_Kd: the skin ", f);
-        put_clean(f, job->skin_path);
+        export_put_clean(f, job->skin_path);
         fputs(" as PNG\n", f);
     } else {
-        fputs("# no skin was found or given (--skin FILE): no map_Kd, a plain white material\n", f);
+        fputs("# no skin (none given, found or readable; --skin FILE gives one): no map_Kd, "
+              "a plain white material\n", f);
     }
     fprintf(f, "newmtl %s\nKa 1 1 1\nKd 1 1 1\nKs 0 0 0\nd 1\nillum 1\n", MATERIAL_NAME);
     if (png_path) {
         fputs("map_Kd ", f);
-        put_clean(f, export_base_name(png_path));
+        export_put_clean(f, export_base_name(png_path));
         fputc('\n', f);
     }
-    return finish(&out, path, w);
+    return export_set_place(set, &out);
 }
 
 /* One keyframe as OBJ. pos and nrm hold num_vertices * 3 floats. */
 static int write_frame(const export_job *job, const char *path, const char *mtl_path,
-                       uint32_t frame, size_t index, float *pos, float *nrm, written *w)
+                       uint32_t frame, size_t index, float *pos, float *nrm, export_set *set)
 {
     const md2_model *m = job->tm->model;
     static const int order[3] = {0, 2, 1};
@@ -121,17 +70,17 @@ static int write_frame(const export_job *job, const char *path, const char *mtl_
                    md2_result_string(r));
         return 0;
     }
-    if (!tool_out_open(&out, EXPORT_CMD, path))
+    if (!export_not_skin(job, path) || !tool_out_open(&out, EXPORT_CMD, path))
         return 0;
     f = out.file;
     fprintf(f, "# md2 export (libmd2 %s) of ", md2_version_string());
-    put_clean(f, job->model_path);
+    export_put_clean(f, job->model_path);
     fprintf(f, ": keyframe %lu (", (unsigned long)frame);
-    put_clean(f, m->frames[frame].name);
+    export_put_clean(f, m->frames[frame].name);
     fputc(')', f);
     if (job->anim_given) {
         fputs(", animation ", f);
-        put_clean(f, job->anims[0].name);
+        export_put_clean(f, job->anims[0].name);
         fprintf(f, " frame %lu of %lu", (unsigned long)index,
                 (unsigned long)(job->anims[0].last - job->anims[0].first + 1));
     }
@@ -142,7 +91,7 @@ static int write_frame(const export_job *job, const char *path, const char *mtl_
         fputs("# axes: MD2's, X forward, Y left, Z up\n", f);
     fputs("# faces counter-clockwise: MD2 corners 0, 2, 1\n", f);
     fputs("mtllib ", f);
-    put_clean(f, export_base_name(mtl_path));
+    export_put_clean(f, export_base_name(mtl_path));
     fputc('\n', f);
     for (i = 0; i < m->num_vertices; i++) {
         const float *p = pos + 3 * i;
@@ -175,7 +124,7 @@ static int write_frame(const export_job *job, const char *path, const char *mtl_
         }
         fputc('\n', f);
     }
-    return finish(&out, path, w);
+    return export_set_place(set, &out);
 }
 
 /* stem + "_" + index (at least 3 digits, as many as count - 1 needs) + ".obj" */
@@ -210,76 +159,65 @@ int export_obj(const export_job *job)
     char *png_path = job->png ? export_with_extension(job->out_path, ".png") : NULL;
     float *pos = (float *)malloc(m->num_vertices * 3 * sizeof *pos);
     float *nrm = (float *)malloc(m->num_vertices * 3 * sizeof *nrm);
-    written w;
-    int ok = 0, step = 1;
+    export_set set;
+    int ok = 0;
     size_t count = job->anim_given ? (size_t)job->anims[0].last - job->anims[0].first + 1 : 1;
     size_t i;
 
-    memset(&w, 0, sizeof w);
+    memset(&set, 0, sizeof set);
     if (!stem || !mtl_path || (job->png && !png_path) || !pos || !nrm) {
         tool_error(EXPORT_CMD, "out of memory");
         goto done;
     }
-    if (png_path && job->skin_path && strcmp(png_path, job->skin_path) == 0) {
-        tool_error(EXPORT_CMD, "%s would replace the skin %s with its PNG copy: choose another "
-                   "-o", job->out_path, job->skin_path);
+    if (png_path && (!export_not_skin(job, png_path) ||
+                     !export_set_write(&set, png_path, job->png, job->png_size)))
         goto done;
-    }
-    if (png_path) {
-        tool_out out;
-        if (!tool_out_open(&out, EXPORT_CMD, png_path)) {
-            step = 0;
-            goto done;
-        }
-        if (fwrite(job->png, 1, job->png_size, out.file) != job->png_size && !ferror(out.file)) {
-            tool_error(EXPORT_CMD, "cannot write %s: short write", png_path);
-            tool_out_abort(&out);
-            step = 0;
-            goto done;
-        }
-        step = finish(&out, png_path, &w);
-        if (step != 1)
-            goto done;
-    }
-    step = write_mtl(job, mtl_path, png_path, &w);
-    for (i = 0; step == 1 && i < count; i++) {
+    if (!write_mtl(job, mtl_path, png_path, &set))
+        goto done;
+    for (i = 0; i < count; i++) {
         uint32_t frame = job->anim_given ? job->anims[0].first + (uint32_t)i : job->frame;
         char *path = job->anim_given ? frame_path(stem, i, count) : NULL;
+        int written;
         if (job->anim_given && !path) {
-            step = -1;
-            break;
+            tool_error(EXPORT_CMD, "out of memory");
+            goto done;
         }
-        step = write_frame(job, path ? path : job->out_path, mtl_path, frame, i, pos, nrm, &w);
+        written = write_frame(job, path ? path : job->out_path, mtl_path, frame, i, pos, nrm, &set);
         free(path);
+        if (!written)
+            goto done;
     }
-    if (step == 1) {
-        ok = 1;
-        if (job->anim_given) {
-            char *first = frame_path(stem, 0, count), *last = frame_path(stem, count - 1, count);
-            printf("wrote %s", first ? first : stem);
-            if (count > 1)
-                printf(" .. %s", last ? last : stem);
-            printf(" (%lu keyframe%s of animation ", (unsigned long)count, count > 1 ? "s" : "");
-            put_clean(stdout, job->anims[0].name);
-            printf(") with %s", mtl_path);
-            free(first);
-            free(last);
-        } else {
-            printf("wrote %s (keyframe %lu) with %s", job->out_path, (unsigned long)job->frame,
-                   mtl_path);
-        }
-        printf(": %lu v, %lu vt, %lu vn, %lu f%s; ", (unsigned long)m->num_vertices,
-               (unsigned long)m->num_texcoords, (unsigned long)m->num_vertices,
-               (unsigned long)m->num_triangles, count > 1 ? " each" : "");
-        if (png_path)
-            printf("skin %s as %s\n", job->skin_path, png_path);
+    ok = 1;
+    if (job->anim_given) {
+        char *first = frame_path(stem, 0, count), *last = frame_path(stem, count - 1, count);
+        printf("wrote %s", first ? first : stem);
+        if (count > 1)
+            printf(" .. %s (the %lu keyframes of animation ", last ? last : stem,
+                   (unsigned long)count);
         else
-            printf("no skin\n");
+            printf(" (the one keyframe of animation ");
+        export_put_clean(stdout, job->anims[0].name);
+        putchar(')');
+        free(first);
+        free(last);
+    } else {
+        printf("wrote %s (keyframe %lu)", job->out_path, (unsigned long)job->frame);
     }
+    if (png_path)
+        printf(", %s and %s", mtl_path, png_path);
+    else
+        printf(" and %s", mtl_path);
+    printf(": %lu vert%s, %lu texture coordinate%s, %lu triangle%s%s, ",
+           (unsigned long)m->num_vertices, m->num_vertices == 1 ? "ex" : "ices",
+           (unsigned long)m->num_texcoords, m->num_texcoords == 1 ? "" : "s",
+           (unsigned long)m->num_triangles, m->num_triangles == 1 ? "" : "s",
+           count > 1 ? " each" : "");
+    if (png_path)
+        printf("skin %s (%dx%d)\n", job->skin_path, job->skin_width, job->skin_height);
+    else
+        printf("no skin\n");
 done:
-    if (step == -1)
-        tool_error(EXPORT_CMD, "out of memory");
-    written_free(&w, !ok);
+    export_set_finish(&set, ok);
     free(stem);
     free(mtl_path);
     free(png_path);

@@ -17,7 +17,9 @@
  *    to each of a set of times: keyframes, between keyframes, the wrap of
  *    a loop back to its first frame and past the end.
  * plus "size", the largest side of the model's box over all keyframes, for
- * relative errors. --max-samples K keeps the first K times of each
+ * relative errors, "uv", the texture coordinates of every welded vertex
+ * as md2_mesh gives them (u = s / skinwidth, v = t / skinheight), and
+ * "frameNames", the keyframes' names in the file's order. --max-samples K keeps the first K times of each
  * animation (for models too large for many poses).
  *
  * SPDX-License-Identifier: MIT
@@ -196,7 +198,16 @@ int main(int argc, char **argv)
             (unsigned long)mesh->num_vertices, (unsigned long)m->num_frames, size, frame);
     md2_mesh_lerp(mesh, m, (uint32_t)frame, (uint32_t)frame, 0.0f, pose, &layout);
     put_pose(f, pose, mesh->num_vertices);
-    fputs("},\"anims\":[", f);
+    fputs("},\"uv\":[", f);
+    for (k = 0; k < 2 * mesh->num_vertices; k++)
+        fprintf(f, "%s%.9g", k ? "," : "", (double)mesh->uv[k]);
+    fputs("],\"frameNames\":[", f);
+    for (k = 0; k < m->num_frames; k++) {
+        if (k)
+            fputc(',', f);
+        put_string(f, m->frames[k].name);
+    }
+    fputs("],\"anims\":[", f);
     for (a = first_anim; a < anim_count; a++) {
         const md2_anim *an = &bundle->anims[a];
         size_t n = (size_t)an->last - an->first + 1, count, s;

@@ -4,10 +4,15 @@
 //
 //   node layout.mjs --reference REF.json [--texture | --no-texture] FILE
 //
-// REF.json is export_reference's (the model's keyframes, the exported
-// animations with their ranges, rates and loop flags, the keyframe of
-// --frame). Exit 0 if everything holds, 1 otherwise, 2 for a bad command
-// line.
+// REF.json is export_reference's (the model's path, keyframes and their
+// names, the exported animations with their ranges, rates and loop flags,
+// the keyframe of --frame). Checks, besides the compact layout: the node is
+// named after the model's file (without folders and extension), the morph
+// targets are named after the frames (mesh.extras.targetNames), and the
+// material "skin" has the skin as its base colour texture with no sampler
+// (none anywhere in the file), or, without a skin, no texture, image or
+// sampler at all. Exit 0 if everything holds, 1 otherwise, 2 for a bad
+// command line.
 //
 // SPDX-License-Identifier: MIT
 
@@ -54,6 +59,13 @@ check(same(json.extensionsUsed, ['KHR_mesh_quantization']) &&
 check(json.scenes.length === 1 && same(json.scenes[0].nodes, [0]) && json.nodes.length === 1,
       'not one scene of one node');
 const node = json.nodes[0];
+// the model's file name without folders and extension (a leading dot is
+// part of the name)
+const modelBase = String(ref.model).split(/[\\/]/).pop();
+const modelDot = modelBase.lastIndexOf('.');
+const modelName = modelDot > 0 ? modelBase.slice(0, modelDot) : modelBase;
+check(node.name === modelName, `the node is named ${JSON.stringify(node.name)}, not after the ` +
+      `model's file (${JSON.stringify(modelName)})`);
 check(node.mesh === 0 && Array.isArray(node.scale) && node.scale.length === 3 &&
       node.scale[0] > 0 && node.scale[0] === node.scale[1] && node.scale[1] === node.scale[2] &&
       node.rotation === undefined && node.translation === undefined && node.matrix === undefined,
@@ -89,6 +101,14 @@ targets.forEach((t, k) => {
 check(sparseIndexViews.size === 1, 'the morph targets do not share one sparse index list');
 const names = mesh.extras && mesh.extras.targetNames;
 check(Array.isArray(names) && names.length === ref.frames, 'mesh.extras.targetNames is not one name a keyframe');
+if (Array.isArray(names) && Array.isArray(ref.frameNames)) {
+  const k = names.findIndex((name, i) => name !== ref.frameNames[i]);
+  check(k < 0 && names.length === ref.frameNames.length,
+        `mesh.extras.targetNames are not the frame names: target ${k} is ` +
+        `${JSON.stringify(names[k])}, frame ${k} ${JSON.stringify(ref.frameNames[k])}`);
+} else {
+  check(false, 'the reference has no frameNames');
+}
 const weights = mesh.weights ?? [];
 check(weights.length === ref.frames && weights.every((w, k) => w === (k === ref.frame.index ? 1 : 0)),
       `mesh.weights do not show keyframe ${ref.frame.index} alone`);
@@ -122,14 +142,26 @@ anims.forEach((an, a) => {
 });
 
 const material = json.materials[0];
-check(json.materials.length === 1 && prim.material === 0 &&
-      material.pbrMetallicRoughness.metallicFactor === 0, 'not one material with metallicFactor 0');
-const textured = Boolean(material.pbrMetallicRoughness.baseColorTexture);
+check(json.materials.length === 1 && prim.material === 0 && material.name === 'skin' &&
+      material.pbrMetallicRoughness.metallicFactor === 0,
+      'not one material "skin" with metallicFactor 0');
+const baseColor = material.pbrMetallicRoughness.baseColorTexture;
+const textured = Boolean(baseColor);
 if (texture !== null) check(textured === texture, textured ? 'a texture, expected none' : 'no texture');
+// no sampler: repeat wrapping and the viewer's filtering (docs/tool.md)
+check(json.samplers === undefined, `a samplers array: ${JSON.stringify(json.samplers)}`);
 if (textured) {
-  const image = json.images[json.textures[0].source];
-  check(json.images.length === 1 && image.mimeType === 'image/png' && image.bufferView !== undefined,
-        'the image is not one PNG inside the buffer');
+  const tex = json.textures && json.textures[baseColor.index];
+  check(baseColor.index === 0 && (baseColor.texCoord ?? 0) === 0 && json.textures.length === 1 &&
+        tex && tex.sampler === undefined,
+        `the base colour texture is not texture 0 on TEXCOORD_0 without a sampler: ` +
+        `${JSON.stringify(baseColor)}, ${JSON.stringify(json.textures)}`);
+  const image = tex && json.images && json.images[tex.source];
+  check(image && json.images.length === 1 && image.mimeType === 'image/png' &&
+        image.bufferView !== undefined, 'the image is not one PNG inside the buffer');
+} else {
+  check(json.textures === undefined && json.images === undefined,
+        'no skin, but a textures or images array');
 }
 check(json.buffers.length === 1, 'not one buffer');
 if (binary) check(json.buffers[0].uri === undefined, 'a .glb buffer with a uri');
@@ -138,7 +170,10 @@ else check(String(json.buffers[0].uri).startsWith('data:application/octet-stream
 
 console.log(`${file}: ${targets.length} sparse morph targets (${morphBytes} bytes of deltas, ` +
             `${(morphBytes / Math.max(1, targets.length * ref.vertices)).toFixed(0)} a vertex), ` +
-            `${anims.length} animations, node scale ${node.scale[0]}` +
-            `${textured ? ', textured' : ''}` + (problems.length ? ': FAILED' : ': ok'));
+            `${anims.length} animations, node ${JSON.stringify(node.name)} scale ${node.scale[0]}, ` +
+            `target names ${JSON.stringify(names ? names[0] : null)}..` +
+            `${JSON.stringify(names ? names[names.length - 1] : null)}` +
+            `${textured ? ', textured, no sampler' : ', untextured'}` +
+            (problems.length ? ': FAILED' : ': ok'));
 for (const p of problems) console.log(`  ${p}`);
 process.exit(problems.length ? 1 : 0);

@@ -9,6 +9,8 @@
 // DIR holds node_modules/three (tests/run.sh installs it there). Checks:
 //  - the mesh: one morph target per keyframe, relative targets, and as
 //    many vertices as libmd2's welded mesh;
+//  - texture coordinates: three.js's uv attribute is REF's "uv" (md2_mesh's
+//    u = s / skinwidth, v = t / skinheight), every value within 1e-6;
 //  - with no animation playing (the mesh's default weights), the pose is
 //    REF's "frame";
 //  - one clip per animation of REF, in its order and with its name; each
@@ -125,6 +127,26 @@ if (texture !== null) {
   check(texture ? Boolean(map) && texturesAsked === 1 : !map && texturesAsked === 0,
         texture ? 'expected a textured material' : 'expected no texture');
 }
+// Texture coordinates: the same floats as md2_mesh's (written as floats,
+// read back as floats), so within 1e-6 holds with room to spare.
+const uv = geom.attributes.uv;
+let uvError = 0;
+if (check(uv && uv.count === count && uv.itemSize === 2, 'no uv attribute of one pair a vertex') &&
+    check(Array.isArray(ref.uv) && ref.uv.length === 2 * count,
+          'the reference has no uv of one pair a vertex')) {
+  let firstBad = -1;
+  for (let i = 0; i < count; i++) {
+    const du = Math.abs(uv.getX(i) - ref.uv[2 * i]), dv = Math.abs(uv.getY(i) - ref.uv[2 * i + 1]);
+    const d = Math.max(du, dv);
+    if (!(d <= uvError)) uvError = Number.isNaN(d) ? Infinity : d;
+    if (!(d <= 1e-6) && firstBad < 0) firstBad = i;
+  }
+  if (firstBad >= 0) {
+    check(false, `uv of vertex ${firstBad} is (${uv.getX(firstBad)}, ${uv.getY(firstBad)}), ` +
+                 `libmd2's (${ref.uv[2 * firstBad]}, ${ref.uv[2 * firstBad + 1]}); ` +
+                 `largest difference ${uvError.toExponential(3)}, more than 1e-6`);
+  }
+}
 if (problems.length) {
   console.log(`${file}: FAILED:\n  ${problems.join('\n  ')}`);
   process.exit(1);
@@ -233,9 +255,11 @@ const rel = stats.maxError / ref.size;
 console.log(`${file}: ${clips.length} clips, ${stats.samples} poses of ${count} vertices; ` +
             `largest coordinate error ${stats.maxError.toExponential(3)} = ` +
             `${rel.toExponential(3)} of the model's size ${ref.size.toPrecision(6)} ` +
-            `(${stats.where}); largest vertex distance ${stats.maxDistance.toExponential(3)} = ` +
+            `(at most ${tolerance} allowed; ${stats.where}); ` +
+            `uv within ${uvError.toExponential(3)} of libmd2's (at most 1e-6 allowed); ` +
+            `largest vertex distance ${stats.maxDistance.toExponential(3)} = ` +
             `${(stats.maxDistance / ref.size).toExponential(3)} of the size; largest normal angle ` +
-            `${(stats.maxAngle * 180 / Math.PI).toFixed(3)} degrees` +
+            `${(stats.maxAngle * 180 / Math.PI).toFixed(3)} degrees (at most ${normalTolerance} allowed)` +
             (winding ? `; signed volume ${volume.toPrecision(6)} (counter-clockwise)` : '') +
             (problems.length ? ': FAILED' : ': ok'));
 for (const p of problems.slice(0, 20)) console.log(`  ${p}`);

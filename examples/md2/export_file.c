@@ -1,0 +1,179 @@
+/*
+ * md2 export: putting a set of files in place together or not at all, and
+ * telling whether two paths name the same file (export_internal.h). POSIX:
+ * lstat(), stat(), link().
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "export_internal.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#define BACKUP_SUFFIX ".old-md2"
+
+/* A name beside path that nothing has: path.old-md2, else path.old-md2-2,
+ * -3, ... NULL when out of memory or all are taken (said). */
+static char *backup_name(const char *path)
+{
+    size_t n = strlen(path);
+    char *name = (char *)malloc(n + sizeof BACKUP_SUFFIX + 8);
+    struct stat st;
+    int i;
+    if (!name) {
+        tool_error(EXPORT_CMD, "out of memory");
+        return NULL;
+    }
+    memcpy(name, path, n);
+    memcpy(name + n, BACKUP_SUFFIX, sizeof BACKUP_SUFFIX);
+    for (i = 2; lstat(name, &st) == 0; i++) {
+        if (i > 999) {
+            tool_error(EXPORT_CMD, "cannot keep the old %s aside: %s and the names after it "
+                       "are taken", path, name);
+            free(name);
+            return NULL;
+        }
+        snprintf(name + n + sizeof BACKUP_SUFFIX - 1, 8, "-%d", i);
+    }
+    return name;
+}
+
+/* Keeps the existing file path aside: a hard link to it under a new name
+ * (path itself stays until the rename that replaces it), else, where the
+ * file system has no hard links, path renamed. The name, or NULL (said). */
+static char *keep_aside(const char *path, int *moved)
+{
+    char *backup = backup_name(path);
+    *moved = 0;
+    if (!backup)
+        return NULL;
+    if (link(path, backup) == 0)
+        return backup;
+    if (rename(path, backup) == 0) {
+        *moved = 1;
+        return backup;
+    }
+    tool_error(EXPORT_CMD, "cannot keep the old %s aside as %s: %s", path, backup,
+               strerror(errno));
+    free(backup);
+    return NULL;
+}
+
+int export_set_place(export_set *set, tool_out *out)
+{
+    struct stat st;
+    char *backup = NULL;
+    int moved = 0, ok = out->file != NULL;
+
+    if (ok && set->count == set->capacity) {
+        size_t cap = set->capacity ? 2 * set->capacity : 8;
+        export_placed *p = NULL;
+        if (cap <= (size_t)-1 / sizeof *p)
+            p = (export_placed *)realloc(set->files, cap * sizeof *p);
+        if (!p) {
+            tool_error(EXPORT_CMD, "out of memory");
+            ok = 0;
+        } else {
+            set->files = p;
+            set->capacity = cap;
+        }
+    }
+    if (ok && (ferror(out->file) || fflush(out->file) != 0)) {
+        tool_error(EXPORT_CMD, "cannot write %s: %s", out->path, strerror(errno));
+        ok = 0;
+    }
+    if (out->file && fclose(out->file) != 0 && ok) {
+        tool_error(EXPORT_CMD, "cannot write %s: %s", out->path, strerror(errno));
+        ok = 0;
+    }
+    out->file = NULL;
+    /* an old file (not a folder, which the rename below refuses to
+     * replace) is kept until the whole set is in place */
+    if (ok && lstat(out->path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+        backup = keep_aside(out->path, &moved);
+        if (!backup)
+            ok = 0;
+    }
+    if (ok && rename(out->tmp, out->path) != 0) {
+        int e = errno;
+        tool_error(EXPORT_CMD, "cannot rename %s to %s: %s", out->tmp, out->path, strerror(e));
+        if (backup && moved && rename(backup, out->path) != 0)
+            tool_error(EXPORT_CMD, "cannot put the old %s back: it is %s", out->path, backup);
+        else if (backup && !moved)
+            remove(backup);
+        free(backup);
+        ok = 0;
+    }
+    if (!ok) {
+        tool_out_abort(out); /* removes the temporary file */
+        return 0;
+    }
+    set->files[set->count].path = out->path;
+    set->files[set->count].backup = backup;
+    set->count++;
+    out->path = NULL;
+    free(out->tmp);
+    out->tmp = NULL;
+    tool_out_abort(out);
+    return 1;
+}
+
+int export_set_write(export_set *set, const char *path, const void *data, size_t size)
+{
+    tool_out out;
+    if (!tool_out_open(&out, EXPORT_CMD, path))
+        return 0;
+    if (size > 0 && fwrite(data, 1, size, out.file) != size && !ferror(out.file)) {
+        tool_error(EXPORT_CMD, "cannot write %s: short write", path);
+        tool_out_abort(&out);
+        return 0;
+    }
+    return export_set_place(set, &out); /* reports a stream error */
+}
+
+void export_set_finish(export_set *set, int ok)
+{
+    size_t i;
+    for (i = set->count; i-- > 0;) {
+        export_placed *p = &set->files[i];
+        if (ok) {
+            if (p->backup)
+                remove(p->backup);
+        } else if (p->backup) {
+            if (rename(p->backup, p->path) != 0)
+                tool_error(EXPORT_CMD, "cannot put the old %s back (it is %s): %s", p->path,
+                           p->backup, strerror(errno));
+        } else {
+            remove(p->path);
+        }
+        free(p->path);
+        free(p->backup);
+    }
+    free(set->files);
+    memset(set, 0, sizeof *set);
+}
+
+int export_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    return strcmp(a, b) == 0;
+}
+
+int export_not_skin(const export_job *job, const char *path)
+{
+    if (!job->skin_path || !export_same_file(path, job->skin_path))
+        return 1;
+    if (strcmp(path, job->out_path) == 0)
+        tool_error(EXPORT_CMD, "-o %s is the skin %s: choose another -o", path, job->skin_path);
+    else
+        tool_error(EXPORT_CMD, "-o %s would write %s, which is the skin %s: choose another -o",
+                   job->out_path, path, job->skin_path);
+    return 0;
+}
