@@ -181,11 +181,12 @@ run ctest --test-dir "$build_dir" --output-on-failure -j"$jobs" --timeout 600
 if [ "$valgrind" = 1 ]; then
     # embed: builds other projects; gpu: md2_view under Xvfb and Mesa, which
     # is slow and reports Mesa's own leaks under valgrind; judge: node
-    # (glTF-Validator, three.js) and the poses they compare with
-    say "Running every test program under valgrind (embedding, gpu and judge tests excluded)"
+    # (glTF-Validator, three.js) and the poses they compare with; script:
+    # the md2 command's cmake -P tests, run below
+    say "Running every test program under valgrind (embedding, gpu, judge and script tests excluded)"
     vg_opts="--error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all --show-leak-kinds=all --track-origins=yes"
     status=0
-    run ctest --test-dir "$build_dir" -T memcheck -LE 'embed|gpu|judge' -j"$jobs" --timeout 1800 \
+    run ctest --test-dir "$build_dir" -T memcheck -LE 'embed|gpu|judge|script' -j"$jobs" --timeout 1800 \
         --output-on-failure \
         --overwrite MemoryCheckCommand="$(command -v valgrind)" \
         --overwrite MemoryCheckCommandOptions="$vg_opts" || status=$?
@@ -200,6 +201,12 @@ if [ "$valgrind" = 1 ]; then
         done
         die "valgrind found errors (status $status)"
     fi
+    # script: cmake -P scripts that run the md2 command; there valgrind runs
+    # the command itself (MD2_TOOL_VALGRIND, examples/md2/tool_command.cmake),
+    # not cmake, and any error or leak it finds fails the test.
+    say "Running the md2 command's script tests with the command under valgrind"
+    run env MD2_TOOL_VALGRIND=1 ctest --test-dir "$build_dir" -L script -j"$jobs" \
+        --timeout 1800 --output-on-failure || die "the md2 command under valgrind failed"
 fi
 
 say "All tests passed ($build_dir)"

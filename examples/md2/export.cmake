@@ -171,6 +171,8 @@ function(md2_export_check name mode)
             "-DDIR=${_md2_export_dir}/${name}" "-DMODELS=${MD2_TOOL_MODELS}"
             "-DOBJ_CHECK=$<TARGET_FILE:md2_export_obj_check>" ${ARGN}
             -P "${_md2_export_check}")
+  # script: tests/run.sh's valgrind pass runs md2 under valgrind, not cmake
+  set_property(TEST md2_export_${name} APPEND PROPERTY LABELS script)
 endfunction()
 
 # --- the command line --------------------------------------------------------

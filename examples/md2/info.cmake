@@ -80,13 +80,19 @@ md2_info_check(md2_info_crystal_json ARGS info crystal.md2 --json
   "bounds/min/0=-12" "bounds/min/2=-24" "bounds/max/0=12" "bounds/max/2=40"
   "bounds/size/0=24" "bounds/size/2=64"
   "match:memory/model=^[1-9][0-9]*$" "match:memory/tags=^[1-9][0-9]*$"
-  "match:memory/total=^[1-9][0-9]*$"
+  "match:memory/total=^[1-9][0-9]*$" "sum:memory/total=memory/model+memory/tags"
   "warning_flags=0" "warnings_lost=OFF" "type:warnings=ARRAY" "len:warnings=0")
 md2_info_check(md2_info_blade_json ARGS info blade.md2 --json WORKDIR "${MD2_TOOL_MODELS}"
   ERR_EMPTY
   JSON "counts/frames=1" "counts/vertices=6" "counts/triangles=8" "type:tags=NULL"
   "type:side_files/tag=NULL" "bounds/min/0=0" "bounds/max/0=15.9375" "memory/tags=0"
+  "match:memory/model=^[1-9][0-9]*$" "sum:memory/total=memory/model+memory/tags"
   "skin_file=skin.pcx" "len:warnings=0")
+# The text form's memory line: the total, then (with tags) the two parts,
+# whose sum it is (the JSON tests above check that sum).
+md2_info_check(md2_info_memory_text ARGS info crystal.md2 WORKDIR "${MD2_TOOL_MODELS}"
+  ERR_EMPTY
+  OUT_SUM "\n  memory      ([1-9][0-9]*) bytes \\(model ([1-9][0-9]*), tags ([1-9][0-9]*)\\)\n")
 
 # ---- real models (../shared/corpus; skipped where it is not there) -----------
 if(EXISTS "${MD2_TOOL_CORPUS}/faerie.md2")
@@ -168,6 +174,13 @@ md2_info_check(md2_info_ofs_end_json ARGS info --json tree/warn/ofs_end.md2
   WORKDIR "${_tree}" TREE ERR_EMPTY
   JSON "file_size=2714" "header/ofs_end=2700" "warning_flags=1" "len:warnings=1"
   "warnings/0/section=header" "warnings/0/field=ofs_end" "warnings/0/offset=64")
+# A model without GL commands: 0 words, 0 strips, 0 fans.
+md2_info_check(md2_info_no_glcmds ARGS info info/noglcmds.md2 WORKDIR "${_tree}" TREE
+  ERR_EMPTY OUT "\n  glcmds      0 words: 0 strips, 0 fans\n" "\n  warnings    none\n$")
+md2_info_check(md2_info_no_glcmds_json ARGS info --json info/noglcmds.md2 WORKDIR "${_tree}"
+  TREE ERR_EMPTY
+  JSON "header/num_glcmds=0" "header/ofs_end=2324" "counts/glcmds=0" "counts/strips=0"
+  "counts/fans=0" "counts/triangles=24" "len:warnings=0")
 md2_info_check(md2_info_dropped ARGS info info/dropped.md2 WORKDIR "${_tree}" TREE ERR_EMPTY
   OUT "\n  counts      2 skins, 14 vertices, 28 texcoords, 23 triangles \\(24 in the header\\), 18 frames\n"
   "\n  warnings    1\n              triangles: ")

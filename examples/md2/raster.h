@@ -3,8 +3,8 @@
  * the fitted camera, triangle scan conversion with exact fixed-point edge
  * functions and the top-left fill rule, clipping, a depth buffer,
  * perspective-correct nearest-texel texturing, Lambert lighting and the
- * visible-line wireframe. examples/md2/doc_render.md documents the
- * conventions; render_raster_test.c tests them one by one.
+ * visible-line wireframe. docs/tool.md (its "md2 render" section)
+ * documents the conventions; render_raster_test.c tests them one by one.
  *
  * Everything is double precision, single-threaded and free of global
  * state: the same input gives the same pixels, bit for bit.

@@ -1,8 +1,8 @@
 /*
  * md2 render: draws one pose of a model, or a contact sheet of an
  * animation's keyframes, to a PNG with a transparent background, through
- * the software rasterizer of raster.c. The manual is docs/tool.md
- * (examples/md2/doc_render.md); `md2 render --help` the short form.
+ * the software rasterizer of raster.c. The manual is docs/tool.md (its
+ * "md2 render" section); `md2 render --help` the short form.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -20,6 +20,8 @@
 #define CMD "render"
 #define RENDER_MAX_SIDE 16384   /* pixels a side of the whole picture */
 #define RENDER_MAX_GRID 256     /* columns or rows of a sheet */
+#define RENDER_MAX_YAW 1000000L /* degrees either way */
+#define RENDER_MAX_PITCH 89L    /* degrees either way */
 #define RENDER_NO_FRAME ((uint32_t)-1)
 
 typedef struct render_args {
@@ -65,7 +67,8 @@ static void usage(FILE *f)
         "with a transparent background (software rasterizer: depth buffer,\n"
         "perspective-correct nearest-texel skin, Lambert light from the normals).\n"
         "\n"
-        "  -o, --output FILE  the PNG to write (it appears only when complete)\n"
+        "  -o, --output FILE  the PNG to write, its name ending in .png (it appears\n"
+        "                     only when complete)\n"
         "  --frame N          keyframe N (default 0); with --anim, counted from the\n"
         "                     animation's first keyframe\n"
         "  --anim NAME        an animation (from .anm/.framegroups side files or the\n"
@@ -87,7 +90,8 @@ static void usage(FILE *f)
         "\n"
         "The camera looks at the centre of the model's bounding box (for a sheet, the\n"
         "box of every keyframe drawn) and fits the box to the picture. `--` ends the\n"
-        "options. Exit status: 0 done, 1 the model, skin or output failed, 2 bad usage.\n",
+        "options; each option is given at most once. Exit status: 0 done, 1 the model,\n"
+        "skin or output failed, 2 bad usage.\n",
         RENDER_MAX_GRID, RENDER_MAX_SIDE);
 }
 
@@ -112,54 +116,91 @@ static const char *option_value(int argc, char **argv, int *i)
     return argv[++*i];
 }
 
-static int parse_angle(const char *opt, const char *value, double limit, double *out)
+/* limit: a whole number of degrees, printed as one ("-1000000 to 1000000"). */
+static int parse_angle(const char *opt, const char *value, long limit, double *out)
 {
-    char fmt[96];
-    if (!tool_parse_double(value, out) || *out < -limit || *out > limit) {
-        snprintf(fmt, sizeof fmt, "bad %s '%%s': expected degrees from %g to %g", opt, -limit,
+    if (!tool_parse_double(value, out) || *out < (double)-limit || *out > (double)limit) {
+        char fmt[96];
+        snprintf(fmt, sizeof fmt, "bad %s '%%s': expected degrees from %ld to %ld", opt, -limit,
                  limit);
         return usage_error(fmt, value);
     }
     return 1;
 }
 
-/* Parses one option that takes a value; 0 after a usage message. */
-static int parse_valued(const char *opt, const char *value, render_args *a)
+/* The options, by what each sets (-o and --output set the same); all but
+ * --wireframe and --unlit take a value. */
+enum {
+    OPT_NONE, OPT_OUTPUT, OPT_SKIN, OPT_ANIM, OPT_FRAME, OPT_SIZE, OPT_SHEET, OPT_YAW, OPT_PITCH,
+    OPT_WIREFRAME, OPT_UNLIT
+};
+
+static int option_of(const char *arg)
 {
-    if (strcmp(opt, "-o") == 0 || strcmp(opt, "--output") == 0)
+    static const struct {
+        const char *name;
+        int option;
+    } options[] = {{"-o", OPT_OUTPUT},   {"--output", OPT_OUTPUT},
+                   {"--skin", OPT_SKIN},  {"--anim", OPT_ANIM},
+                   {"--frame", OPT_FRAME}, {"--size", OPT_SIZE},
+                   {"--sheet", OPT_SHEET}, {"--yaw", OPT_YAW},
+                   {"--pitch", OPT_PITCH}, {"--wireframe", OPT_WIREFRAME},
+                   {"--unlit", OPT_UNLIT}};
+    size_t i;
+    for (i = 0; i < sizeof options / sizeof options[0]; i++) {
+        if (strcmp(arg, options[i].name) == 0)
+            return options[i].option;
+    }
+    return OPT_NONE;
+}
+
+/* Parses the value of option opt (named name); 0 after a usage message. */
+static int parse_valued(int opt, const char *name, const char *value, render_args *a)
+{
+    switch (opt) {
+    case OPT_OUTPUT:
         a->output = value;
-    else if (strcmp(opt, "--skin") == 0)
+        return 1;
+    case OPT_SKIN:
         a->skin = value;
-    else if (strcmp(opt, "--anim") == 0)
+        return 1;
+    case OPT_ANIM:
         a->anim = value;
-    else if (strcmp(opt, "--frame") == 0) {
+        return 1;
+    case OPT_FRAME:
         if (!tool_parse_long(value, 0, 2147483647L, &a->frame))
             return usage_error("bad --frame '%s': expected a keyframe number (0 or more)",
                                value);
-    } else if (strcmp(opt, "--size") == 0) {
+        return 1;
+    case OPT_SIZE:
         if (!tool_parse_pair(value, RENDER_MAX_SIDE, &a->width, &a->height))
             return usage_error("bad --size '%s': expected WxH, each 1 to 16384", value);
-    } else if (strcmp(opt, "--sheet") == 0) {
+        return 1;
+    case OPT_SHEET:
         if (!tool_parse_pair(value, RENDER_MAX_GRID, &a->cols, &a->rows))
             return usage_error("bad --sheet '%s': expected COLSxROWS, each 1 to 256", value);
-    } else if (strcmp(opt, "--yaw") == 0) {
-        return parse_angle("--yaw", value, 1e6, &a->yaw);
-    } else {
-        return parse_angle("--pitch", value, 89.0, &a->pitch);
+        return 1;
+    case OPT_YAW:
+        return parse_angle(name, value, RENDER_MAX_YAW, &a->yaw);
+    default:
+        return parse_angle(name, value, RENDER_MAX_PITCH, &a->pitch);
     }
-    return 1;
 }
 
-static int takes_value(const char *opt)
+/* 1 if path ends in ".png", in any letter case. */
+static int is_png_name(const char *path)
 {
-    static const char *const names[] = {"-o", "--output", "--skin", "--anim", "--frame",
-                                        "--size", "--sheet", "--yaw", "--pitch"};
-    size_t i;
-    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
-        if (strcmp(opt, names[i]) == 0)
-            return 1;
+    static const char suffix[] = ".png";
+    size_t n = strlen(path), i;
+    if (n < sizeof suffix - 1)
+        return 0;
+    path += n - (sizeof suffix - 1);
+    for (i = 0; i < sizeof suffix - 1; i++) {
+        char c = path[i];
+        if ((c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c) != suffix[i])
+            return 0;
     }
-    return 0;
+    return 1;
 }
 
 /* Checks what the options say together; 0 after a usage message. */
@@ -169,6 +210,8 @@ static int check_args(render_args *a)
         return usage_error("%s", "no MODEL given");
     if (!a->output)
         return usage_error("%s", "no output: give -o OUT.png");
+    if (!is_png_name(a->output))
+        return usage_error("the output must end in .png ('%s' does not)", a->output);
     if (a->cols && a->frame >= 0)
         return usage_error("%s", "--frame and --sheet do not mix: a sheet shows many frames");
     if (!a->width) {
@@ -188,7 +231,8 @@ static int check_args(render_args *a)
 /* 1: parsed; 0: usage error printed (exit 2); -1: help printed (exit 0). */
 static int parse_args(int argc, char **argv, render_args *a)
 {
-    int i, options = 1;
+    unsigned given = 0; /* the options seen so far, one bit each (1 << OPT_...) */
+    int i, options = 1, opt;
     memset(a, 0, sizeof *a);
     a->frame = -1;
     a->yaw = 30.0;
@@ -204,16 +248,18 @@ static int parse_args(int argc, char **argv, render_args *a)
         } else if (tool_is_help(arg)) {
             usage(stdout);
             return -1;
-        } else if (strcmp(arg, "--wireframe") == 0) {
-            a->wireframe = 1;
-        } else if (strcmp(arg, "--unlit") == 0) {
-            a->unlit = 1;
-        } else if (takes_value(arg)) {
-            const char *value = option_value(argc, argv, &i);
-            if (!value || !parse_valued(arg, value, a))
-                return 0;
-        } else {
+        } else if ((opt = option_of(arg)) == OPT_NONE) {
             return usage_error("unknown option '%s'", arg);
+        } else if (given & (1u << opt)) {
+            return usage_error("%s is given twice", arg);
+        } else if (opt == OPT_WIREFRAME || opt == OPT_UNLIT) {
+            given |= 1u << opt;
+            *(opt == OPT_WIREFRAME ? &a->wireframe : &a->unlit) = 1;
+        } else {
+            const char *value = option_value(argc, argv, &i);
+            given |= 1u << opt;
+            if (!value || !parse_valued(opt, arg, value, a))
+                return 0;
         }
     }
     return check_args(a);
@@ -253,8 +299,8 @@ static int frame_range(const render_args *a, const tool_model *m, uint32_t *firs
     *last = m->anims[i].last;
     if (*first > *last || *last >= n) {
         tool_error(CMD, "animation '%s' (keyframes %lu to %lu) lies outside the model's %lu "
-                   "keyframes", a->anim, (unsigned long)*first, (unsigned long)*last,
-                   (unsigned long)n);
+                   "keyframe%s", a->anim, (unsigned long)*first, (unsigned long)*last,
+                   (unsigned long)n, n == 1 ? "" : "s");
         return 0;
     }
     return 1;
@@ -276,13 +322,14 @@ static int pick_frames(const render_args *a, render_job *job)
         return 1;
     }
     if (a->frame > (long)(last - first)) {
+        unsigned long count = (unsigned long)(last - first) + 1;
+        const char *s = count == 1 ? "" : "s";
         if (a->anim)
-            tool_error(CMD, "--frame %ld is out of range: animation '%s' has %lu keyframes "
-                       "(0 to %lu)", a->frame, a->anim, (unsigned long)(last - first + 1),
-                       (unsigned long)(last - first));
+            tool_error(CMD, "--frame %ld is out of range: animation '%s' has %lu keyframe%s "
+                       "(0 to %lu)", a->frame, a->anim, count, s, count - 1);
         else
-            tool_error(CMD, "--frame %ld is out of range: the model has %lu keyframes (0 to %lu)",
-                       a->frame, (unsigned long)(last + 1), (unsigned long)last);
+            tool_error(CMD, "--frame %ld is out of range: the model has %lu keyframe%s (0 to %lu)",
+                       a->frame, count, s, count - 1);
         return 0;
     }
     job->frames[0] = first + (uint32_t)(a->frame > 0 ? a->frame : 0);

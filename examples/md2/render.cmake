@@ -67,14 +67,19 @@ function(md2_render_picture name model)
 endfunction()
 
 # md2_render_script(<name> RC <status> ARGS <md2 args...> [ERR regex]
-#                   [STDOUT regex] [KEEP] [SAME] [NEEDS fixtures...]):
+#                   [STDOUT regex] [KEEP] [SAME] [EXT .ext] [NEEDS fixtures...]):
 # runs render_test.cmake (see there). An argument @OUT@ stands for the
-# test's own output <name>.png, which then must exist after a run that
-# succeeds and must not (KEEP: must be unchanged) after one that fails.
-# SAME: a second run into <name>_again.png must give the same bytes.
+# test's own output <name>.png (EXT: <name>.ext instead), which then must
+# exist after a run that succeeds and must not (KEEP: must be unchanged)
+# after one that fails. SAME: a second run into <name>_again.png must give
+# the same bytes. RC 2 (a usage error): stdout must be empty, and stderr
+# the message on one line, then the usage.
 function(md2_render_script name)
-  cmake_parse_arguments(PARSE_ARGV 1 _s "KEEP;SAME" "RC;ERR;STDOUT" "ARGS;NEEDS")
-  set(_png "${_r_out}/${name}.png")
+  cmake_parse_arguments(PARSE_ARGV 1 _s "KEEP;SAME" "RC;ERR;STDOUT;EXT" "ARGS;NEEDS")
+  if(NOT DEFINED _s_EXT)
+    set(_s_EXT ".png")
+  endif()
+  set(_png "${_r_out}/${name}${_s_EXT}")
   set(_defs "-DTOOL=$<TARGET_FILE:md2_tool>" "-DRC=${_s_RC}")
   if("@OUT@" IN_LIST _s_ARGS)
     list(TRANSFORM _s_ARGS REPLACE "^@OUT@$" "${_png}")
@@ -95,6 +100,8 @@ function(md2_render_script name)
   endif()
   add_test(NAME ${name}
     COMMAND "${CMAKE_COMMAND}" ${_defs} -P "${CMAKE_CURRENT_SOURCE_DIR}/render_test.cmake")
+  # script: tests/run.sh's valgrind pass runs md2 under valgrind, not cmake
+  set_property(TEST ${name} APPEND PROPERTY LABELS script)
   if(_s_NEEDS)
     set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED "${_s_NEEDS}")
   endif()
@@ -210,6 +217,13 @@ md2_render_script(md2_render_err_frame RC 1
 md2_render_script(md2_render_err_anim_frame RC 1 NEEDS md2_render_cube
   ARGS render "${_r_cube}" -o @OUT@ --anim grow --frame 5
   ERR "^md2 render: --frame 5 is out of range: animation 'grow' has 5 keyframes \\(0 to 4\\)")
+# blade.md2 has one keyframe (and one animation of it, from its frame name)
+md2_render_script(md2_render_err_frame_one RC 1
+  ARGS render "${MD2_TOOL_MODELS}/blade.md2" -o @OUT@ --frame 1
+  ERR "^md2 render: --frame 1 is out of range: the model has 1 keyframe \\(0 to 0\\)\n$")
+md2_render_script(md2_render_err_anim_frame_one RC 1
+  ARGS render "${MD2_TOOL_MODELS}/blade.md2" -o @OUT@ --anim blade --frame 1
+  ERR "^md2 render: --frame 1 is out of range: animation 'blade' has 1 keyframe \\(0 to 0\\)\n$")
 md2_render_script(md2_render_err_skin RC 1
   ARGS render "${_r_crystal}" -o @OUT@ --skin "${_r_out}/no-such-skin.png"
   ERR "^md2 render: .*no-such-skin.png")
@@ -228,6 +242,51 @@ foreach(_r_case IN ITEMS "size;0x10" "size;16385x16" "size;64" "size;axb" "size;
     ARGS render "${_r_crystal}" -o @OUT@ --${_r_opt} "${_r_value}"
     ERR "^md2 render: bad --${_r_opt} '")
 endforeach()
+# the ranges of the angles, in whole numbers
+md2_render_script(md2_render_usage_yaw_range RC 2
+  ARGS render "${_r_crystal}" -o @OUT@ --yaw 1000001
+  ERR "^md2 render: bad --yaw '1000001': expected degrees from -1000000 to 1000000\n")
+md2_render_script(md2_render_usage_pitch_range RC 2
+  ARGS render "${_r_crystal}" -o @OUT@ --pitch -90
+  ERR "^md2 render: bad --pitch '-90': expected degrees from -89 to 89\n")
+# the extreme angles themselves are allowed
+md2_render_script(md2_render_angle_limits RC 0
+  ARGS render "${_r_crystal}" -o @OUT@ --size 32x32 --yaw -1000000 --pitch 89)
+# an option given twice, even with the same value, or as -o and --output
+foreach(_r_case IN ITEMS "-o;-o" "--output;-o" "--size;--size" "--sheet;--sheet"
+                         "--frame;--frame" "--anim;--anim" "--skin;--skin" "--yaw;--yaw"
+                         "--pitch;--pitch" "--wireframe;--wireframe" "--unlit;--unlit")
+  list(GET _r_case 0 _r_first)
+  list(GET _r_case 1 _r_second)
+  string(MAKE_C_IDENTIFIER "${_r_first}${_r_second}" _r_id)
+  if(_r_first STREQUAL "-o" OR _r_first STREQUAL "--output")
+    set(_r_args ${_r_first} @OUT@ ${_r_second} @OUT@)
+  else()
+    set(_r_value "")
+    foreach(_r_pair IN ITEMS "--size;64x64" "--sheet;2x1" "--frame;1" "--anim;spin"
+                             "--skin;${MD2_TOOL_MODELS}/skin.pcx" "--yaw;10" "--pitch;10")
+      list(GET _r_pair 0 _r_name)
+      if(_r_name STREQUAL _r_first)
+        list(GET _r_pair 1 _r_value)
+      endif()
+    endforeach()
+    set(_r_args -o @OUT@ ${_r_first} ${_r_value} ${_r_second} ${_r_value})
+  endif()
+  md2_render_script(md2_render_usage_twice${_r_id} RC 2
+    ARGS render "${_r_crystal}" ${_r_args} ERR "^md2 render: ${_r_second} is given twice\n")
+endforeach()
+# the output must be named *.png, in any letter case
+md2_render_script(md2_render_usage_not_png RC 2 EXT .jpg
+  ARGS render "${_r_crystal}" -o @OUT@
+  ERR "^md2 render: the output must end in .png \\('.*md2_render_usage_not_png.jpg' does not\\)\n")
+md2_render_script(md2_render_usage_png_dot_txt RC 2 EXT .png.txt
+  ARGS render "${_r_crystal}" -o @OUT@ ERR "^md2 render: the output must end in .png ")
+md2_render_script(md2_render_usage_png_no_dot RC 2 EXT _png
+  ARGS render "${_r_crystal}" -o @OUT@ ERR "^md2 render: the output must end in .png ")
+md2_render_script(md2_render_png_upper_case RC 0 EXT .PNG
+  ARGS render "${_r_crystal}" -o @OUT@ --size 32x32)
+md2_render_script(md2_render_png_mixed_case RC 0 EXT .pNg
+  ARGS render "${_r_crystal}" -o @OUT@ --size 32x32)
 md2_render_script(md2_render_usage_sheet_pixels RC 2
   ARGS render "${_r_crystal}" -o @OUT@ --sheet 200x1 --size 100x100
   ERR "^md2 render: a 200x1 sheet of 100x100 cells would be 20000x100 pixels; at most 16384 a side")
@@ -256,6 +315,7 @@ if(UNIX AND MD2_RENDER_SH AND NOT MD2_SANITIZE)
       "-DARGS=-c|ulimit -v 400000 && exec \"$0\" \"$@\"|$<TARGET_FILE:md2_tool>|render|${_r_crystal}|-o|${_r_png}|--size|16384x16384"
       "-DERR=^md2 render: out of memory for a 16384x16384 picture"
       -P "${CMAKE_CURRENT_SOURCE_DIR}/render_test.cmake")
+  set_property(TEST md2_render_err_out_of_memory APPEND PROPERTY LABELS script)
 endif()
 md2_render_script(md2_render_usage_missing_value RC 2
   ARGS render "${_r_crystal}" -o ERR "^md2 render: -o needs a value")
@@ -265,14 +325,57 @@ unset(_r_opt)
 unset(_r_value)
 unset(_r_id)
 unset(_r_prog)
+unset(_r_first)
+unset(_r_second)
+unset(_r_args)
+unset(_r_pair)
+unset(_r_name)
 
 # ---- the picture README.md shows (docs/images/crystal_spin.png) ------------
 # README's command, checked like the others, must give the committed
-# picture byte for byte (the rasterizer is deterministic; libpng's output
-# is the same for the same zlib).
+# picture pixel for pixel (the rasterizer is deterministic). The pixels
+# are compared, not the PNG bytes, which depend on the libpng and zlib
+# that wrote them.
 md2_render_picture(md2_render_readme "${MD2_TOOL_MODELS}/crystal.md2"
   RENDER --anim spin --sheet 8x1 --size 96x160)
-add_test(NAME md2_render_readme_same
-  COMMAND "${CMAKE_COMMAND}" -E compare_files "${_r_out}/md2_render_readme.png"
-          "${PROJECT_SOURCE_DIR}/docs/images/crystal_spin.png")
-set_tests_properties(md2_render_readme_same PROPERTIES FIXTURES_REQUIRED md2_render_readme)
+# md2_render_same_pixels(<name> <rc> <a.png> <b.png> <fixtures> <regex>):
+# render_check --same-pixels through render_test.cmake, which checks its
+# exit status; regex: what it must print (stdout for 0, stderr for 1).
+function(md2_render_same_pixels name rc a b fixtures regex)
+  if(rc EQUAL 0)
+    set(_expect "-DSTDOUT=${regex}")
+  else()
+    set(_expect "-DERR=${regex}")
+  endif()
+  add_test(NAME ${name}
+    COMMAND "${CMAKE_COMMAND}" "-DTOOL=$<TARGET_FILE:render_check>" "-DRC=${rc}"
+      "-DARGS=--same-pixels|${a}|${b}" "${_expect}"
+      -P "${CMAKE_CURRENT_SOURCE_DIR}/render_test.cmake")
+  # script: tests/run.sh's valgrind pass runs md2 under valgrind, not cmake
+  set_property(TEST ${name} APPEND PROPERTY LABELS script)
+  set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED "${fixtures}")
+endfunction()
+md2_render_same_pixels(md2_render_readme_same 0 "${_r_out}/md2_render_readme.png"
+  "${PROJECT_SOURCE_DIR}/docs/images/crystal_spin.png" md2_render_readme
+  "have the same 768x160 pixels")
+# render_check --same-pixels itself: it tells pictures apart by their
+# pixels (lit and unlit cubes of one size) and by their size.
+md2_render_same_pixels(md2_render_same_pixels_differ 1 "${_r_out}/md2_render_cube_unlit.png"
+  "${_r_out}/md2_render_cube_lit.png" "md2_render_cube_unlit;md2_render_cube_lit"
+  "^render_check: the pictures differ: [1-9][0-9]* of 65536 pixels, the first at \\([0-9]+, [0-9]+\\): ")
+# ... and by alpha alone: the cube drawn black (a 1x1 black PCX skin, made
+# from a test PCX by md2_validate_testfile) against the model without
+# triangles, all transparent black, at the same size
+add_test(NAME md2_render_make_black_skin
+  COMMAND md2_validate_testfile "${PROJECT_SOURCE_DIR}/tests/data/pcx/1x1-24.pcx"
+          "${_r_out}/black.pcx" set 128 c1000000)
+set_tests_properties(md2_render_make_black_skin PROPERTIES FIXTURES_SETUP md2_render_black_skin)
+md2_render_script(md2_render_black RC 0 NEEDS md2_render_cube md2_render_black_skin
+  ARGS render "${_r_cube}" -o @OUT@ --unlit --skin "${_r_out}/black.pcx" --size 64x48 --sheet 2x1)
+set_tests_properties(md2_render_black PROPERTIES FIXTURES_SETUP md2_render_black)
+md2_render_same_pixels(md2_render_same_pixels_alpha 1 "${_r_out}/md2_render_black.png"
+  "${_r_out}/md2_render_no_triangles.png" "md2_render_black;md2_render_no_triangles"
+  "^render_check: the pictures differ: [1-9][0-9]* of 6144 pixels, the first at \\([0-9]+, [0-9]+\\): 0 0 0 255 in .*, 0 0 0 0 in ")
+md2_render_same_pixels(md2_render_same_pixels_size 1 "${_r_out}/md2_render_cube_unlit.png"
+  "${_r_out}/md2_render_crystal.png" "md2_render_cube_unlit;md2_render_crystal"
+  "^render_check: the pictures differ: .*md2_render_cube_unlit.png is 256x256, .*md2_render_crystal.png is 512x512")

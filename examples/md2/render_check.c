@@ -1,13 +1,19 @@
 /*
  * render_check: checks a picture made by `md2 render` against the model it
  * shows, for the tests in render.cmake. It repeats the camera, the sheet's
- * frame spread, the texel rule and the light of the manual
- * (examples/md2/doc_render.md) from the text, in code of its own, and
- * reads the picture back with stb_image.
+ * frame spread, the texel rule and the light of the manual (docs/tool.md,
+ * its "md2 render" section) from the text, in code of its own, and reads
+ * the picture back with stb_image.
  *
  *   render_check MODEL PICTURE [the render's --frame, --anim, --sheet,
  *                --size, --yaw, --pitch, --wireframe, --unlit]
  *                [--convex [--skin SKIN | --plain]]
+ *   render_check --same-pixels A.png B.png
+ *
+ * --same-pixels: the two pictures, decoded, have the same width, height
+ * and RGBA bytes (so PNG files written by another libpng or zlib, whose
+ * bytes differ, still compare equal); exit 0 if so, 1 if not (saying
+ * where they first differ), 2 if one cannot be read.
  *
  * Every picture: its size; alpha 0 or 255 only, and transparent pixels
  * all zero; in each cell with a keyframe, opaque pixels, every one with its
@@ -81,8 +87,8 @@ static void fail(checker *c, const char *fmt, ...)
 
 static void fail(checker *c, const char *fmt, ...)
 {
-    va_list ap;
     if (c->failures++ < MAX_REPORTS) {
+        va_list ap;
         fputs("render_check: ", stderr);
         va_start(ap, fmt);
         vfprintf(stderr, fmt, ap);
@@ -304,10 +310,10 @@ static double edge_distance(const screen_tri *t, int k, double px, double py)
 
 static double inside_depth(const screen_tri *t, double px, double py)
 {
-    double d = edge_distance(t, 0, px, py), e;
+    double d = edge_distance(t, 0, px, py);
     int k;
     for (k = 1; k < 3; k++) {
-        e = edge_distance(t, k, px, py);
+        double e = edge_distance(t, k, px, py);
         if (e < d)
             d = e;
     }
@@ -363,7 +369,7 @@ static int expected_colour(const checker *c, const screen_tri *t, double px, dou
                            double rgb[3])
 {
     const md2_triangle *tri = &c->m->triangles[t->index];
-    double l[3], s = 0.0, tt = 0.0, n[3] = {0.0, 0.0, 0.0}, len, light = 1.0, d;
+    double l[3], s = 0.0, tt = 0.0, n[3] = {0.0, 0.0, 0.0}, light = 1.0;
     int k, i;
     ray_weights(c, t, px, py, l);
     for (k = 0; k < 3; k++) {
@@ -385,8 +391,7 @@ static int expected_colour(const checker *c, const screen_tri *t, double px, dou
             rgb[i] = texel[i];
     }
     if (!c->a.unlit) {
-        len = sqrt(dot(n, n));
-        d = dot(n, c->light) / len;
+        double len = sqrt(dot(n, n)), d = dot(n, c->light) / len;
         light = 0.4 + 0.6 * (d > 0.0 ? d : 0.0);
     }
     for (i = 0; i < 3; i++)
@@ -433,10 +438,10 @@ static size_t front_triangles(const checker *c, screen_tri *out)
 static void check_convex_pixel(checker *c, const screen_tri *tris, size_t n, int x, int y,
                                const unsigned char *px)
 {
-    double cx = x + 0.5, cy = y + 0.5, best = -1e300, d;
+    double cx = x + 0.5, cy = y + 0.5, best = -1e300;
     size_t i, owner = 0;
     for (i = 0; i < n; i++) {
-        d = inside_depth(&tris[i], cx, cy);
+        double d = inside_depth(&tris[i], cx, cy);
         if (d > best) {
             best = d;
             owner = i;
@@ -674,14 +679,63 @@ static int run(checker *c)
     return c->failures == 0;
 }
 
+/* ---- --same-pixels ---------------------------------------------------------- */
+
+static int same_pixels(const char *a_path, const char *b_path)
+{
+    image a, b;
+    int n, status = 2;
+    size_t i, size, differ = 0, first = 0;
+    a.rgba = stbi_load(a_path, &a.w, &a.h, &n, 4);
+    b.rgba = a.rgba ? stbi_load(b_path, &b.w, &b.h, &n, 4) : NULL;
+    if (!a.rgba || !b.rgba) {
+        fprintf(stderr, "render_check: cannot read %s: %s\n", a.rgba ? b_path : a_path,
+                stbi_failure_reason());
+    } else if (a.w != b.w || a.h != b.h) {
+        fprintf(stderr, "render_check: the pictures differ: %s is %dx%d, %s is %dx%d\n", a_path,
+                a.w, a.h, b_path, b.w, b.h);
+        status = 1;
+    } else {
+        size = (size_t)a.w * (size_t)a.h;
+        for (i = 0; i < size; i++) {
+            if (memcmp(a.rgba + 4 * i, b.rgba + 4 * i, 4) != 0 && differ++ == 0)
+                first = i;
+        }
+        if (differ) {
+            const unsigned char *p = a.rgba + 4 * first, *q = b.rgba + 4 * first;
+            fprintf(stderr, "render_check: the pictures differ: %lu of %lu pixels, the first "
+                            "at (%lu, %lu): %d %d %d %d in %s, %d %d %d %d in %s\n",
+                    (unsigned long)differ, (unsigned long)size, (unsigned long)(first % (size_t)a.w),
+                    (unsigned long)(first / (size_t)a.w), p[0], p[1], p[2], p[3], a_path, q[0],
+                    q[1], q[2], q[3], b_path);
+            status = 1;
+        } else {
+            printf("render_check: %s and %s have the same %dx%d pixels\n", a_path, b_path, a.w,
+                   a.h);
+            status = 0;
+        }
+    }
+    stbi_image_free(a.rgba);
+    stbi_image_free(b.rgba);
+    return status;
+}
+
 int main(int argc, char **argv)
 {
     checker c;
     int ok;
+    if (argc >= 2 && strcmp(argv[1], "--same-pixels") == 0) {
+        if (argc != 4) {
+            fprintf(stderr, "usage: render_check --same-pixels A.png B.png\n");
+            return 2;
+        }
+        return same_pixels(argv[2], argv[3]);
+    }
     memset(&c, 0, sizeof c);
     if (!parse_args(argc, argv, &c.a)) {
         fprintf(stderr, "usage: render_check MODEL PICTURE [render options] "
-                        "[--convex [--skin SKIN | --plain]]\n");
+                        "[--convex [--skin SKIN | --plain]]\n"
+                        "       render_check --same-pixels A.png B.png\n");
         return 2;
     }
     ok = load(&c) && run(&c);

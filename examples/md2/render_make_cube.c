@@ -202,12 +202,10 @@ static int truncate_copy(const char *src, const char *dst, long bytes)
 {
     unsigned char buf[4096];
     FILE *in = fopen(src, "rb"), *out = in ? fopen(dst, "wb") : NULL;
-    size_t n = (size_t)bytes, got = 0;
+    size_t n = (size_t)bytes;
     int ok = in && out && bytes >= 0 && n <= sizeof buf;
-    if (ok) {
-        got = fread(buf, 1, n, in);
-        ok = got == n && fwrite(buf, 1, n, out) == n;
-    }
+    if (ok)
+        ok = fread(buf, 1, n, in) == n && fwrite(buf, 1, n, out) == n;
     if (out && fclose(out) != 0)
         ok = 0;
     if (in)

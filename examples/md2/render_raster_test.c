@@ -157,23 +157,27 @@ static void test_culling(void)
 
 /* ---- camera -------------------------------------------------------------- */
 
-/* The corners' pixel positions (the formula of raster.h). */
+/* The corners' pixel positions (the formula of raster.h): their box,
+ * left, top, right, bottom. */
 static void corner_pixels(const raster_camera *cam, const double lo[3], const double hi[3],
                           double box[4])
 {
-    double p[3], v[3], x, y;
+    double p[3], v[3];
     int k, i;
+    box[0] = box[1] = HUGE_VAL;
+    box[2] = box[3] = -HUGE_VAL;
     for (k = 0; k < 8; k++) {
+        double x, y;
         for (i = 0; i < 3; i++)
             p[i] = (k >> i) & 1 ? hi[i] : lo[i];
         raster_camera_view(cam, p, v);
         CHECK(v[2] > 0.0, "corner %d behind the eye", k);
         x = cam->half_width + cam->focal * (v[0] / v[2] - cam->shift_x);
         y = cam->half_height - cam->focal * (v[1] / v[2] - cam->shift_y);
-        box[0] = k ? fmin(box[0], x) : x;
-        box[1] = k ? fmin(box[1], y) : y;
-        box[2] = k ? fmax(box[2], x) : x;
-        box[3] = k ? fmax(box[3], y) : y;
+        box[0] = fmin(box[0], x);
+        box[1] = fmin(box[1], y);
+        box[2] = fmax(box[2], x);
+        box[3] = fmax(box[3], y);
     }
 }
 
@@ -414,10 +418,14 @@ static void test_perspective(void)
 static void test_texel_rule(void)
 {
     unsigned char texels[4 * 3 * 4];
-    raster_texture tex = {texels, 4, 3};
+    raster_texture tex;
     int i;
+    memset(texels, 0, sizeof texels);
     for (i = 0; i < 12; i++)
-        texels[4 * i] = (unsigned char)i;
+        texels[4 * i] = (unsigned char)i; /* red: the texel's number */
+    tex.rgba = texels;
+    tex.width = 4;
+    tex.height = 3;
     CHECK(*raster_texel(&tex, 0.0, 0.0) == 0, "u 0, v 0");
     CHECK(*raster_texel(&tex, 0.2499, 0.0) == 0, "u just below 1/4");
     CHECK(*raster_texel(&tex, 0.25, 0.0) == 1, "u 1/4 starts column 1");

@@ -1,6 +1,7 @@
 # One `md2 render` test run as a script (registered in render.cmake): runs
 # the command once, or twice, and checks its exit status, its messages and
-# what it left on disk.
+# what it left on disk. (TOOL may also be another program, such as
+# `render_check --same-pixels`: ARGS are then its arguments.)
 #
 #   cmake -DTOOL=<md2> -DARGS=a|b|c -DRC=<status> [-DERR=<regex>]
 #         [-DSTDOUT=<regex>] [-DOUT=<path>] [-DKEEP=ON] [-DSAME=<path>]
@@ -11,7 +12,9 @@
 # RC 0 it must exist afterwards; otherwise it must not (and no temporary
 # OUT.tmp-md2 may be left), or with KEEP=ON a file there before the run must
 # be left as it was. SAME: runs again with OUT replaced by SAME in the
-# arguments; the two files must be the same bytes.
+# arguments; the two files must be the same bytes (one build, one libpng).
+# RC 2, a usage error: stdout must be empty, and stderr must be the message
+# on one line, "md2 render: ...", followed by the usage's synopsis.
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.21)
 
@@ -47,6 +50,14 @@ function(run_tool)
   endif()
   if(DEFINED STDOUT AND NOT _out MATCHES "${STDOUT}")
     message(FATAL_ERROR "standard output does not match '${STDOUT}'")
+  endif()
+  if(RC STREQUAL "2")
+    if(NOT _out STREQUAL "")
+      message(FATAL_ERROR "a usage error printed on standard output")
+    endif()
+    if(NOT _err MATCHES "^md2 render: [^\n]*\nusage: md2 render MODEL -o OUT\\.png ")
+      message(FATAL_ERROR "standard error is not the message, then the usage")
+    endif()
   endif()
 endfunction()
 

@@ -24,7 +24,8 @@ static void usage(FILE *f)
           "\n"
           "Loads each model PATH names, with the side files beside it (.anm or\n"
           ".framegroups, .tag), as a game would. A PATH that is a directory stands for\n"
-          "every file below it whose name ends in .md2 (any case), in name order.\n"
+          "every file below it whose name ends in .md2 (any case), in name order. A\n"
+          "file met twice (named, and in a directory named) is checked once.\n"
           "Prints \"PATH: refused: MESSAGE\" for each file refused, \"PATH: warning:\n"
           "MESSAGE\" for each kind of warning, then \"N files: N ok, N with warnings,\n"
           "N refused\". On a terminal, a progress bar on stderr for 100 files or more.\n"
@@ -167,6 +168,11 @@ int tool_validate(int argc, char **argv)
             tool_error("validate", "out of memory listing the files of '%s'", argv[i]);
             status = TOOL_FAILED;
         }
+    }
+    /* a file met twice is checked once, where it was first met */
+    if (status < 0 && !validate_list_unique(&l)) {
+        tool_error("validate", "out of memory listing the files");
+        status = TOOL_FAILED;
     }
     if (status < 0)
         status = run(&l, strict);

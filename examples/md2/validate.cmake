@@ -14,14 +14,35 @@ include("${CMAKE_CURRENT_LIST_DIR}/info_checks.cmake")
 add_executable(md2_validate_testfile validate_testfile.c)
 md2_target_defaults(md2_validate_testfile)
 set(_tree "${MD2_TOOL_TEST_DIR}/validate_tree")
-# A folder nobody may read: only when the tests do not run as root (CI
-# does), for whom permissions do not count.
+# A folder that only its owner may read. Root reads it all the same, so
+# when the tests run as root (as CI does), md2 reads it as the user nobody
+# (uid and gid 65534): through setpriv (util-linux), else runuser, else su.
+# Without any of them, as root, the test is left out.
 set(_locked OFF)
+set(_locked_wrap "")
 if(NOT CMAKE_HOST_WIN32)
   execute_process(COMMAND id -u OUTPUT_VARIABLE _uid OUTPUT_STRIP_TRAILING_WHITESPACE
     RESULT_VARIABLE _rc ERROR_QUIET)
   if(_rc EQUAL 0 AND _uid MATCHES "^[0-9]+$" AND NOT _uid EQUAL 0)
     set(_locked ON)
+  elseif(_rc EQUAL 0 AND _uid STREQUAL "0")
+    find_program(MD2_VALIDATE_SETPRIV setpriv)
+    find_program(MD2_VALIDATE_RUNUSER runuser)
+    find_program(MD2_VALIDATE_SU su)
+    mark_as_advanced(MD2_VALIDATE_SETPRIV MD2_VALIDATE_RUNUSER MD2_VALIDATE_SU)
+    if(MD2_VALIDATE_SETPRIV)
+      set(_locked_wrap "${MD2_VALIDATE_SETPRIV}" --reuid=65534 --regid=65534 --clear-groups)
+    elseif(MD2_VALIDATE_RUNUSER)
+      set(_locked_wrap "${MD2_VALIDATE_RUNUSER}" -u nobody --)
+    elseif(MD2_VALIDATE_SU)
+      set(_locked_wrap "${MD2_VALIDATE_SU}" -s /bin/sh nobody -- -c "exec \"\$0\" \"\$@\"")
+    endif()
+    if(_locked_wrap)
+      set(_locked ON)
+    else()
+      message(STATUS "libmd2: md2_validate_locked is left out: the tests run as root, and "
+        "there is no setpriv, runuser or su to run md2 as another user")
+    endif()
   endif()
 endif()
 add_test(NAME md2_validate_tree_make
@@ -34,6 +55,8 @@ add_test(NAME md2_validate_tree_unlock
   COMMAND "${CMAKE_COMMAND}" "-DHELPER=-" "-DMODELS=-" "-DROOT=${_tree}" -DUNLOCK=ON
     -P "${CMAKE_CURRENT_LIST_DIR}/validate_tree.cmake")
 set_tests_properties(md2_validate_tree_unlock PROPERTIES FIXTURES_CLEANUP md2_validate_tree)
+# script: cmake -P, left out of tests/run.sh's memcheck pass like the checks
+set_property(TEST md2_validate_tree_make md2_validate_tree_unlock APPEND PROPERTY LABELS script)
 
 # ---- command line -----------------------------------------------------------
 md2_info_check(md2_validate_help ARGS validate --help ERR_EMPTY
@@ -53,8 +76,9 @@ md2_info_check(md2_validate_dashdash ARGS validate -- -x.md2 EXIT 1 ERR_EMPTY
 # ---- the bundled and the real models: all load, also in strict mode ---------
 md2_info_check(md2_validate_models ARGS validate models WORKDIR "${MD2_TOOL_MODELS}/.."
   ERR_EMPTY LINES "2 files: 2 ok, 0 with warnings, 0 refused")
+# (models/crystal.md2 is also in models: checked once)
 md2_info_check(md2_validate_models_strict ARGS validate models/crystal.md2 models --strict
-  WORKDIR "${MD2_TOOL_MODELS}/.." ERR_EMPTY LINES "3 files: 3 ok, 0 with warnings, 0 refused")
+  WORKDIR "${MD2_TOOL_MODELS}/.." ERR_EMPTY LINES "2 files: 2 ok, 0 with warnings, 0 refused")
 if(EXISTS "${MD2_TOOL_CORPUS}/faerie.md2" AND EXISTS "${MD2_TOOL_CORPUS}/sydney.md2")
   md2_info_check(md2_validate_corpus ARGS validate corpus WORKDIR "${MD2_TOOL_CORPUS}/.."
     ERR_EMPTY LINES "2 files: 2 ok, 0 with warnings, 0 refused")
@@ -141,8 +165,53 @@ if(NOT CMAKE_HOST_WIN32)
 endif()
 md2_info_check(md2_validate_empty_folder ARGS validate tree/bad/tagdir.tag WORKDIR "${_tree}"
   TREE ERR_EMPTY LINES "0 files: 0 ok, 0 with warnings, 0 refused")
+
+# ---- a file met twice is checked and counted once, where first met ----------
+# (the same name in the same folder, however the path spells it)
+md2_info_check(md2_validate_twice_in_folder ARGS validate tree/warn tree/warn/normals.md2
+  WORKDIR "${_tree}" TREE ERR_EMPTY
+  LINES "tree/warn/normals.md2: warning: ${_normals} \\(first of 18\\)"
+  "tree/warn/ofs_end.md2: warning: ${_ofs_end}" "tree/warn/rate0.md2: warning: ${_rate0}"
+  "tree/warn/tagcount.md2: warning: ${_tagcount}" "4 files: 0 ok, 4 with warnings, 0 refused")
+md2_info_check(md2_validate_twice_first_met
+  ARGS validate tree/warn/tagcount.md2 tree/warn/ ./tree/warn/../warn/tagcount.md2
+  WORKDIR "${_tree}" TREE ERR_EMPTY
+  LINES "tree/warn/tagcount.md2: warning: ${_tagcount}"
+  "tree/warn/normals.md2: warning: ${_normals} \\(first of 18\\)"
+  "tree/warn/ofs_end.md2: warning: ${_ofs_end}" "tree/warn/rate0.md2: warning: ${_rate0}"
+  "4 files: 0 ok, 4 with warnings, 0 refused")
+md2_info_check(md2_validate_twice_spelled
+  ARGS validate tree/warn/./ofs_end.md2 tree/warn/ofs_end.md2 tree//warn/ofs_end.md2
+  WORKDIR "${_tree}" TREE ERR_EMPTY
+  LINES "tree/warn/\\./ofs_end.md2: warning: ${_ofs_end}"
+  "1 file: 0 ok, 1 with warnings, 0 refused")
+# a missing file: by its folder, or as written when the folder is missing too
+md2_info_check(md2_validate_twice_missing
+  ARGS validate nowhere.md2 ./nowhere.md2 no/where.md2 no/where.md2 no//where.md2
+  WORKDIR "${_tree}" TREE EXIT 1 ERR_EMPTY
+  LINES "nowhere.md2: refused: cannot open 'nowhere.md2': no such file"
+  "no/where.md2: refused: cannot open 'no/where.md2': no such file"
+  "no//where.md2: refused: cannot open 'no//where.md2': no such file"
+  "3 files: 0 ok, 0 with warnings, 3 refused")
+if(NOT CMAKE_HOST_WIN32)
+  # a folder named twice, once through a symbolic link to it
+  md2_info_check(md2_validate_twice_link_folder ARGS validate tree/good tree/links/todir.md2
+    WORKDIR "${_tree}" TREE ERR_EMPTY LINES "3 files: 3 ok, 0 with warnings, 0 refused")
+  # links under other names are files of their own (their side files are
+  # looked for under their names): a hard link and a symbolic link
+  md2_info_check(md2_validate_twice_links
+    ARGS validate info/same info/same/a.md2 info/same/hard.md2 info/same/soft.md2
+    info/same/./soft.md2 WORKDIR "${_tree}" TREE ERR_EMPTY
+    LINES "3 files: 3 ok, 0 with warnings, 0 refused")
+endif()
 if(_locked)
   md2_info_check(md2_validate_locked ARGS validate locked WORKDIR "${_tree}" TREE EXIT 1
+    WRAP ${_locked_wrap}
+    ERR_EMPTY LINES "locked/inner: refused: cannot read the directory: Permission denied"
+    "1 file: 0 ok, 0 with warnings, 1 refused")
+  # the folder named, and met again in the folder above: refused once
+  md2_info_check(md2_validate_locked_twice ARGS validate locked/inner locked
+    WORKDIR "${_tree}" TREE EXIT 1 WRAP ${_locked_wrap}
     ERR_EMPTY LINES "locked/inner: refused: cannot read the directory: Permission denied"
     "1 file: 0 ok, 0 with warnings, 1 refused")
 endif()
@@ -171,6 +240,21 @@ if(MD2_VALIDATE_SCRIPT AND NOT CMAKE_HOST_WIN32 AND NOT CMAKE_HOST_APPLE)
   # Fewer than 100 files: no bar, on a terminal too.
   md2_info_check(md2_validate_bar_small ARGS validate tree/good WORKDIR "${_tree}" TREE TTY
     OUT "^3 files: 3 ok, 0 with warnings, 0 refused(<CR>)?\n$")
+  # The threshold: 99 files, no bar; 100 files, a bar.
+  set(_bar_files "")
+  foreach(_n RANGE 99)
+    string(PREPEND _n "00")
+    string(REGEX REPLACE "^0*([0-9][0-9][0-9])$" "\\1" _n "${_n}")
+    list(APPEND _bar_files "info/bar/m${_n}.md2")
+  endforeach()
+  md2_info_check(md2_validate_bar_100 ARGS validate ${_bar_files} WORKDIR "${_tree}" TREE TTY
+    OUT "^<CR>md2 validate: \\[\\.+\\] 1/100 files<CR>"
+    "<CR>md2 validate: \\[#+\\] 100/100 files<CR> +<CR>100 files: 100 ok, 0 with warnings, 0 refused(<CR>)?\n$")
+  list(REMOVE_AT _bar_files 99)
+  md2_info_check(md2_validate_bar_99 ARGS validate ${_bar_files} WORKDIR "${_tree}" TREE TTY
+    OUT "^99 files: 99 ok, 0 with warnings, 0 refused(<CR>)?\n$")
+  unset(_bar_files)
+  unset(_n)
 endif()
 
 unset(_tree)
@@ -179,6 +263,7 @@ unset(_link_lines)
 unset(_weird_lines)
 unset(_refused_lenient)
 unset(_locked)
+unset(_locked_wrap)
 unset(_uid)
 unset(_rc)
 unset(_counts_ok)

@@ -37,8 +37,14 @@
 #   twokinds.md2 + twokinds.tag       bytes after ofs_end in both
 #   order/A.md2 B.MD2 a.md2 a0/x.md2 b.md2   (all text) for the order
 #   bar/m000.md2 ... m119.md2         120 models, for the progress bar
-# ROOT/locked/inner/ (only with -DLOCKED=ON: when the tests do not run as
-# root, for whom permissions do not count): a folder nobody may read.
+#   noglcmds.md2   the crystal without GL commands (num_glcmds 0, cut at
+#                  ofs_glcmds, ofs_end there)
+#   same/a.md2     a model, with same/hard.md2 a hard link to it and
+#                  same/soft.md2 a symbolic link to it (files of their own)
+# ROOT/locked/inner/ (only with -DLOCKED=ON): a folder that only root may
+# read, for a test that runs md2 as another user (or, when the tests do not
+# run as root, as themselves). ROOT and ROOT/locked are then opened to
+# everyone (read and search), so that user can reach locked/inner.
 # Symbolic links and the odd name are made only where the system has them
 # (not Windows). -DUNLOCK=ON only makes ROOT/locked/inner readable again,
 # so that ROOT can be removed (the fixture's cleanup).
@@ -64,7 +70,8 @@ if(UNLOCK)
 endif()
 file(REMOVE_RECURSE "${ROOT}")
 file(MAKE_DIRECTORY "${_t}/a/b/c" "${_t}/bad/tagdir.tag" "${_t}/good" "${_t}/links"
-     "${_t}/sub.md2" "${_t}/warn" "${_i}/anm" "${_i}/bar" "${_i}/fg" "${_i}/order")
+     "${_t}/sub.md2" "${_t}/warn" "${_i}/anm" "${_i}/bar" "${_i}/fg" "${_i}/order"
+     "${_i}/same")
 
 # edit(<source> <dest> <operation>...): md2_validate_testfile (cut N,
 # set OFFSET HEX, every STEP COUNT).
@@ -120,6 +127,8 @@ endif()
 if(LOCKED)
   file(MAKE_DIRECTORY "${ROOT}/locked/inner")
   file(COPY_FILE "${_blade}" "${ROOT}/locked/inner/blade.md2")
+  file(CHMOD "${ROOT}" "${ROOT}/locked" DIRECTORY_PERMISSIONS OWNER_READ OWNER_WRITE
+    OWNER_EXECUTE GROUP_READ GROUP_EXECUTE WORLD_READ WORLD_EXECUTE)
   execute_process(COMMAND chmod 0 "${ROOT}/locked/inner" RESULT_VARIABLE _rc)
   if(NOT _rc EQUAL 0)
     message(FATAL_ERROR "validate_tree.cmake: chmod 0 ${ROOT}/locked/inner failed")
@@ -141,6 +150,14 @@ file(COPY_FILE "${_crystal}" "${_i}/twokinds.md2")
 file(APPEND "${_i}/twokinds.md2" "junk")
 file(COPY_FILE "${_tag}" "${_i}/twokinds.tag")
 file(APPEND "${_i}/twokinds.tag" "junk")
+# num_glcmds (byte 36) 0, the file cut at ofs_glcmds (2324), ofs_end (byte
+# 64) 2324 = 0x914
+edit("${_crystal}" "${_i}/noglcmds.md2" cut 2324 set 36 00000000 set 64 14090000)
+file(COPY_FILE "${_blade}" "${_i}/same/a.md2")
+if(NOT CMAKE_HOST_WIN32)
+  file(CREATE_LINK "${_i}/same/a.md2" "${_i}/same/hard.md2")
+  file(CREATE_LINK "a.md2" "${_i}/same/soft.md2" SYMBOLIC)
+endif()
 foreach(_name IN ITEMS A.md2 B.MD2 a.md2 a0/x.md2 b.md2)
   file(WRITE "${_i}/order/${_name}" "${_text}")
 endforeach()

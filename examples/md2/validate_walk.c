@@ -30,10 +30,19 @@ static char *copy(const char *s)
     return p ? (char *)memcpy(p, s, n) : NULL;
 }
 
-/* Appends path (and error, NULL for a file to check). 0: out of memory. */
-static int add(validate_list *l, const char *path, const char *error)
+/* Appends path (and error, NULL for a file to check); dir: the directory
+ * that holds it, NULL if unknown. 0: out of memory. */
+static int add(validate_list *l, const char *path, const char *error, const ancestor *dir)
 {
     validate_entry e;
+    const char *slash = strrchr(path, '/');
+    memset(&e, 0, sizeof e);
+    if (dir) {
+        e.has_id = 1;
+        e.dir_dev = (unsigned long long)dir->dev;
+        e.dir_ino = (unsigned long long)dir->ino;
+        e.name = slash ? (size_t)(slash + 1 - path) : 0;
+    }
     if (l->count == l->capacity) {
         size_t cap = l->capacity ? l->capacity * 2 : 64;
         validate_entry *p = (validate_entry *)realloc(l->items, cap * sizeof *p);
@@ -54,11 +63,45 @@ static int add(validate_list *l, const char *path, const char *error)
 }
 
 /* Appends path with "what: the system's reason". */
-static int add_error(validate_list *l, const char *path, const char *what, int err)
+static int add_error(validate_list *l, const char *path, const char *what, int err,
+                     const ancestor *dir)
 {
     char message[256];
     snprintf(message, sizeof message, "%s: %s", what, strerror(err));
-    return add(l, path, message);
+    return add(l, path, message, dir);
+}
+
+/* The directory that holds path, as named on the command line: the part
+ * before its last '/' ("." without one). 0 if it is not a directory that
+ * can be looked at, or path ends in '/' (it then names no entry). */
+static int holder_of(const char *path, ancestor *dir)
+{
+    const char *slash = strrchr(path, '/');
+    struct stat st;
+    char *name;
+    int ok;
+    if (slash && slash[1] == '\0')
+        return 0;
+    if (!slash)
+        ok = stat(".", &st) == 0;
+    else if (slash == path)
+        ok = stat("/", &st) == 0;
+    else {
+        size_t n = (size_t)(slash - path);
+        name = (char *)malloc(n + 1);
+        if (!name)
+            return 0;
+        memcpy(name, path, n);
+        name[n] = '\0';
+        ok = stat(name, &st) == 0;
+        free(name);
+    }
+    if (!ok || !S_ISDIR(st.st_mode))
+        return 0;
+    dir->dev = st.st_dev;
+    dir->ino = st.st_ino;
+    dir->up = NULL;
+    return 1;
 }
 
 static int has_md2_suffix(const char *name)
@@ -135,28 +178,32 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int walk_dir(validate_list *l, const char *dir, const struct stat *st, const ancestor *up);
+static int walk_dir(validate_list *l, const char *dir, const struct stat *st, const ancestor *up,
+                    const ancestor *holder);
 
-/* One entry of a directory: name, at path. */
+/* One entry of a directory: name, at path; up: that directory. */
 static int visit(validate_list *l, const char *path, const char *name, const ancestor *up)
 {
     struct stat st;
     if (lstat(path, &st) != 0)
-        return add_error(l, path, "cannot look at the file", errno);
+        return add_error(l, path, "cannot look at the file", errno, up);
     if (S_ISLNK(st.st_mode)) {
         if (!has_md2_suffix(name))
             return 1;
         if (stat(path, &st) != 0)
-            return add_error(l, path, "cannot follow the symbolic link", errno);
-        return S_ISREG(st.st_mode) ? add(l, path, NULL) : 1;
+            return add_error(l, path, "cannot follow the symbolic link", errno, up);
+        return S_ISREG(st.st_mode) ? add(l, path, NULL, up) : 1;
     }
     if (S_ISDIR(st.st_mode))
-        return walk_dir(l, path, &st, up);
-    return S_ISREG(st.st_mode) && has_md2_suffix(name) ? add(l, path, NULL) : 1;
+        return walk_dir(l, path, &st, up, up);
+    return S_ISREG(st.st_mode) && has_md2_suffix(name) ? add(l, path, NULL, up) : 1;
 }
 
-/* The directory dir (st: its stat), unless it is one of its ancestors. */
-static int walk_dir(validate_list *l, const char *dir, const struct stat *st, const ancestor *up)
+/* The directory dir (st: its stat), unless it is one of its ancestors up
+ * in the walk. holder: the directory that holds it, if known (in the walk,
+ * up itself), which names dir's entry when dir cannot be read. */
+static int walk_dir(validate_list *l, const char *dir, const struct stat *st, const ancestor *up,
+                    const ancestor *holder)
 {
     ancestor me;
     const ancestor *a;
@@ -170,7 +217,7 @@ static int walk_dir(validate_list *l, const char *dir, const struct stat *st, co
     me.ino = st->st_ino;
     me.up = up;
     if (!read_names(dir, &names, &count))
-        return errno == ENOMEM ? 0 : add_error(l, dir, "cannot read the directory", errno);
+        return errno == ENOMEM ? 0 : add_error(l, dir, "cannot read the directory", errno, holder);
     if (count > 1)
         qsort(names, count, sizeof *names, by_name);
     for (i = 0; i < count && ok; i++) {
@@ -185,9 +232,85 @@ static int walk_dir(validate_list *l, const char *dir, const struct stat *st, co
 int validate_walk(validate_list *l, const char *path)
 {
     struct stat st;
+    ancestor holder;
+    int known = holder_of(path, &holder);
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-        return walk_dir(l, path, &st, NULL);
-    return add(l, path, NULL);
+        return walk_dir(l, path, &st, NULL, known ? &holder : NULL);
+    return add(l, path, NULL, known ? &holder : NULL);
+}
+
+/* An entry's identity and its place in the list, for sorting: the
+ * directory and the name, or for an entry without one (known 0) the whole
+ * path as written. */
+typedef struct entry_key {
+    int known;
+    unsigned long long dev, ino;
+    const char *name;
+    size_t index;
+} entry_key;
+
+static int same_identity(const entry_key *x, const entry_key *y)
+{
+    return x->known == y->known && x->dev == y->dev && x->ino == y->ino &&
+           strcmp(x->name, y->name) == 0;
+}
+
+static int by_identity(const void *a, const void *b)
+{
+    const entry_key *x = (const entry_key *)a, *y = (const entry_key *)b;
+    int c;
+    if (x->known != y->known)
+        return x->known < y->known ? -1 : 1;
+    if (x->dev != y->dev)
+        return x->dev < y->dev ? -1 : 1;
+    if (x->ino != y->ino)
+        return x->ino < y->ino ? -1 : 1;
+    c = strcmp(x->name, y->name);
+    if (c != 0)
+        return c;
+    return x->index < y->index ? -1 : x->index > y->index;
+}
+
+int validate_list_unique(validate_list *l)
+{
+    entry_key *keys;
+    unsigned char *drop;
+    size_t i, kept = 0;
+    if (l->count < 2)
+        return 1;
+    keys = (entry_key *)malloc(l->count * sizeof *keys);
+    drop = (unsigned char *)calloc(l->count, 1);
+    if (!keys || !drop) {
+        free(keys);
+        free(drop);
+        return 0;
+    }
+    for (i = 0; i < l->count; i++) {
+        const validate_entry *e = &l->items[i];
+        keys[i].known = e->has_id;
+        keys[i].dev = e->has_id ? e->dir_dev : 0;
+        keys[i].ino = e->has_id ? e->dir_ino : 0;
+        keys[i].name = e->path + (e->has_id ? e->name : 0);
+        keys[i].index = i;
+    }
+    qsort(keys, l->count, sizeof *keys, by_identity);
+    /* in each run of one identity, the first (lowest index) stays */
+    for (i = 1; i < l->count; i++) {
+        if (same_identity(&keys[i], &keys[i - 1]))
+            drop[keys[i].index] = 1;
+    }
+    for (i = 0; i < l->count; i++) {
+        if (drop[i]) {
+            free(l->items[i].path);
+            free(l->items[i].error);
+        } else {
+            l->items[kept++] = l->items[i];
+        }
+    }
+    l->count = kept;
+    free(keys);
+    free(drop);
+    return 1;
 }
 
 void validate_list_free(validate_list *l)

@@ -14,6 +14,12 @@
 typedef struct validate_entry {
     char *path;  /* malloc'd */
     char *error; /* NULL for a file to check; else why path is refused (malloc'd) */
+    /* Which directory entry path is, when known (has_id): the st_dev and
+     * st_ino of the directory that holds it, and where its name starts in
+     * path. Two paths with the same of the three name the same entry. */
+    int has_id;
+    unsigned long long dir_dev, dir_ino;
+    size_t name;
 } validate_entry;
 
 typedef struct validate_list {
@@ -33,6 +39,18 @@ typedef struct validate_list {
  * check, whatever its name (the loader then says if it is missing).
  * Returns 0 when out of memory. */
 int validate_walk(validate_list *l, const char *path);
+
+/* Keeps the first of the entries that name the same directory entry (the
+ * same name in the same directory: a file named twice, or named and also
+ * found in a directory named, or reached through two paths to one
+ * folder), in their order, and drops the others. A symbolic or hard link
+ * under another name, or in another folder, is an entry of its own: its
+ * side files are looked for beside it, under its name. Entries whose
+ * directory is unknown (a path under a folder that does not exist) are the
+ * same only when written the same. Returns 0 when out of memory (the list
+ * is then unchanged). */
+int validate_list_unique(validate_list *l);
+
 void validate_list_free(validate_list *l);
 
 /* A progress bar on stderr, drawn only when stderr is a terminal and there
