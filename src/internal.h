@@ -10,6 +10,7 @@
 #include "md2/md2.h"
 
 #include <stdarg.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -164,6 +165,15 @@ void md2__pose_vertex(const md2__pose *pose, size_t i, float pos[3], float nrm[3
 /* 1 if a frame axis with this scale and translate decodes to finite
  * coordinates no larger than MD2_MAX_COORD for every v in 0..255. */
 int md2__axis_ok(float scale, float translate);
+
+/* md2__axis_ok() with its usual case inline, for loops over frames: both
+ * within 1e27 (255 * 1e27 + 1e27 < 1e30) needs no call. NaN fails the
+ * comparisons and goes to the call. */
+static inline int md2__axis_ok_fast(float scale, float translate)
+{
+    return (fabsf(scale) <= 1e27f && fabsf(translate) <= 1e27f) ||
+           md2__axis_ok(scale, translate);
+}
 
 /* Layout of a model's single allocation. */
 typedef struct md2_layout {

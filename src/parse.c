@@ -687,10 +687,7 @@ static md2_result scan_transforms(md2_pctx *c, const md2_section_info *frames)
         float scale[3], translate[3];
         read_transform(c->data + at, scale, translate);
         for (k = 0; k < 3; k++) {
-            /* md2__axis_ok()'s usual case, without the call */
-            if (fabsf(scale[k]) <= 1e27f && fabsf(translate[k]) <= 1e27f)
-                continue;
-            if (!md2__axis_ok(scale[k], translate[k])) {
+            if (!md2__axis_ok_fast(scale[k], translate[k])) {
                 MD2_TRY(warn(c, MD2_WARN_FRAME_TRANSFORM, MD2_SECTION_FRAMES, "scale",
                              at + 4 * (size_t)k, f,
                              "frames: frame %lu has scale[%d] = %g (byte %lu) and translate[%d] = %g, which do not decode to finite coordinates within 1e30",
@@ -834,7 +831,7 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
         md2_vertex *out = verts + i * n_xyz;
         read_transform(p, f->scale, f->translate);
         for (k = 0; k < 3 && (c->warnings & MD2_WARN_FRAME_TRANSFORM); k++) {
-            if (!md2__axis_ok(f->scale[k], f->translate[k])) {
+            if (!md2__axis_ok_fast(f->scale[k], f->translate[k])) {
                 /* lenient repair (MD2_WARN_FRAME_TRANSFORM): a flat axis */
                 f->scale[k] = 0.0f;
                 f->translate[k] = 0.0f;

@@ -179,7 +179,7 @@ static md2_result check_model(const md2_model *m, md2_diagnostic *d)
             return md2__fail(d, INVALID, MD2_SECTION_FRAMES, "vertices", 0, i,
                              "model: frames[%lu].vertices is NULL", (unsigned long)i);
         for (k = 0; k < 3; k++)
-            if (!md2__axis_ok(f->scale[k], f->translate[k]))
+            if (!md2__axis_ok_fast(f->scale[k], f->translate[k]))
                 return md2__fail(d, INVALID, MD2_SECTION_FRAMES, "scale", 0, i,
                                  "model: frames[%lu] has scale[%lu] = %g and translate[%lu] = %g, which do not decode to finite coordinates within 1e30",
                                  (unsigned long)i, (unsigned long)k, (double)f->scale[k],
