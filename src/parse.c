@@ -1,8 +1,10 @@
 /*
  * The parser: validates an MD2 file held in memory and copies it into one
- * owned allocation. Every check runs before the allocation, so a file that
- * lies about its counts is refused without allocating anything, and the
- * allocation is bounded by the data's size.
+ * owned allocation. Every check that can refuse the file runs before the
+ * allocation, so a file that lies about its counts is refused without
+ * allocating anything, and the allocation is bounded by the data's size.
+ * (One lenient check that cannot refuse it, of the normal indices, rides
+ * the copy of the vertices when no callback listens: see scan_normals.)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -644,8 +646,10 @@ static size_t first_bad_normal(uint8_t *dst, const uint8_t *v, size_t n, int avx
 /* Warns of each frame with a normal index of 162 or more. With dst not
  * NULL (the model's vertices, num_frames * num_xyz of them) the frames'
  * vertices are copied there in the same pass: the parser does that when
- * the warning cannot refuse the file (MD2_WARN_NORMAL_INDEX is not strict),
- * so that a refused file still costs no allocation. */
+ * the warning can neither refuse the file (MD2_WARN_NORMAL_INDEX is not
+ * strict) nor be heard out of order (no on_warning), so that a refused
+ * file still costs no allocation and only the model's warning flags show
+ * the result. */
 static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames, md2_vertex *dst)
 {
     size_t f, n = (size_t)c->h[MD2_H_NUM_XYZ];
@@ -943,9 +947,11 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
     MD2_TRY(scan_triangles(&c, &s[SEC_TRIS], &kept_tris));
     MD2_TRY(scan_transforms(&c, &s[SEC_FRAMES]));
     /* Bad normal indices are a warning that cannot refuse the file unless
-     * strict: then they are checked here, before the allocation; else
-     * while the vertices are copied into the model, in one pass. */
-    copy_while_scanning = !(c.strict & MD2_WARN_NORMAL_INDEX);
+     * strict. When nothing can tell the difference (not strict, and no
+     * on_warning callback to hear the warnings in check order), they are
+     * checked while the vertices are copied into the model, in one pass;
+     * else here, before the allocation, in their place in the order. */
+    copy_while_scanning = !(c.strict & MD2_WARN_NORMAL_INDEX) && !(opts && opts->on_warning);
     if (!copy_while_scanning)
         MD2_TRY(scan_normals(&c, &s[SEC_FRAMES], NULL));
     MD2_TRY(scan_glcmds(&c, &s[SEC_GLCMDS], &gl_words));

@@ -656,10 +656,11 @@ static void note_offset(void *user, const md2_diagnostic *w)
     s->count++;
 }
 
-/* The parser checks normal indices while it copies the vertices (lenient)
- * or before it allocates (strict): with every vertex count from 1 to 80
- * (every tail of the vector loops) and bad indices at the first, middle
- * and last vertex, both find the same bytes, and the copy is the file's. */
+/* The parser checks normal indices while it copies the vertices (lenient,
+ * no callback) or before it allocates (strict, or a callback listens):
+ * with every vertex count from 1 to 80 (every tail of the vector loops)
+ * and bad indices at the first, middle and last vertex, each way finds
+ * them, at the same bytes, and the copy is the file's. */
 static void test_normal_index_check_rides_the_copy(void **state)
 {
     static uint8_t data[68 + 16 + 3 * (40 + 4 * 80)];
@@ -691,12 +692,60 @@ static void test_normal_index_check_rides_the_copy(void **state)
             for (f = 0; f < 3; f++)
                 assert_memory_equal(m->frames[f].vertices, data + 84 + f * fs + 40, 4 * (size_t)n);
             md2_free(m);
+            /* no callback: the check rides the copy; the flag tells */
+            assert_int_equal(md2_parse(data, size, NULL, &m), MD2_OK);
+            assert_int_equal(m->warnings, MD2_WARN_NORMAL_INDEX);
+            for (f = 0; f < 3; f++)
+                assert_memory_equal(m->frames[f].vertices, data + 84 + f * fs + 40, 4 * (size_t)n);
+            md2_free(m);
             o.strict = MD2_WARN_NORMAL_INDEX;
             o.error = &d;
             assert_int_equal(md2_parse(data, size, &o, &m), MD2_ERR_BAD_NORMAL_INDEX);
             assert_int_equal(d.offset, at1);
         }
     }
+}
+
+typedef struct seen_flags {
+    size_t count;
+    uint32_t flag[8];
+} seen_flags;
+
+static void note_flag(void *user, const md2_diagnostic *w)
+{
+    seen_flags *s = (seen_flags *)user;
+    if (s->count < 8)
+        s->flag[s->count] = w->warning;
+    s->count++;
+}
+
+/* on_warning hears the warnings in the order md2.h gives: triangles, frame
+ * transforms, normals, then GL commands. */
+static void test_warnings_in_check_order(void **state)
+{
+    tu_spec s;
+    size_t size;
+    md2_model *m = NULL;
+    md2_options o;
+    seen_flags seen;
+    (void)state;
+    tu_spec_default(&s);
+    s.num_gl = 20;          /* GL commands without their 0 */
+    s.verts[1][2][3] = 200; /* a normal index */
+    s.tris[0][2] = 0xFFFF;  /* a vertex index */
+    s.scale[2][1] = 1e38f;  /* a frame transform */
+    size = tu_build(&s, file);
+    memset(&o, 0, sizeof o);
+    memset(&seen, 0, sizeof seen);
+    o.on_warning = note_flag;
+    o.warning_user = &seen;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_OK);
+    assert_int_equal(seen.count, 4);
+    assert_int_equal(seen.flag[0], MD2_WARN_VERTEX_INDEX);
+    assert_int_equal(seen.flag[1], MD2_WARN_FRAME_TRANSFORM);
+    assert_int_equal(seen.flag[2], MD2_WARN_NORMAL_INDEX);
+    assert_int_equal(seen.flag[3], MD2_WARN_GLCMDS_UNTERMINATED);
+    md2_free(m);
 }
 
 static void test_quirk_glcmds_unterminated(void **state)
@@ -962,6 +1011,7 @@ int main(void)
         cmocka_unit_test(test_valid_oddities_load_strictly),
         cmocka_unit_test(test_quirk_normal_index),
         cmocka_unit_test(test_normal_index_check_rides_the_copy),
+        cmocka_unit_test(test_warnings_in_check_order),
         cmocka_unit_test(test_quirk_glcmds_unterminated),
         cmocka_unit_test(test_quirk_glcmds_invalid),
         cmocka_unit_test(test_quirk_glcmds_trailing_words),
