@@ -1,8 +1,11 @@
 /*
- * md2 command: what the subcommands share (see tool.h).
+ * md2 command: what the subcommands share (see tool.h). POSIX: open(),
+ * fdopen().
  *
  * SPDX-License-Identifier: MIT
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include "tool.h"
 
 #include "../md2_view_image.h"
@@ -11,10 +14,16 @@
 #include <png.h>
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+
+#ifndef O_NOFOLLOW
+#define O_NOFOLLOW 0
+#endif
 
 void tool_error(const char *cmd, const char *fmt, ...)
 {
@@ -127,18 +136,76 @@ void tool_load_error(const char *cmd, const char *path, const md2_diagnostic *d)
     tool_error(cmd, "%s: %s", path, tool_message(path, d));
 }
 
+/* Bytes of the valid UTF-8 sequence of two or more bytes at s, or 0. */
+static size_t utf8_length(const unsigned char *s)
+{
+    unsigned char lo = 0x80, hi = 0xBF;
+    size_t n, i;
+    if (s[0] >= 0xC2 && s[0] <= 0xDF)
+        n = 2;
+    else if (s[0] >= 0xE0 && s[0] <= 0xEF)
+        n = 3;
+    else if (s[0] >= 0xF0 && s[0] <= 0xF4)
+        n = 4;
+    else
+        return 0;
+    if (s[0] == 0xE0)
+        lo = 0xA0; /* no overlong forms */
+    else if (s[0] == 0xED)
+        hi = 0x9F; /* no surrogates */
+    else if (s[0] == 0xF0)
+        lo = 0x90;
+    else if (s[0] == 0xF4)
+        hi = 0x8F; /* nothing past U+10FFFF */
+    if (s[1] < lo || s[1] > hi)
+        return 0;
+    for (i = 2; i < n; i++)
+        if (s[i] < 0x80 || s[i] > 0xBF)
+            return 0;
+    return n;
+}
+
+size_t tool_put_clean(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    size_t columns = 0, n;
+    while (*p) {
+        if (*p >= 0x20 && *p < 0x7F) {
+            if (f)
+                fputc(*p, f);
+            p++;
+            columns++;
+        } else if ((n = utf8_length(p)) != 0) {
+            if (f)
+                fwrite(p, 1, n, f);
+            p += n;
+            columns++;
+        } else {
+            if (f)
+                fprintf(f, "\\x%02X", (unsigned)*p);
+            p++;
+            columns += 4;
+        }
+    }
+    return columns;
+}
+
 size_t tool_find_anim(const char *cmd, const tool_model *m, const char *name)
 {
     size_t i = md2_anim_find(m->anims, m->num_anims, name);
     if (i != MD2_ANIM_NOT_FOUND)
         return i;
+    fprintf(stderr, "md2 %s: the model has no animation named '", cmd);
+    tool_put_clean(stderr, name);
     if (m->num_anims == 0) {
-        tool_error(cmd, "the model has no animation named '%s' (it has none)", name);
+        fputs("' (it has none)\n", stderr);
         return MD2_ANIM_NOT_FOUND;
     }
-    fprintf(stderr, "md2 %s: the model has no animation named '%s'; it has:", cmd, name);
-    for (i = 0; i < m->num_anims; i++)
-        fprintf(stderr, " %s", m->anims[i].name);
+    fputs("'; it has:", stderr);
+    for (i = 0; i < m->num_anims; i++) {
+        fputc(' ', stderr);
+        tool_put_clean(stderr, m->anims[i].name);
+    }
     fputc('\n', stderr);
     return MD2_ANIM_NOT_FOUND;
 }
@@ -159,25 +226,44 @@ static char *copy_string(const char *s)
     return p;
 }
 
+#define TMP_SUFFIX ".tmp-md2"
+#define TMP_NAMES 1000 /* OUT.tmp-md2, then OUT.tmp-md2-1 .. -999 */
+
 int tool_out_open(tool_out *out, const char *cmd, const char *path)
 {
     size_t n = strlen(path);
+    int fd = -1, i;
     memset(out, 0, sizeof *out);
     out->path = copy_string(path);
-    out->tmp = (char *)malloc(n + sizeof ".tmp-md2");
+    out->tmp = (char *)malloc(n + sizeof TMP_SUFFIX + 8);
     if (!out->path || !out->tmp) {
         tool_error(cmd, "out of memory");
         tool_out_abort(out);
         return 0;
     }
     memcpy(out->tmp, path, n);
-    memcpy(out->tmp + n, ".tmp-md2", sizeof ".tmp-md2");
-    out->file = fopen(out->tmp, "wb");
-    if (!out->file) {
-        tool_error(cmd, "cannot write %s: %s", path, strerror(errno));
+    memcpy(out->tmp + n, TMP_SUFFIX, sizeof TMP_SUFFIX);
+    /* a new file of our own: never one that is there (another run's, or a
+     * link planted to make us write elsewhere) */
+    for (i = 1; (fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666)) < 0 &&
+                errno == EEXIST && i < TMP_NAMES; i++)
+        snprintf(out->tmp + n + sizeof TMP_SUFFIX - 1, 8, "-%d", i);
+    if (fd < 0) {
+        if (errno == EEXIST)
+            tool_error(cmd, "cannot write %s: its temporary names %s" TMP_SUFFIX " to %s are "
+                       "all taken", path, path, out->tmp);
+        else
+            tool_error(cmd, "cannot write %s: %s", path, strerror(errno));
         free(out->tmp); /* nothing was created: nothing to remove */
         out->tmp = NULL;
         tool_out_abort(out);
+        return 0;
+    }
+    out->file = fdopen(fd, "wb");
+    if (!out->file) {
+        tool_error(cmd, "cannot write %s: %s", path, strerror(errno));
+        close(fd);
+        tool_out_abort(out); /* removes the temporary file */
         return 0;
     }
     return 1;
@@ -239,25 +325,56 @@ void tool_image_free(tool_image *img)
     memset(img, 0, sizeof *img);
 }
 
-int tool_png_encode(const tool_image *img, unsigned char **png, size_t *size)
+/* why (why_size bytes; may be NULL) gets the formatted message. */
+static void set_why(char *why, size_t why_size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static void set_why(char *why, size_t why_size, const char *fmt, ...)
+{
+    va_list ap;
+    if (!why || why_size == 0)
+        return;
+    va_start(ap, fmt);
+    vsnprintf(why, why_size, fmt, ap);
+    va_end(ap);
+}
+
+int tool_png_encode(const tool_image *img, unsigned char **png, size_t *size, char *why,
+                        size_t why_size)
 {
     png_image image;
     png_alloc_size_t capacity, n;
     unsigned char *buf, *fit;
     *png = NULL;
     *size = 0;
+    set_why(why, why_size, "out of memory");
+    if (img->width <= 0 || img->height <= 0) {
+        set_why(why, why_size, "a %dx%d image has no pixels", img->width, img->height);
+        return 0;
+    }
+    if ((double)img->width * (double)img->height * 4.0 > TOOL_PNG_MAX_BYTES) {
+        set_why(why, why_size, "a %dx%d image is too large (more than %.0f bytes of pixels)",
+                img->width, img->height, TOOL_PNG_MAX_BYTES);
+        return 0;
+    }
     memset(&image, 0, sizeof image);
     image.version = PNG_IMAGE_VERSION;
     image.width = (png_uint_32)img->width;
     image.height = (png_uint_32)img->height;
     image.format = PNG_FORMAT_RGBA;
-    /* the largest PNG of this image: one pass, then the buffer shrinks */
+    /* the largest PNG of this image: one pass, then the buffer shrinks
+     * (with at most 2^31 bytes of pixels, the bound does not wrap) */
     capacity = PNG_IMAGE_PNG_SIZE_MAX(image);
     buf = (unsigned char *)malloc(capacity);
     if (!buf)
         return 0;
     n = capacity;
     if (!png_image_write_to_memory(&image, buf, &n, 0, img->rgba, 0, NULL)) {
+        if (image.message[0])
+            set_why(why, why_size, "%s", image.message);
         png_image_free(&image);
         free(buf);
         return 0;
@@ -270,10 +387,17 @@ int tool_png_encode(const tool_image *img, unsigned char **png, size_t *size)
     return 1;
 }
 
+/* 1 if path can be opened for reading, as view_file_exists() tells, but
+ * through open(), which allocates nothing: a fopen() that ran out of memory
+ * would pass over the model's first skin for the next one. */
 static int accept_existing(void *user, const char *path)
 {
+    int fd = open(path, O_RDONLY);
     (void)user;
-    return view_file_exists(path);
+    if (fd < 0)
+        return 0;
+    close(fd);
+    return 1;
 }
 
 int tool_find_skin(const char *model_path, const md2_model *model, char *path, size_t path_size)

@@ -109,7 +109,7 @@ static void note_no_skin(const export_job *job)
     for (i = 0; i < shown; i++) {
         if (i > 0)
             fputs(", ", stderr);
-        export_put_clean(stderr, m->skins[i].name);
+        tool_put_clean(stderr, m->skins[i].name);
     }
     if (shown < m->num_skins)
         fprintf(stderr, " and %lu more", (unsigned long)(m->num_skins - shown));
@@ -168,8 +168,8 @@ static int load_skin(export_job *job, const char *skin_arg, char *found, size_t 
     rgba.width = img.width;
     rgba.height = img.height;
     rgba.rgba = img.rgba;
-    if (!tool_png_encode(&rgba, png, &size)) {
-        tool_error(EXPORT_CMD, "out of memory converting %s to PNG", path);
+    if (!tool_png_encode(&rgba, png, &size, err, sizeof err)) {
+        tool_error(EXPORT_CMD, "cannot convert %s to PNG: %s", path, err);
         view_image_free(&img);
         return 0;
     }

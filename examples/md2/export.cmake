@@ -14,12 +14,15 @@ endif()
 #    and without their BMP skins), run straight from CTest so that the
 #    valgrind pass checks the command itself;
 #  - odd models written by export_make_model.c: 1001 keyframes, no
-#    triangle, 65,538 welded vertices;
+#    triangle, 65,538 welded vertices, a small model far from the origin,
+#    an animation name with an ESC byte; a crystal.md2 without animations;
 #  - export_check.cmake: exit statuses, messages, nothing written on
 #    failure and old files of the same names kept, OBJ files (every line
 #    against libmd2's values, export_obj_check.c), GLB layout, the size of
 #    a .glb without its image against 4 times the .md2 (corpus models), and
-#    every allocation failing in turn (export_failalloc.c, Linux);
+#    every allocation failing in turn (export_failalloc.c, Linux), link()
+#    failing while old files are kept aside (export_linkfail.c, Linux),
+#    files and links already at the temporary names;
 #  - the judges (label "judge", node): the Khronos glTF-Validator (0 errors,
 #    0 warnings), three.js's GLTFLoader and AnimationMixer against libmd2's
 #    own poses (export_reference.c) and the documented layout of the JSON
@@ -35,6 +38,17 @@ set(_md2_export_blade "${MD2_TOOL_MODELS}/blade.md2")
 add_executable(md2_export_reference export_reference.c)
 md2_target_defaults(md2_export_reference)
 target_link_libraries(md2_export_reference PRIVATE md2::md2)
+
+# tool_png_encode_why() (common.c) on its own: images too large for it
+# refused with a message, and a round trip through libpng.
+add_executable(md2_export_png_check export_png_check.c common.c tool.h
+  ../md2_view_image.c ../md2_view_image.h)
+md2_target_defaults(md2_export_png_check)
+target_link_libraries(md2_export_png_check PRIVATE md2::md2 md2_stb PNG::PNG)
+if(MD2_HAVE_LIBM)
+  target_link_libraries(md2_export_png_check PRIVATE m)
+endif()
+add_test(NAME md2_export_png COMMAND md2_export_png_check)
 
 # libmd2's values for the OBJ files (export_check.cmake, mode obj).
 add_executable(md2_export_obj_check export_obj_check.c)
@@ -182,6 +196,7 @@ md2_export_check(help run "-DARGS=export|--help" -DEXIT=0
 md2_export_check(help_via_md2 run "-DARGS=help|export" -DEXIT=0 "-DSTDOUT=^usage: md2 export")
 md2_export_check(errors errors)
 md2_export_check(keep keep)
+md2_export_check(tmpname tmpname)
 
 # --- the bundled models --------------------------------------------------------
 # crystal.md2: 18 keyframes, animations spin (8), bounce (6), pulse (4) from
@@ -221,6 +236,19 @@ file(WRITE "${_md2_export_anm}/crystal.anm"
 md2_export_case(crystal_anm_glb "${_md2_export_anm}/crystal.md2" crystal_anm.glb no)
 md2_export_case(crystal_anm_gltf "${_md2_export_anm}/crystal.md2" crystal_anm_dead.gltf no
   --anim death --frame 2)
+# A copy whose .anm holds only a comment: no animation at all, so no
+# animation data (and no empty buffer view, which glTF forbids); with a
+# skin, the image's view follows the ones before it.
+set(_md2_export_noanim "${_md2_export_dir}/noanim")
+file(MAKE_DIRECTORY "${_md2_export_noanim}")
+configure_file("${_md2_export_crystal}" "${_md2_export_noanim}/crystal.md2" COPYONLY)
+file(WRITE "${_md2_export_noanim}/crystal.anm" "// no animation: only this comment\n")
+md2_export_case(crystal_noanim_glb "${_md2_export_noanim}/crystal.md2" crystal_noanim.glb no)
+md2_export_case(crystal_noanim_gltf "${_md2_export_noanim}/crystal.md2" crystal_noanim.gltf yes
+  --skin "${MD2_TOOL_MODELS}/skin.pcx" --frame 3)
+md2_export_check(noanim_summary run
+  "-DARGS=export|${_md2_export_noanim}/crystal.md2|-o|@DIR@/c.glb" -DEXIT=0
+  "-DSTDOUT=18 morph targets, 0 animations, no skin")
 md2_export_check(anm_warning run "-DARGS=export|${_md2_export_anm}/crystal.md2|-o|@DIR@/c.glb"
   -DEXIT=0 "-DSTDERR=md2 export: warning: .*crystal\\.anm: line 3.*md2 export: note: no skin file found for .*anm/crystal\\.md2 \\(it names models/crystal/skin\\.pcx, models/crystal/skin_dark\\.pcx\\); no texture \\(--skin FILE gives one\\)\n$"
   "-DSTDOUT=18 morph targets, 6 animations, no skin")
@@ -284,6 +312,11 @@ if(CMAKE_SYSTEM_NAME STREQUAL "Linux" AND NOT MD2_SANITIZE)
     unset(_md2_out)
     unset(_md2_outputs)
   endif()
+  # link() failing while an old file is kept aside (a preloaded link()):
+  # a name taken in between, no hard links, an error
+  add_library(md2_export_linkfail MODULE export_linkfail.c)
+  md2_target_defaults(md2_export_linkfail)
+  md2_export_check(linkfail linkfail "-DLIB=$<TARGET_FILE:md2_export_linkfail>")
 endif()
 
 # OBJ: crystal has 14 vertices, 28 texcoords, 24 triangles. Every obj
@@ -337,12 +370,39 @@ add_test(NAME md2_export_make_models_flat
   COMMAND md2_export_make_model flat "${_md2_export_made}/flat.md2")
 add_test(NAME md2_export_make_models_big
   COMMAND md2_export_make_model big "${_md2_export_made}/big.md2")
+add_test(NAME md2_export_make_models_far
+  COMMAND md2_export_make_model far "${_md2_export_made}/far.md2")
+add_test(NAME md2_export_make_models_farther
+  COMMAND md2_export_make_model farther "${_md2_export_made}/farther.md2")
+add_test(NAME md2_export_make_models_esc
+  COMMAND md2_export_make_model esc "${_md2_export_made}/esc.md2")
 set_tests_properties(md2_export_make_models md2_export_make_models_flat
-  md2_export_make_models_big PROPERTIES FIXTURES_SETUP md2_export_made)
+  md2_export_make_models_big md2_export_make_models_far md2_export_make_models_farther
+  md2_export_make_models_esc
+  PROPERTIES FIXTURES_SETUP md2_export_made)
 md2_export_case(long_glb "${_md2_export_made}/long.md2" long.glb no --frame 1000)
 set(_md2_export_ref_extra --max-samples 3)
 md2_export_case(big_glb "${_md2_export_made}/big.md2" big.glb no --frame 1)
 unset(_md2_export_ref_extra)
+# far.md2: 2 units across, 1000 from the origin on every axis. Its float
+# base positions are up to a step from the midpoints they round, and the
+# node scale is a float: every keyframe must still be within s / 2 of
+# libmd2's, 7.6e-6 of the model's size (three.js, whose float key times put
+# a little weight on the neighbouring keyframe, within the usual 1e-5).
+# farther.md2, the same 100,000 units away, has bases up to 128 steps off:
+# s must grow for the offsets to fit. Only the keyframes are compared:
+# between them libmd2's own float blend, that far out, is off the exact one
+# by more than that (2.3e-5 of the size at 1000 units).
+set(_md2_export_ref_extra --keyframes)
+md2_export_case(far_glb "${_md2_export_made}/far.md2" far.glb no --frame 5)
+md2_export_case(far_gltf "${_md2_export_made}/far.md2" far.gltf no --frame 17)
+md2_export_case(farther_glb "${_md2_export_made}/farther.md2" farther.glb no)
+unset(_md2_export_ref_extra)
+# esc.md2: its animation is named ESC "[2Jx": messages show the byte as \x1B
+md2_export_check(anim_name_escape run "-DARGS=export|${_md2_export_made}/esc.md2|-o|@DIR@/x.glb|--anim|nope"
+  -DEXIT=1 -DEMPTY=1
+  "-DSTDERR=^md2 export: the model has no animation named 'nope'. it has: \\\\x1B\\[2Jx\n$")
+set_tests_properties(md2_export_anim_name_escape PROPERTIES FIXTURES_REQUIRED md2_export_made)
 set(_md2_export_long_files "")
 foreach(_md2_i RANGE 0 1000)
   string(LENGTH "${_md2_i}" _md2_n)

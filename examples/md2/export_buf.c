@@ -161,6 +161,22 @@ void xbuf_json_float(xbuf *b, float v)
     xbuf_str(b, text);
 }
 
+void xbuf_json_double(xbuf *b, double v)
+{
+    char text[48];
+    int precision;
+    if (v == 0.0) {
+        xbuf_str(b, "0");
+        return;
+    }
+    for (precision = 15; precision <= 17; precision++) {
+        snprintf(text, sizeof text, "%.*g", precision, v);
+        if (strtod(text, NULL) == v)
+            break;
+    }
+    xbuf_str(b, text);
+}
+
 void xbuf_base64(xbuf *b, const unsigned char *data, size_t n)
 {
     static const char digits[] =
@@ -232,14 +248,6 @@ char *export_with_extension(const char *path, const char *ext)
         strcpy(out + stem, ext);
     }
     return out;
-}
-
-void export_put_clean(FILE *f, const char *s)
-{
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        fputc(c >= 0x20 && c < 0x7F ? c : '?', f);
-    }
 }
 
 const char *export_base_name(const char *path)

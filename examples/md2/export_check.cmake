@@ -27,7 +27,19 @@
 #           file's (x, y, z) written as (y, z, x).
 #   alloc   ARGS with LIB (export_failalloc.c) preloaded, once with each
 #           allocation failing in turn: status 1 with a message and nothing
-#           in DIR, or status 0 with OUTPUTS ('|'-separated) in DIR.
+#           in DIR, or status 0 with OUTPUTS ('|'-separated) in DIR, each
+#           byte for byte the file of the first run, where nothing fails.
+#   tmpname a file or a symbolic link already at an output's temporary
+#           name (another run's file; a link planted to make md2 write
+#           elsewhere) is neither written, followed nor removed: the
+#           export (.glb, .gltf, an OBJ set) and md2 render write their
+#           outputs under the next free name and leave it as it was.
+#   linkfail  with LIB (export_linkfail.c) preloaded, link() fails as
+#           MD2_LINK_FAIL says while an old file is kept aside: a name
+#           taken in between (EEXIST) is left alone and the next one used;
+#           a file system without hard links (EXDEV) gets a rename; any
+#           other error (EIO) fails the export with the old files as they
+#           were.
 #   glb     FILE is a .glb: header, chunk layout and lengths; with MD2, the
 #           size of FILE less its embedded image must be at most RATIO
 #           times the size of MD2 (the model); IMAGE 1 or 0: whether FILE
@@ -116,7 +128,7 @@ endif()
 #   link:NAME=TARGET   a symbolic link to TARGET (a name in ${out});
 #   hard:NAME=TARGET   a hard link to ${out}/TARGET;
 # each must be there afterwards, unchanged, and nothing else.
-if(MODE STREQUAL "errors" OR MODE STREQUAL "keep")
+if(MODE MATCHES "^(errors|keep|tmpname|linkfail)$")
   set(out "${DIR}/out")
   set(in "${DIR}/in")
   set(crystal "${MODELS}/crystal.md2")
@@ -302,14 +314,22 @@ if(MODE STREQUAL "keep")
   expect(1 "cannot rename .*s_005\\.obj"
          "old:s.png,old:s.mtl,old:s_000.obj,old:s_004.obj,dir:s_005.obj,old:s_006.obj"
          export "${crystal}" -o "${out}/s.obj" --anim spin)
-  expect(1 "cannot write .*x\\.obj" "old:x.png,old:x.mtl,dir:x.obj.tmp-md2"
-         export "${crystal}" -o "${out}/x.obj")
+  # A temporary file that cannot be created: a name too long for the file
+  # system (255 bytes a name) whose output name is not. With --anim, the
+  # .obj names are 4 bytes longer than OUT.png's and OUT.mtl's, so those
+  # two are in place when the first .obj fails.
+  string(REPEAT "n" 242 s242)
+  string(REPEAT "n" 246 s246)
+  expect(1 "cannot write .*${s242}_000\\.obj: File name too long"
+         "old:${s242}.png,old:${s242}.mtl,old:${s242}_000.obj"
+         export "${crystal}" -o "${out}/${s242}.obj" --anim spin)
   expect(1 "no animation named 'nope'" "old:x.png,old:x.mtl,old:x.obj"
          export "${crystal}" -o "${out}/x.obj" --anim nope)
-  expect(1 "cannot write .*x\\.glb" "old:x.glb,dir:x.glb.tmp-md2" export "${crystal}" -o "${out}/x.glb")
+  expect(1 "cannot write .*${s246}\\.glb: File name too long" "old:${s246}.glb"
+         export "${crystal}" -o "${out}/${s246}.glb")
   expect(1 "--frame 18 is out of range" "old:x.glb" export "${crystal}" -o "${out}/x.glb" --frame 18)
-  expect(1 "cannot write .*x\\.gltf" "old:x.gltf,dir:x.gltf.tmp-md2"
-         export "${crystal}" -o "${out}/x.gltf")
+  expect(1 "cannot write .*${s246}\\.gltf: File name too long" "old:${s246}.gltf"
+         export "${crystal}" -o "${out}/${s246}.gltf")
   expect(1 "nope\\.pcx" "old:x.gltf" export "${crystal}" -o "${out}/x.gltf" --skin "${in}/nope.pcx")
 
   # A successful export replaces the old files and keeps no copy of them;
@@ -354,6 +374,115 @@ if(MODE STREQUAL "keep")
     message(STATUS "md2 ${args}: replaced ${case}, no copy left behind")
   endforeach()
   message(STATUS "${checked} failures over old files checked")
+  return()
+endif()
+
+# ---------------------------------------------------------------------------
+# succeed(<setup> <outputs> args...): md2 args, run with a fresh ${out} made
+# by setup, must exit 0 and leave in ${out} what setup made, unchanged,
+# plus the regular files outputs (a list), and nothing else.
+if(MODE STREQUAL "tmpname" OR MODE STREQUAL "linkfail")
+  function(succeed setup outputs)
+    make_setup("${setup}")
+    run_md2("${ARGN}")
+    if(NOT out_code STREQUAL "0")
+      fail("md2 ${ARGN}: exit status ${out_code}\nstderr: ${out_stderr}")
+    endif()
+    # what setup made, less what the outputs replace, must stay as it was
+    set(kept "")
+    set(names ${outputs})
+    string(REPLACE "," ";" items "${setup}")
+    foreach(item IN LISTS items)
+      if(item MATCHES "^[a-z]+:([^=]+)" AND NOT CMAKE_MATCH_1 IN_LIST outputs)
+        list(APPEND kept "${item}")
+        list(APPEND names "${CMAKE_MATCH_1}")
+      endif()
+    endforeach()
+    list(SORT names)
+    dir_entries("${out}")
+    if(NOT "${out_list}" STREQUAL "${names}")
+      fail("md2 ${ARGN}: the output folder holds '${out_list}', expected '${names}'")
+    endif()
+    foreach(name IN LISTS outputs)
+      file(READ "${out}/${name}" head LIMIT 4)
+      if(IS_SYMLINK "${out}/${name}" OR IS_DIRECTORY "${out}/${name}" OR head STREQUAL ""
+         OR head STREQUAL "old ")
+        fail("md2 ${ARGN}: ${name} is not a new file of its own")
+      endif()
+      file(REMOVE "${out}/${name}")
+    endforeach()
+    if(NOT kept)
+      set(kept none)
+    endif()
+    string(JOIN "," kept ${kept})
+    check_setup("${kept}" "md2 ${ARGN}")
+    message(STATUS "exit 0: md2 ${ARGN}\n    wrote ${outputs}; left ${kept} as it was")
+  endfunction()
+endif()
+
+# ---------------------------------------------------------------------------
+if(MODE STREQUAL "tmpname")
+  # victim: the file a planted link points to; OUT.tmp-md2-1: another
+  # run's temporary file. Each must stay as it was, and OUT be written.
+  foreach(case IN ITEMS "x.glb" "x.gltf")
+    succeed("old:victim,link:${case}.tmp-md2=victim,old:${case}.tmp-md2-1,old:${case}"
+            "${case}" export "${crystal}" -o "${out}/${case}")
+  endforeach()
+  succeed("old:victim,link:x.png.tmp-md2=victim,link:x.mtl.tmp-md2=victim,link:x.obj.tmp-md2=victim,old:x.obj.tmp-md2-1"
+          "x.mtl;x.obj;x.png" export "${crystal}" -o "${out}/x.obj")
+  # a dangling link: creating its target would write outside
+  succeed("link:x.glb.tmp-md2=gone" "x.glb" export "${crystal}" -o "${out}/x.glb")
+  succeed("old:victim,link:r.png.tmp-md2=victim,old:r.png.tmp-md2-1" "r.png"
+          render "${crystal}" -o "${out}/r.png" --size 32x32)
+  return()
+endif()
+
+# ---------------------------------------------------------------------------
+if(MODE STREQUAL "linkfail")
+  # Only the files of an OBJ set are kept aside (a .glb or .gltf simply
+  # replaces its old file). The preloaded link() and valgrind's do not mix,
+  # nor should cmake itself run with it: md2 runs alone under it here.
+  set(_md2_command "${CMAKE_COMMAND}" -E env "LD_PRELOAD=${LIB}" "${MD2}")
+  # x.png.old-md2 is taken (by another process) between md2's look and its
+  # link: that file is not md2's and stays; the old x.png is kept as
+  # x.png.old-md2-2 until the set is in place, then removed
+  set(ENV{MD2_LINK_FAIL} eexist)
+  make_setup("old:x.png")
+  run_md2("export;${crystal};-o;${out}/x.obj")
+  dir_entries("${out}")
+  if(NOT out_code STREQUAL "0" OR NOT "${out_list}" STREQUAL "x.mtl;x.obj;x.png;x.png.old-md2")
+    fail("EEXIST from link(): exit status ${out_code}, left '${out_list}'\n${out_stderr}")
+  endif()
+  file(READ "${out}/x.png.old-md2" planted)
+  file(READ "${out}/x.png" png HEX LIMIT 4)
+  if(NOT planted STREQUAL "planted\n" OR NOT png STREQUAL "89504e47")
+    fail("EEXIST from link(): x.png.old-md2, which another process took, holds '${planted}'; "
+         "x.png starts with ${png}")
+  endif()
+  # ... and when the set fails later, the old file comes back from there
+  make_setup("old:x.png,dir:x.mtl")
+  run_md2("export;${crystal};-o;${out}/x.obj")
+  dir_entries("${out}")
+  if(NOT out_code STREQUAL "1" OR NOT out_stderr MATCHES "^md2 export: cannot rename .*x\\.mtl"
+     OR NOT "${out_list}" STREQUAL "x.mtl;x.png;x.png.old-md2")
+    fail("EEXIST from link(), a failed set: exit status ${out_code}, left '${out_list}'\n${out_stderr}")
+  endif()
+  file(READ "${out}/x.png.old-md2" planted)
+  file(READ "${out}/x.png" content)
+  if(NOT planted STREQUAL "planted\n" OR NOT content STREQUAL "old x.png\n")
+    fail("EEXIST from link(), a failed set: x.png.old-md2 holds '${planted}', x.png '${content}'")
+  endif()
+  message(STATUS "EEXIST from link(): the file that took x.png.old-md2 left alone, x.png.old-md2-2 used")
+  # no hard links here: the old file is renamed aside, and back on failure
+  set(ENV{MD2_LINK_FAIL} exdev)
+  succeed("old:x.png,old:x.mtl,old:x.obj" "x.mtl;x.obj;x.png" export "${crystal}" -o "${out}/x.obj")
+  expect(1 "cannot rename .*x\\.mtl" "old:x.png,dir:x.mtl" export "${crystal}" -o "${out}/x.obj")
+  # any other error: reported, and nothing renamed or replaced
+  set(ENV{MD2_LINK_FAIL} eio)
+  expect(1 "cannot keep the old .*x\\.png aside as .*x\\.png\\.old-md2: Input/output error"
+         "old:x.png" export "${crystal}" -o "${out}/x.obj")
+  expect(1 "cannot keep the old .*x\\.mtl aside" "old:x.mtl,old:x.obj" export "${crystal}" -o "${out}/x.obj")
+  unset(ENV{MD2_LINK_FAIL})
   return()
 endif()
 
@@ -592,8 +721,7 @@ if(MODE STREQUAL "alloc")
   string(REPLACE "|" ";" OUTPUTS "${OUTPUTS}")
   list(SORT OUTPUTS)
   # the preloaded malloc and valgrind's do not mix: md2 runs alone here
-  set(_md2_command "${MD2}")
-  set(ENV{LD_PRELOAD} "${LIB}")
+  set(_md2_command "${CMAKE_COMMAND}" -E env "LD_PRELOAD=${LIB}" "${MD2}")
   set(ENV{MD2_FAIL_ALLOC_AT} 0)
   fresh_dir("${DIR}")
   run_md2("${args}")
@@ -601,7 +729,18 @@ if(MODE STREQUAL "alloc")
     fail("md2 ${args} with ${LIB}: exit status ${out_code}\n${out_stderr}")
   endif()
   set(total "${CMAKE_MATCH_1}")
+  # the files of this run, where nothing fails: what every run that exits
+  # 0 must write, byte for byte
+  set(reference "${DIR}-reference")
+  fresh_dir("${reference}")
+  foreach(name IN LISTS OUTPUTS)
+    if(NOT EXISTS "${DIR}/${name}")
+      fail("md2 ${args} with ${LIB}: ${name} was not written\n${out_stderr}")
+    endif()
+    file(RENAME "${DIR}/${name}" "${reference}/${name}")
+  endforeach()
   set(failed 0)
+  set(same 0)
   foreach(n RANGE 1 ${total})
     set(ENV{MD2_FAIL_ALLOC_AT} ${n})
     fresh_dir("${DIR}")
@@ -619,13 +758,23 @@ if(MODE STREQUAL "alloc")
       if(NOT "${out_list}" STREQUAL "${OUTPUTS}")
         fail("allocation ${n} of ${total} failing: exit 0, but wrote '${out_list}', not '${OUTPUTS}'")
       endif()
+      foreach(name IN LISTS OUTPUTS)
+        execute_process(COMMAND "${CMAKE_COMMAND}" -E compare_files "${DIR}/${name}"
+                                "${reference}/${name}" RESULT_VARIABLE differ)
+        if(NOT differ EQUAL 0)
+          fail("allocation ${n} of ${total} failing: exit 0, but ${name} differs from the "
+               "one written when nothing fails (${reference}/${name})\n${out_stderr}")
+        endif()
+      endforeach()
+      math(EXPR same "${same} + 1")
     else()
       fail("allocation ${n} of ${total} failing: exit status '${out_code}'\n${out_stderr}")
     endif()
   endforeach()
-  unset(ENV{LD_PRELOAD})
+  unset(ENV{MD2_FAIL_ALLOC_AT})
   message(STATUS "md2 ${args}: ${total} allocations; making each fail in turn gave ${failed} "
-                 "clean failures (status 1, a message, nothing written) and no crash")
+                 "clean failures (status 1, a message, nothing written), ${same} runs that "
+                 "wrote the same bytes as when nothing fails, and no crash")
   return()
 endif()
 

@@ -43,24 +43,59 @@ static char *backup_name(const char *path)
     return name;
 }
 
+/* 1 if link() failed with errno e because there are no hard links here
+ * (the file system has none, or no more for this file): then path is
+ * renamed instead. */
+static int no_hard_links(int e)
+{
+    if (e == EPERM || e == EXDEV || e == EMLINK)
+        return 1;
+#ifdef ENOTSUP
+    if (e == ENOTSUP)
+        return 1;
+#endif
+#ifdef EOPNOTSUPP
+    if (e == EOPNOTSUPP)
+        return 1;
+#endif
+    return 0;
+}
+
 /* Keeps the existing file path aside: a hard link to it under a new name
  * (path itself stays until the rename that replaces it), else, where the
- * file system has no hard links, path renamed. The name, or NULL (said). */
+ * file system has no hard links, path renamed. A name taken between
+ * backup_name() and link() (EEXIST) is never replaced: the next one is
+ * tried. The name, or NULL (said). */
 static char *keep_aside(const char *path, int *moved)
 {
-    char *backup = backup_name(path);
+    int tries;
     *moved = 0;
-    if (!backup)
+    for (tries = 0; tries < 1000; tries++) {
+        char *backup = backup_name(path);
+        int e;
+        if (!backup)
+            return NULL;
+        if (link(path, backup) == 0)
+            return backup;
+        e = errno;
+        if (e == EEXIST) { /* taken since backup_name() looked: another name */
+            free(backup);
+            continue;
+        }
+        if (no_hard_links(e)) {
+            if (rename(path, backup) == 0) {
+                *moved = 1;
+                return backup;
+            }
+            e = errno;
+        }
+        tool_error(EXPORT_CMD, "cannot keep the old %s aside as %s: %s", path, backup,
+                   strerror(e));
+        free(backup);
         return NULL;
-    if (link(path, backup) == 0)
-        return backup;
-    if (rename(path, backup) == 0) {
-        *moved = 1;
-        return backup;
     }
-    tool_error(EXPORT_CMD, "cannot keep the old %s aside as %s: %s", path, backup,
-               strerror(errno));
-    free(backup);
+    tool_error(EXPORT_CMD, "cannot keep the old %s aside: the names %s" BACKUP_SUFFIX
+               " and after it keep being taken", path, path);
     return NULL;
 }
 

@@ -10,7 +10,10 @@
  *    keyframes, in node-local units (world / s);
  *  - morph POSITION: SHORT (not normalized) integer deltas from the base,
  *    with one uniform node scale s = (largest |delta| component) / 32767,
- *    so the error is at most s / 2 (7.6e-6 of the model's size or less);
+ *    so the error is at most s / 2 (7.6e-6 of the model's size or less).
+ *    The deltas are taken from what the file holds, the float base and the
+ *    float s; far from the origin, where rounding the base to float moves
+ *    it by a step or more, s grows to keep every delta within 32767;
  *  - base NORMAL: a float32 unit normal per vertex, chosen so that every
  *    keyframe's normal lies within 1 of it on each axis; morph NORMAL:
  *    BYTE normalized deltas from it;
@@ -31,6 +34,7 @@
 
 #include <md2/mesh.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,9 +117,23 @@ static void view_begin(gltf *g, int v, size_t stride, unsigned target)
     g->views[v].used = 1;
 }
 
+/* A view that would hold nothing is left out (glTF wants byteLength >= 1);
+ * none of the accessors refers to it. */
 static void view_end(gltf *g, int v)
 {
     g->views[v].length = g->bin.size - g->views[v].offset;
+    if (g->views[v].length == 0)
+        g->views[v].used = 0;
+}
+
+/* The index of view v in the file's "bufferViews": the views left out
+ * before it do not count. Known once the views before v are written. */
+static int view_number(const gltf *g, int v)
+{
+    int i, n = 0;
+    for (i = 0; i < v; i++)
+        n += g->views[i].used;
+    return n;
 }
 
 /* Starts the next accessor's JSON object and returns its index. */
@@ -142,6 +160,42 @@ static void json_floats(xbuf *b, const float *v, size_t n)
 static double round_half_up(double x)
 {
     return floor(x + 0.5);
+}
+
+/* The smallest float not below s. */
+static float float_up(double s)
+{
+    float f = (float)s;
+    if ((double)f < s)
+        f = nextafterf(f, FLT_MAX);
+    return f;
+}
+
+/* Rounds *s up to a float (the node scale the file holds) and sets the
+ * float base positions for it: each vertex's midpoint / s. Returns the
+ * largest |position / s - base| over all vertices, axes and keyframes, in
+ * steps: below 32767.5, every offset rounds into a SHORT. */
+static double place_bases(gltf *g, double *s)
+{
+    size_t i, c;
+    double largest = 0.0, sf = float_up(*s);
+    *s = sf;
+    for (i = 0; i < g->nv; i++) {
+        for (c = 0; c < 3; c++) {
+            size_t k = 3 * i + (size_t)gltf_axis[c];
+            double mid = 0.5 * g->pmin[k] + 0.5 * g->pmax[k];
+            float base = (float)(mid / sf);
+            /* x / sf - base grows with x: the extremes are the range's ends */
+            double lo = fabs(g->pmin[k] / sf - (double)base);
+            double hi = fabs(g->pmax[k] / sf - (double)base);
+            g->base_pos[3 * i + c] = base;
+            if (lo > largest)
+                largest = lo;
+            if (hi > largest)
+                largest = hi;
+        }
+    }
+    return largest;
 }
 
 /* The range of every vertex's position and normal over all keyframes, the
@@ -197,19 +251,25 @@ static int measure(gltf *g)
             g->size = hi[c] - lo[c];
     }
     /* s: one quantization step. A static model keeps world units; the
-     * second bound keeps base / s finite as a float for a model that
+     * lower bound keeps base / s finite as a float for a model that
      * barely moves far from the origin. */
     g->scale = half / 32767.0;
     if (g->scale < maxb * 1e-12)
         g->scale = maxb * 1e-12;
     if (!(half > 0.0))
         g->scale = 1.0;
-    for (i = 0; i < g->nv; i++) {
-        for (c = 0; c < 3; c++) {
-            int src = gltf_axis[c];
-            double mid = 0.5 * g->pmin[3 * i + src] + 0.5 * g->pmax[3 * i + src];
-            g->base_pos[3 * i + c] = (float)(mid / g->scale);
-        }
+    /* The file holds float bases and a float s: the offsets are measured
+     * from those. Rounding a base to float moves it by up to 2^-24 of its
+     * value (maxb / 2^24 world units at most), which far from the origin
+     * can be a step or more (far.md2 of the tests: up to 1, farther.md2:
+     * up to 128). When an offset then no longer fits in a SHORT, s covers
+     * that rounding too: every offset is then at most
+     * (half + maxb / 2^24) / s = 32767 steps. */
+    if (place_bases(g, &g->scale) >= 32767.5) {
+        double bound = (half + maxb / 16777216.0) / 32767.0;
+        if (bound > g->scale)
+            g->scale = bound;
+        place_bases(g, &g->scale); /* fits (write_morph_views() clamps all the same) */
     }
     return 1;
 }
@@ -400,7 +460,7 @@ static void write_mesh_views(gltf *g)
     view_end(g, VIEW_INDICES);
     accessor_begin(g);
     xbuf_printf(&g->acc, "\"bufferView\":%d,\"componentType\":%d,\"count\":%lu,\"type\":\"SCALAR\"}",
-                VIEW_INDICES, short_indices ? GL_UNSIGNED_SHORT : GL_UNSIGNED_INT,
+                view_number(g, VIEW_INDICES), short_indices ? GL_UNSIGNED_SHORT : GL_UNSIGNED_INT,
                 (unsigned long)mesh->num_indices);
 
     view_begin(g, VIEW_VERTICES, 32, GL_ARRAY_BUFFER);
@@ -421,17 +481,17 @@ static void write_mesh_views(gltf *g)
     view_end(g, VIEW_VERTICES);
     accessor_begin(g); /* 1: POSITION */
     xbuf_printf(&g->acc, "\"bufferView\":%d,\"componentType\":%d,\"count\":%lu,\"type\":\"VEC3\",\"min\":",
-                VIEW_VERTICES, GL_FLOAT, (unsigned long)g->nv);
+                view_number(g, VIEW_VERTICES), GL_FLOAT, (unsigned long)g->nv);
     json_floats(&g->acc, bmin, 3);
     xbuf_str(&g->acc, ",\"max\":");
     json_floats(&g->acc, bmax, 3);
     xbuf_str(&g->acc, "}");
     accessor_begin(g); /* 2: NORMAL */
     xbuf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":12,\"componentType\":%d,\"count\":%lu,\"type\":\"VEC3\"}",
-                VIEW_VERTICES, GL_FLOAT, (unsigned long)g->nv);
+                view_number(g, VIEW_VERTICES), GL_FLOAT, (unsigned long)g->nv);
     accessor_begin(g); /* 3: TEXCOORD_0 */
     xbuf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":24,\"componentType\":%d,\"count\":%lu,\"type\":\"VEC2\"}",
-                VIEW_VERTICES, GL_FLOAT, (unsigned long)g->nv);
+                view_number(g, VIEW_VERTICES), GL_FLOAT, (unsigned long)g->nv);
 
     view_begin(g, VIEW_SPARSE_INDEX, 0, 0);
     for (i = 0; i < g->nv; i++) {
@@ -449,7 +509,7 @@ static int write_morph_views(gltf *g)
 {
     size_t f, i, c, pos_bytes, nrm_bytes, pos_at, nrm_at;
     unsigned sparse_type = g->nv <= 65536 ? GL_UNSIGNED_SHORT : GL_UNSIGNED_INT;
-    double s = g->scale;
+    double s = (float)g->scale; /* the node scale as the file holds it (a float already) */
     unsigned char *pd, *nd;
 
     if (!mul_size(g->nt, g->nv, &pos_bytes) || !mul_size(pos_bytes, 6, &pos_bytes) ||
@@ -494,6 +554,8 @@ static int write_morph_views(gltf *g)
                 if (q < -32767.0)
                     q = -32767.0;
                 qi = (long)q;
+                /* what a reader decodes from the file (float base, float
+                 * s, the SHORT delta) against libmd2's position */
                 err = fabs((base + q) * s - p);
                 if (err > g->max_error)
                     g->max_error = err;
@@ -523,15 +585,17 @@ static int write_morph_views(gltf *g)
                     "\"max\":[%d,%d,%d],\"sparse\":{\"count\":%lu,\"indices\":{\"bufferView\":%d,"
                     "\"componentType\":%u},\"values\":{\"bufferView\":%d,\"byteOffset\":%lu}}}",
                     GL_SHORT, (unsigned long)g->nv, qmin[0], qmin[1], qmin[2], qmax[0], qmax[1],
-                    qmax[2], (unsigned long)g->nv, VIEW_SPARSE_INDEX, sparse_type, VIEW_MORPH_POS,
+                    qmax[2], (unsigned long)g->nv, view_number(g, VIEW_SPARSE_INDEX), sparse_type,
+                    view_number(g, VIEW_MORPH_POS),
                     (unsigned long)(f * 6 * g->nv));
         accessor_begin(g); /* NORMAL deltas */
         xbuf_printf(&g->acc,
                     "\"componentType\":%d,\"normalized\":true,\"count\":%lu,\"type\":\"VEC3\","
                     "\"sparse\":{\"count\":%lu,\"indices\":{\"bufferView\":%d,\"componentType\":%u},"
                     "\"values\":{\"bufferView\":%d,\"byteOffset\":%lu}}}",
-                    GL_BYTE, (unsigned long)g->nv, (unsigned long)g->nv, VIEW_SPARSE_INDEX,
-                    sparse_type, VIEW_MORPH_NRM, (unsigned long)(f * 3 * g->nv));
+                    GL_BYTE, (unsigned long)g->nv, (unsigned long)g->nv,
+                    view_number(g, VIEW_SPARSE_INDEX), sparse_type, view_number(g, VIEW_MORPH_NRM),
+                    (unsigned long)(f * 3 * g->nv));
     }
     return 1;
 }
@@ -559,7 +623,8 @@ static size_t anim_keys(const md2_anim *a, float *times, uint32_t *frames)
     return keys;
 }
 
-/* Buffer view 5, two accessors and one "animations" entry an animation. */
+/* Buffer view 5, two accessors and one "animations" entry an animation;
+ * without animations, nothing (no view: it would be empty). */
 static int write_animations(gltf *g)
 {
     size_t a, k, most = 2;
@@ -571,6 +636,8 @@ static int write_animations(gltf *g)
         if (n > most)
             most = n;
     }
+    if (g->job->num_anims == 0)
+        return 1; /* no view: it would be empty */
     times = (float *)malloc(most * sizeof *times);
     frames = (uint32_t *)malloc(most * sizeof *frames);
     if (!times || !frames) {
@@ -587,8 +654,10 @@ static int write_animations(gltf *g)
         int wide;
         for (k = 1; k < keys; k++) {
             if (!(times[k] > times[k - 1])) {
-                tool_error(EXPORT_CMD, "animation '%s': its rate (%g fps) is too high for "
-                           "glTF's float key times", an->name, (double)an->fps);
+                fputs("md2 " EXPORT_CMD ": animation '", stderr);
+                tool_put_clean(stderr, an->name);
+                fprintf(stderr, "': its rate (%g fps) is too high for glTF's float key times\n",
+                        (double)an->fps);
                 ok = 0;
                 break;
             }
@@ -596,7 +665,9 @@ static int write_animations(gltf *g)
         if (!ok)
             break;
         if (!mul_size(keys, g->nt, &total) || total > 0xFFFFFFFFu) {
-            tool_error(EXPORT_CMD, "animation '%s' has too many weights for glTF", an->name);
+            fputs("md2 " EXPORT_CMD ": animation '", stderr);
+            tool_put_clean(stderr, an->name);
+            fputs("' has too many weights for glTF\n", stderr);
             ok = 0;
             break;
         }
@@ -619,7 +690,7 @@ static int write_animations(gltf *g)
 
         input = accessor_begin(g);
         xbuf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":%lu,\"componentType\":%d,\"count\":%lu,"
-                    "\"type\":\"SCALAR\",\"min\":", VIEW_ANIM, (unsigned long)times_at, GL_FLOAT,
+                    "\"type\":\"SCALAR\",\"min\":", view_number(g, VIEW_ANIM), (unsigned long)times_at, GL_FLOAT,
                     (unsigned long)keys);
         json_floats(&g->acc, times, 1);
         xbuf_str(&g->acc, ",\"max\":");
@@ -630,8 +701,9 @@ static int write_animations(gltf *g)
                     "\"componentType\":%d,\"normalized\":true,\"count\":%lu,\"type\":\"SCALAR\","
                     "\"sparse\":{\"count\":%lu,\"indices\":{\"bufferView\":%d,\"byteOffset\":%lu,"
                     "\"componentType\":%d},\"values\":{\"bufferView\":%d,\"byteOffset\":%lu}}}",
-                    GL_UNSIGNED_BYTE, (unsigned long)total, (unsigned long)keys, VIEW_ANIM,
-                    (unsigned long)index_at, wide ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT, VIEW_ANIM,
+                    GL_UNSIGNED_BYTE, (unsigned long)total, (unsigned long)keys,
+                    view_number(g, VIEW_ANIM), (unsigned long)index_at,
+                    wide ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT, view_number(g, VIEW_ANIM),
                     (unsigned long)values_at);
 
         if (a > 0)
@@ -691,12 +763,17 @@ static void write_json(gltf *g, xbuf *j, const xbuf *buffer_uri)
                 "\"extensionsRequired\":[\"KHR_mesh_quantization\"],"
                 "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":");
     xbuf_json_string(j, name);
-    xbuf_str(j, ",\"mesh\":0,\"scale\":");
-    {
-        float s3[3];
-        s3[0] = s3[1] = s3[2] = scale;
-        json_floats(j, s3, 3);
-    }
+    /* the scale multiplies bases of up to 2^40 steps: written as the
+     * float's exact value, so that a reader that parses JSON numbers as
+     * doubles (three.js) gets the float too, not the shortest decimal
+     * that rounds to it, which is up to 3e-8 of it away */
+    xbuf_str(j, ",\"mesh\":0,\"scale\":[");
+    xbuf_json_double(j, scale);
+    xbuf_str(j, ",");
+    xbuf_json_double(j, scale);
+    xbuf_str(j, ",");
+    xbuf_json_double(j, scale);
+    xbuf_str(j, "]");
     xbuf_str(j, "}],\"meshes\":[{\"name\":");
     xbuf_json_string(j, name);
     xbuf_str(j, ",\"primitives\":[{\"attributes\":{\"POSITION\":1,\"NORMAL\":2,\"TEXCOORD_0\":3},"
@@ -722,7 +799,7 @@ static void write_json(gltf *g, xbuf *j, const xbuf *buffer_uri)
     xbuf_str(j, "\"metallicFactor\":0}}]");
     if (job->png)
         xbuf_printf(j, ",\"textures\":[{\"source\":0}],\"images\":[{\"bufferView\":%d,"
-                       "\"mimeType\":\"image/png\"}]", VIEW_IMAGE);
+                       "\"mimeType\":\"image/png\"}]", view_number(g, VIEW_IMAGE));
     if (g->anims.size > 0) {
         xbuf_str(j, ",\"animations\":[");
         xbuf_bytes(j, g->anims.data, g->anims.size);
@@ -879,6 +956,10 @@ int export_gltf(const export_job *job, int binary)
         memset(&uri, 0, sizeof uri);
         xbuf_str(&uri, "data:application/octet-stream;base64,");
         xbuf_base64(&uri, g.bin.data, g.bin.size);
+        if (uri.failed) {
+            xbuf_free(&uri);
+            goto out_of_memory;
+        }
         write_json(&g, &file, &uri);
         xbuf_free(&uri);
     }

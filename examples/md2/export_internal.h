@@ -69,6 +69,10 @@ void xbuf_json_string(xbuf *b, const char *s);
 /* A float32 value as the shortest of %.9g that reads back as the same
  * float (JSON has no NaN or infinity: callers pass finite values). */
 void xbuf_json_float(xbuf *b, float v);
+/* A double as the shortest of %.15g to %.17g that reads back as the same
+ * double (finite values only). A float written so reads back as that very
+ * float whether the reader parses JSON numbers as floats or as doubles. */
+void xbuf_json_double(xbuf *b, double v);
 /* data as base64 (RFC 4648, with padding). */
 void xbuf_base64(xbuf *b, const unsigned char *data, size_t n);
 
@@ -116,9 +120,8 @@ int export_not_skin(const export_job *job, const char *path);
  * component) replaced by ext, ext including its '.'. NULL when out of
  * memory; free() it. */
 char *export_with_extension(const char *path, const char *ext);
-/* The last path component of path. */
+/* The last path component of path. (Names from files are printed with
+ * tool_put_clean().) */
 const char *export_base_name(const char *path);
-/* s to f with every byte outside printable ASCII written as '?'. */
-void export_put_clean(FILE *f, const char *s);
 
 #endif /* MD2_EXPORT_INTERNAL_H */

@@ -12,6 +12,16 @@
  *                                    are all distinct (vertex, texcoord)
  *                                    pairs: more welded vertices than
  *                                    16-bit indices reach; 2 keyframes
+ *   export_make_model far OUT.md2    the tetrahedron of long, 24 keyframes
+ *                                    "far0000".."far0023" (one animation),
+ *                                    scaled by 0.01 and moved 1000 units
+ *                                    from the origin on every axis: a model
+ *                                    of 2 units that barely moves far away
+ *   export_make_model farther OUT.md2  far, 100,000 units from the origin
+ *                                    ("farther0000".."farther0023")
+ *   export_make_model esc OUT.md2    the tetrahedron of long, 2 keyframes
+ *                                    named ESC "[2Jx00" and ESC "[2Jx01":
+ *                                    an animation name with a control byte
  *
  * SPDX-License-Identifier: MIT
  */
@@ -57,19 +67,34 @@ int main(int argc, char **argv)
     md2_triangle *tris = NULL;
     md2_skin skin;
     size_t nf, nv, nt = 0, nst = 1, f, i;
-    int ok = 0;
+    float scale = 1.0f, offset = 0.0f;
+    const char *prefix;
+    int digits = 4, ok = 0;
 
-    if (argc != 3 || (strcmp(argv[1], "long") && strcmp(argv[1], "flat") && strcmp(argv[1], "big"))) {
-        fprintf(stderr, "usage: export_make_model long|flat|big OUT.md2\n");
+    if (argc != 3 || (strcmp(argv[1], "long") && strcmp(argv[1], "flat") && strcmp(argv[1], "big") &&
+                      strcmp(argv[1], "far") && strcmp(argv[1], "farther") &&
+                      strcmp(argv[1], "esc"))) {
+        fprintf(stderr, "usage: export_make_model long|flat|big|far|farther|esc OUT.md2\n");
         return 2;
     }
     memset(&m, 0, sizeof m);
     memset(&skin, 0, sizeof skin);
-    if (strcmp(argv[1], "long") == 0) {
+    prefix = argv[1];
+    if (strcmp(argv[1], "long") == 0 || strcmp(argv[1], "far") == 0 ||
+        strcmp(argv[1], "farther") == 0 || strcmp(argv[1], "esc") == 0) {
         nf = 1001;
         nv = 4;
         nt = 4;
         nst = 3;
+        if (strcmp(argv[1], "far") == 0 || strcmp(argv[1], "farther") == 0) {
+            nf = 24;
+            scale = 0.01f;
+            offset = strcmp(argv[1], "far") == 0 ? 1000.0f : 100000.0f;
+        } else if (strcmp(argv[1], "esc") == 0) {
+            nf = 2;
+            prefix = "\033[2Jx";
+            digits = 2;
+        }
     } else if (strcmp(argv[1], "flat") == 0) {
         nf = 2;
         nv = 4;
@@ -107,11 +132,11 @@ int main(int argc, char **argv)
     }
     for (f = 0; f < nf; f++) {
         double turn = 6.283185307179586 * (double)f / (double)nf;
-        frames[f].scale[0] = frames[f].scale[1] = frames[f].scale[2] = 1.0f;
-        frames[f].translate[0] = frames[f].translate[1] = -128.0f;
-        frames[f].translate[2] = 0.0f;
-        snprintf(frames[f].name, sizeof frames[f].name, "%s%04u",
-                 nt == 4 ? "long" : nt ? "big" : "flat", (unsigned)(f % 10000));
+        frames[f].scale[0] = frames[f].scale[1] = frames[f].scale[2] = scale;
+        frames[f].translate[0] = frames[f].translate[1] = offset - 128.0f * scale;
+        frames[f].translate[2] = offset;
+        snprintf(frames[f].name, sizeof frames[f].name, "%s%0*u", prefix, digits,
+                 (unsigned)(f % 10000));
         frames[f].vertices = verts + f * nv;
         for (i = 0; i < nv; i++) {
             md2_vertex *v = &verts[f * nv + i];

@@ -36,11 +36,11 @@ static int write_mtl(const export_job *job, const char *path, const char *png_pa
     f = out.file;
     fprintf(f, "# material of the OBJ files written by md2 export (libmd2 %s) from ",
             md2_version_string());
-    export_put_clean(f, job->model_path);
+    tool_put_clean(f, job->model_path);
     fputc('\n', f);
     if (png_path) {
         fputs("# map_Kd: the skin ", f);
-        export_put_clean(f, job->skin_path);
+        tool_put_clean(f, job->skin_path);
         fputs(" as PNG\n", f);
     } else {
         fputs("# no skin (none given, found or readable; --skin FILE gives one): no map_Kd, "
@@ -49,7 +49,7 @@ static int write_mtl(const export_job *job, const char *path, const char *png_pa
     fprintf(f, "newmtl %s\nKa 1 1 1\nKd 1 1 1\nKs 0 0 0\nd 1\nillum 1\n", MATERIAL_NAME);
     if (png_path) {
         fputs("map_Kd ", f);
-        export_put_clean(f, export_base_name(png_path));
+        tool_put_clean(f, export_base_name(png_path));
         fputc('\n', f);
     }
     return export_set_place(set, &out);
@@ -74,13 +74,13 @@ static int write_frame(const export_job *job, const char *path, const char *mtl_
         return 0;
     f = out.file;
     fprintf(f, "# md2 export (libmd2 %s) of ", md2_version_string());
-    export_put_clean(f, job->model_path);
+    tool_put_clean(f, job->model_path);
     fprintf(f, ": keyframe %lu (", (unsigned long)frame);
-    export_put_clean(f, m->frames[frame].name);
+    tool_put_clean(f, m->frames[frame].name);
     fputc(')', f);
     if (job->anim_given) {
         fputs(", animation ", f);
-        export_put_clean(f, job->anims[0].name);
+        tool_put_clean(f, job->anims[0].name);
         fprintf(f, " frame %lu of %lu", (unsigned long)index,
                 (unsigned long)(job->anims[0].last - job->anims[0].first + 1));
     }
@@ -91,7 +91,7 @@ static int write_frame(const export_job *job, const char *path, const char *mtl_
         fputs("# axes: MD2's, X forward, Y left, Z up\n", f);
     fputs("# faces counter-clockwise: MD2 corners 0, 2, 1\n", f);
     fputs("mtllib ", f);
-    export_put_clean(f, export_base_name(mtl_path));
+    tool_put_clean(f, export_base_name(mtl_path));
     fputc('\n', f);
     for (i = 0; i < m->num_vertices; i++) {
         const float *p = pos + 3 * i;
@@ -196,7 +196,7 @@ int export_obj(const export_job *job)
                    (unsigned long)count);
         else
             printf(" (the one keyframe of animation ");
-        export_put_clean(stdout, job->anims[0].name);
+        tool_put_clean(stdout, job->anims[0].name);
         putchar(')');
         free(first);
         free(last);

@@ -1,7 +1,7 @@
 /*
  * md2 info: the report as text for people (see docs/tool.md): one line a
  * topic, labels in one column, lists wrapped under their label. Names from
- * the file go through info_put_text(), so odd bytes show as \xNN.
+ * the file go through tool_put_clean(), so odd bytes show as \xNN.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -102,12 +102,12 @@ static void write_frames(FILE *f, const md2_model *m)
             snprintf(range, sizeof range, " (%lu-%lu)", (unsigned long)i, (unsigned long)j);
         else
             snprintf(range, sizeof range, " (%lu)", (unsigned long)i);
-        list_next(&l, info_text_width(m->frames[i].name) + strlen(range) +
-                          (j > i ? 2 + info_text_width(m->frames[j].name) : 0));
-        info_put_text(f, m->frames[i].name);
+        list_next(&l, tool_put_clean(NULL, m->frames[i].name) + strlen(range) +
+                          (j > i ? 2 + tool_put_clean(NULL, m->frames[j].name) : 0));
+        tool_put_clean(f, m->frames[i].name);
         if (j > i) {
             fputs("..", f);
-            info_put_text(f, m->frames[j].name);
+            tool_put_clean(f, m->frames[j].name);
         }
         fputs(range, f);
         i = j + 1;
@@ -119,7 +119,7 @@ static void write_file(FILE *f, const info_report *r)
 {
     const md2_model *m = r->m->model;
     const md2_header *h = &m->header;
-    info_put_text(f, r->path);
+    tool_put_clean(f, r->path);
     fputc('\n', f);
     label(f, "file");
     if (r->has_size)
@@ -177,12 +177,12 @@ static void write_skins(FILE *f, const info_report *r)
         if (i > 0)
             indent(f);
         fprintf(f, "%lu ", (unsigned long)i);
-        info_put_text(f, m->skins[i].name);
+        tool_put_clean(f, m->skins[i].name);
         fputc('\n', f);
     }
     label(f, "skin file");
     if (r->skin_file[0])
-        info_put_text(f, r->skin_file);
+        tool_put_clean(f, r->skin_file);
     else
         fputs("none found", f);
     fputc('\n', f);
@@ -199,14 +199,14 @@ static void write_anims(FILE *f, const info_report *r)
     fprintf(f, "%lu, from %s\n", (unsigned long)t->num_anims,
             source >= 0 && source <= 2 ? from[source] : "?");
     for (i = 0; i < t->num_anims; i++) {
-        size_t w = info_text_width(t->anims[i].name);
+        size_t w = tool_put_clean(NULL, t->anims[i].name);
         width = w > width ? w : width;
     }
     for (i = 0; i < t->num_anims; i++) {
         const md2_anim *a = &t->anims[i];
         char range[32];
         indent(f);
-        fprintf(f, "%*s", (int)(width - info_put_text(f, a->name)), "");
+        fprintf(f, "%*s", (int)(width - tool_put_clean(f, a->name)), "");
         snprintf(range, sizeof range, "%lu-%lu", (unsigned long)a->first, (unsigned long)a->last);
         fprintf(f, "  %-9s %4lu frame%s  %g fps  %s\n", range,
                 (unsigned long)a->last - a->first + 1, a->last == a->first ? " " : "s", a->fps,
@@ -225,8 +225,8 @@ static void write_side(FILE *f, const info_report *r)
     for (k = 0; k < INFO_SIDE_COUNT; k++) {
         if (!r->side[k])
             continue;
-        list_next(&l, info_text_width(r->side[k]));
-        info_put_text(f, r->side[k]);
+        list_next(&l, tool_put_clean(NULL, r->side[k]));
+        tool_put_clean(f, r->side[k]);
         any = 1;
     }
     fputs(any ? "\n" : "none\n", f);
@@ -238,8 +238,8 @@ static void write_side(FILE *f, const info_report *r)
                 (unsigned long)t->num_frames, t->num_frames == 1 ? "" : "s");
     l.column += n > 0 ? (size_t)n : 0;
     for (i = 0; i < t->num_tags; i++) {
-        list_next(&l, info_text_width(t->names[i].name));
-        info_put_text(f, t->names[i].name);
+        list_next(&l, tool_put_clean(NULL, t->names[i].name));
+        tool_put_clean(f, t->names[i].name);
     }
     fputc('\n', f);
 }
@@ -277,7 +277,7 @@ static void write_warnings(FILE *f, const info_report *r)
         if (n == 0)
             continue;
         indent(f);
-        info_put_text(f, tool_message(r->path, &t->warnings[i]));
+        tool_put_clean(f, tool_message(r->path, &t->warnings[i]));
         if (n > 1)
             fprintf(f, " (first of %lu)", (unsigned long)n);
         fputc('\n', f);

@@ -1,5 +1,5 @@
 /*
- * md2 info and md2 validate: side-file names, text for a terminal, warning kinds
+ * md2 info and md2 validate: side-file names and warning kinds
  * (see info_util.h).
  *
  * SPDX-License-Identifier: MIT
@@ -40,71 +40,6 @@ char *info_side_path(const char *path, const char *ext)
         out[dot + 1 + i] = ch;
     }
     return out;
-}
-
-/* Bytes of the valid UTF-8 sequence of two or more bytes at s, or 0. */
-static size_t utf8_length(const unsigned char *s)
-{
-    unsigned char lo = 0x80, hi = 0xBF;
-    size_t n, i;
-    if (s[0] >= 0xC2 && s[0] <= 0xDF)
-        n = 2;
-    else if (s[0] >= 0xE0 && s[0] <= 0xEF)
-        n = 3;
-    else if (s[0] >= 0xF0 && s[0] <= 0xF4)
-        n = 4;
-    else
-        return 0;
-    if (s[0] == 0xE0)
-        lo = 0xA0; /* no overlong forms */
-    else if (s[0] == 0xED)
-        hi = 0x9F; /* no surrogates */
-    else if (s[0] == 0xF0)
-        lo = 0x90;
-    else if (s[0] == 0xF4)
-        hi = 0x8F; /* nothing past U+10FFFF */
-    if (s[1] < lo || s[1] > hi)
-        return 0;
-    for (i = 2; i < n; i++)
-        if (s[i] < 0x80 || s[i] > 0xBF)
-            return 0;
-    return n;
-}
-
-/* Writes (if f is not NULL) and measures s as info_put_text() describes. */
-static size_t put_text(FILE *f, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    size_t columns = 0, n;
-    while (*p) {
-        if (*p >= 0x20 && *p < 0x7F) {
-            if (f)
-                fputc(*p, f);
-            p++;
-            columns++;
-        } else if ((n = utf8_length(p)) != 0) {
-            if (f)
-                fwrite(p, 1, n, f);
-            p += n;
-            columns++;
-        } else {
-            if (f)
-                fprintf(f, "\\x%02X", (unsigned)*p);
-            p++;
-            columns += 4;
-        }
-    }
-    return columns;
-}
-
-size_t info_put_text(FILE *f, const char *s)
-{
-    return put_text(f, s);
-}
-
-size_t info_text_width(const char *s)
-{
-    return put_text(NULL, s);
 }
 
 /* The kind of a warning: its flag's bit and its section. */

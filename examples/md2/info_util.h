@@ -15,15 +15,6 @@
  * model's extension is. malloc'd; NULL when out of memory. */
 char *info_side_path(const char *path, const char *ext);
 
-/* Writes s for a person at a terminal: printable ASCII and valid UTF-8 as
- * they are, every other byte (control characters, DEL, bytes that are not
- * UTF-8) as \xNN, so that a name from a file can neither break a line nor
- * send escape sequences. Returns the number of columns written (a UTF-8
- * character counts as one). */
-size_t info_put_text(FILE *f, const char *s);
-
-/* Columns info_put_text() would write for s. */
-size_t info_text_width(const char *s);
 
 /* Warnings grouped by kind: the same md2_warning flag in the same section
  * (so a model's ofs_end and its tag file's are two kinds). */

@@ -7,6 +7,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define RASTER_PI 3.14159265358979323846
@@ -485,4 +486,32 @@ void raster_draw(const raster_target *t, const raster_camera *cam, const raster_
     }
     if (n >= 3)
         draw_polygon(t, cam, s, buf[cur], n);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Memory                                                                    */
+/* ------------------------------------------------------------------------ */
+
+int raster_size_mul(size_t count, size_t size, size_t *out)
+{
+    if (size != 0 && count > SIZE_MAX / size)
+        return 0;
+    *out = count * size;
+    return 1;
+}
+
+void *raster_alloc_array(size_t count, size_t size)
+{
+    size_t bytes;
+    if (!raster_size_mul(count, size, &bytes))
+        return NULL;
+    return malloc(bytes ? bytes : 1);
+}
+
+void *raster_calloc_array(size_t count, size_t size)
+{
+    size_t bytes;
+    if (!raster_size_mul(count, size, &bytes))
+        return NULL;
+    return calloc(bytes ? bytes : 1, 1);
 }

@@ -161,4 +161,21 @@ void raster_draw(const raster_target *t, const raster_camera *cam, const raster_
  * floor(v * height), both wrapped around (the skin repeats). */
 const unsigned char *raster_texel(const raster_texture *tex, double u, double v);
 
+/* ------------------------------------------------------------------------ */
+/* Memory                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* Every buffer `md2 render` allocates is an array of count elements of the
+ * size that one element really takes, sized through these. */
+
+/* count * size into *out, and 1; 0 (*out left alone) when the product is
+ * larger than SIZE_MAX. */
+int raster_size_mul(size_t count, size_t size, size_t *out);
+
+/* malloc() of count * size bytes (at least 1, so NULL means failure), or
+ * NULL without allocating anything when count * size is larger than
+ * SIZE_MAX. raster_calloc_array(): the same, zero-filled. */
+void *raster_alloc_array(size_t count, size_t size);
+void *raster_calloc_array(size_t count, size_t size);
+
 #endif /* MD2_RENDER_RASTER_H */

@@ -23,6 +23,7 @@
 #define RENDER_MAX_YAW 1000000L /* degrees either way */
 #define RENDER_MAX_PITCH 89L    /* degrees either way */
 #define RENDER_NO_FRAME ((uint32_t)-1)
+#define RENDER_POSE_FLOATS 8    /* a posed vertex: md2_layout_default()'s 32 bytes */
 
 typedef struct render_args {
     const char *model;
@@ -40,7 +41,7 @@ typedef struct render_args {
 typedef struct render_job {
     tool_model model;
     md2_mesh *mesh;
-    float *pose;             /* mesh->num_vertices * 8 floats: md2_layout_default() */
+    float *pose;             /* mesh->num_vertices * RENDER_POSE_FLOATS floats */
     raster_vertex *corners;  /* mesh->num_vertices */
     tool_image skin;         /* rgba NULL: no skin */
     uint32_t *frames;        /* one a cell; RENDER_NO_FRAME: empty */
@@ -270,7 +271,8 @@ static int parse_args(int argc, char **argv, render_args *a)
 /* ------------------------------------------------------------------------ */
 
 /* Cell i of n shows keyframe first + round(i * (count - 1) / (n - 1)),
- * halves rounded up; with count <= n, cell i shows first + i. */
+ * halves rounded up; with count <= n, cell i shows first + i; a sheet of
+ * one cell (n == 1) shows first. */
 static void spread_frames(uint32_t first, uint32_t last, uint32_t *frames, size_t n)
 {
     uint64_t count = (uint64_t)last - first + 1;
@@ -278,6 +280,8 @@ static void spread_frames(uint32_t first, uint32_t last, uint32_t *frames, size_
     for (i = 0; i < n; i++) {
         if (count <= n)
             frames[i] = i < count ? first + (uint32_t)i : RENDER_NO_FRAME;
+        else if (n == 1)
+            frames[i] = first;
         else
             frames[i] = first + (uint32_t)((2 * i * (count - 1) + (n - 1)) / (2 * (uint64_t)(n - 1)));
     }
@@ -312,7 +316,7 @@ static int pick_frames(const render_args *a, render_job *job)
     if (!frame_range(a, &job->model, &first, &last))
         return 0;
     job->cells = a->cols ? (size_t)a->cols * (size_t)a->rows : 1;
-    job->frames = (uint32_t *)malloc(job->cells * sizeof *job->frames);
+    job->frames = (uint32_t *)raster_alloc_array(job->cells, sizeof *job->frames);
     if (!job->frames) {
         tool_error(CMD, "out of memory");
         return 0;
@@ -363,11 +367,9 @@ static int build_mesh(render_job *job)
         tool_error(CMD, "%s", diag.message);
         return 0;
     }
-    n = job->mesh->num_vertices ? job->mesh->num_vertices : 1;
-    if (n <= (size_t)-1 / (8 * sizeof(float))) {
-        job->pose = (float *)malloc(n * 8 * sizeof(float));
-        job->corners = (raster_vertex *)malloc(n * sizeof(raster_vertex));
-    }
+    n = job->mesh->num_vertices;
+    job->pose = (float *)raster_alloc_array(n, RENDER_POSE_FLOATS * sizeof *job->pose);
+    job->corners = (raster_vertex *)raster_alloc_array(n, sizeof *job->corners);
     if (!job->pose || !job->corners) {
         tool_error(CMD, "out of memory");
         return 0;
@@ -378,15 +380,18 @@ static int build_mesh(render_job *job)
 /* The picture (transparent) and one cell's depth buffer. */
 static int alloc_picture(const render_args *a, render_job *job)
 {
+    /* w and h: at most RENDER_MAX_SIDE (check_args()) */
     size_t w = (size_t)(a->cols ? a->cols : 1) * (size_t)a->width;
-    size_t h = (size_t)(a->rows ? a->rows : 1) * (size_t)a->height;
+    size_t h = (size_t)(a->rows ? a->rows : 1) * (size_t)a->height, pixels;
     job->cols = (int)(a->cols ? a->cols : 1);
     job->cell_width = (int)a->width;
     job->cell_height = (int)a->height;
     job->picture.width = (int)w;
     job->picture.height = (int)h;
-    job->picture.rgba = (unsigned char *)calloc(w * h, 4);
-    job->depth = (float *)malloc((size_t)a->width * (size_t)a->height * sizeof(float));
+    if (raster_size_mul(w, h, &pixels))
+        job->picture.rgba = (unsigned char *)raster_calloc_array(pixels, 4);
+    if (raster_size_mul((size_t)a->width, (size_t)a->height, &pixels))
+        job->depth = (float *)raster_alloc_array(pixels, sizeof *job->depth);
     if (!job->picture.rgba || !job->depth) {
         tool_error(CMD, "out of memory for a %lux%lu picture", (unsigned long)w, (unsigned long)h);
         return 0;
@@ -434,7 +439,7 @@ static int pose_frame(render_job *job, uint32_t frame)
         return 0;
     }
     for (i = 0; i < job->mesh->num_vertices; i++) {
-        const float *p = job->pose + i * 8;
+        const float *p = job->pose + i * RENDER_POSE_FLOATS;
         raster_vertex *v = &job->corners[i];
         for (k = 0; k < 3; k++) {
             v->position[k] = p[k];
@@ -501,8 +506,10 @@ static int write_png(const char *path, const tool_image *img)
     unsigned char *png;
     size_t size;
     tool_out out;
-    if (!tool_png_encode(img, &png, &size)) {
-        tool_error(CMD, "out of memory while encoding the PNG");
+    char why[256];
+    if (!tool_png_encode(img, &png, &size, why, sizeof why)) {
+        tool_error(CMD, "cannot convert the %dx%d picture to PNG: %s", img->width, img->height,
+                   why);
         return 0;
     }
     if (!tool_out_open(&out, CMD, path)) {

@@ -316,6 +316,16 @@ if(UNIX AND MD2_RENDER_SH AND NOT MD2_SANITIZE)
       "-DERR=^md2 render: out of memory for a 16384x16384 picture"
       -P "${CMAKE_CURRENT_SOURCE_DIR}/render_test.cmake")
   set_property(TEST md2_render_err_out_of_memory APPEND PROPERTY LABELS script)
+  # ... and with room for an 8192 x 8192 picture (256 MiB) but not for its
+  # PNG as well: the encoder's own reason (tool_png_encode_why()). Under
+  # this limit the picture fits from about 270000 KiB, both from 580000.
+  set(_r_png "${_r_out}/md2_render_err_png_out_of_memory.png")
+  add_test(NAME md2_render_err_png_out_of_memory
+    COMMAND "${CMAKE_COMMAND}" "-DTOOL=${MD2_RENDER_SH}" -DRC=1 "-DOUT=${_r_png}"
+      "-DARGS=-c|ulimit -v 400000 && exec \"$0\" \"$@\"|$<TARGET_FILE:md2_tool>|render|${_r_crystal}|-o|${_r_png}|--sheet|64x64|--size|128x128"
+      "-DERR=^md2 render: cannot convert the 8192x8192 picture to PNG: out of memory\n$"
+      -P "${CMAKE_CURRENT_SOURCE_DIR}/render_test.cmake")
+  set_property(TEST md2_render_err_png_out_of_memory APPEND PROPERTY LABELS script)
 endif()
 md2_render_script(md2_render_usage_missing_value RC 2
   ARGS render "${_r_crystal}" -o ERR "^md2 render: -o needs a value")
@@ -379,3 +389,43 @@ md2_render_same_pixels(md2_render_same_pixels_alpha 1 "${_r_out}/md2_render_blac
 md2_render_same_pixels(md2_render_same_pixels_size 1 "${_r_out}/md2_render_cube_unlit.png"
   "${_r_out}/md2_render_crystal.png" "md2_render_cube_unlit;md2_render_crystal"
   "^render_check: the pictures differ: .*md2_render_cube_unlit.png is 256x256, .*md2_render_crystal.png is 512x512")
+
+# ---- sheets of one cell, and of one row or column --------------------------
+# A sheet of one cell (n = 1) shows the first keyframe of the animation, or
+# of the model: the same pixels as that pose alone (one camera, fitted to
+# that keyframe's box). Sheets of one row or one column spread keyframes
+# like any other; a model of one keyframe fills the first cell only.
+md2_render_picture(md2_render_sheet_1x1 "${_r_crystal}"
+  RENDER --sheet 1x1 --size 96x96 CHECK_EXPECT "^cell 0: keyframe 0,[^\n]*\nrender_check: .* is right")
+md2_render_picture(md2_render_sheet_1x1_anim "${_r_crystal}"
+  RENDER --anim bounce --sheet 1x1 --size 96x96
+  CHECK_EXPECT "^cell 0: keyframe 8,[^\n]*\nrender_check: .* is right")
+md2_render_picture(md2_render_sheet_1x1_pose "${_r_crystal}"
+  RENDER --anim bounce --size 96x96 CHECK_EXPECT "^cell 0: keyframe 8,.*is right")
+md2_render_same_pixels(md2_render_sheet_1x1_same 0 "${_r_out}/md2_render_sheet_1x1_anim.png"
+  "${_r_out}/md2_render_sheet_1x1_pose.png" "md2_render_sheet_1x1_anim;md2_render_sheet_1x1_pose"
+  "have the same 96x96 pixels")
+md2_render_picture(md2_render_sheet_1x1_cube "${_r_cube}" NEEDS md2_render_cube
+  RENDER --sheet 1x1 --size 96x96 --unlit CHECK --convex --skin "${_r_cube_skin}"
+  CHECK_EXPECT "^cell 0: keyframe 0,[^\n]*\nrender_check: .* is right")
+# 8 keyframes (spin: 0 to 7) in 3 cells: 0, 4 (3.5), 7
+md2_render_picture(md2_render_sheet_3x1 "${_r_crystal}"
+  RENDER --anim spin --sheet 3x1 --size 64x64
+  CHECK_EXPECT "^cell 0: keyframe 0,[^\n]*\ncell 1: keyframe 4,[^\n]*\ncell 2: keyframe 7,[^\n]*\nrender_check: .* is right")
+md2_render_picture(md2_render_sheet_1x3 "${_r_crystal}"
+  RENDER --anim spin --sheet 1x3 --size 64x64
+  CHECK_EXPECT "^cell 0: keyframe 0,[^\n]*\ncell 1: keyframe 4,[^\n]*\ncell 2: keyframe 7,[^\n]*\nrender_check: .* is right")
+# blade.md2: one keyframe (and one animation of it)
+set(_r_blade "${MD2_TOOL_MODELS}/blade.md2")
+md2_render_picture(md2_render_sheet_one_frame_3x1 "${_r_blade}"
+  RENDER --sheet 3x1 --size 64x64
+  CHECK_EXPECT "^cell 0: keyframe 0,[^\n]*\ncell 1: empty\ncell 2: empty\nrender_check: .* is right")
+md2_render_picture(md2_render_sheet_one_frame_1x3 "${_r_blade}"
+  RENDER --anim blade --sheet 1x3 --size 64x64
+  CHECK_EXPECT "^cell 0: keyframe 0,[^\n]*\ncell 1: empty\ncell 2: empty\nrender_check: .* is right")
+md2_render_picture(md2_render_sheet_one_frame_1x1 "${_r_blade}"
+  RENDER --sheet 1x1 --size 64x64 CHECK_EXPECT "^cell 0: keyframe 0,[^\n]*\nrender_check: .* is right")
+md2_render_picture(md2_render_sheet_one_frame_1x1_anim "${_r_blade}"
+  RENDER --anim blade --sheet 1x1 --size 64x64
+  CHECK_EXPECT "^cell 0: keyframe 0,[^\n]*\nrender_check: .* is right")
+unset(_r_blade)

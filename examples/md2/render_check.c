@@ -262,6 +262,8 @@ static int cell_frames(const checker *c, uint32_t *frames, size_t cells)
     for (i = 0; i < cells; i++) {
         if (count <= cells) {
             frames[i] = i < count ? (uint32_t)(first + i) : NO_FRAME;
+        } else if (cells == 1) {
+            frames[i] = (uint32_t)first; /* one cell: the first keyframe */
         } else {
             /* round(i * (count - 1) / (cells - 1)), halves up */
             double exact = (double)i * (double)(count - 1) / (double)(cells - 1);

@@ -3,14 +3,16 @@
  * (raster.c): the fill rule (meshes of triangles cover every pixel once,
  * with no crack and no pixel drawn twice), culling, the fitted camera,
  * the depth buffer, clipping at the near plane and the guard band,
- * perspective-correct texturing, the texel rule, lighting and the
- * wireframe. Exit status 0 when all pass.
+ * perspective-correct texturing, the texel rule, lighting, the
+ * wireframe, and the size checks of every allocation `md2 render` makes.
+ * Exit status 0 when all pass.
  *
  * SPDX-License-Identifier: MIT
  */
 #include "raster.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -496,6 +498,64 @@ static void test_wireframe(void)
     free(c);
 }
 
+/* ---- allocation sizes ------------------------------------------------------ */
+
+/* count * size past SIZE_MAX is refused, never wrapped into a small
+ * buffer: md2 render sizes its per-vertex raster_vertex array (64 bytes
+ * each) with these, and a count that fits 8 floats a vertex but not a
+ * raster_vertex (2^58 + 1 on a 64-bit host, 2^26 + 1 on a 32-bit one,
+ * whose product wraps to 64 bytes) must give nothing. */
+static void test_alloc_sizes(void)
+{
+    const size_t vsize = sizeof(raster_vertex);
+    const size_t wraps = SIZE_MAX / vsize + 2; /* count * vsize wraps to a few bytes */
+    size_t out = 12345;
+    void *p;
+    CHECK(vsize == 8 * sizeof(double), "raster_vertex is %lu bytes", (unsigned long)vsize);
+    CHECK(wraps <= SIZE_MAX / (8 * sizeof(float)), "the count fits 8 floats a vertex");
+    CHECK(!raster_size_mul(wraps, vsize, &out) && out == 12345, "a wrapping product is refused");
+    CHECK(!raster_size_mul(SIZE_MAX / 2 + 1, 2, &out), "SIZE_MAX + 1 is refused");
+    CHECK(!raster_size_mul(SIZE_MAX, SIZE_MAX, &out), "SIZE_MAX squared is refused");
+    CHECK(raster_size_mul(SIZE_MAX / 2, 2, &out) && out == SIZE_MAX - 1, "SIZE_MAX - 1 fits");
+    CHECK(raster_size_mul(SIZE_MAX, 1, &out) && out == SIZE_MAX, "SIZE_MAX fits");
+    CHECK(raster_size_mul(0, SIZE_MAX, &out) && out == 0, "0 elements fit");
+    CHECK(raster_size_mul(SIZE_MAX, 0, &out) && out == 0, "elements of 0 bytes fit");
+    CHECK(raster_size_mul(16384, 16384, &out) && out == (size_t)1 << 28, "16384 x 16384");
+
+    p = raster_alloc_array(wraps, vsize);
+    CHECK(p == NULL, "%lu raster_vertex elements: not refused", (unsigned long)wraps);
+    free(p);
+    p = raster_calloc_array(wraps, vsize);
+    CHECK(p == NULL, "%lu zeroed raster_vertex elements: not refused", (unsigned long)wraps);
+    free(p);
+    p = raster_alloc_array(SIZE_MAX / 4 + 1, 4);
+    CHECK(p == NULL, "SIZE_MAX / 4 + 1 floats: not refused");
+    free(p);
+    p = raster_calloc_array(SIZE_MAX / 4 + 1, 4);
+    CHECK(p == NULL, "SIZE_MAX / 4 + 1 pixels: not refused");
+    free(p);
+
+    /* small arrays, and empty ones (at least one byte: NULL means failure) */
+    p = raster_alloc_array(3, vsize);
+    CHECK(p != NULL, "3 raster_vertex elements: refused");
+    if (p)
+        memset(p, 0xAB, 3 * vsize);
+    free(p);
+    p = raster_alloc_array(0, vsize);
+    CHECK(p != NULL, "0 elements: NULL");
+    free(p);
+    p = raster_calloc_array(5, 4);
+    CHECK(p != NULL, "5 zeroed pixels: refused");
+    if (p) {
+        static const unsigned char zero[20];
+        CHECK(memcmp(p, zero, sizeof zero) == 0, "calloc'd pixels not zero");
+    }
+    free(p);
+    p = raster_calloc_array(0, 4);
+    CHECK(p != NULL, "0 zeroed elements: NULL");
+    free(p);
+}
+
 int main(void)
 {
     test_mesh_covers_once(0);
@@ -512,6 +572,7 @@ int main(void)
     test_texel_rule();
     test_light();
     test_wireframe();
+    test_alloc_sizes();
     if (failures) {
         fprintf(stderr, "render_raster_test: %d failures\n", failures);
         return 1;

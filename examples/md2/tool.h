@@ -77,23 +77,35 @@ const char *tool_message(const char *path, const md2_diagnostic *d);
 /* Prints "md2 CMD: PATH: MESSAGE" for d, an error of tool_load(path, ...). */
 void tool_load_error(const char *cmd, const char *path, const md2_diagnostic *d);
 
+/* Writes s for a person at a terminal: printable ASCII and valid UTF-8 as
+ * they are, every other byte (control characters, DEL, bytes that are not
+ * UTF-8) as \xNN, so that a name from a file can neither break a line nor
+ * send escape sequences. Returns the number of columns written (a UTF-8
+ * character counts as one); with f NULL, writes nothing and only counts. */
+size_t tool_put_clean(FILE *f, const char *s);
+
 /* The animation named name (--anim NAME) of a loaded model: its index in
  * m->anims, or MD2_ANIM_NOT_FOUND after printing (as cmd) which names there
- * are. */
+ * are (names as tool_put_clean() writes them). */
 size_t tool_find_anim(const char *cmd, const tool_model *m, const char *name);
 void tool_model_free(tool_model *m);
 
 /* An output file that appears only when it is complete: the bytes go to a
  * temporary file beside path, and tool_out_commit() renames it into place.
  * A command that fails calls tool_out_abort(), which removes the temporary
- * file, so nothing is left behind. */
+ * file, so nothing is left behind. The temporary file is a new one, created
+ * exclusively (O_CREAT | O_EXCL, and O_NOFOLLOW where there is one): a file
+ * or link already there (another run's temporary file, a planted link) is
+ * never opened or followed, and the next name is tried: PATH.tmp-md2, then
+ * PATH.tmp-md2-1 to PATH.tmp-md2-999. */
 typedef struct tool_out {
     FILE *file;
     char *path;
     char *tmp;
 } tool_out;
 
-/* Opens the temporary file; on failure prints why (as cmd) and returns 0. */
+/* Creates and opens the temporary file (its name in out->tmp); on failure
+ * prints why (as cmd) and returns 0. */
 int tool_out_open(tool_out *out, const char *cmd, const char *path);
 /* Flushes, closes and renames; on failure prints why, removes the
  * temporary file and returns 0. */
@@ -113,9 +125,18 @@ typedef struct tool_image {
 int tool_image_load(const char *cmd, const char *path, tool_image *out);
 void tool_image_free(tool_image *img);
 
-/* Encodes img as PNG (libpng's simplified API) into a malloc'd buffer. Returns 0
- * when out of memory. */
-int tool_png_encode(const tool_image *img, unsigned char **png, size_t *size);
+/* The most bytes of pixels (width * height * 4) tool_png_encode()
+ * takes: 2^31, which keeps libpng's size bounds from wrapping. */
+#define TOOL_PNG_MAX_BYTES 2147483648.0
+
+/* Encodes img as PNG (libpng's simplified API) into a malloc'd buffer
+ * (*png, *size bytes) and returns 1. On failure returns 0 with *png NULL
+ * and writes why into why (why_size bytes; why may be NULL): "out of
+ * memory", libpng's own message, or a sentence saying that the image is
+ * too large (more than TOOL_PNG_MAX_BYTES bytes of pixels) or has no
+ * pixels. Print it as "cannot convert ... to PNG: WHY". */
+int tool_png_encode(const tool_image *img, unsigned char **png, size_t *size, char *why,
+                    size_t why_size);
 
 /* Finds the skin of a model the way a game would (md2_skin_find): the
  * model's skin names, under root (may be NULL: the folders above the model

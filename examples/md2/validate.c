@@ -50,9 +50,9 @@ static void report(validate_progress *p, const char *path, const char *kind,
                    const char *message, size_t times)
 {
     validate_progress_hide(p);
-    info_put_text(stdout, path);
+    tool_put_clean(stdout, path);
     printf(": %s: ", kind);
-    info_put_text(stdout, message);
+    tool_put_clean(stdout, message);
     if (times > 1)
         printf(" (first of %lu)", (unsigned long)times);
     putchar('\n');
