@@ -80,7 +80,7 @@ static void round_trip(int with_why)
     png_image_free(&read);
     free(png);
     printf("5x3 (%s): %lu bytes of PNG, read back the same\n",
-           with_why ? "tool_png_encode" : "tool_png_encode", (unsigned long)size);
+           with_why ? "with its message" : "without a message", (unsigned long)size);
 }
 
 int main(void)
