@@ -269,7 +269,19 @@ int tool_out_open(tool_out *out, const char *cmd, const char *path)
     return 1;
 }
 
-int tool_out_commit(tool_out *out, const char *cmd)
+int tool_out_write(tool_out *out, const char *cmd, const void *data, size_t size)
+{
+    if (size == 0 || fwrite(data, 1, size, out->file) == size)
+        return 1;
+    if (ferror(out->file))
+        tool_error(cmd, "cannot write %s: %s", out->path, strerror(errno));
+    else /* a short write without the stream's error flag */
+        tool_error(cmd, "cannot write %s: short write", out->path);
+    tool_out_abort(out);
+    return 0;
+}
+
+int tool_out_close(tool_out *out, const char *cmd)
 {
     int ok = out->file != NULL;
     if (ok && (ferror(out->file) || fflush(out->file) != 0)) {
@@ -281,6 +293,19 @@ int tool_out_commit(tool_out *out, const char *cmd)
         ok = 0;
     }
     out->file = NULL;
+    return ok;
+}
+
+int tool_write_file(const char *cmd, const char *path, const void *data, size_t size)
+{
+    tool_out out;
+    return tool_out_open(&out, cmd, path) && tool_out_write(&out, cmd, data, size) &&
+           tool_out_commit(&out, cmd);
+}
+
+int tool_out_commit(tool_out *out, const char *cmd)
+{
+    int ok = tool_out_close(out, cmd);
     if (ok && rename(out->tmp, out->path) != 0) {
         tool_error(cmd, "cannot rename %s to %s: %s", out->tmp, out->path, strerror(errno));
         ok = 0;

@@ -215,20 +215,6 @@ void xbuf_base64(xbuf *b, const unsigned char *data, size_t n)
     }
 }
 
-int export_write_file(const char *path, const void *data, size_t size)
-{
-    tool_out out;
-    if (!tool_out_open(&out, EXPORT_CMD, path))
-        return 0;
-    if (size > 0 && fwrite(data, 1, size, out.file) != size && !ferror(out.file)) {
-        /* a short write without the stream's error flag: say so here,
-         * tool_out_commit() would not know */
-        tool_error(EXPORT_CMD, "cannot write %s: short write", path);
-        tool_out_abort(&out);
-        return 0;
-    }
-    return tool_out_commit(&out, EXPORT_CMD); /* reports a stream error */
-}
 
 char *export_with_extension(const char *path, const char *ext)
 {

@@ -118,15 +118,8 @@ int export_set_place(export_set *set, tool_out *out)
             set->capacity = cap;
         }
     }
-    if (ok && (ferror(out->file) || fflush(out->file) != 0)) {
-        tool_error(EXPORT_CMD, "cannot write %s: %s", out->path, strerror(errno));
-        ok = 0;
-    }
-    if (out->file && fclose(out->file) != 0 && ok) {
-        tool_error(EXPORT_CMD, "cannot write %s: %s", out->path, strerror(errno));
-        ok = 0;
-    }
-    out->file = NULL;
+    if (ok) /* else tool_out_abort() below closes it */
+        ok = tool_out_close(out, EXPORT_CMD);
     /* an old file (not a folder, which the rename below refuses to
      * replace) is kept until the whole set is in place */
     if (ok && lstat(out->path, &st) == 0 && !S_ISDIR(st.st_mode)) {
@@ -161,14 +154,8 @@ int export_set_place(export_set *set, tool_out *out)
 int export_set_write(export_set *set, const char *path, const void *data, size_t size)
 {
     tool_out out;
-    if (!tool_out_open(&out, EXPORT_CMD, path))
-        return 0;
-    if (size > 0 && fwrite(data, 1, size, out.file) != size && !ferror(out.file)) {
-        tool_error(EXPORT_CMD, "cannot write %s: short write", path);
-        tool_out_abort(&out);
-        return 0;
-    }
-    return export_set_place(set, &out); /* reports a stream error */
+    return tool_out_open(&out, EXPORT_CMD, path) &&
+           tool_out_write(&out, EXPORT_CMD, data, size) && export_set_place(set, &out);
 }
 
 void export_set_finish(export_set *set, int ok)

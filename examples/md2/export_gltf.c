@@ -966,7 +966,7 @@ int export_gltf(const export_job *job, int binary)
     if (file.failed)
         goto out_of_memory;
     if (!export_not_skin(job, job->out_path) ||
-        !export_write_file(job->out_path, file.data, file.size))
+        !tool_write_file(EXPORT_CMD, job->out_path, file.data, file.size))
         goto fail;
 
     printf("wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph target%s, "

@@ -76,10 +76,6 @@ void xbuf_json_double(xbuf *b, double v);
 /* data as base64 (RFC 4648, with padding). */
 void xbuf_base64(xbuf *b, const unsigned char *data, size_t n);
 
-/* Writes the size bytes at data to path as one file that appears only
- * when complete (tool_out). 1 on success, else 0 after printing why. */
-int export_write_file(const char *path, const void *data, size_t size);
-
 /* The files of one export that must appear together or not at all (an OBJ
  * set: OUT.png, OUT.mtl, the .obj files), put in place one by one. Each is
  * written under a temporary name (tool_out) and renamed into place by

@@ -13,7 +13,6 @@
 #include <md2/mesh.h>
 #include <md2/skin.h>
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -505,25 +504,16 @@ static int write_png(const char *path, const tool_image *img)
 {
     unsigned char *png;
     size_t size;
-    tool_out out;
     char why[256];
+    int ok;
     if (!tool_png_encode(img, &png, &size, why, sizeof why)) {
         tool_error(CMD, "cannot convert the %dx%d picture to PNG: %s", img->width, img->height,
                    why);
         return 0;
     }
-    if (!tool_out_open(&out, CMD, path)) {
-        free(png);
-        return 0;
-    }
-    if (fwrite(png, 1, size, out.file) != size) {
-        tool_error(CMD, "cannot write %s: %s", path, strerror(errno));
-        tool_out_abort(&out);
-        free(png);
-        return 0;
-    }
+    ok = tool_write_file(CMD, path, png, size);
     free(png);
-    return tool_out_commit(&out, CMD);
+    return ok;
 }
 
 static void render_job_free(render_job *job)

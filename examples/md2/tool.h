@@ -107,11 +107,20 @@ typedef struct tool_out {
 /* Creates and opens the temporary file (its name in out->tmp); on failure
  * prints why (as cmd) and returns 0. */
 int tool_out_open(tool_out *out, const char *cmd, const char *path);
+/* Writes size bytes of data to the temporary file; on a short write prints
+ * why (as cmd), removes the temporary file (tool_out_abort()) and returns 0. */
+int tool_out_write(tool_out *out, const char *cmd, const void *data, size_t size);
+/* Flushes and closes the temporary file (without renaming it); on failure
+ * prints why and returns 0, the file then closed but still there. */
+int tool_out_close(tool_out *out, const char *cmd);
 /* Flushes, closes and renames; on failure prints why, removes the
  * temporary file and returns 0. */
 int tool_out_commit(tool_out *out, const char *cmd);
 /* Closes and removes the temporary file (safe on an unopened tool_out). */
 void tool_out_abort(tool_out *out);
+/* A whole output file at once: tool_out_open(), tool_out_write() and
+ * tool_out_commit() of the size bytes at data; 0 after printing why. */
+int tool_write_file(const char *cmd, const char *path, const void *data, size_t size);
 
 /* An RGBA image, 4 bytes a pixel, rows from the top down. */
 typedef struct tool_image {
