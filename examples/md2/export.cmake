@@ -39,15 +39,11 @@ add_executable(md2_export_reference export_reference.c)
 md2_target_defaults(md2_export_reference)
 target_link_libraries(md2_export_reference PRIVATE md2::md2)
 
-# tool_png_encode_why() (common.c) on its own: images too large for it
+# tool_png_encode() (common.c) on its own: images too large for it
 # refused with a message, and a round trip through libpng.
-add_executable(md2_export_png_check export_png_check.c common.c tool.h
-  ../md2_view_image.c ../md2_view_image.h)
+add_executable(md2_export_png_check export_png_check.c)
 md2_target_defaults(md2_export_png_check)
-target_link_libraries(md2_export_png_check PRIVATE md2::md2 md2_stb PNG::PNG)
-if(MD2_HAVE_LIBM)
-  target_link_libraries(md2_export_png_check PRIVATE m)
-endif()
+target_link_libraries(md2_export_png_check PRIVATE md2_tool_common)
 add_test(NAME md2_export_png COMMAND md2_export_png_check)
 
 # libmd2's values for the OBJ files (export_check.cmake, mode obj).
