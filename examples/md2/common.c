@@ -190,6 +190,21 @@ size_t tool_put_clean(FILE *f, const char *s)
     return columns;
 }
 
+void tool_json_string(FILE *f, const char *s)
+{
+    const unsigned char *p = (const unsigned char *)s;
+    fputc('"', f);
+    for (; *p; p++) {
+        if (*p == '"' || *p == '\\')
+            fprintf(f, "\\%c", *p);
+        else if (*p >= 0x20 && *p < 0x7F)
+            fputc(*p, f);
+        else
+            fprintf(f, "\\u%04X", (unsigned)*p);
+    }
+    fputc('"', f);
+}
+
 size_t tool_find_anim(const char *cmd, const tool_model *m, const char *name)
 {
     size_t i = md2_anim_find(m->anims, m->num_anims, name);

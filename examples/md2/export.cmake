@@ -37,7 +37,7 @@ set(_md2_export_blade "${MD2_TOOL_MODELS}/blade.md2")
 # libmd2's poses for the three.js judge: a test program, not part of md2.
 add_executable(md2_export_reference export_reference.c)
 md2_target_defaults(md2_export_reference)
-target_link_libraries(md2_export_reference PRIVATE md2::md2)
+target_link_libraries(md2_export_reference PRIVATE md2_tool_common)
 
 # tool_png_encode() (common.c) on its own: images too large for it
 # refused with a message, and a round trip through libpng.

@@ -30,6 +30,8 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "tool.h"
+
 #include <md2/md2.h>
 #include <md2/animation.h>
 #include <md2/mesh.h>
@@ -46,21 +48,6 @@
 static void fail(const char *msg, const char *detail)
 {
     fprintf(stderr, "export_reference: %s%s%s\n", msg, detail ? ": " : "", detail ? detail : "");
-}
-
-static void put_string(FILE *f, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    fputc('"', f);
-    for (; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p >= 0x20 && *p < 0x7F)
-            fputc(*p, f);
-        else
-            fprintf(f, "\\u%04x", (unsigned)*p);
-    }
-    fputc('"', f);
 }
 
 /* v as the shortest decimal that reads back, as a double (which the
@@ -229,7 +216,7 @@ int main(int argc, char **argv)
         goto done;
     }
     fprintf(f, "{\"model\":");
-    put_string(f, model_path);
+    tool_json_string(f, model_path);
     fprintf(f, ",\"vertices\":%lu,\"frames\":%lu,\"size\":%.9g,\"frame\":{\"index\":%lu,",
             (unsigned long)mesh->num_vertices, (unsigned long)m->num_frames, size, frame);
     md2_mesh_lerp(mesh, m, (uint32_t)frame, (uint32_t)frame, 0.0f, pose, &layout);
@@ -241,7 +228,7 @@ int main(int argc, char **argv)
     for (k = 0; k < m->num_frames; k++) {
         if (k)
             fputc(',', f);
-        put_string(f, m->frames[k].name);
+        tool_json_string(f, m->frames[k].name);
     }
     fputs("],\"anims\":[", f);
     for (a = first_anim; a < anim_count; a++) {
@@ -252,7 +239,7 @@ int main(int argc, char **argv)
         if (max_samples > 0 && count > max_samples)
             count = max_samples;
         fprintf(f, "%s{\"name\":", a > first_anim ? "," : "");
-        put_string(f, an->name);
+        tool_json_string(f, an->name);
         fprintf(f, ",\"first\":%lu,\"last\":%lu,\"fps\":%.9g,\"loop\":%s,\"samples\":[",
                 (unsigned long)an->first, (unsigned long)an->last, (double)an->fps,
                 an->loop ? "true" : "false");

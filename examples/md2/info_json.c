@@ -21,21 +21,6 @@ typedef struct jw {
     int flat[JW_MAX_DEPTH];  /* the container at that depth is on one line */
 } jw;
 
-static void jw_string(FILE *f, const char *s)
-{
-    const unsigned char *p = (const unsigned char *)s;
-    fputc('"', f);
-    for (; *p; p++) {
-        if (*p == '"' || *p == '\\')
-            fprintf(f, "\\%c", *p);
-        else if (*p >= 0x20 && *p < 0x7F)
-            fputc(*p, f);
-        else
-            fprintf(f, "\\u%04X", (unsigned)*p);
-    }
-    fputc('"', f);
-}
-
 /* Starts a value: the comma and layout after the previous one, the key. */
 static void jw_item(jw *w, const char *key)
 {
@@ -50,7 +35,7 @@ static void jw_item(jw *w, const char *key)
         w->first[d] = 0;
     }
     if (key) {
-        jw_string(w->f, key);
+        tool_json_string(w->f, key);
         fputs(": ", w->f);
     }
 }
@@ -77,7 +62,7 @@ static void jw_str(jw *w, const char *key, const char *value)
 {
     jw_item(w, key);
     if (value)
-        jw_string(w->f, value);
+        tool_json_string(w->f, value);
     else
         fputs("null", w->f);
 }

@@ -84,6 +84,11 @@ void tool_load_error(const char *cmd, const char *path, const md2_diagnostic *d)
  * character counts as one); with f NULL, writes nothing and only counts. */
 size_t tool_put_clean(FILE *f, const char *s);
 
+/* Writes s as a JSON string, in pure ASCII: '"' and '\\' escaped, printable
+ * ASCII as it is, every other byte b as \u00XX (the code point b, so a
+ * reader gets one character per byte of the file). */
+void tool_json_string(FILE *f, const char *s);
+
 /* The animation named name (--anim NAME) of a loaded model: its index in
  * m->anims, or MD2_ANIM_NOT_FOUND after printing (as cmd) which names there
  * are (names as tool_put_clean() writes them). */
