@@ -5,7 +5,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "md2/animation.h"
-#include "internal.h"
+#include "diag.h"
 
 #include <math.h>
 #include <string.h>

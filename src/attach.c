@@ -6,8 +6,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "internal.h"
-#include "tags_internal.h"
+#include "attach.h"
 
 #include <string.h>
 
@@ -116,31 +115,23 @@ md2_result md2_player_pose_linked(const md2_player *p, const md2_model *m,
                                   float *positions, size_t position_stride,
                                   float *normals, size_t normal_stride)
 {
-    md2__pose pose;
+    md2_player_frames st;
+    md2__pose_job job;
     size_t ps = md2__stride_floats(position_stride);
     size_t ns = md2__stride_floats(normal_stride);
-    size_t i;
-    md2_result r;
 
     if (!p || !m || !positions || !m->frames || m->num_frames == 0 || ps == 0 ||
         (normals && ns == 0))
         return MD2_ERR_INVALID_ARGUMENT;
-    clamped_state(p, m->num_frames, &pose.st);
-    if ((r = md2__check_frame(m, pose.st.frame_a)) != MD2_OK ||
-        (r = md2__check_frame(m, pose.st.frame_b)) != MD2_OK ||
-        (r = md2__check_frame(m, pose.st.from_a)) != MD2_OK ||
-        (r = md2__check_frame(m, pose.st.from_b)) != MD2_OK)
-        return r;
-    /* exactly what md2_player_pose() does with these frames */
-    if (pose.st.weight >= 1.0f)
-        return md2_lerp(m, pose.st.frame_a, pose.st.frame_b, pose.st.t, positions,
-                        position_stride, normals, normal_stride);
-    pose.ca = &m->frames[pose.st.frame_a];
-    pose.cb = &m->frames[pose.st.frame_b];
-    pose.oa = &m->frames[pose.st.from_a];
-    pose.ob = &m->frames[pose.st.from_b];
-    for (i = 0; i < m->num_vertices; i++)
-        md2__pose_vertex(&pose, i, positions + i * ps, normals ? normals + i * ns : NULL);
+    /* exactly what md2_player_pose() does with the clamped frames */
+    clamped_state(p, m->num_frames, &st);
+    MD2_TRY(md2__pose_frames(&job, m, &st));
+    job.end = m->num_vertices;
+    job.pos = positions;
+    job.pos_stride = ps;
+    job.nrm = normals;
+    job.nrm_stride = ns;
+    md2__pose_run(&job);
     return MD2_OK;
 }
 
@@ -153,4 +144,27 @@ md2_result md2_player_bounds_linked(const md2_player *p, const md2_model *m,
         return MD2_ERR_INVALID_ARGUMENT;
     clamped_state(p, m->num_frames, &st);
     return md2__frames_bounds(m, &st, min, max);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Matrices                                                                  */
+/* ------------------------------------------------------------------------ */
+
+md2_result md2_attach(const float parent[16], const float tag[16], float child[16])
+{
+    float m[16];
+    int row, col, k;
+
+    if (!parent || !tag || !child)
+        return MD2_ERR_INVALID_ARGUMENT;
+    for (col = 0; col < 4; col++) {
+        for (row = 0; row < 4; row++) {
+            float sum = md2__mul(parent[row], tag[4 * col]);
+            for (k = 1; k < 4; k++)
+                sum = md2__add(sum, md2__mul(parent[4 * k + row], tag[4 * col + k]));
+            m[4 * col + row] = sum;
+        }
+    }
+    memcpy(child, m, sizeof m);
+    return MD2_OK;
 }

@@ -6,15 +6,12 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "internal.h"
-#include "tags_internal.h"
+#include "attach.h"
+#include "format.h"
 
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
-
-/* Alignment of a type in C99. */
-#define MD2_BUNDLE_ALIGNOF(type) offsetof(struct { char c; type member; }, member)
 
 /* The longest extension appended, with its NUL. */
 #define LONGEST_EXTENSION sizeof ".framegroups"
@@ -221,8 +218,8 @@ static md2_result load_anims(bctx *c, const md2_model *m, md2_bundle **out)
     if (!found)
         count = md2_anims_from_names(m, NULL, 0);
 
-    at = (sizeof(md2_bundle) + MD2_BUNDLE_ALIGNOF(md2_anim) - 1) /
-         MD2_BUNDLE_ALIGNOF(md2_anim) * MD2_BUNDLE_ALIGNOF(md2_anim);
+    at = (sizeof(md2_bundle) + MD2_ALIGNOF(md2_anim) - 1) /
+         MD2_ALIGNOF(md2_anim) * MD2_ALIGNOF(md2_anim);
     if (count > (SIZE_MAX - at) / sizeof(md2_anim)) {
         c->a.free(c->a.user, text);
         return fail(c, MD2_ERR_OUT_OF_MEMORY, "", "%s: %lu animations do not fit in memory",

@@ -8,7 +8,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "internal.h"
+#include "format.h"
 #include "reader.h"
 
 #include <math.h>

@@ -9,7 +9,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "internal.h"
+#include "format.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -6,8 +6,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "md2/mesh.h"
-#include "internal.h"
-#include "pose.h"
+#include "player.h"
 
 #include <math.h>
 #include <string.h>
@@ -15,6 +14,11 @@
 /* ------------------------------------------------------------------------ */
 /* Layouts and poses                                                         */
 /* ------------------------------------------------------------------------ */
+
+/* The layout flags are the pose jobs' output flags (pose.h). */
+typedef char md2__unit_flag_agrees[MD2_LAYOUT_UNIT_NORMALS == MD2__POSE_UNIT_NORMALS ? 1 : -1];
+typedef char md2__y_up_flag_agrees[MD2_LAYOUT_Y_UP == MD2__POSE_Y_UP ? 1 : -1];
+typedef char md2__flip_flag_agrees[MD2_LAYOUT_FLIP_V == MD2__POSE_FLIP_V ? 1 : -1];
 
 md2_vertex_layout md2_layout_default(unsigned flags)
 {
@@ -85,40 +89,14 @@ static md2_result pose_args(const md2_mesh *mesh, const md2_model *m, void *vert
     return MD2_OK;
 }
 
-/* Writes welded vertex i's position, normal (nrm, or NULL) and uv. */
-static void put_vertex(const md2_mesh *mesh, void *vertices, const md2_vertex_layout *l,
-                       size_t i, float pos[3], float nrm[3])
-{
-    float *p = attr(vertices, l, i, l->position_offset);
-    int y_up = (l->flags & MD2_LAYOUT_Y_UP) != 0;
-
-    p[0] = pos[0];
-    p[1] = y_up ? pos[2] : pos[1];
-    p[2] = y_up ? -pos[1] : pos[2];
-    if (nrm) {
-        float *n = attr(vertices, l, i, l->normal_offset);
-        if (l->flags & MD2_LAYOUT_UNIT_NORMALS)
-            md2__unit_normal(nrm);
-        n[0] = nrm[0];
-        n[1] = y_up ? nrm[2] : nrm[1];
-        n[2] = y_up ? -nrm[1] : nrm[2];
-    }
-    if (l->uv_offset != MD2_ATTRIBUTE_NONE) {
-        float *uv = attr(vertices, l, i, l->uv_offset);
-        uv[0] = mesh->uv[2 * i];
-        uv[1] = (l->flags & MD2_LAYOUT_FLIP_V) ? 1.0f - mesh->uv[2 * i + 1] : mesh->uv[2 * i + 1];
-    }
-}
-
-/* The job that writes keyframes fa, fb at t for every welded vertex of mesh
- * into vertices as l says (arguments checked). */
-static void mesh_job(md2__pose_job *job, const md2_mesh *mesh, const md2_frame *fa,
-                     const md2_frame *fb, float t, void *vertices, const md2_vertex_layout *l)
+/* Points job's outputs at every welded vertex of mesh in vertices, as l
+ * says (arguments checked); its pose is set up already. */
+static void mesh_outputs(md2__pose_job *job, const md2_mesh *mesh, void *vertices,
+                         const md2_vertex_layout *l)
 {
     size_t stride = l->stride / sizeof(float);
-    md2__pose_setup(job, fa, fb, t);
     job->index = mesh->source_vertex;
-    job->count = mesh->num_vertices;
+    job->end = mesh->num_vertices;
     job->model_vertices = mesh->num_model_vertices;
     job->pos = attr(vertices, l, 0, l->position_offset);
     job->pos_stride = stride;
@@ -131,7 +109,7 @@ static void mesh_job(md2__pose_job *job, const md2_mesh *mesh, const md2_frame *
         job->uv_stride = stride;
         job->uv_src = mesh->uv;
     }
-    job->flags = l->flags;
+    job->flags = l->flags & (MD2__POSE_UNIT_NORMALS | MD2__POSE_Y_UP | MD2__POSE_FLIP_V);
 }
 
 md2_result md2_mesh_lerp(const md2_mesh *mesh, const md2_model *m, uint32_t frame_a,
@@ -142,9 +120,8 @@ md2_result md2_mesh_lerp(const md2_mesh *mesh, const md2_model *m, uint32_t fram
 
     MD2_TRY(pose_args(mesh, m, vertices, layout));
     MD2_TRY(md2__check_pair(m, frame_a, frame_b, t));
-    /* one kernel call for the whole pose (pose_kernels.c), the bits of
-     * md2__lerp_vertex() and put_vertex() */
-    mesh_job(&job, mesh, &m->frames[frame_a], &m->frames[frame_b], t, vertices, layout);
+    md2__pose_setup(&job, &m->frames[frame_a], &m->frames[frame_b], t);
+    mesh_outputs(&job, mesh, vertices, layout);
     md2__pose_run(&job);
     return MD2_OK;
 }
@@ -152,26 +129,16 @@ md2_result md2_mesh_lerp(const md2_mesh *mesh, const md2_model *m, uint32_t fram
 md2_result md2_mesh_pose(const md2_mesh *mesh, const md2_model *m, const md2_player *p,
                          void *vertices, const md2_vertex_layout *layout)
 {
-    md2__pose pose;
-    int normals;
-    size_t i;
+    md2_player_frames st;
+    md2__pose_job job;
 
     if (!p)
         return MD2_ERR_INVALID_ARGUMENT;
     MD2_TRY(pose_args(mesh, m, vertices, layout));
-    MD2_TRY(md2__pose_begin(p, m, &pose));
-    if (pose.st.weight >= 1.0f) { /* no cross-fade: exactly md2_mesh_lerp() */
-        md2__pose_job job;
-        mesh_job(&job, mesh, pose.ca, pose.cb, pose.st.t, vertices, layout);
-        md2__pose_run(&job);
-        return MD2_OK;
-    }
-    normals = layout->normal_offset != MD2_ATTRIBUTE_NONE;
-    for (i = 0; i < mesh->num_vertices; i++) {
-        float pos[3], nrm[3];
-        md2__pose_vertex(&pose, mesh->source_vertex[i], pos, normals ? nrm : NULL);
-        put_vertex(mesh, vertices, layout, i, pos, normals ? nrm : NULL);
-    }
+    md2_player_state(p, &st);
+    MD2_TRY(md2__pose_frames(&job, m, &st));
+    mesh_outputs(&job, mesh, vertices, layout);
+    md2__pose_run(&job);
     return MD2_OK;
 }
 
@@ -240,7 +207,7 @@ md2_result md2_mesh_morph_floats(const md2_mesh *mesh, const md2_model *m, uint3
         MD2_TRY(md2__check_frame(m, (uint32_t)(first + f)));
         md2__pose_setup(&job, fr, fr, 0.0f);
         job.index = mesh->source_vertex;
-        job.count = n;
+        job.end = n;
         job.pos = positions + 3 * f * n;
         job.pos_stride = 3;
         job.nrm = normals ? normals + 3 * f * n : NULL;

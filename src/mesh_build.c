@@ -7,11 +7,9 @@
  * SPDX-License-Identifier: MIT
  */
 #include "md2/mesh.h"
-#include "internal.h"
+#include "diag.h"
 
 #include <string.h>
-
-#define MD2_ALIGNOF(type) offsetof(struct { char c; type member; }, member)
 
 /* ------------------------------------------------------------------------ */
 /* Building                                                                  */

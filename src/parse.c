@@ -8,7 +8,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "internal.h"
+#include "format.h"
 #include "reader.h"
 
 #include <math.h>
@@ -23,9 +23,6 @@
 #elif defined(__aarch64__) && defined(__ARM_NEON)
 #include <arm_neon.h>
 #endif
-
-/* Alignment of a type in C99. */
-#define MD2_ALIGNOF(type) offsetof(struct { char c; type member; }, member)
 
 typedef struct md2_pctx {
     const uint8_t *data;
@@ -765,14 +762,6 @@ typedef char md2_vertex_is_4_bytes[sizeof(md2_vertex) == MD2_VERTEX_BYTES ? 1 : 
 typedef char md2_texcoord_is_4_bytes[sizeof(md2_texcoord) == MD2_TEXCOORD_BYTES ? 1 : -1];
 typedef char md2_triangle_is_12_bytes[sizeof(md2_triangle) == MD2_TRIANGLE_BYTES ? 1 : -1];
 
-static int host_little_endian(void)
-{
-    const uint16_t one = 1;
-    unsigned char first;
-    memcpy(&first, &one, 1);
-    return first == 1;
-}
-
 /* Copies the checked sections into m; the frames' vertices too unless
  * scan_normals() copies them (vertices_copied). */
 static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTIONS],
@@ -799,7 +788,7 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
 
     /* The file's little-endian int16/uint16/int32 fields are the model's
      * own bytes on a little-endian host: one memcpy a section there. */
-    if (host_little_endian()) {
+    if (md2__host_little_endian()) {
         memcpy(st, c->data + s[SEC_ST].ofs, s[SEC_ST].count * MD2_TEXCOORD_BYTES);
     } else {
         md2_reader_seek(&r, s[SEC_ST].ofs);
@@ -809,7 +798,7 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
         }
     }
 
-    if (host_little_endian() && kept_tris == s[SEC_TRIS].count) { /* none dropped */
+    if (md2__host_little_endian() && kept_tris == s[SEC_TRIS].count) { /* none dropped */
         memcpy(tris, c->data + s[SEC_TRIS].ofs, kept_tris * MD2_TRIANGLE_BYTES);
     } else {
         size_t t = 0;
@@ -850,7 +839,7 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
     }
 
     if (gl_words != 0) {
-        if (host_little_endian()) {
+        if (md2__host_little_endian()) {
             memcpy(gl, c->data + s[SEC_GLCMDS].ofs, (gl_words - 1) * MD2_GLCMD_WORD_BYTES);
         } else {
             md2_reader_seek(&r, s[SEC_GLCMDS].ofs);

@@ -5,8 +5,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "md2/animation.h"
-#include "internal.h"
+#include "player.h"
 
 #include <math.h>
 #include <string.h>
@@ -433,89 +432,39 @@ int md2_player_fading(const md2_player *p)
 /* Poses                                                                     */
 /* ------------------------------------------------------------------------ */
 
-md2_result md2__pose_begin(const md2_player *p, const md2_model *m, md2__pose *pose)
+md2_result md2__pose_frames(md2__pose_job *job, const md2_model *m,
+                            const md2_player_frames *st)
 {
-    md2_result r;
-
-    md2_player_state(p, &pose->st);
-    if ((r = md2__check_frame(m, pose->st.frame_a)) != MD2_OK ||
-        (r = md2__check_frame(m, pose->st.frame_b)) != MD2_OK ||
-        (r = md2__check_frame(m, pose->st.from_a)) != MD2_OK ||
-        (r = md2__check_frame(m, pose->st.from_b)) != MD2_OK)
-        return r;
-    pose->ca = &m->frames[pose->st.frame_a];
-    pose->cb = &m->frames[pose->st.frame_b];
-    pose->oa = &m->frames[pose->st.from_a];
-    pose->ob = &m->frames[pose->st.from_b];
+    MD2_TRY(md2__check_frame(m, st->frame_a));
+    MD2_TRY(md2__check_frame(m, st->frame_b));
+    MD2_TRY(md2__check_frame(m, st->from_a));
+    MD2_TRY(md2__check_frame(m, st->from_b));
+    md2__pose_setup(job, &m->frames[st->frame_a], &m->frames[st->frame_b], st->t);
+    if (st->weight < 1.0f) /* else no cross-fade: exactly md2_lerp() */
+        md2__pose_fade(job, &m->frames[st->from_a], &m->frames[st->from_b], st->from_t,
+                       st->weight);
     return MD2_OK;
-}
-
-void md2__pose_vertex(const md2__pose *pose, size_t i, float pos[3], float nrm[3])
-{
-    float pc[3], nc[3], po[3], no[3], w, wo;
-    int k;
-
-    md2__lerp_vertex(pose->ca, pose->cb, pose->st.t, i, pos, nrm);
-    if (pose->st.weight >= 1.0f)
-        return; /* no cross-fade: exactly md2_lerp() */
-    memcpy(pc, pos, sizeof pc);
-    if (nrm)
-        memcpy(nc, nrm, sizeof nc);
-    md2__lerp_vertex(pose->oa, pose->ob, pose->st.from_t, i, po, nrm ? no : NULL);
-    w = pose->st.weight;
-    wo = 1.0f - w;
-    for (k = 0; k < 3; k++)
-        pos[k] = md2__blend(wo, po[k], w, pc[k]);
-    if (nrm)
-        for (k = 0; k < 3; k++)
-            nrm[k] = md2__blend(wo, no[k], w, nc[k]);
 }
 
 md2_result md2_player_pose(const md2_player *p, const md2_model *m,
                            float *positions, size_t position_stride,
                            float *normals, size_t normal_stride)
 {
-    md2__pose pose;
+    md2_player_frames st;
+    md2__pose_job job;
     size_t ps = md2__stride_floats(position_stride);
     size_t ns = md2__stride_floats(normal_stride);
-    size_t i;
-    md2_result r;
 
     if (!p || !m || !positions || !m->frames || ps == 0 || (normals && ns == 0))
         return MD2_ERR_INVALID_ARGUMENT;
-    if ((r = md2__pose_begin(p, m, &pose)) != MD2_OK)
-        return r;
-    if (pose.st.weight >= 1.0f)
-        return md2_lerp(m, pose.st.frame_a, pose.st.frame_b, pose.st.t, positions,
-                        position_stride, normals, normal_stride);
-    for (i = 0; i < m->num_vertices; i++)
-        md2__pose_vertex(&pose, i, positions + i * ps, normals ? normals + i * ns : NULL);
-    return MD2_OK;
-}
-
-/* The box of keyframes (a, b) at t: the keyframe boxes blended like the
- * vertices (each bound is exact at t = 0, t = 1 and a == b). */
-static md2_result pair_bounds(const md2_model *m, uint32_t a, uint32_t b,
-                              float t, float mn[3], float mx[3])
-{
-    float mna[3], mxa[3], mnb[3], mxb[3], wa;
-    md2_result r;
-    int k;
-
-    if (a == b || t == 0.0f)
-        return md2_frame_bounds(m, a, mn, mx);
-    if (t == 1.0f)
-        return md2_frame_bounds(m, b, mn, mx);
-    if ((r = md2_frame_bounds(m, a, mna, mxa)) != MD2_OK ||
-        (r = md2_frame_bounds(m, b, mnb, mxb)) != MD2_OK)
-        return r;
-    /* The same rounded operations as the pose (md2__lerp_vertex): each is
-     * monotonic, so the box contains the pose on every host. */
-    wa = 1.0f - t;
-    for (k = 0; k < 3; k++) {
-        mn[k] = md2__blend(wa, mna[k], t, mnb[k]);
-        mx[k] = md2__blend(wa, mxa[k], t, mxb[k]);
-    }
+    md2_player_state(p, &st);
+    MD2_TRY(md2__pose_frames(&job, m, &st));
+    job.end = m->num_vertices;
+    job.pos = positions;
+    job.pos_stride = ps;
+    job.nrm = normals;
+    job.nrm_stride = ns;
+    md2__pose_run(&job);
     return MD2_OK;
 }
 
@@ -523,22 +472,19 @@ md2_result md2__frames_bounds(const md2_model *m, const md2_player_frames *st,
                               float min[3], float max[3])
 {
     float mnc[3], mxc[3], mno[3], mxo[3], wo;
-    md2_result r;
     int k;
 
-    if ((r = pair_bounds(m, st->frame_a, st->frame_b, st->t, mnc, mxc)) != MD2_OK)
-        return r;
+    MD2_TRY(md2__pair_bounds(m, st->frame_a, st->frame_b, st->t, mnc, mxc));
     if (st->weight >= 1.0f) {
         memcpy(min, mnc, sizeof mnc);
         memcpy(max, mxc, sizeof mxc);
         return MD2_OK;
     }
-    if ((r = pair_bounds(m, st->from_a, st->from_b, st->from_t, mno, mxo)) != MD2_OK)
-        return r;
+    MD2_TRY(md2__pair_bounds(m, st->from_a, st->from_b, st->from_t, mno, mxo));
     wo = 1.0f - st->weight; /* as md2_player_pose() blends the two poses */
     for (k = 0; k < 3; k++) {
-        min[k] = md2__blend(wo, mno[k], st->weight, mnc[k]);
-        max[k] = md2__blend(wo, mxo[k], st->weight, mxc[k]);
+        min[k] = md2__blend2(wo, mno[k], st->weight, mnc[k]);
+        max[k] = md2__blend2(wo, mxo[k], st->weight, mxc[k]);
     }
     return MD2_OK;
 }

@@ -21,14 +21,14 @@
  * SPDX-License-Identifier: MIT
  */
 #include "pose.h"
-#include "round.h"
 
 #include <math.h>
 #include <string.h>
 
-/* Which SIMD kernels this build has. x87 builds (no __SSE2__) and
- * big-endian hosts keep to the scalar kernel. */
-#if defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__)) && \
+/* Which SIMD kernels this build has. x87 builds (no __SSE2__), big-endian
+ * hosts and builds with MD2_SIMD off (MD2_NO_SIMD) keep to the scalar
+ * kernel. */
+#if !defined(MD2_NO_SIMD) && defined(__SSE2__) && (defined(__x86_64__) || defined(__i386__)) && \
     defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
 #define MD2_POSE_SSE2 1
 #include <emmintrin.h>
@@ -38,187 +38,13 @@
 #define MD2_POSE_AVX2 1
 #include <immintrin.h>
 #endif
-#if defined(__aarch64__) && defined(__ARM_NEON) && defined(__BYTE_ORDER__) && \
+#if !defined(MD2_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON) && \
+    defined(__BYTE_ORDER__) && \
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define MD2_POSE_NEON 1
 #include <arm_neon.h>
 #endif
 
-const float md2__normals4[256][4] = {
-    {-0.525731f, 0.000000f, 0.850651f, 0.0f}, /* 0 */
-    {-0.442863f, 0.238856f, 0.864188f, 0.0f},
-    {-0.295242f, 0.000000f, 0.955423f, 0.0f},
-    {-0.309017f, 0.500000f, 0.809017f, 0.0f},
-    {-0.162460f, 0.262866f, 0.951056f, 0.0f},
-    {0.000000f, 0.000000f, 1.000000f, 0.0f},
-    {0.000000f, 0.850651f, 0.525731f, 0.0f},
-    {-0.147621f, 0.716567f, 0.681718f, 0.0f},
-    {0.147621f, 0.716567f, 0.681718f, 0.0f},
-    {0.000000f, 0.525731f, 0.850651f, 0.0f},
-    {0.309017f, 0.500000f, 0.809017f, 0.0f}, /* 10 */
-    {0.525731f, 0.000000f, 0.850651f, 0.0f},
-    {0.295242f, 0.000000f, 0.955423f, 0.0f},
-    {0.442863f, 0.238856f, 0.864188f, 0.0f},
-    {0.162460f, 0.262866f, 0.951056f, 0.0f},
-    {-0.681718f, 0.147621f, 0.716567f, 0.0f},
-    {-0.809017f, 0.309017f, 0.500000f, 0.0f},
-    {-0.587785f, 0.425325f, 0.688191f, 0.0f},
-    {-0.850651f, 0.525731f, 0.000000f, 0.0f},
-    {-0.864188f, 0.442863f, 0.238856f, 0.0f},
-    {-0.716567f, 0.681718f, 0.147621f, 0.0f}, /* 20 */
-    {-0.688191f, 0.587785f, 0.425325f, 0.0f},
-    {-0.500000f, 0.809017f, 0.309017f, 0.0f},
-    {-0.238856f, 0.864188f, 0.442863f, 0.0f},
-    {-0.425325f, 0.688191f, 0.587785f, 0.0f},
-    {-0.716567f, 0.681718f, -0.147621f, 0.0f},
-    {-0.500000f, 0.809017f, -0.309017f, 0.0f},
-    {-0.525731f, 0.850651f, 0.000000f, 0.0f},
-    {0.000000f, 0.850651f, -0.525731f, 0.0f},
-    {-0.238856f, 0.864188f, -0.442863f, 0.0f},
-    {0.000000f, 0.955423f, -0.295242f, 0.0f}, /* 30 */
-    {-0.262866f, 0.951056f, -0.162460f, 0.0f},
-    {0.000000f, 1.000000f, 0.000000f, 0.0f},
-    {0.000000f, 0.955423f, 0.295242f, 0.0f},
-    {-0.262866f, 0.951056f, 0.162460f, 0.0f},
-    {0.238856f, 0.864188f, 0.442863f, 0.0f},
-    {0.262866f, 0.951056f, 0.162460f, 0.0f},
-    {0.500000f, 0.809017f, 0.309017f, 0.0f},
-    {0.238856f, 0.864188f, -0.442863f, 0.0f},
-    {0.262866f, 0.951056f, -0.162460f, 0.0f},
-    {0.500000f, 0.809017f, -0.309017f, 0.0f}, /* 40 */
-    {0.850651f, 0.525731f, 0.000000f, 0.0f},
-    {0.716567f, 0.681718f, 0.147621f, 0.0f},
-    {0.716567f, 0.681718f, -0.147621f, 0.0f},
-    {0.525731f, 0.850651f, 0.000000f, 0.0f},
-    {0.425325f, 0.688191f, 0.587785f, 0.0f},
-    {0.864188f, 0.442863f, 0.238856f, 0.0f},
-    {0.688191f, 0.587785f, 0.425325f, 0.0f},
-    {0.809017f, 0.309017f, 0.500000f, 0.0f},
-    {0.681718f, 0.147621f, 0.716567f, 0.0f},
-    {0.587785f, 0.425325f, 0.688191f, 0.0f}, /* 50 */
-    {0.955423f, 0.295242f, 0.000000f, 0.0f},
-    {1.000000f, 0.000000f, 0.000000f, 0.0f},
-    {0.951056f, 0.162460f, 0.262866f, 0.0f},
-    {0.850651f, -0.525731f, 0.000000f, 0.0f},
-    {0.955423f, -0.295242f, 0.000000f, 0.0f},
-    {0.864188f, -0.442863f, 0.238856f, 0.0f},
-    {0.951056f, -0.162460f, 0.262866f, 0.0f},
-    {0.809017f, -0.309017f, 0.500000f, 0.0f},
-    {0.681718f, -0.147621f, 0.716567f, 0.0f},
-    {0.850651f, 0.000000f, 0.525731f, 0.0f}, /* 60 */
-    {0.864188f, 0.442863f, -0.238856f, 0.0f},
-    {0.809017f, 0.309017f, -0.500000f, 0.0f},
-    {0.951056f, 0.162460f, -0.262866f, 0.0f},
-    {0.525731f, 0.000000f, -0.850651f, 0.0f},
-    {0.681718f, 0.147621f, -0.716567f, 0.0f},
-    {0.681718f, -0.147621f, -0.716567f, 0.0f},
-    {0.850651f, 0.000000f, -0.525731f, 0.0f},
-    {0.809017f, -0.309017f, -0.500000f, 0.0f},
-    {0.864188f, -0.442863f, -0.238856f, 0.0f},
-    {0.951056f, -0.162460f, -0.262866f, 0.0f}, /* 70 */
-    {0.147621f, 0.716567f, -0.681718f, 0.0f},
-    {0.309017f, 0.500000f, -0.809017f, 0.0f},
-    {0.425325f, 0.688191f, -0.587785f, 0.0f},
-    {0.442863f, 0.238856f, -0.864188f, 0.0f},
-    {0.587785f, 0.425325f, -0.688191f, 0.0f},
-    {0.688191f, 0.587785f, -0.425325f, 0.0f},
-    {-0.147621f, 0.716567f, -0.681718f, 0.0f},
-    {-0.309017f, 0.500000f, -0.809017f, 0.0f},
-    {0.000000f, 0.525731f, -0.850651f, 0.0f},
-    {-0.525731f, 0.000000f, -0.850651f, 0.0f}, /* 80 */
-    {-0.442863f, 0.238856f, -0.864188f, 0.0f},
-    {-0.295242f, 0.000000f, -0.955423f, 0.0f},
-    {-0.162460f, 0.262866f, -0.951056f, 0.0f},
-    {0.000000f, 0.000000f, -1.000000f, 0.0f},
-    {0.295242f, 0.000000f, -0.955423f, 0.0f},
-    {0.162460f, 0.262866f, -0.951056f, 0.0f},
-    {-0.442863f, -0.238856f, -0.864188f, 0.0f},
-    {-0.309017f, -0.500000f, -0.809017f, 0.0f},
-    {-0.162460f, -0.262866f, -0.951056f, 0.0f},
-    {0.000000f, -0.850651f, -0.525731f, 0.0f}, /* 90 */
-    {-0.147621f, -0.716567f, -0.681718f, 0.0f},
-    {0.147621f, -0.716567f, -0.681718f, 0.0f},
-    {0.000000f, -0.525731f, -0.850651f, 0.0f},
-    {0.309017f, -0.500000f, -0.809017f, 0.0f},
-    {0.442863f, -0.238856f, -0.864188f, 0.0f},
-    {0.162460f, -0.262866f, -0.951056f, 0.0f},
-    {0.238856f, -0.864188f, -0.442863f, 0.0f},
-    {0.500000f, -0.809017f, -0.309017f, 0.0f},
-    {0.425325f, -0.688191f, -0.587785f, 0.0f},
-    {0.716567f, -0.681718f, -0.147621f, 0.0f}, /* 100 */
-    {0.688191f, -0.587785f, -0.425325f, 0.0f},
-    {0.587785f, -0.425325f, -0.688191f, 0.0f},
-    {0.000000f, -0.955423f, -0.295242f, 0.0f},
-    {0.000000f, -1.000000f, 0.000000f, 0.0f},
-    {0.262866f, -0.951056f, -0.162460f, 0.0f},
-    {0.000000f, -0.850651f, 0.525731f, 0.0f},
-    {0.000000f, -0.955423f, 0.295242f, 0.0f},
-    {0.238856f, -0.864188f, 0.442863f, 0.0f},
-    {0.262866f, -0.951056f, 0.162460f, 0.0f},
-    {0.500000f, -0.809017f, 0.309017f, 0.0f}, /* 110 */
-    {0.716567f, -0.681718f, 0.147621f, 0.0f},
-    {0.525731f, -0.850651f, 0.000000f, 0.0f},
-    {-0.238856f, -0.864188f, -0.442863f, 0.0f},
-    {-0.500000f, -0.809017f, -0.309017f, 0.0f},
-    {-0.262866f, -0.951056f, -0.162460f, 0.0f},
-    {-0.850651f, -0.525731f, 0.000000f, 0.0f},
-    {-0.716567f, -0.681718f, -0.147621f, 0.0f},
-    {-0.716567f, -0.681718f, 0.147621f, 0.0f},
-    {-0.525731f, -0.850651f, 0.000000f, 0.0f},
-    {-0.500000f, -0.809017f, 0.309017f, 0.0f}, /* 120 */
-    {-0.238856f, -0.864188f, 0.442863f, 0.0f},
-    {-0.262866f, -0.951056f, 0.162460f, 0.0f},
-    {-0.864188f, -0.442863f, 0.238856f, 0.0f},
-    {-0.809017f, -0.309017f, 0.500000f, 0.0f},
-    {-0.688191f, -0.587785f, 0.425325f, 0.0f},
-    {-0.681718f, -0.147621f, 0.716567f, 0.0f},
-    {-0.442863f, -0.238856f, 0.864188f, 0.0f},
-    {-0.587785f, -0.425325f, 0.688191f, 0.0f},
-    {-0.309017f, -0.500000f, 0.809017f, 0.0f},
-    {-0.147621f, -0.716567f, 0.681718f, 0.0f}, /* 130 */
-    {-0.425325f, -0.688191f, 0.587785f, 0.0f},
-    {-0.162460f, -0.262866f, 0.951056f, 0.0f},
-    {0.442863f, -0.238856f, 0.864188f, 0.0f},
-    {0.162460f, -0.262866f, 0.951056f, 0.0f},
-    {0.309017f, -0.500000f, 0.809017f, 0.0f},
-    {0.147621f, -0.716567f, 0.681718f, 0.0f},
-    {0.000000f, -0.525731f, 0.850651f, 0.0f},
-    {0.425325f, -0.688191f, 0.587785f, 0.0f},
-    {0.587785f, -0.425325f, 0.688191f, 0.0f},
-    {0.688191f, -0.587785f, 0.425325f, 0.0f}, /* 140 */
-    {-0.955423f, 0.295242f, 0.000000f, 0.0f},
-    {-0.951056f, 0.162460f, 0.262866f, 0.0f},
-    {-1.000000f, 0.000000f, 0.000000f, 0.0f},
-    {-0.850651f, 0.000000f, 0.525731f, 0.0f},
-    {-0.955423f, -0.295242f, 0.000000f, 0.0f},
-    {-0.951056f, -0.162460f, 0.262866f, 0.0f},
-    {-0.864188f, 0.442863f, -0.238856f, 0.0f},
-    {-0.951056f, 0.162460f, -0.262866f, 0.0f},
-    {-0.809017f, 0.309017f, -0.500000f, 0.0f},
-    {-0.864188f, -0.442863f, -0.238856f, 0.0f}, /* 150 */
-    {-0.951056f, -0.162460f, -0.262866f, 0.0f},
-    {-0.809017f, -0.309017f, -0.500000f, 0.0f},
-    {-0.681718f, 0.147621f, -0.716567f, 0.0f},
-    {-0.681718f, -0.147621f, -0.716567f, 0.0f},
-    {-0.850651f, 0.000000f, -0.525731f, 0.0f},
-    {-0.688191f, 0.587785f, -0.425325f, 0.0f},
-    {-0.587785f, 0.425325f, -0.688191f, 0.0f},
-    {-0.425325f, 0.688191f, -0.587785f, 0.0f},
-    {-0.425325f, -0.688191f, -0.587785f, 0.0f},
-    {-0.587785f, -0.425325f, -0.688191f, 0.0f}, /* 160 */
-    {-0.688191f, -0.587785f, -0.425325f, 0.0f},
-#define MD2_FALLBACK_ROW {0.000000f, 0.000000f, 1.000000f, 0.0f}
-#define MD2_FALLBACK_ROWS2 MD2_FALLBACK_ROW, MD2_FALLBACK_ROW
-#define MD2_FALLBACK_ROWS8 MD2_FALLBACK_ROWS2, MD2_FALLBACK_ROWS2, MD2_FALLBACK_ROWS2, MD2_FALLBACK_ROWS2
-#define MD2_FALLBACK_ROWS32 MD2_FALLBACK_ROWS8, MD2_FALLBACK_ROWS8, MD2_FALLBACK_ROWS8, MD2_FALLBACK_ROWS8
-    /* 162 to 255: MD2_NORMAL_FALLBACK, 94 rows */
-    MD2_FALLBACK_ROWS32, MD2_FALLBACK_ROWS32, MD2_FALLBACK_ROWS8, MD2_FALLBACK_ROWS8,
-    MD2_FALLBACK_ROWS8, MD2_FALLBACK_ROWS2, MD2_FALLBACK_ROWS2, MD2_FALLBACK_ROWS2,
-};
-#undef MD2_FALLBACK_ROW
-#undef MD2_FALLBACK_ROWS2
-#undef MD2_FALLBACK_ROWS8
-#undef MD2_FALLBACK_ROWS32
 
 /* The shortest length normalised, as a float object: the constant 1e-6f may
  * be evaluated in a wider type (FLT_EVAL_METHOD). */
@@ -239,7 +65,7 @@ void md2__unit_normal(float n[3])
     } else {
         /* opposite normals cancel out (or a zero vector): any direction is
          * as good as another; use the table's fallback, straight up */
-        const float *up = md2_normal(MD2_NORMAL_FALLBACK);
+        const float *up = md2__normals4[MD2_NORMAL_FALLBACK];
         n[0] = up[0];
         n[1] = up[1];
         n[2] = up[2];
@@ -247,85 +73,71 @@ void md2__unit_normal(float n[3])
 }
 
 /* ------------------------------------------------------------------------ */
-/* Jobs                                                                      */
-/* ------------------------------------------------------------------------ */
-
-static void frame_constants(const md2_frame *f, float s[4], float t[4])
-{
-    int k;
-    for (k = 0; k < 3; k++) {
-        s[k] = f->scale[k];
-        t[k] = f->translate[k];
-    }
-    s[3] = 0.0f;
-    t[3] = 0.0f;
-}
-
-void md2__pose_setup(md2__pose_job *job, const md2_frame *fa, const md2_frame *fb, float t)
-{
-    memset(job, 0, sizeof *job);
-    /* t = 0, t = 1 and a == b give a keyframe exactly, not a blend */
-    job->key = t == 0.0f || t == 1.0f || fa == fb;
-    if (job->key && t == 1.0f)
-        fa = fb;
-    job->va = fa->vertices;
-    job->vb = fb->vertices;
-    frame_constants(fa, job->sa, job->ta);
-    frame_constants(fb, job->sb, job->tb);
-    job->wa = md2__to_float(1.0f - t);
-    job->wb = t;
-}
-
-/* ------------------------------------------------------------------------ */
 /* The scalar kernel: the reference                                          */
 /* ------------------------------------------------------------------------ */
 
-static void scalar_vertex(const md2__pose_job *j, size_t s, float pos[3], float nrm[3])
+/* The position and (if nrm is not NULL) the normal of model vertex s in
+ * pair p. */
+static void scalar_vertex(const md2__pose_pair *p, size_t s, float pos[3], float nrm[3])
 {
-    const md2_vertex *a = &j->va[s];
+    const md2_vertex *a = &p->va[s];
     int k;
-    if (j->key) {
+    if (p->key) {
         for (k = 0; k < 3; k++)
-            pos[k] = md2__mul_add(j->sa[k], (float)a->v[k], j->ta[k]);
+            pos[k] = md2__mul_add(p->sa[k], (float)a->v[k], p->ta[k]);
         if (nrm)
-            memcpy(nrm, md2_normal(a->normal), 3 * sizeof(float));
+            memcpy(nrm, md2__normals4[a->normal], 3 * sizeof(float));
     } else {
-        const md2_vertex *b = &j->vb[s];
+        const md2_vertex *b = &p->vb[s];
         for (k = 0; k < 3; k++)
-            pos[k] = md2__blend2(j->wa, md2__mul_add(j->sa[k], (float)a->v[k], j->ta[k]),
-                                 j->wb, md2__mul_add(j->sb[k], (float)b->v[k], j->tb[k]));
+            pos[k] = md2__blend2(p->wa, md2__mul_add(p->sa[k], (float)a->v[k], p->ta[k]),
+                                 p->wb, md2__mul_add(p->sb[k], (float)b->v[k], p->tb[k]));
         if (nrm) {
-            const float *na = md2_normal(a->normal), *nb = md2_normal(b->normal);
+            const float *na = md2__normals4[a->normal], *nb = md2__normals4[b->normal];
             for (k = 0; k < 3; k++)
-                nrm[k] = md2__blend2(j->wa, na[k], j->wb, nb[k]);
+                nrm[k] = md2__blend2(p->wa, na[k], p->wb, nb[k]);
         }
     }
 }
 
+/* Writes v (3 floats) at out, turned to Y up if y_up. */
+static void put3(float *out, const float v[3], int y_up)
+{
+    out[0] = v[0];
+    out[1] = y_up ? v[2] : v[1];
+    out[2] = y_up ? -v[1] : v[2];
+}
+
 void md2__pose_scalar(const md2__pose_job *j)
 {
-    const int y_up = (j->flags & MD2_LAYOUT_Y_UP) != 0;
+    const int y_up = (j->flags & MD2__POSE_Y_UP) != 0;
     size_t i;
 
-    for (i = 0; i < j->count; i++) {
-        float pos[3], nrm[3], *p = j->pos + i * j->pos_stride;
-        scalar_vertex(j, j->index ? j->index[i] : i, pos, j->nrm ? nrm : NULL);
-        p[0] = pos[0];
-        p[1] = y_up ? pos[2] : pos[1];
-        p[2] = y_up ? -pos[1] : pos[2];
+    for (i = j->begin; i < j->end; i++) {
+        const size_t s = j->index ? j->index[i] : i;
+        float pos[3], nrm[3];
+        int k;
+        scalar_vertex(&j->cur, s, pos, j->nrm ? nrm : NULL);
+        if (j->fade) { /* w_from * from + w_cur * cur */
+            float po[3], no[3];
+            scalar_vertex(&j->from, s, po, j->nrm ? no : NULL);
+            for (k = 0; k < 3; k++) {
+                pos[k] = md2__blend2(j->w_from, po[k], j->w_cur, pos[k]);
+                if (j->nrm)
+                    nrm[k] = md2__blend2(j->w_from, no[k], j->w_cur, nrm[k]);
+            }
+        }
+        put3(j->pos + i * j->pos_stride, pos, y_up);
         if (j->nrm) {
-            float *n = j->nrm + i * j->nrm_stride;
-            if (j->flags & MD2_LAYOUT_UNIT_NORMALS)
+            if (j->flags & MD2__POSE_UNIT_NORMALS)
                 md2__unit_normal(nrm);
-            n[0] = nrm[0];
-            n[1] = y_up ? nrm[2] : nrm[1];
-            n[2] = y_up ? -nrm[1] : nrm[2];
+            put3(j->nrm + i * j->nrm_stride, nrm, y_up);
         }
         if (j->uv) {
             float *uv = j->uv + i * j->uv_stride;
             const float *src = j->uv_src + 2 * i;
             uv[0] = src[0];
-            uv[1] = (j->flags & MD2_LAYOUT_FLIP_V) ? md2__to_float(1.0f - src[1]) : src[1];
+            uv[1] = (j->flags & MD2__POSE_FLIP_V) ? md2__to_float(1.0f - src[1]) : src[1];
         }
     }
 }
@@ -446,7 +258,7 @@ static inline void sse2_put_uv(float *p, const float *src, int flip)
 
 static void md2__pose_sse2(const md2__pose_job *j)
 {
-    sse2_rows(j, 0, j->count);
+    sse2_rows(j, j->begin, j->end);
 }
 #endif /* MD2_POSE_SSE2 */
 
@@ -513,10 +325,10 @@ __attribute__((target("avx2"))) static void avx2_group_init(avx2_group *c, int g
 {
     __m256i axis = avx2_load_i(stream_axis[g]);
     c->bytes = avx2_load_i(stream_bytes[g]);
-    c->sa = avx2_axes(j->sa, axis);
-    c->ta = avx2_axes(j->ta, axis);
-    c->sb = avx2_axes(j->sb, axis);
-    c->tb = avx2_axes(j->tb, axis);
+    c->sa = avx2_axes(j->cur.sa, axis);
+    c->ta = avx2_axes(j->cur.ta, axis);
+    c->sb = avx2_axes(j->cur.sb, axis);
+    c->tb = avx2_axes(j->cur.tb, axis);
 }
 
 /* The byte sources of groups 0, 1 and 2 of the 8 vertices at p */
@@ -616,10 +428,10 @@ __attribute__((target("avx2"))) static inline void avx2_pack(float *out, __m256 
 __attribute__((target("avx2"))) static void avx2_stream(const md2__pose_job *j, size_t blocks)
 {
     avx2_group c0, c1, c2;
-    const __m256 wa = _mm256_set1_ps(j->wa), wb = _mm256_set1_ps(j->wb);
-    const md2_vertex *va = j->va, *vb = j->vb;
+    const __m256 wa = _mm256_set1_ps(j->cur.wa), wb = _mm256_set1_ps(j->cur.wb);
+    const md2_vertex *va = j->cur.va, *vb = j->cur.vb;
     float *pos = j->pos, *nrm = j->nrm;
-    const int key = j->key;
+    const int key = j->cur.key;
     size_t b;
 
     avx2_group_init(&c0, 0, j);
@@ -685,21 +497,21 @@ __attribute__((target("avx2"))) static inline void avx2_put_row(float *p, __m256
 __attribute__((target("avx2"))) static void avx2_pairs(const md2__pose_job *j, size_t begin,
                                                        size_t end)
 {
-    const __m256 sa = avx2_load3x2(j->sa);
-    const __m256 ta = avx2_load3x2(j->ta);
-    const __m256 sb = avx2_load3x2(j->sb);
-    const __m256 tb = avx2_load3x2(j->tb);
-    const __m256 wa = _mm256_set1_ps(j->wa), wb = _mm256_set1_ps(j->wb);
+    const __m256 sa = avx2_load3x2(j->cur.sa);
+    const __m256 ta = avx2_load3x2(j->cur.ta);
+    const __m256 sb = avx2_load3x2(j->cur.sb);
+    const __m256 tb = avx2_load3x2(j->cur.tb);
+    const __m256 wa = _mm256_set1_ps(j->cur.wa), wb = _mm256_set1_ps(j->cur.wb);
     const __m128 one = _mm_set1_ps(1.0f);
     const uint32_t *index = j->index;
-    const md2_vertex *va = j->va, *vb = j->vb;
-    const int key = j->key;
+    const md2_vertex *va = j->cur.va, *vb = j->cur.vb;
+    const int key = j->cur.key;
     float *pos = j->pos, *nrm = j->nrm, *uv_out = j->uv;
     const float *uv_src = j->uv_src;
     const size_t ps = j->pos_stride, ns = j->nrm_stride, us = j->uv_stride;
-    const int y_up = (j->flags & MD2_LAYOUT_Y_UP) != 0;
-    const int unit = (j->flags & MD2_LAYOUT_UNIT_NORMALS) != 0;
-    const int flip = (j->flags & MD2_LAYOUT_FLIP_V) != 0;
+    const int y_up = (j->flags & MD2__POSE_Y_UP) != 0;
+    const int unit = (j->flags & MD2__POSE_UNIT_NORMALS) != 0;
+    const int flip = (j->flags & MD2__POSE_FLIP_V) != 0;
     wide_plan w;
     int wide_pos, wide_nrm;
     size_t i;
@@ -752,13 +564,13 @@ __attribute__((target("avx2"))) static void avx2_pairs(const md2__pose_job *j, s
 __attribute__((target("avx2"))) static void avx2_mesh_default(const md2__pose_job *j,
                                                               size_t end)
 {
-    const __m256 sa = avx2_load3x2(j->sa), ta = avx2_load3x2(j->ta);
-    const __m256 sb = avx2_load3x2(j->sb), tb = avx2_load3x2(j->tb);
-    const __m256 wa = _mm256_set1_ps(j->wa), wb = _mm256_set1_ps(j->wb);
+    const __m256 sa = avx2_load3x2(j->cur.sa), ta = avx2_load3x2(j->cur.ta);
+    const __m256 sb = avx2_load3x2(j->cur.sb), tb = avx2_load3x2(j->cur.tb);
+    const __m256 wa = _mm256_set1_ps(j->cur.wa), wb = _mm256_set1_ps(j->cur.wb);
     const uint32_t *index = j->index;
-    const md2_vertex *va = j->va, *vb = j->vb;
+    const md2_vertex *va = j->cur.va, *vb = j->cur.vb;
     const float *uv = j->uv_src;
-    const int key = j->key;
+    const int key = j->cur.key;
     float *out = j->pos;
     size_t i;
 
@@ -796,12 +608,13 @@ __attribute__((target("avx2"))) static void avx2_mesh_small(const md2__pose_job 
     const float *uv_src = j->uv_src;
     float *out = j->pos;
     md2__pose_job model = *j;
-    size_t i, count = j->count, n = j->model_vertices;
+    size_t i, count = j->end, n = j->model_vertices;
 
     pos[3 * n] = 0.0f;
     nrm[3 * n] = 0.0f;
     model.index = NULL;
-    model.count = n;
+    model.begin = 0;
+    model.end = n;
     model.pos = pos;
     model.pos_stride = 3;
     model.nrm = nrm;
@@ -828,13 +641,17 @@ static int disjoint(const float *a, const float *b, size_t n)
 __attribute__((target("avx2"))) static void md2__pose_avx2(const md2__pose_job *j)
 {
     size_t paired;
+    if (j->fade || j->begin != 0) { /* cross-fades and row ranges: rows */
+        sse2_rows(j, j->begin, j->end);
+        return;
+    }
     /* the stream writes 8 positions, then 8 normals: only for packed
      * arrays that do not overlap, where the order cannot matter */
     if (!j->index && j->flags == 0 && !j->uv && j->pos_stride == 3 &&
-        (!j->nrm || (j->nrm_stride == 3 && disjoint(j->pos, j->nrm, 3 * j->count)))) {
-        size_t blocks = j->count / 8;
+        (!j->nrm || (j->nrm_stride == 3 && disjoint(j->pos, j->nrm, 3 * j->end)))) {
+        size_t blocks = j->end / 8;
         avx2_stream(j, blocks);
-        sse2_rows(j, 8 * blocks, j->count);
+        sse2_rows(j, 8 * blocks, j->end);
         return;
     }
     /* md2_layout_default(0): a small model posed first, or pairs of welded
@@ -845,16 +662,16 @@ __attribute__((target("avx2"))) static void md2__pose_avx2(const md2__pose_job *
             avx2_mesh_small(j);
             return;
         }
-        paired = j->count & ~(size_t)1;
+        paired = j->end & ~(size_t)1;
         avx2_mesh_default(j, paired);
-        sse2_rows(j, paired, j->count);
+        sse2_rows(j, paired, j->end);
         return;
     }
     /* any layout: pairs of vertices that each have one after them (16-byte
      * row stores may spill into it), then the rest */
-    paired = j->count > 0 ? (j->count - 1) & ~(size_t)1 : 0;
+    paired = j->end > 0 ? (j->end - 1) & ~(size_t)1 : 0;
     avx2_pairs(j, 0, paired);
-    sse2_rows(j, paired, j->count);
+    sse2_rows(j, paired, j->end);
 }
 #endif /* MD2_POSE_AVX2 */
 
@@ -935,7 +752,7 @@ static inline void neon_put_uv(float *p, const float *src, int flip)
 
 static void md2__pose_neon(const md2__pose_job *j)
 {
-    neon_rows(j, 0, j->count);
+    neon_rows(j, j->begin, j->end);
 }
 #endif /* MD2_POSE_NEON */
 
@@ -943,7 +760,8 @@ static void md2__pose_neon(const md2__pose_job *j)
 /* Choosing a kernel                                                         */
 /* ------------------------------------------------------------------------ */
 
-md2__pose_fn md2__pose_kernel(void)
+/* The best kernel for this CPU */
+static md2__pose_fn best_kernel(void)
 {
 #if defined(MD2_POSE_AVX2)
     if (__builtin_cpu_supports("avx2"))
@@ -960,8 +778,8 @@ md2__pose_fn md2__pose_kernel(void)
 
 void md2__pose_run(const md2__pose_job *job)
 {
-    if (job->count != 0)
-        md2__pose_kernel()(job);
+    if (job->end > job->begin)
+        best_kernel()(job);
 }
 
 md2__pose_fn md2__pose_kernel_named(const char *name)

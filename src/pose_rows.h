@@ -17,29 +17,42 @@
  *   v_put_uv(p, src, flip)     p[0] = src[0], p[1] = src[1] or 1 - src[1]
  *
  * A vertex is one row: x, y, z (and 0) in one vector, its normal in
- * another. A row is stored with a 16-byte store where the 4 bytes past the
+ * another; a cross-fade computes both pairs' rows, then blends them. A row is stored with a 16-byte store where the 4 bytes past the
  * attribute are written again later in the same call (see wide_plan in
  * pose_kernels.c), else with an 8-byte and a 4-byte store.
  *
  * SPDX-License-Identifier: MIT
  */
 
-typedef struct ROWS(consts) {
+/* One keyframe pair's constants, as vectors. */
+typedef struct ROWS(pair) {
     VEC sa, ta, sb, tb, wa, wb;
-} ROWS(consts);
+    const md2_vertex *va, *vb;
+} ROWS(pair);
 
-/* The position and (if normals) the normal of model vertex s. */
-static inline void ROWS(vertex)(const md2_vertex *va, const md2_vertex *vb,
-                                const ROWS(consts) *k, size_t s, int key, int normals,
+static inline void ROWS(pair_init)(ROWS(pair) *k, const md2__pose_pair *p)
+{
+    k->sa = v_load3(p->sa);
+    k->ta = v_load3(p->ta);
+    k->sb = v_load3(p->sb);
+    k->tb = v_load3(p->tb);
+    k->wa = v_set1(p->wa);
+    k->wb = v_set1(p->wb);
+    k->va = p->va;
+    k->vb = p->vb;
+}
+
+/* The position and (if normals) the normal of model vertex s in pair k. */
+static inline void ROWS(vertex)(const ROWS(pair) *k, size_t s, int key, int normals,
                                 VEC *pos, VEC *nrm)
 {
-    const md2_vertex *a = va + s;
+    const md2_vertex *a = k->va + s;
     if (key) {
         *pos = v_decode(a, k->sa, k->ta);
         if (normals)
             *nrm = v_load(md2__normals4[a->normal]);
     } else {
-        const md2_vertex *b = vb + s;
+        const md2_vertex *b = k->vb + s;
         VEC pa = v_decode(a, k->sa, k->ta);
         VEC pb = v_decode(b, k->sb, k->tb);
         *pos = v_add(v_mul(k->wa, pa), v_mul(k->wb, pb));
@@ -51,35 +64,41 @@ static inline void ROWS(vertex)(const md2_vertex *va, const md2_vertex *vb,
     }
 }
 
-/* Output vertices [begin, end) of job j. Everything the loop reads from j
- * is copied first: the stores below may alias any memory. */
+/* Rows [begin, end) of job j, its current pair a keyframe if key. Every-
+ * thing the loop reads from j is copied first: the stores below may alias
+ * any memory. */
 static inline void ROWS(loop)(const md2__pose_job *j, size_t begin, size_t end, int key)
 {
-    ROWS(consts) k;
+    ROWS(pair) cur, from;
     wide_plan w;
     const uint32_t *index = j->index;
-    const md2_vertex *va = j->va, *vb = j->vb;
     const float *uv_src = j->uv_src;
-    const size_t count = j->count;
+    const size_t last = j->end;
     float *pos = j->pos, *nrm = j->nrm, *uv = j->uv;
     const size_t ps = j->pos_stride, ns = j->nrm_stride, us = j->uv_stride;
     const int normals = nrm != NULL;
-    const int unit = normals && (j->flags & MD2_LAYOUT_UNIT_NORMALS) != 0;
-    const int y_up = (j->flags & MD2_LAYOUT_Y_UP) != 0;
-    const int flip = (j->flags & MD2_LAYOUT_FLIP_V) != 0;
+    const int unit = normals && (j->flags & MD2__POSE_UNIT_NORMALS) != 0;
+    const int y_up = (j->flags & MD2__POSE_Y_UP) != 0;
+    const int flip = (j->flags & MD2__POSE_FLIP_V) != 0;
+    const int fade = j->fade, from_key = j->from.key;
+    const VEC w_from = v_set1(j->w_from), w_cur = v_set1(j->w_cur);
     size_t i;
 
-    k.sa = v_load3(j->sa);
-    k.ta = v_load3(j->ta);
-    k.sb = v_load3(j->sb);
-    k.tb = v_load3(j->tb);
-    k.wa = v_set1(j->wa);
-    k.wb = v_set1(j->wb);
+    ROWS(pair_init)(&cur, &j->cur);
+    ROWS(pair_init)(&from, &j->from);
     plan_wide_stores(j, &w);
     for (i = begin; i < end; i++) {
-        const int more = i + 1 < count; /* a vertex follows this one */
+        const int more = i + 1 < last; /* a row follows this one */
+        const size_t s = index ? index[i] : i;
         VEC p, n = v_set1(0.0f); /* n: unused without normals */
-        ROWS(vertex)(va, vb, &k, index ? index[i] : i, key, normals, &p, &n);
+        ROWS(vertex)(&cur, s, key, normals, &p, &n);
+        if (fade) { /* w_from * from + w_cur * cur */
+            VEC po, no = n;
+            ROWS(vertex)(&from, s, from_key, normals, &po, &no);
+            p = v_add(v_mul(w_from, po), v_mul(w_cur, p));
+            if (normals)
+                n = v_add(v_mul(w_from, no), v_mul(w_cur, n));
+        }
         if (unit)
             n = v_unit(n);
         if (y_up) {
@@ -104,7 +123,7 @@ static inline void ROWS(loop)(const md2__pose_job *j, size_t begin, size_t end, 
 
 static void ROWS(rows)(const md2__pose_job *j, size_t begin, size_t end)
 {
-    if (j->key)
+    if (j->cur.key)
         ROWS(loop)(j, begin, end, 1);
     else
         ROWS(loop)(j, begin, end, 0);

@@ -1,6 +1,7 @@
 /*
- * Float arithmetic with one rounding per operation on every host
- * (internal; the animation module and the scalar pose kernel).
+ * Float arithmetic with one rounding per operation on every host: tier 1
+ * of the private headers (see diag.h), for the pose code, bounds and tag
+ * matrices.
  *
  * C lets a compiler evaluate float expressions in a wider type
  * (FLT_EVAL_METHOD: s390x GCC and x87 use double or long double) and round
@@ -37,6 +38,31 @@ static inline float md2__to_float(float x)
     return rounded;
 }
 #endif
+
+/* a * b, a + b, a - b and a / b, each rounded to float */
+static inline float md2__mul(float a, float b)
+{
+    float r = md2__to_float(a * b);
+    return r;
+}
+
+static inline float md2__add(float a, float b)
+{
+    float r = md2__to_float(a + b);
+    return r;
+}
+
+static inline float md2__sub(float a, float b)
+{
+    float r = md2__to_float(a - b);
+    return r;
+}
+
+static inline float md2__div(float a, float b)
+{
+    float r = md2__to_float(a / b);
+    return r;
+}
 
 /* a * b + c; callers pass floats (read from memory or from md2__to_float()) */
 static inline float md2__mul_add(float a, float b, float c)

@@ -6,7 +6,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "md2/animation.h"
-#include "internal.h"
+#include "diag.h"
 
 #include <float.h>
 #include <math.h>

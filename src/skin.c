@@ -11,7 +11,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "md2/skin.h"
-#include "internal.h"
+#include "diag.h"
 #include "reader.h"
 
 #include <string.h>

@@ -4,18 +4,14 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "internal.h"
+#include "attach.h"
 #include "reader.h"
-#include "tags_internal.h"
 
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-
-/* Alignment of a type in C99. */
-#define MD2_TAG_ALIGNOF(type) offsetof(struct { char c; type member; }, member)
 
 /* Header fields, in file order (byte offset = 4 * index). */
 enum {
@@ -119,7 +115,7 @@ static uint64_t file_bytes(uint64_t tags, uint64_t frames, uint64_t *extract_end
 static int tags_layout(size_t num_tags, size_t num_frames, size_t *names_at,
                        size_t *frames_at, size_t *total)
 {
-    size_t align = MD2_TAG_ALIGNOF(float);
+    size_t align = MD2_ALIGNOF(float);
     size_t at = sizeof(md2_tags), floats;
 
     if (num_tags > (SIZE_MAX - at) / sizeof(md2_tag_name))
@@ -533,48 +529,30 @@ md2_result md2_tags_write(const md2_tags *tags, void *buffer, size_t capacity,
 /* Interpolation                                                             */
 /* ------------------------------------------------------------------------ */
 
-/*
- * Float arithmetic with one rounding per operation on every host, as in
- * anim.c: where floats may be evaluated in a wider type (FLT_EVAL_METHOD
- * 2, x87), a volatile store rounds each result; every result is also
- * assigned to a float object, which rounds under FLT_EVAL_METHOD 1. So the
- * matrices are the same bit for bit on x86-64, s390x and 32-bit x86.
- */
-#if defined(FLT_EVAL_METHOD) && (FLT_EVAL_METHOD == 0 || FLT_EVAL_METHOD == 1)
-#define to_float(x) (x)
-#else
-static float to_float(float x)
-{
-    volatile float rounded = x;
-    return rounded;
-}
-#endif
-
-static float f_mul(float a, float b) { float r = to_float(a * b); return r; }
-static float f_add(float a, float b) { float r = to_float(a + b); return r; }
-static float f_sub(float a, float b) { float r = to_float(a - b); return r; }
-static float f_div(float a, float b) { float r = to_float(a / b); return r; }
+/* Float arithmetic with one rounding per operation on every host
+ * (round.h), so the matrices are the same bit for bit on x86-64, s390x,
+ * aarch64 and 32-bit x86. */
 
 static float dot3(const float a[3], const float b[3])
 {
-    float s = f_mul(a[0], b[0]);
-    s = f_add(s, f_mul(a[1], b[1]));
-    s = f_add(s, f_mul(a[2], b[2]));
+    float s = md2__mul(a[0], b[0]);
+    s = md2__add(s, md2__mul(a[1], b[1]));
+    s = md2__add(s, md2__mul(a[2], b[2]));
     return s;
 }
 
 static void cross3(const float a[3], const float b[3], float out[3])
 {
-    float x = f_sub(f_mul(a[1], b[2]), f_mul(a[2], b[1]));
-    float y = f_sub(f_mul(a[2], b[0]), f_mul(a[0], b[2]));
-    float z = f_sub(f_mul(a[0], b[1]), f_mul(a[1], b[0]));
+    float x = md2__sub(md2__mul(a[1], b[2]), md2__mul(a[2], b[1]));
+    float y = md2__sub(md2__mul(a[2], b[0]), md2__mul(a[0], b[2]));
+    float z = md2__sub(md2__mul(a[0], b[1]), md2__mul(a[1], b[0]));
     out[0] = x;
     out[1] = y;
     out[2] = z;
 }
 
 /* Shortest vector given a direction (the axes blended are unit vectors, so
- * this is a fraction of their length); as a float object (see anim.c). */
+ * this is a fraction of their length); as a float object (see pose_kernels.c). */
 static const float min_length = 1e-3f;
 
 /* Scales v to unit length into out and returns its length, or returns 0
@@ -591,11 +569,11 @@ static float unit3(const float v[3], float out[3])
     if (!(m > 0.0f) || !isfinite(m))
         return 0.0f;
     for (k = 0; k < 3; k++)
-        w[k] = f_div(v[k], m);
-    len = to_float(sqrtf(dot3(w, w))); /* in [1, sqrt(3)] */
+        w[k] = md2__div(v[k], m);
+    len = md2__to_float(sqrtf(dot3(w, w))); /* in [1, sqrt(3)] */
     for (k = 0; k < 3; k++)
-        out[k] = f_div(w[k], len);
-    total = f_mul(m, len);
+        out[k] = md2__div(w[k], len);
+    total = md2__mul(m, len);
     return total;
 }
 
@@ -605,7 +583,7 @@ static void reject3(const float v[3], const float f[3], float out[3])
     float d = dot3(v, f);
     int k;
     for (k = 0; k < 3; k++)
-        out[k] = f_sub(v[k], f_mul(d, f[k]));
+        out[k] = md2__sub(v[k], md2__mul(d, f[k]));
 }
 
 /* The unit axes of an orientation (a zero vector where an axis is zero). */
@@ -736,14 +714,14 @@ void md2__orient_blend(const float a[MD2_TAG_FRAME_FLOATS],
     unit_axes_of(b, &ub);
     for (axis = 0; axis < 3; axis++)
         for (k = 0; k < 3; k++)
-            blended[axis][k] = md2__blend(wa, ua.v[axis][k], t, ub.v[axis][k]);
+            blended[axis][k] = md2__blend2(wa, ua.v[axis][k], t, ub.v[axis][k]);
     if (t <= 0.5f)
         orthonormalize(blended[0], blended[1], blended[2], &ua, &ub, out);
     else
         orthonormalize(blended[0], blended[1], blended[2], &ub, &ua, out);
     /* the origin as md2_lerp() blends a position */
     for (k = 0; k < 3; k++)
-        out[9 + k] = md2__blend(wa, a[9 + k], t, b[9 + k]);
+        out[9 + k] = md2__blend2(wa, a[9 + k], t, b[9 + k]);
 }
 
 void md2__orient_matrix(const float o[MD2_TAG_FRAME_FLOATS], float m[16])
@@ -777,24 +755,5 @@ md2_result md2_tag_lerp(const md2_tags *tags, size_t tag, uint32_t frame_a,
         return MD2_ERR_FRAME_RANGE;
     md2__tag_orient(tags, tag, frame_a, frame_b, t, o);
     md2__orient_matrix(o, matrix);
-    return MD2_OK;
-}
-
-md2_result md2_attach(const float parent[16], const float tag[16], float child[16])
-{
-    float m[16];
-    int row, col, k;
-
-    if (!parent || !tag || !child)
-        return MD2_ERR_INVALID_ARGUMENT;
-    for (col = 0; col < 4; col++) {
-        for (row = 0; row < 4; row++) {
-            float sum = f_mul(parent[row], tag[4 * col]);
-            for (k = 1; k < 4; k++)
-                sum = f_add(sum, f_mul(parent[4 * k + row], tag[4 * col + k]));
-            m[4 * col + row] = sum;
-        }
-    }
-    memcpy(child, m, sizeof m);
     return MD2_OK;
 }

@@ -9,7 +9,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "internal.h"
+#include "format.h"
 
 #include <string.h>
 
@@ -58,14 +58,6 @@ static void put_bytes(md2_sink *s, const void *data, size_t n)
 
 /* 1 on a little-endian host, where the model's int16/uint16/int32 arrays
  * hold the file's bytes */
-static int host_little_endian(void)
-{
-    const uint16_t one = 1;
-    unsigned char first;
-    memcpy(&first, &one, 1);
-    return first == 1;
-}
-
 static void put_u16(md2_sink *s, uint16_t v)
 {
     uint8_t b[2];
@@ -289,7 +281,7 @@ static md2_result emit(const md2_model *m, const md2_wlayout *w, md2_sink *s)
 
     for (i = 0; i < m->num_skins; i++)
         put_bytes(s, m->skins[i].name, MD2_SKIN_NAME_SIZE);
-    if (host_little_endian() && sizeof(md2_texcoord) == MD2_TEXCOORD_BYTES &&
+    if (md2__host_little_endian() && sizeof(md2_texcoord) == MD2_TEXCOORD_BYTES &&
         sizeof(md2_triangle) == MD2_TRIANGLE_BYTES) {
         put_bytes(s, m->texcoords, m->num_texcoords * MD2_TEXCOORD_BYTES);
         put_bytes(s, m->triangles, m->num_triangles * MD2_TRIANGLE_BYTES);
@@ -328,7 +320,7 @@ static md2_result emit(const md2_model *m, const md2_wlayout *w, md2_sink *s)
             }
         }
     }
-    if (host_little_endian()) {
+    if (md2__host_little_endian()) {
         put_bytes(s, m->glcmds, m->num_glcmds * MD2_GLCMD_WORD_BYTES);
     } else {
         for (i = 0; i < m->num_glcmds; i++)

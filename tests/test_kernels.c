@@ -10,8 +10,10 @@
  *    kernels treat apart (packed, interleaved, strides with gaps whose
  *    bytes must stay, overlapping outputs, gathers through an index, uv,
  *    and every MD2_LAYOUT_* flag);
- * and the public calls (md2_lerp, md2_decode_frame, md2_mesh_lerp,
- * md2_mesh_pose, md2_mesh_morph_floats) against the scalar kernel.
+ * cross-fades (the second keyframe pair of a job) and row ranges, and the
+ * public calls (md2_lerp, md2_decode_frame, md2_player_pose and its
+ * _linked twin, md2_mesh_lerp, md2_mesh_pose, md2_mesh_morph_floats)
+ * against the scalar kernel.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -28,6 +30,7 @@
 
 #include "md2/animation.h"
 #include "md2/mesh.h"
+#include "md2/tags.h"
 #include "pose.h"
 #include "test_util.h"
 
@@ -204,7 +207,7 @@ static void apply_layout(md2__pose_job *job, const layout *l, float *buf, size_t
     size_t nrm = l->nrm;
     if (strcmp(l->name, "packed, normals right after the positions") == 0)
         nrm = 3 * n;
-    job->count = n;
+    job->end = n;
     job->pos = buf + l->pos;
     job->pos_stride = l->pos_stride;
     job->nrm = nrm == NONE ? NULL : buf + nrm;
@@ -220,10 +223,10 @@ static void apply_layout(md2__pose_job *job, const layout *l, float *buf, size_t
 /* Floats of buf that job's outputs reach, and 8 more. */
 static size_t extent(const md2__pose_job *job, const float *buf)
 {
-    size_t end = (size_t)(job->pos - buf) + (job->count - 1) * job->pos_stride + 3, e;
-    if (job->nrm && (e = (size_t)(job->nrm - buf) + (job->count - 1) * job->nrm_stride + 3) > end)
+    size_t end = (size_t)(job->pos - buf) + (job->end - 1) * job->pos_stride + 3, e;
+    if (job->nrm && (e = (size_t)(job->nrm - buf) + (job->end - 1) * job->nrm_stride + 3) > end)
         end = e;
-    if (job->uv && (e = (size_t)(job->uv - buf) + (job->count - 1) * job->uv_stride + 2) > end)
+    if (job->uv && (e = (size_t)(job->uv - buf) + (job->end - 1) * job->uv_stride + 2) > end)
         end = e;
     assert_true(end + 8 <= BUF_FLOATS);
     return end + 8;
@@ -279,7 +282,6 @@ static void test_kernels_available(void **state)
     for (k = 0; k < NUM_SIMD; k++)
         print_message("kernel %s: %s\n", simd_names[k],
                       md2__pose_kernel_named(simd_names[k]) ? "tested" : "not in this build or CPU");
-    assert_non_null(md2__pose_kernel());
 }
 
 /* The scalar kernel is the reference written here. */
@@ -298,7 +300,7 @@ static void test_scalar_matches_reference(void **state)
                     md2__pose_job job;
                     float t = t_value(ti);
                     md2__pose_setup(&job, &s.frames[a], &s.frames[b], t);
-                    job.count = n;
+                    job.end = n;
                     job.pos = &pos[0][0];
                     job.pos_stride = 3;
                     job.nrm = &nrm[0][0];
@@ -364,6 +366,116 @@ static void test_kernels_layouts(void **state)
         print_message("no SIMD kernel here: the scalar kernel alone is used\n");
 }
 
+/* 0, a quarter, a half and 1 - ulp: cross-fade weights of the current pose */
+static float w_value(unsigned i)
+{
+    static const float fixed[4] = {0.0f, 0.25f, 0.5f, 1.0f - FLT_EPSILON / 2.0f};
+    return fixed[i % 4u];
+}
+
+/* A cross-fade by the scalar kernel is the reference's two poses blended,
+ * outgoing first: (1 - w) * from + w * cur, positions and normals. */
+static void test_scalar_fade_matches_reference(void **state)
+{
+    static syn_model s;
+    size_t n, i;
+    unsigned a, c, ti, wi;
+    (void)state;
+    for (n = 1; n <= 17; n += 8) {
+        syn_build(&s, n, (uint32_t)(n + 100));
+        for (a = 0; a < SYN_FRAMES; a++)
+            for (c = 0; c < SYN_FRAMES; c++)
+                for (ti = 0; ti < NUM_T; ti++)
+                    for (wi = 0; wi < 4; wi++) {
+                        float pos[SYN_MAX][3], nrm[SYN_MAX][3];
+                        md2__pose_job job;
+                        unsigned b = (a + 1) % SYN_FRAMES, d = (c + 2) % SYN_FRAMES;
+                        float t = t_value(ti), u = t_value(ti + 2), w = w_value(wi);
+                        md2__pose_setup(&job, &s.frames[a], &s.frames[b], t);
+                        md2__pose_fade(&job, &s.frames[c], &s.frames[d], u, w);
+                        job.end = n;
+                        job.pos = &pos[0][0];
+                        job.pos_stride = 3;
+                        job.nrm = &nrm[0][0];
+                        job.nrm_stride = 3;
+                        md2__pose_scalar(&job);
+                        for (i = 0; i < n; i++) {
+                            float pc[3], nc[3], po[3], no[3], p[3], q[3];
+                            int k;
+                            ref_vertex(&s.frames[a], &s.frames[b], t, i, pc, nc);
+                            ref_vertex(&s.frames[c], &s.frames[d], u, i, po, no);
+                            for (k = 0; k < 3; k++) {
+                                p[k] = ref_blend(rnd(1.0f - w), po[k], w, pc[k]);
+                                q[k] = ref_blend(rnd(1.0f - w), no[k], w, nc[k]);
+                            }
+                            assert_memory_equal(p, pos[i], sizeof p);
+                            assert_memory_equal(q, nrm[i], sizeof q);
+                        }
+                    }
+    }
+}
+
+/* Every SIMD kernel against the scalar one on cross-fades and on row
+ * ranges that start past row 0 or end before the last row, in every
+ * layout. */
+static void test_kernels_fades_and_ranges(void **state)
+{
+    static syn_model s;
+    static float buf_ref[BUF_FLOATS], buf_out[BUF_FLOATS];
+    static uint32_t index[2 * SYN_MAX];
+    static float uv_src[2 * 2 * SYN_MAX];
+    static const size_t counts[] = {1, 2, 5, 8, 9, 17, 33, 64};
+    size_t k, c, li, i;
+    unsigned a, ti, ri;
+    uint32_t seed = 11;
+    int ran = 0;
+    (void)state;
+    for (i = 0; i < 2 * 2 * SYN_MAX; i++)
+        uv_src[i] = (float)(lcg(&seed) % 1000u) / 999.0f;
+    for (k = 0; k < NUM_SIMD; k++) {
+        md2__pose_fn fn = md2__pose_kernel_named(simd_names[k]);
+        if (!fn)
+            continue;
+        ran = 1;
+        for (c = 0; c < sizeof counts / sizeof counts[0]; c++) {
+            size_t n = counts[c];
+            syn_build(&s, n, (uint32_t)(n * 17u + k));
+            for (i = 0; i < 2 * SYN_MAX; i++)
+                index[i] = lcg(&seed) % (uint32_t)n;
+            for (li = 0; li < NUM_LAYOUTS; li++) {
+                const layout *l = &layouts[li];
+                size_t outs = l->gather ? n + n / 2 + 1 : n;
+                for (a = 0; a < SYN_FRAMES; a++)
+                    for (ti = 0; ti < NUM_T; ti++)
+                        for (ri = 0; ri < 3; ri++) {
+                            md2__pose_job job;
+                            char what[200];
+                            md2__pose_setup(&job, &s.frames[a], &s.frames[(a + 1) % SYN_FRAMES],
+                                            t_value(ti));
+                            apply_layout(&job, l, buf_ref, outs, (ti & 1) ? n : 0, index,
+                                         uv_src);
+                            if (ri != 1) /* 0 and 2: a cross-fade */
+                                md2__pose_fade(&job, &s.frames[(a + 2) % SYN_FRAMES],
+                                               &s.frames[a], t_value(ti + 3), w_value(ti));
+                            if (ri != 0) { /* 1 and 2: rows [outs / 3, end - 1) */
+                                job.begin = outs / 3;
+                                job.end = outs > 1 ? outs - 1 : outs;
+                            }
+                            snprintf(what, sizeof what,
+                                     "layout \"%s\", %lu vertices, frame %u, t %.9g, %s, rows %lu-%lu",
+                                     l->name, (unsigned long)n, a, (double)t_value(ti),
+                                     job.fade ? "cross-fade" : "no fade",
+                                     (unsigned long)job.begin, (unsigned long)job.end);
+                            if (job.end > job.begin)
+                                compare_job(fn, simd_names[k], &job, buf_ref, buf_out, what);
+                        }
+            }
+        }
+    }
+    if (!ran)
+        print_message("no SIMD kernel here: the scalar kernel alone is used\n");
+}
+
 /* The model's mesh in the default layout (and with all flags), frame
  * after frame: every kernel against the scalar one. */
 static void corpus_mesh(const md2_model *m, const char *file)
@@ -383,7 +495,7 @@ static void corpus_mesh(const md2_model *m, const char *file)
         float t = t_value(a % NUM_T);
         md2__pose_setup(&job, &m->frames[a], &m->frames[(a + 1) % m->num_frames], t);
         job.index = mesh->source_vertex;
-        job.count = mesh->num_vertices;
+        job.end = mesh->num_vertices;
         job.model_vertices = m->num_vertices;
         job.pos = ref;
         job.pos_stride = 8;
@@ -455,7 +567,7 @@ static void corpus_pairs(const char *file)
             size_t i;
             b = (a + 1) % (uint32_t)m->num_frames;
             md2__pose_setup(&ref, &m->frames[a], &m->frames[b], t_value(a % NUM_T));
-            ref.count = n;
+            ref.end = n;
             ref.pos = buf_ref;
             ref.pos_stride = 3;
             ref.nrm = buf_ref + 3 * n;
@@ -478,7 +590,7 @@ static void corpus_pairs(const char *file)
             if (step > 1 && (a * m->num_frames + b) % step != 0)
                 continue;
             md2__pose_setup(&ref, &m->frames[a], &m->frames[b], t);
-            ref.count = n;
+            ref.end = n;
             ref.pos = buf_ref;
             ref.pos_stride = 3;
             ref.nrm = buf_ref + 3 * n;
@@ -574,7 +686,7 @@ static void test_public_calls(void **state)
             md2__pose_job job;
             md2__pose_setup(&job, &m->frames[1], &m->frames[2], t);
             job.index = mesh->source_vertex;
-            job.count = mesh->num_vertices;
+            job.end = mesh->num_vertices;
             job.pos = ref;
             job.pos_stride = 8;
             job.nrm = ref + 3;
@@ -611,6 +723,73 @@ static void test_public_calls(void **state)
         assert_memory_equal(ref, out, sizeof ref);
     }
     {
+        /* during a cross-fade md2_player_pose(), md2_player_pose_linked()
+         * and md2_mesh_pose() give the scalar kernel's fade */
+        md2_player p;
+        md2_player_frames st;
+        md2_anim one, two;
+        unsigned flags;
+        memset(&one, 0, sizeof one);
+        memset(&two, 0, sizeof two);
+        one.first = 0;
+        one.last = 1;
+        one.fps = 10.0f;
+        two.first = 1;
+        two.last = 2;
+        two.fps = 7.0f;
+        md2_player_init(&p);
+        assert_int_equal(md2_player_play(&p, &one, MD2_PLAY_LOOP, MD2_RATE_ANIM), MD2_OK);
+        md2_player_advance(&p, 0.061);
+        assert_int_equal(md2_player_crossfade(&p, &two, MD2_PLAY_LOOP, MD2_RATE_ANIM, 0.5),
+                         MD2_OK);
+        md2_player_advance(&p, 0.13);
+        md2_player_state(&p, &st);
+        assert_true(st.weight > 0.0f && st.weight < 1.0f);
+        assert_true(st.t > 0.0f && st.t < 1.0f);
+        for (flags = 0; flags < 8; flags++) {
+            md2_vertex_layout vl = md2_layout_default(flags);
+            md2__pose_job job;
+            md2__pose_setup(&job, &m->frames[st.frame_a], &m->frames[st.frame_b], st.t);
+            md2__pose_fade(&job, &m->frames[st.from_a], &m->frames[st.from_b], st.from_t,
+                           st.weight);
+            job.index = mesh->source_vertex;
+            job.end = mesh->num_vertices;
+            job.pos = ref;
+            job.pos_stride = 8;
+            job.nrm = ref + 3;
+            job.nrm_stride = 8;
+            job.uv = ref + 6;
+            job.uv_stride = 8;
+            job.uv_src = mesh->uv;
+            job.flags = flags;
+            fill_canary(ref, BUF_FLOATS);
+            fill_canary(out, BUF_FLOATS);
+            md2__pose_scalar(&job);
+            assert_int_equal(md2_mesh_pose(mesh, m, &p, out, &vl), MD2_OK);
+            assert_memory_equal(ref, out, sizeof ref);
+        }
+        {
+            md2__pose_job job;
+            size_t nv = m->num_vertices;
+            md2__pose_setup(&job, &m->frames[st.frame_a], &m->frames[st.frame_b], st.t);
+            md2__pose_fade(&job, &m->frames[st.from_a], &m->frames[st.from_b], st.from_t,
+                           st.weight);
+            job.end = nv;
+            job.pos = ref;
+            job.pos_stride = 3;
+            job.nrm = ref + 3 * nv;
+            job.nrm_stride = 3;
+            fill_canary(ref, BUF_FLOATS);
+            fill_canary(out, BUF_FLOATS);
+            md2__pose_scalar(&job);
+            assert_int_equal(md2_player_pose(&p, m, out, 0, out + 3 * nv, 0), MD2_OK);
+            assert_memory_equal(ref, out, sizeof ref);
+            fill_canary(out, BUF_FLOATS);
+            assert_int_equal(md2_player_pose_linked(&p, m, out, 0, out + 3 * nv, 0), MD2_OK);
+            assert_memory_equal(ref, out, sizeof ref);
+        }
+    }
+    {
         /* md2_mesh_morph_floats: keyframes in welded order */
         size_t f, i, w = mesh->num_vertices;
         assert_true(3 * w * m->num_frames <= BUF_FLOATS / 2);
@@ -636,6 +815,8 @@ int main(void)
         cmocka_unit_test(test_kernels_available),
         cmocka_unit_test(test_scalar_matches_reference),
         cmocka_unit_test(test_kernels_layouts),
+        cmocka_unit_test(test_scalar_fade_matches_reference),
+        cmocka_unit_test(test_kernels_fades_and_ranges),
         cmocka_unit_test(test_kernels_corpus),
         cmocka_unit_test(test_public_calls),
     };

@@ -1,13 +1,14 @@
 /*
- * Declarations shared by the attachment sources (tags.c, attach.c,
- * bundle.c); not installed.
+ * Tier 6 of the private headers (see diag.h): declarations shared by the
+ * attachment sources (tags.c, attach.c, bundle.c); not installed.
  *
  * SPDX-License-Identifier: MIT
  */
-#ifndef MD2_TAGS_INTERNAL_H
-#define MD2_TAGS_INTERNAL_H
+#ifndef MD2_ATTACH_H
+#define MD2_ATTACH_H
 
 #include "md2/tags.h"
+#include "player.h"
 
 /* An orientation as a tag file stores it: forward[3], right[3], up[3],
  * origin[3] (MD2_TAG_FRAME_FLOATS floats). */
@@ -41,4 +42,4 @@ md2_result md2__frame_count_quirk(const md2_options *opts, md2_section section,
 #endif
     ;
 
-#endif /* MD2_TAGS_INTERNAL_H */
+#endif /* MD2_ATTACH_H */

@@ -1,9 +1,11 @@
 /*
- * Strings, version, limits, allocator and diagnostics helpers.
+ * Diagnostics and allocation: the default allocator, error and quirk
+ * reports, and the strings that name versions, results, warnings and
+ * sections.
  *
  * SPDX-License-Identifier: MIT
  */
-#include "internal.h"
+#include "diag.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,39 +115,6 @@ const char *md2_section_string(md2_section s)
     return "unknown section";
 }
 
-const md2_section_desc md2__sections[MD2_NUM_SECTIONS] = {
-    {MD2_SECTION_SKINS, MD2_H_NUM_SKINS, MD2_H_OFS_SKINS, MD2_SKIN_BYTES},
-    {MD2_SECTION_TEXCOORDS, MD2_H_NUM_ST, MD2_H_OFS_ST, MD2_TEXCOORD_BYTES},
-    {MD2_SECTION_TRIANGLES, MD2_H_NUM_TRIS, MD2_H_OFS_TRIS, MD2_TRIANGLE_BYTES},
-    {MD2_SECTION_FRAMES, MD2_H_NUM_FRAMES, MD2_H_OFS_FRAMES, 0u},
-    {MD2_SECTION_GLCMDS, MD2_H_NUM_GLCMDS, MD2_H_OFS_GLCMDS, MD2_GLCMD_WORD_BYTES},
-};
-
-const char *md2__header_field_name(int k)
-{
-    static const char *const names[MD2_H_COUNT] = {
-        "ident", "version", "skinwidth", "skinheight", "framesize",
-        "num_skins", "num_xyz", "num_st", "num_tris", "num_glcmds",
-        "num_frames", "ofs_skins", "ofs_st", "ofs_tris", "ofs_frames",
-        "ofs_glcmds", "ofs_end"};
-    if (k < 0 || k >= MD2_H_COUNT)
-        return "?";
-    return names[k];
-}
-
-md2_limits md2_limits_quake2(void)
-{
-    md2_limits l;
-    memset(&l, 0, sizeof l);
-    l.max_skins = 32;
-    l.max_vertices = 2048;
-    l.max_texcoords = 2048 * 3;
-    l.max_triangles = 4096;
-    l.max_frames = 512;
-    l.max_glcmds = 16384;
-    return l;
-}
-
 static void *md2_default_alloc(void *user, size_t size)
 {
     (void)user;
@@ -246,17 +215,4 @@ md2_result md2__fail(md2_diagnostic *d, md2_result r, md2_section section,
     md2__vformat(d, fmt, ap);
     va_end(ap);
     return r;
-}
-
-void md2_texcoord_uv(const md2_model *model, md2_texcoord st, float *u, float *v)
-{
-    float fu = 0.0f, fv = 0.0f;
-    if (model && model->skin_width > 0)
-        fu = (float)st.s / (float)model->skin_width;
-    if (model && model->skin_height > 0)
-        fv = (float)st.t / (float)model->skin_height;
-    if (u)
-        *u = fu;
-    if (v)
-        *v = fv;
 }
