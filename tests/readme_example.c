@@ -75,7 +75,7 @@ int main(int argc, char **argv)
     /* a quarter of the way from keyframe 0 to keyframe 1, vertex by vertex */
     for (size_t i = 0; i < model->num_vertices; i++) {
         const md2_frame *a = &model->frames[0], *b = &model->frames[1];
-        for (int k = 0; k < 3; k++) {
+        for (size_t k = 0; k < 3; k++) {
             float pa = a->scale[k] * a->vertices[i].v[k] + a->translate[k];
             float pb = b->scale[k] * b->vertices[i].v[k] + b->translate[k];
             check(fabsf(positions[3 * i + k] - (0.75f * pa + 0.25f * pb)) < 1e-4f,
