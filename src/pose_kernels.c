@@ -78,7 +78,8 @@ void md2__unit_normal(float n[3])
 
 /* The position and (if nrm is not NULL) the normal of model vertex s in
  * pair p. */
-static void scalar_vertex(const md2__pose_pair *p, size_t s, float pos[3], float nrm[3])
+static inline void scalar_vertex(const md2__pose_pair *p, size_t s, float pos[3],
+                                 float nrm[3])
 {
     const md2_vertex *a = &p->va[s];
     int k;
@@ -108,8 +109,10 @@ static void put3(float *out, const float v[3], int y_up)
     out[2] = y_up ? -v[1] : v[2];
 }
 
-void md2__pose_scalar(const md2__pose_job *j)
+void md2__pose_scalar(const md2__pose_job *job)
 {
+    /* a copy the stores below cannot alias, so nothing is reloaded */
+    const md2__pose_job copy = *job, *j = &copy;
     const int y_up = (j->flags & MD2__POSE_Y_UP) != 0;
     size_t i;
 
