@@ -31,6 +31,8 @@
  *   md2_mesh_lerp       blend two keyframes into the default interleaved
  *                       layout (position, normal, uv: 32 bytes a welded
  *                       vertex)
+ *   md2_mesh_pose fade  the same layout from a player halfway through a
+ *                       cross-fade: four keyframes, two blends of two
  *
  * Columns: the time of one call, the speed in units (bytes, vertices,
  * triangles) a second, "vs naive": how many times faster than a plain C
@@ -52,6 +54,7 @@
 #endif
 
 #include <md2/md2.h>
+#include <md2/animation.h>
 #include <md2/mesh.h>
 
 #include <math.h>
@@ -110,6 +113,7 @@ typedef struct bench {
     float *positions, *normals; /* lerp output: positions, then normals */
     float *copy_src;            /* memcpy source (as large as any output) */
     float *mesh_out;            /* md2_mesh_lerp output, 8 floats a vertex */
+    md2_player player;          /* mid cross-fade, for the fade row */
     size_t copy_bytes;          /* what the memcpy row copies */
     uint32_t frame;             /* next frame pair */
 } bench;
@@ -244,6 +248,89 @@ static void naive_normalize(float *n, size_t count)
             n[2] = 1.0f;
         }
     }
+}
+
+/* The fade row: md2_mesh_pose of a player halfway through a cross-fade,
+ * in the default layout. */
+static void run_mesh_fade(bench *b, long reps)
+{
+    md2_vertex_layout l = md2_layout_default(0);
+    long i;
+    for (i = 0; i < reps; i++)
+        if (md2_mesh_pose(b->mesh, b->model, &b->player, b->mesh_out, &l) == MD2_OK)
+            sink += (unsigned long)(b->mesh_out[0] > b->mesh_out[3]);
+}
+
+/* md2_mesh_pose's cross-fade as a plain loop: both poses blended as
+ * naive_mesh_lerp blends two keyframes, then (1 - w) * from + w * cur */
+static void naive_mesh_fade(const md2_mesh *mesh, const md2_model *m,
+                            const md2_player_frames *st, float *out)
+{
+    const md2_frame *f[4];
+    const float *table = md2_normal(0);
+    float wt[4], w = st->weight, wo = 1.0f - st->weight;
+    size_t i;
+    int k, j;
+    f[0] = &m->frames[st->frame_a];
+    f[1] = &m->frames[st->frame_b];
+    f[2] = &m->frames[st->from_a];
+    f[3] = &m->frames[st->from_b];
+    wt[0] = 1.0f - st->t;
+    wt[1] = st->t;
+    wt[2] = 1.0f - st->from_t;
+    wt[3] = st->from_t;
+    for (i = 0; i < mesh->num_vertices; i++, out += 8) {
+        uint32_t s = mesh->source_vertex[i];
+        float p[4][3], n[4][3];
+        for (j = 0; j < 4; j++) {
+            const md2_vertex *v = &f[j]->vertices[s];
+            const float *nv = table + 3 * (v->normal < 162 ? v->normal : 5);
+            for (k = 0; k < 3; k++) {
+                p[j][k] = f[j]->scale[k] * (float)v->v[k] + f[j]->translate[k];
+                n[j][k] = nv[k];
+            }
+        }
+        for (k = 0; k < 3; k++) {
+            float pc = wt[0] * p[0][k] + wt[1] * p[1][k], po = wt[2] * p[2][k] + wt[3] * p[3][k];
+            float nc = wt[0] * n[0][k] + wt[1] * n[1][k], no = wt[2] * n[2][k] + wt[3] * n[3][k];
+            out[k] = wo * po + w * pc;
+            out[3 + k] = wo * no + w * nc;
+        }
+        out[6] = mesh->uv[2 * i];
+        out[7] = mesh->uv[2 * i + 1];
+    }
+}
+
+static void run_naive_mesh_fade(bench *b, long reps)
+{
+    md2_player_frames st;
+    long i;
+    md2_player_state(&b->player, &st);
+    for (i = 0; i < reps; i++) {
+        naive_mesh_fade(b->mesh, b->model, &st, b->mesh_out);
+        sink += (unsigned long)(b->mesh_out[0] > b->mesh_out[3]);
+    }
+}
+
+/* A player halfway through a cross-fade between two halves of the model's
+ * frames, each between two keyframes. */
+static void fade_player(md2_player *p, const md2_model *m)
+{
+    md2_anim a, c;
+    uint32_t half = (uint32_t)(m->num_frames / 2);
+    memset(&a, 0, sizeof a);
+    memset(&c, 0, sizeof c);
+    a.first = 0;
+    a.last = half > 0 ? half - 1 : 0;
+    a.fps = 10.0f;
+    c.first = half;
+    c.last = (uint32_t)m->num_frames - 1;
+    c.fps = 10.0f;
+    md2_player_init(p);
+    if (md2_player_play(p, &a, MD2_PLAY_LOOP, MD2_RATE_ANIM) == MD2_OK)
+        md2_player_advance(p, 0.137);
+    if (md2_player_crossfade(p, &c, MD2_PLAY_LOOP, MD2_RATE_ANIM, 0.2f) == MD2_OK)
+        md2_player_advance(p, 0.1);
 }
 
 /* md2_mesh_lerp's default layout as a plain loop over the welded vertices */
@@ -381,7 +468,7 @@ typedef struct row {
     size_t copy_bytes;   /* bytes memcpy copies */
 } row;
 
-#define MAX_ROWS 8
+#define MAX_ROWS 10
 
 typedef struct report {
     const char *label;
@@ -810,6 +897,9 @@ static int bench_model(const char *label, const unsigned char *data, size_t size
                     m->num_triangles * 12, budget);
         measure_row(r, &b, "md2_mesh_lerp", "welded", run_mesh_lerp, run_naive_mesh_lerp, w,
                     w * 8 * sizeof(float), budget);
+        fade_player(&b.player, m);
+        measure_row(r, &b, "md2_mesh_pose fade", "welded", run_mesh_fade, run_naive_mesh_fade,
+                    w, w * 8 * sizeof(float), budget);
     }
     r->instances = INSTANCES;
     r->threads_1 = instances_per_second(m, 1, budget);

@@ -14,6 +14,14 @@
 #                               round a float variable until it stores it to
 #                               memory
 #
+#   sh tests/cross.sh native    this host, with the scalar code only (use
+#                               with MD2_SIMD=OFF): the suite, and the digest
+#                               against the SIMD build's
+#
+# With MD2_SIMD=OFF in the environment every build is configured with
+# -DMD2_SIMD=OFF (scalar C only) in a folder whose name ends in -nosimd,
+# and its digest must still equal the native (SIMD) build's.
+#
 # The x87 builds are optimised: at -O0 every value goes through memory,
 # which rounds it, and hides what x87 does to float arithmetic.
 #
@@ -40,7 +48,14 @@ aarch64) variants="aarch64" ;;
 i386) variants="i386 i386-x87 i386-x87-clang" ;;
 i386-sse2) variants="i386" ;;
 i386-x87 | i386-x87-clang) variants="$target" ;;
-*) die "usage: sh tests/cross.sh s390x|aarch64|i386|i386-sse2|i386-x87|i386-x87-clang" ;;
+native) variants="native" ;;
+*) die "usage: sh tests/cross.sh s390x|aarch64|i386|i386-sse2|i386-x87|i386-x87-clang|native" ;;
+esac
+simd=${MD2_SIMD:-ON}
+case "$simd" in
+ON | on | 1) simd=ON ;;
+OFF | off | 0) simd=OFF ;;
+*) die "MD2_SIMD is '$simd': ON or OFF" ;;
 esac
 
 # variant VARIANT: sets arch, packages, need, runner, examples, toolchain,
@@ -50,7 +65,15 @@ variant() {
     build_type=Debug
     suite=yes
     extra=""
+    toolchain=""
     case "$1" in
+    native)
+        arch=""
+        packages=""
+        need=""
+        runner=""
+        examples=ON
+        ;;
     s390x)
         arch=s390x
         packages="gcc-s390x-linux-gnu g++-s390x-linux-gnu libc6-dev-s390x-cross qemu-user libcmocka0:s390x"
@@ -152,10 +175,16 @@ check_x87() {
 cross() {
     variant "$1"
     install_missing
+    if [ "$simd" = OFF ]; then
+        build="$build-nosimd"
+    fi
     case "$1" in i386*) i386_asm_headers ;; esac
-    say "Configuring $build for $1"
+    if [ -n "$toolchain" ]; then
+        extra="$extra -DCMAKE_TOOLCHAIN_FILE=$toolchain"
+    fi
+    say "Configuring $build for $1 (MD2_SIMD=$simd)"
     # shellcheck disable=SC2086 # extra is a word list
-    run cmake -S . -B "$build" -DCMAKE_TOOLCHAIN_FILE="$toolchain" \
+    run cmake -S . -B "$build" -DMD2_SIMD="$simd" \
         -DCMAKE_BUILD_TYPE="$build_type" -DMD2_WERROR=ON -DMD2_BUILD_TESTS=ON \
         -DMD2_BUILD_EXAMPLES="$examples" -DMD2_INSTALL=OFF $extra
     say "Building"
@@ -187,12 +216,12 @@ cross() {
     $runner "$build/tests/md2_digest" $models > "$build/digest-$1.txt"
     cat "$build/digest-$1.txt"
     if ! diff "$build/digest-native.txt" "$build/digest-$1.txt"; then
-        die "$1 results differ from the native build"
+        die "$1 (MD2_SIMD=$simd) results differ from the native build"
     fi
     if [ "$suite" = yes ]; then
-        say "$1: all tests passed and results equal the native build's"
+        say "$1 (MD2_SIMD=$simd): all tests passed and results equal the native build's"
     else
-        say "$1: results equal the native build's (test suite not run)"
+        say "$1 (MD2_SIMD=$simd): results equal the native build's (test suite not run)"
     fi
 }
 
