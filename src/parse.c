@@ -15,8 +15,9 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The normal-index scan's SIMD versions (scan_normals), unless MD2_SIMD is
- * off (MD2_NO_SIMD): SSE2 and AVX2 on x86, NEON on 64-bit ARM. */
+/* The SIMD versions of the parser's scans (any_bad_triangle, scan_normals),
+ * unless MD2_SIMD is off (MD2_NO_SIMD): SSE2 and AVX2 on x86, NEON on
+ * 64-bit ARM. */
 #if !defined(MD2_NO_SIMD) && defined(__SSE2__)
 #define MD2_SCAN_SSE2 1
 #include <emmintrin.h>
@@ -408,9 +409,26 @@ static md2_result scan_names(md2_pctx *c, const md2_section_info *skins,
  * whose triangles are all good. */
 static int any_bad_triangle(const uint8_t *p, size_t count, size_t n_xyz, size_t n_st)
 {
-    size_t i;
+    size_t i = 0;
     unsigned over = 0;
-    for (i = 0; i < count; i++, p += MD2_TRIANGLE_BYTES) {
+#if defined(MD2_SCAN_SSE2)
+    /* 4 triangles (24 indices: 3 of vertices, 3 of texcoords, ...) in 3
+     * vectors of 8; an index at or above its limit survives the saturated
+     * subtraction of limit - 1 */
+    const short v = (short)(uint16_t)(n_xyz - 1), t = (short)(uint16_t)(n_st - 1);
+    const __m128i l0 = _mm_setr_epi16(v, v, v, t, t, t, v, v);
+    const __m128i l1 = _mm_setr_epi16(v, t, t, t, v, v, v, t);
+    const __m128i l2 = _mm_setr_epi16(t, t, v, v, v, t, t, t);
+    __m128i bad = _mm_setzero_si128();
+    for (; i + 4 <= count; i += 4, p += 4 * MD2_TRIANGLE_BYTES) {
+        const __m128i *q = (const __m128i *)(const void *)p;
+        bad = _mm_or_si128(bad, _mm_subs_epu16(_mm_loadu_si128(q), l0));
+        bad = _mm_or_si128(bad, _mm_subs_epu16(_mm_loadu_si128(q + 1), l1));
+        bad = _mm_or_si128(bad, _mm_subs_epu16(_mm_loadu_si128(q + 2), l2));
+    }
+    over = _mm_movemask_epi8(_mm_cmpeq_epi8(bad, _mm_setzero_si128())) != 0xFFFF;
+#endif
+    for (; i < count; i++, p += MD2_TRIANGLE_BYTES) {
         over |= (unsigned)(md2_le16(p) >= n_xyz) | (unsigned)(md2_le16(p + 2) >= n_xyz) |
                 (unsigned)(md2_le16(p + 4) >= n_xyz) | (unsigned)(md2_le16(p + 6) >= n_st) |
                 (unsigned)(md2_le16(p + 8) >= n_st) | (unsigned)(md2_le16(p + 10) >= n_st);
