@@ -116,23 +116,12 @@ md2_result md2_player_pose_linked(const md2_player *p, const md2_model *m,
                                   float *normals, size_t normal_stride)
 {
     md2_player_frames st;
-    md2__pose_job job;
-    size_t ps = md2__stride_floats(position_stride);
-    size_t ns = md2__stride_floats(normal_stride);
 
-    if (!p || !m || !positions || !m->frames || m->num_frames == 0 || ps == 0 ||
-        (normals && ns == 0))
+    if (!p || !m || m->num_frames == 0)
         return MD2_ERR_INVALID_ARGUMENT;
     /* exactly what md2_player_pose() does with the clamped frames */
     clamped_state(p, m->num_frames, &st);
-    MD2_TRY(md2__pose_frames(&job, m, &st));
-    job.end = m->num_vertices;
-    job.pos = positions;
-    job.pos_stride = ps;
-    job.nrm = normals;
-    job.nrm_stride = ns;
-    md2__pose_run(&job);
-    return MD2_OK;
+    return md2__pose_frames_write(m, &st, positions, position_stride, normals, normal_stride);
 }
 
 md2_result md2_player_bounds_linked(const md2_player *p, const md2_model *m,

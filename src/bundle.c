@@ -88,15 +88,10 @@ static md2_result fail(bctx *c, md2_result r, const char *field, const char *fmt
 
 static md2_result fail(bctx *c, md2_result r, const char *field, const char *fmt, ...)
 {
-    md2_diagnostic *err = c->caller ? c->caller->error : NULL;
     va_list ap;
-    if (!err)
-        return r;
-    md2__diag_clear(err);
-    err->result = r;
-    err->field = field;
     va_start(ap, fmt);
-    md2__vformat(err, fmt, ap);
+    r = md2__vfail(c->caller ? c->caller->error : NULL, r, MD2_SECTION_NONE, field, 0, 0, fmt,
+                   ap);
     va_end(ap);
     return r;
 }

@@ -198,11 +198,10 @@ md2_result md2__vquirk(const md2_options *opts, uint32_t flag, int mute,
     return md2__quirk_report(opts, flag, &d);
 }
 
-md2_result md2__fail(md2_diagnostic *d, md2_result r, md2_section section,
-                     const char *field, size_t offset, size_t index,
-                     const char *fmt, ...)
+md2_result md2__vfail(md2_diagnostic *d, md2_result r, md2_section section,
+                      const char *field, size_t offset, size_t index, const char *fmt,
+                      va_list ap)
 {
-    va_list ap;
     if (!d)
         return r;
     md2__diag_clear(d);
@@ -211,8 +210,17 @@ md2_result md2__fail(md2_diagnostic *d, md2_result r, md2_section section,
     d->field = field;
     d->offset = offset;
     d->index = index;
-    va_start(ap, fmt);
     md2__vformat(d, fmt, ap);
+    return r;
+}
+
+md2_result md2__fail(md2_diagnostic *d, md2_result r, md2_section section,
+                     const char *field, size_t offset, size_t index,
+                     const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    r = md2__vfail(d, r, section, field, offset, index, fmt, ap);
     va_end(ap);
     return r;
 }

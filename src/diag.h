@@ -5,7 +5,8 @@
  * The private headers come in tiers, each including only those below it
  * (tests/tiers.cmake checks it):
  *   1 diag.h, round.h            diagnostics and allocation; float rounding
- *   2 format.h, reader.h         the file format and reading it
+ *   2 format.h, reader.h,        the file format and reading it
+ *     normal_scan.h
  *   3 pose.h, pose_rows.h        pose jobs and their kernels
  *   4 player.h                   players (<md2/animation.h>)
  *   5 (<md2/mesh.h>)             meshes: no private header of their own
@@ -58,6 +59,11 @@ md2_result md2__fail(md2_diagnostic *d, md2_result r, md2_section section,
     __attribute__((format(printf, 7, 8)))
 #endif
     ;
+
+/* md2__fail() with its arguments in ap. */
+md2_result md2__vfail(md2_diagnostic *d, md2_result r, md2_section section,
+                      const char *field, size_t offset, size_t index, const char *fmt,
+                      va_list ap);
 
 /* 1 if anyone reads a report of quirk flag: an on_warning callback, or an
  * error diagnostic when the flag is strict. */

@@ -483,130 +483,61 @@ static md2_result scan_triangles(md2_pctx *c, const md2_section_info *tris,
  * are also copied to dst, so that the check rides along the copy (one pass
  * over the bytes instead of two). Real files have no bad index, so the
  * common case is a pass that finds nothing: the largest byte of each
- * position of 16 bytes (4 vertices), in 4 running maxima, then one test of
- * the normal bytes' maxima. */
+ * position of a vector, in 4 running maxima, then one test of the normal
+ * bytes' maxima. The SIMD versions come from normal_scan.h, one per
+ * instruction set; the scalar one adds two vertices at a time. */
 #if defined(MD2_SCAN_SSE2)
-static int any_bad_normal(uint8_t *dst, const uint8_t *v, size_t n)
-{
-    const __m128i *p = (const __m128i *)(const void *)v;
-    __m128i *d = (__m128i *)(void *)dst;
-    __m128i m0 = _mm_setzero_si128(), m1 = m0, m2 = m0, m3 = m0, over;
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16, p += 4) {
-        __m128i a = _mm_loadu_si128(p), b = _mm_loadu_si128(p + 1);
-        __m128i e = _mm_loadu_si128(p + 2), f = _mm_loadu_si128(p + 3);
-        m0 = _mm_max_epu8(m0, a);
-        m1 = _mm_max_epu8(m1, b);
-        m2 = _mm_max_epu8(m2, e);
-        m3 = _mm_max_epu8(m3, f);
-        if (d) {
-            _mm_storeu_si128(d, a);
-            _mm_storeu_si128(d + 1, b);
-            _mm_storeu_si128(d + 2, e);
-            _mm_storeu_si128(d + 3, f);
-            d += 4;
-        }
-    }
-    for (; i + 4 <= n; i += 4, p++) {
-        __m128i a = _mm_loadu_si128(p);
-        m0 = _mm_max_epu8(m0, a);
-        if (d)
-            _mm_storeu_si128(d++, a);
-    }
-    m0 = _mm_max_epu8(_mm_max_epu8(m0, m1), _mm_max_epu8(m2, m3));
-    /* the normal bytes (3 of each 4) above 161 saturate to non-zero */
-    over = _mm_subs_epu8(_mm_and_si128(m0, _mm_set1_epi32((int)0xFF000000u)),
-                         _mm_set1_epi8((char)(MD2_NUM_NORMALS - 1)));
-    if (dst && i < n)
-        memcpy(dst + 4 * i, v + 4 * i, 4 * (n - i));
-    if (_mm_movemask_epi8(_mm_cmpeq_epi8(over, _mm_setzero_si128())) != 0xFFFF)
-        return 1;
-    for (; i < n; i++)
-        if (v[4 * i + 3] >= MD2_NUM_NORMALS)
-            return 1;
-    return 0;
-}
+#define SCAN(name) sse2_##name
+#define SCAN_ATTR
+#define SCAN_BYTES 16
+#define SVEC __m128i
+#define s_zero() _mm_setzero_si128()
+#define s_load(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define s_store(p, x) _mm_storeu_si128((__m128i *)(void *)(p), x)
+#define s_max(a, b) _mm_max_epu8(a, b)
+/* the normal bytes (3 of each 4) above 161 saturate to non-zero */
+#define s_over(m)                                                                            \
+    (_mm_movemask_epi8(_mm_cmpeq_epi8(                                                       \
+         _mm_subs_epu8(_mm_and_si128(m, _mm_set1_epi32((int)0xFF000000u)),                   \
+                       _mm_set1_epi8((char)(MD2_NUM_NORMALS - 1))),                          \
+         _mm_setzero_si128())) != 0xFFFF)
+#include "normal_scan.h" /* it undefines its parameters */
+#define any_bad_normal sse2_any_bad_normal
 #if defined(__x86_64__) && defined(__GNUC__) && (defined(__clang__) || __GNUC__ >= 5)
 #define MD2_SCAN_AVX2 1
 /* The same with 32-byte vectors, for CPUs with AVX2 (x86-64 only). */
-__attribute__((target("avx2"))) static int any_bad_normal_avx2(uint8_t *dst, const uint8_t *v,
-                                                               size_t n)
+#define SCAN(name) avx2_##name
+#define SCAN_ATTR __attribute__((target("avx2")))
+#define SCAN_BYTES 32
+#define SVEC __m256i
+#define s_zero() _mm256_setzero_si256()
+#define s_load(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define s_store(p, x) _mm256_storeu_si256((__m256i *)(void *)(p), x)
+#define s_max(a, b) _mm256_max_epu8(a, b)
+#define s_over(m) avx2_over(m)
+SCAN_ATTR static inline int avx2_over(__m256i m)
 {
-    const __m256i *p = (const __m256i *)(const void *)v;
-    __m256i *d = (__m256i *)(void *)dst;
-    __m256i m0 = _mm256_setzero_si256(), m1 = m0, m2 = m0, m3 = m0, over;
-    size_t i = 0;
-    for (; i + 32 <= n; i += 32, p += 4) {
-        __m256i a = _mm256_loadu_si256(p), b = _mm256_loadu_si256(p + 1);
-        __m256i e = _mm256_loadu_si256(p + 2), f = _mm256_loadu_si256(p + 3);
-        m0 = _mm256_max_epu8(m0, a);
-        m1 = _mm256_max_epu8(m1, b);
-        m2 = _mm256_max_epu8(m2, e);
-        m3 = _mm256_max_epu8(m3, f);
-        if (d) {
-            _mm256_storeu_si256(d, a);
-            _mm256_storeu_si256(d + 1, b);
-            _mm256_storeu_si256(d + 2, e);
-            _mm256_storeu_si256(d + 3, f);
-            d += 4;
-        }
-    }
-    for (; i + 8 <= n; i += 8, p++) {
-        __m256i a = _mm256_loadu_si256(p);
-        m0 = _mm256_max_epu8(m0, a);
-        if (d)
-            _mm256_storeu_si256(d++, a);
-    }
-    m0 = _mm256_max_epu8(_mm256_max_epu8(m0, m1), _mm256_max_epu8(m2, m3));
-    over = _mm256_subs_epu8(_mm256_and_si256(m0, _mm256_set1_epi32((int)0xFF000000u)),
-                            _mm256_set1_epi8((char)(MD2_NUM_NORMALS - 1)));
-    if (dst && i < n)
-        memcpy(dst + 4 * i, v + 4 * i, 4 * (n - i));
-    if (!_mm256_testz_si256(over, over))
-        return 1;
-    for (; i < n; i++)
-        if (v[4 * i + 3] >= MD2_NUM_NORMALS)
-            return 1;
-    return 0;
+    __m256i over = _mm256_subs_epu8(_mm256_and_si256(m, _mm256_set1_epi32((int)0xFF000000u)),
+                                    _mm256_set1_epi8((char)(MD2_NUM_NORMALS - 1)));
+    return !_mm256_testz_si256(over, over);
 }
+#include "normal_scan.h"
+#define any_bad_normal_avx2 avx2_any_bad_normal
 #endif
 #elif defined(MD2_SCAN_NEON)
-static int any_bad_normal(uint8_t *dst, const uint8_t *v, size_t n)
-{
-    uint8x16_t m0 = vdupq_n_u8(0), m1 = m0, m2 = m0, m3 = m0;
-    size_t i = 0;
-    for (; i + 16 <= n; i += 16) {
-        uint8x16_t a = vld1q_u8(v + 4 * i), b = vld1q_u8(v + 4 * i + 16);
-        uint8x16_t e = vld1q_u8(v + 4 * i + 32), f = vld1q_u8(v + 4 * i + 48);
-        m0 = vmaxq_u8(m0, a);
-        m1 = vmaxq_u8(m1, b);
-        m2 = vmaxq_u8(m2, e);
-        m3 = vmaxq_u8(m3, f);
-        if (dst) {
-            vst1q_u8(dst + 4 * i, a);
-            vst1q_u8(dst + 4 * i + 16, b);
-            vst1q_u8(dst + 4 * i + 32, e);
-            vst1q_u8(dst + 4 * i + 48, f);
-        }
-    }
-    for (; i + 4 <= n; i += 4) {
-        uint8x16_t a = vld1q_u8(v + 4 * i);
-        m0 = vmaxq_u8(m0, a);
-        if (dst)
-            vst1q_u8(dst + 4 * i, a);
-    }
-    m0 = vmaxq_u8(vmaxq_u8(m0, m1), vmaxq_u8(m2, m3));
-    if (dst && i < n)
-        memcpy(dst + 4 * i, v + 4 * i, 4 * (n - i));
-    /* the normal bytes are 3 of each 4 */
-    m0 = vandq_u8(m0, vreinterpretq_u8_u32(vdupq_n_u32(0xFF000000u)));
-    if (vmaxvq_u8(m0) >= MD2_NUM_NORMALS)
-        return 1;
-    for (; i < n; i++)
-        if (v[4 * i + 3] >= MD2_NUM_NORMALS)
-            return 1;
-    return 0;
-}
+#define SCAN(name) neon_##name
+#define SCAN_ATTR
+#define SCAN_BYTES 16
+#define SVEC uint8x16_t
+#define s_zero() vdupq_n_u8(0)
+#define s_load(p) vld1q_u8(p)
+#define s_store(p, x) vst1q_u8(p, x)
+#define s_max(a, b) vmaxq_u8(a, b)
+/* the normal bytes are 3 of each 4 */
+#define s_over(m)                                                                            \
+    (vmaxvq_u8(vandq_u8(m, vreinterpretq_u8_u32(vdupq_n_u32(0xFF000000u)))) >= MD2_NUM_NORMALS)
+#include "normal_scan.h"
+#define any_bad_normal neon_any_bad_normal
 #else
 static int any_bad_normal(uint8_t *dst, const uint8_t *v, size_t n)
 {

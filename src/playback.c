@@ -446,26 +446,31 @@ md2_result md2__pose_frames(md2__pose_job *job, const md2_model *m,
     return MD2_OK;
 }
 
+md2_result md2__pose_frames_write(const md2_model *m, const md2_player_frames *st,
+                                  float *positions, size_t position_stride, float *normals,
+                                  size_t normal_stride)
+{
+    md2__pose_job job;
+    size_t ps = md2__stride_floats(position_stride);
+    size_t ns = md2__stride_floats(normal_stride);
+
+    if (!positions || !m->frames || ps == 0 || (normals && ns == 0))
+        return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__pose_frames(&job, m, st));
+    md2__pose_write(&job, m->num_vertices, positions, ps, normals, ns);
+    return MD2_OK;
+}
+
 md2_result md2_player_pose(const md2_player *p, const md2_model *m,
                            float *positions, size_t position_stride,
                            float *normals, size_t normal_stride)
 {
     md2_player_frames st;
-    md2__pose_job job;
-    size_t ps = md2__stride_floats(position_stride);
-    size_t ns = md2__stride_floats(normal_stride);
 
-    if (!p || !m || !positions || !m->frames || ps == 0 || (normals && ns == 0))
+    if (!p || !m)
         return MD2_ERR_INVALID_ARGUMENT;
     md2_player_state(p, &st);
-    MD2_TRY(md2__pose_frames(&job, m, &st));
-    job.end = m->num_vertices;
-    job.pos = positions;
-    job.pos_stride = ps;
-    job.nrm = normals;
-    job.nrm_stride = ns;
-    md2__pose_run(&job);
-    return MD2_OK;
+    return md2__pose_frames_write(m, &st, positions, position_stride, normals, normal_stride);
 }
 
 md2_result md2__frames_bounds(const md2_model *m, const md2_player_frames *st,

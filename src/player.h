@@ -17,6 +17,12 @@
 md2_result md2__pose_frames(md2__pose_job *job, const md2_model *m,
                             const md2_player_frames *st);
 
+/* Writes the pose st describes on m as md2_player_pose() does, after its
+ * checks of the outputs (MD2_ERR_INVALID_ARGUMENT) and of the frames. */
+md2_result md2__pose_frames_write(const md2_model *m, const md2_player_frames *st,
+                                  float *positions, size_t position_stride, float *normals,
+                                  size_t normal_stride);
+
 /* The box of the pose st describes on m, as md2_player_bounds() gives it. */
 md2_result md2__frames_bounds(const md2_model *m, const md2_player_frames *st,
                               float min[3], float max[3]);

@@ -67,6 +67,17 @@ void md2__pose_fade(md2__pose_job *job, const md2_frame *fa, const md2_frame *fb
     job->fade = 1;
 }
 
+void md2__pose_write(md2__pose_job *job, size_t count, float *positions, size_t ps,
+                     float *normals, size_t ns)
+{
+    job->end = count;
+    job->pos = positions;
+    job->pos_stride = ps;
+    job->nrm = normals;
+    job->nrm_stride = ns;
+    md2__pose_run(job);
+}
+
 /* ------------------------------------------------------------------------ */
 /* Checks                                                                    */
 /* ------------------------------------------------------------------------ */
@@ -113,12 +124,7 @@ md2_result md2_lerp(const md2_model *m, uint32_t frame_a, uint32_t frame_b,
         return MD2_ERR_INVALID_ARGUMENT;
     MD2_TRY(md2__check_pair(m, frame_a, frame_b, t));
     md2__pose_setup(&job, &m->frames[frame_a], &m->frames[frame_b], t);
-    job.end = m->num_vertices;
-    job.pos = positions;
-    job.pos_stride = ps;
-    job.nrm = normals;
-    job.nrm_stride = ns;
-    md2__pose_run(&job);
+    md2__pose_write(&job, m->num_vertices, positions, ps, normals, ns);
     return MD2_OK;
 }
 

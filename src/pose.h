@@ -77,6 +77,12 @@ void md2__pose_setup(md2__pose_job *job, const md2_frame *fa, const md2_frame *f
 void md2__pose_fade(md2__pose_job *job, const md2_frame *fa, const md2_frame *fb, float t,
                     float weight);
 
+/* Points job at count rows of packed or strided positions and (if not
+ * NULL) normals, strides in floats (md2__stride_floats()), and runs it:
+ * the output stage of md2_lerp() and the player poses. */
+void md2__pose_write(md2__pose_job *job, size_t count, float *positions, size_t ps,
+                     float *normals, size_t ns);
+
 /* Runs job with the best kernel for this CPU (checked at each call: no
  * global state). */
 void md2__pose_run(const md2__pose_job *job);

@@ -2,7 +2,8 @@
 # its own tier or below (src/diag.h lists them):
 #
 #   1  diag.h round.h          diagnostics and allocation; float rounding
-#   2  format.h reader.h       the file format and reading it
+#   2  format.h reader.h       the file format and reading it (and
+#      normal_scan.h           the parser's normal-index scan)
 #   3  pose.h pose_rows.h      pose jobs and their kernels
 #   4  player.h                players
 #   5  (none)                  meshes
@@ -26,6 +27,7 @@ set(tier_diag.h 1)
 set(tier_round.h 1)
 set(tier_format.h 2)
 set(tier_reader.h 2)
+set(tier_normal_scan.h 2)
 set(tier_pose.h 3)
 set(tier_pose_rows.h 3)
 set(tier_player.h 4)
