@@ -7,6 +7,7 @@
  */
 #include "internal.h"
 #include "pose.h"
+#include "reserved.h"
 #include "round.h"
 
 #include <float.h>
@@ -154,6 +155,7 @@ md2_result md2_lerp(const md2_model *m, uint32_t frame_a, uint32_t frame_b,
 
     if (!m || !positions || !m->frames || ps == 0 || (normals && ns == 0))
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_model(m, NULL));
     MD2_TRY(md2__check_pair(m, frame_a, frame_b, t));
 
     /* one kernel call for the whole pose (pose_kernels.c): the same bits
@@ -198,6 +200,7 @@ md2_result md2_frame_bounds(const md2_model *m, uint32_t frame, float min[3],
 
     if (!m || !min || !max || !m->frames || m->num_vertices == 0)
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_model(m, NULL));
     if ((r = md2__check_frame(m, frame)) != MD2_OK)
         return r;
     f = &m->frames[frame];

@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "internal.h"
+#include "reserved.h"
 #include "tags_internal.h"
 
 #include <errno.h>
@@ -308,6 +309,7 @@ static md2_result bundle_load(const char *model_path, md2_file_fn read, void *us
         return md2__fail(opts ? opts->error : NULL, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE,
                          "", 0, 0, "md2_bundle_load: %s is NULL",
                          !model_path ? "model_path" : !read ? "read" : "out");
+    MD2_TRY(md2__reserved_options(opts));
     memset(&c, 0, sizeof c);
     c.read = read;
     c.user = user;

@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "internal.h"
+#include "reserved.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -251,6 +252,8 @@ md2_result md2__fail(md2_diagnostic *d, md2_result r, md2_section section,
 void md2_texcoord_uv(const md2_model *model, md2_texcoord st, float *u, float *v)
 {
     float fu = 0.0f, fv = 0.0f;
+    if (md2__reserved_model(model, NULL) != MD2_OK)
+        model = NULL; /* answered as for NULL: 0, 0 */
     if (model && model->skin_width > 0)
         fu = (float)st.s / (float)model->skin_width;
     if (model && model->skin_height > 0)

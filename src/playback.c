@@ -7,6 +7,7 @@
  */
 #include "md2/animation.h"
 #include "internal.h"
+#include "reserved.h"
 
 #include <math.h>
 #include <string.h>
@@ -279,6 +280,7 @@ md2_result md2_player_play(md2_player *p, const md2_anim *anim,
 
     if (!p)
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_anims(anim, 1, NULL));
     if ((r = playhead_start(&h, anim, mode, rate)) != MD2_OK)
         return r;
     st = load(p);
@@ -295,6 +297,7 @@ md2_result md2_player_play_named(md2_player *p, const md2_anim *anims,
 
     if (!p || !name || (!anims && count > 0))
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_anims(anims, count, NULL));
     i = md2_anim_find(anims, count, name);
     if (i == MD2_ANIM_NOT_FOUND)
         return MD2_ERR_NOT_FOUND;
@@ -310,6 +313,7 @@ md2_result md2_player_crossfade(md2_player *p, const md2_anim *anim,
 
     if (!p || !isfinite(duration))
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_anims(anim, 1, NULL));
     if ((r = playhead_start(&h, anim, mode, rate)) != MD2_OK)
         return r;
     st = load(p);
@@ -483,6 +487,7 @@ md2_result md2_player_pose(const md2_player *p, const md2_model *m,
 
     if (!p || !m || !positions || !m->frames || ps == 0 || (normals && ns == 0))
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_model(m, NULL));
     if ((r = md2__pose_begin(p, m, &pose)) != MD2_OK)
         return r;
     if (pose.st.weight >= 1.0f)
@@ -550,6 +555,7 @@ md2_result md2_player_bounds(const md2_player *p, const md2_model *m,
 
     if (!p || !m || !min || !max)
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_model(m, NULL));
     md2_player_state(p, &st);
     return md2__frames_bounds(m, &st, min, max);
 }
@@ -581,6 +587,8 @@ const char *md2_player_skin_name(const md2_player *p, const md2_model *m)
 {
     uint32_t skin = md2_player_skin(p);
     if (!p || !m || !m->skins || (size_t)skin >= m->num_skins)
+        return NULL;
+    if (md2__reserved_model(m, NULL) != MD2_OK)
         return NULL;
     return m->skins[skin].name;
 }
