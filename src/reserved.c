@@ -122,12 +122,13 @@ md2_result md2__reserved_model(const md2_model *m, md2_diagnostic *d)
 md2_result md2__reserved_models(const md2_model *const *models, size_t count,
                                 md2_diagnostic *d)
 {
-    size_t k, i;
+    size_t k;
 
     if (!models)
         return MD2_OK;
     for (k = 0; k < count; k++) {
         const md2_model *m = models[k];
+        size_t i;
         if (!m)
             continue;
         i = first_set_ptr(m->reserved_, RESERVED_COUNT(md2_model));
@@ -143,13 +144,13 @@ md2_result md2__reserved_models(const md2_model *const *models, size_t count,
 
 md2_result md2__reserved_anims(const md2_anim *anims, size_t count, md2_diagnostic *d)
 {
-    size_t k, i;
+    size_t k;
 
     if (!anims)
         return MD2_OK;
     for (k = 0; k < count; k++) {
         const md2_anim *a = &anims[k];
-        i = first_set_u32(a->reserved_, RESERVED_COUNT(md2_anim));
+        size_t i = first_set_u32(a->reserved_, RESERVED_COUNT(md2_anim));
         if (i < RESERVED_COUNT(md2_anim)) {
             /* as md2_anims_validate() names an animation; a hand-made
              * name may lack its NUL: at most 16 bytes */

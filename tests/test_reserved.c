@@ -366,7 +366,7 @@ static void run_opts_calls(md2_options *o, tu_alloc *counter, const char *field,
     for (k = 0; k < TR_COUNT(opts_calls); k++) {
         size_t reads = 0;
         md2_result r;
-        counter->calls = 0;
+        tu_alloc_init(counter, &o->allocator); /* calls = 0 */
         memset(o->error, 0x5A, sizeof *o->error); /* every field must be written */
         r = opts_calls[k].call(o, &reads);
         refused(opts_calls[k].name, r, o->error, field, i, v, prefix);
@@ -668,8 +668,9 @@ static void test_model_reserved(void **state)
             hand.reserved_[i] = ptr_values[v];
             for (k = 0; k < TR_COUNT(model_calls); k++) {
                 md2_diagnostic d;
-                md2_diagnostic *dp = model_calls[k].has_diagnostic ? &d : NULL;
+                md2_diagnostic *dp;
                 memset(&d, 0x5A, sizeof d);
+                dp = model_calls[k].has_diagnostic ? &d : NULL;
                 /* nothing is written on refusal */
                 memset(fx.pos, 0x77, sizeof fx.pos);
                 refused(model_calls[k].name, model_calls[k].call(&hand, dp), dp, field, i,
