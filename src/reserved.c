@@ -130,7 +130,7 @@ md2_result md2__reserved_models(const md2_model *const *models, size_t count,
         const md2_model *m = models[k];
         size_t i;
         if (!m)
-            continue;
+            return MD2_OK; /* the caller reports the NULL entry, the first fault */
         i = first_set_ptr(m->reserved_, RESERVED_COUNT(md2_model));
         if (i < RESERVED_COUNT(md2_model)) {
             char prefix[48] = "";

@@ -42,8 +42,8 @@ md2_result md2__reserved_options(const md2_options *o);
 md2_result md2__reserved_model(const md2_model *m, md2_diagnostic *d);
 
 /* md2_model.reserved_ of models[0 .. count) (linked models; the message
- * says "linked model i"). NULL entries are skipped: the caller reports
- * them. */
+ * says "linked model i"), up to the first NULL entry: the caller reports
+ * that one, so the first fault by position is the one reported. */
 md2_result md2__reserved_models(const md2_model *const *models, size_t count,
                                 md2_diagnostic *d);
 

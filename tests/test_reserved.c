@@ -708,6 +708,17 @@ static void test_linked_model_reserved(void **state)
         hand.reserved_[i] = 3;
         refused("md2_linked_check", md2_linked_check(fx.m, linked, 3, &o), &d,
                 field_name(field, sizeof field, "md2_model", i), i, 3, "linked model 2: ");
+        /* the first fault by position: a NULL entry before the bad one is
+         * reported as NULL, a bad one before a NULL entry as reserved */
+        linked[1] = NULL;
+        assert_int_equal(md2_linked_check(fx.m, linked, 3, &o), MD2_ERR_INVALID_ARGUMENT);
+        assert_string_equal(d.field, "linked");
+        assert_int_equal(d.index, 1);
+        linked[0] = &hand;
+        refused("md2_linked_check", md2_linked_check(fx.m, linked, 3, &o), &d, field, i, 3,
+                "linked model 0: ");
+        linked[0] = fx.m;
+        linked[1] = fx.m;
         hand.reserved_[i] = 0;
         accepted("md2_linked_check", md2_linked_check(fx.m, linked, 3, &o));
     }
@@ -772,7 +783,7 @@ static void test_anim_reserved(void **state)
                 memcpy(anims, fx.anims, sizeof anims);
                 anims[a].reserved_[i] = u32_values[v];
                 field_name(field, sizeof field, "md2_anim", i);
-                (void)snprintf(prefix, sizeof prefix, "animation %lu ('%s'): ",
+                (void)snprintf(prefix, sizeof prefix, "animation %lu ('%.16s'): ",
                                (unsigned long)a, anims[a].name);
 
                 refused("md2_anims_validate",
