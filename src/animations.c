@@ -6,6 +6,7 @@
  */
 #include "md2/animation.h"
 #include "diag.h"
+#include "reserved.h"
 
 #include <math.h>
 #include <string.h>
@@ -188,6 +189,8 @@ size_t md2_anims_from_names(const md2_model *m, md2_anim *out, size_t capacity)
 
     if (!m || !m->frames || m->num_frames == 0)
         return 0;
+    if (md2__reserved_model(m, NULL) != MD2_OK)
+        return 0;
     if (!out)
         capacity = 0;
 
@@ -320,6 +323,8 @@ size_t md2_anim_find(const md2_anim *anims, size_t count, const char *name)
 
     if (!anims || !name)
         return MD2_ANIM_NOT_FOUND;
+    if (md2__reserved_anims(anims, count, NULL) != MD2_OK)
+        return MD2_ANIM_NOT_FOUND;
     len = strlen(name);
     if (len > MD2_ANIM_NAME_SIZE)
         return MD2_ANIM_NOT_FOUND;
@@ -340,6 +345,8 @@ md2_result md2_anims_validate(const md2_anim *anims, size_t count,
     if (!m || (!anims && count > 0))
         return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
                          "md2_anims_validate: %s is NULL", m ? "anims" : "m");
+    MD2_TRY(md2__reserved_anims(anims, count, error));
+    MD2_TRY(md2__reserved_model(m, error));
     for (i = 0; i < count; i++) {
         const md2_anim *a = &anims[i];
         /* names may lack a NUL in a hand-made entry: quote at most 16 bytes */

@@ -7,6 +7,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "attach.h"
+#include "reserved.h"
 
 #include <string.h>
 
@@ -62,6 +63,7 @@ md2_result md2_player_tag(const md2_player *p, const md2_tags *tags, size_t tag,
 
     if (!p || !tags || !tags->frames || !tags->names || tags->num_frames == 0 || !matrix)
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_tags(tags, NULL));
     if (tag >= tags->num_tags)
         return MD2_ERR_NOT_FOUND;
     clamped_state(p, tags->num_frames, &st);
@@ -93,6 +95,9 @@ md2_result md2_linked_check(const md2_model *driver, const md2_model *const *lin
         return md2__fail(err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE,
                          driver ? "linked" : "driver", 0, 0, "md2_linked_check: %s is NULL",
                          driver ? "linked" : "driver");
+    MD2_TRY(md2__reserved_model(driver, err));
+    MD2_TRY(md2__reserved_models(linked, count, err));
+    MD2_TRY(md2__reserved_options(opts));
     for (i = 0; i < count; i++) {
         const md2_model *m = linked[i];
         if (!m)
@@ -131,6 +136,7 @@ md2_result md2_player_bounds_linked(const md2_player *p, const md2_model *m,
 
     if (!p || !m || !min || !max || !m->frames || m->num_frames == 0)
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_model(m, NULL));
     clamped_state(p, m->num_frames, &st);
     return md2__frames_bounds(m, &st, min, max);
 }

@@ -8,6 +8,7 @@
  */
 #include "attach.h"
 #include "format.h"
+#include "reserved.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -300,6 +301,7 @@ static md2_result bundle_load(const char *model_path, md2_file_fn read, void *us
         return md2__fail(opts ? opts->error : NULL, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE,
                          "", 0, 0, "md2_bundle_load: %s is NULL",
                          !model_path ? "model_path" : !read ? "read" : "out");
+    MD2_TRY(md2__reserved_options(opts));
     memset(&c, 0, sizeof c);
     c.read = read;
     c.user = user;

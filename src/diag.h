@@ -4,7 +4,8 @@
  *
  * The private headers come in tiers, each including only those below it
  * (tests/tiers.cmake checks it):
- *   1 diag.h, round.h            diagnostics and allocation; float rounding
+ *   1 diag.h, round.h,           diagnostics and allocation; float rounding;
+ *     reserved.h                 the checks of reserved_ members
  *   2 format.h, reader.h,        the file format and reading it
  *     normal_scan.h
  *   3 pose.h, pose_rows.h        pose jobs and their kernels

@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "format.h"
+#include "reserved.h"
 
 #include <float.h>
 #include <math.h>
@@ -83,6 +84,8 @@ int md2__axis_ok(float scale, float translate)
 void md2_texcoord_uv(const md2_model *model, md2_texcoord st, float *u, float *v)
 {
     float fu = 0.0f, fv = 0.0f;
+    if (md2__reserved_model(model, NULL) != MD2_OK)
+        model = NULL; /* answered as for NULL: 0, 0 */
     if (model && model->skin_width > 0)
         fu = (float)st.s / (float)model->skin_width;
     if (model && model->skin_height > 0)

@@ -9,6 +9,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "format.h"
+#include "reserved.h"
 #include "reader.h"
 
 #include <math.h>
@@ -88,6 +89,8 @@ void md2_glcmd_begin(md2_glcmd_iter *it, const md2_model *model)
         return;
     memset(it, 0, sizeof *it);
     st.model = model;
+    if (md2__reserved_model(model, NULL) != MD2_OK)
+        st.model = NULL; /* an empty list, as for NULL */
     st.pos = 0;
     memcpy(it, &st, sizeof st);
 }

@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "format.h"
+#include "reserved.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -159,6 +160,7 @@ md2_result md2_load_stream(md2_read_fn read, void *user, const md2_options *opts
     if (!read || !out)
         return md2__fail(err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
                          "md2_load_stream: %s is NULL", read ? "out" : "read");
+    MD2_TRY(md2__reserved_options(opts));
     memset(&src, 0, sizeof src);
     src.read = read;
     src.user = user;
@@ -267,6 +269,7 @@ md2_result md2_load_file(const char *path, const md2_options *opts, md2_model **
     if (!path || !out)
         return md2__fail(err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
                          "md2_load_file: %s is NULL", path ? "out" : "path");
+    MD2_TRY(md2__reserved_options(opts));
     errno = 0;
     fs.f = fopen(path, "rb");
     fs.error = 0;

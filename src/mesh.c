@@ -7,6 +7,7 @@
  */
 #include "md2/mesh.h"
 #include "player.h"
+#include "reserved.h"
 
 #include <math.h>
 #include <string.h>
@@ -118,6 +119,9 @@ md2_result md2_mesh_lerp(const md2_mesh *mesh, const md2_model *m, uint32_t fram
 {
     md2__pose_job job;
 
+    MD2_TRY(md2__reserved_mesh(mesh, NULL));
+    MD2_TRY(md2__reserved_model(m, NULL));
+    MD2_TRY(md2__reserved_layout(layout, NULL));
     MD2_TRY(pose_args(mesh, m, vertices, layout));
     MD2_TRY(md2__check_pair(m, frame_a, frame_b, t));
     md2__pose_setup(&job, &m->frames[frame_a], &m->frames[frame_b], t);
@@ -134,6 +138,9 @@ md2_result md2_mesh_pose(const md2_mesh *mesh, const md2_model *m, const md2_pla
 
     if (!p)
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_mesh(mesh, NULL));
+    MD2_TRY(md2__reserved_model(m, NULL));
+    MD2_TRY(md2__reserved_layout(layout, NULL));
     MD2_TRY(pose_args(mesh, m, vertices, layout));
     md2_player_state(p, &st);
     MD2_TRY(md2__pose_frames(&job, m, &st));
@@ -150,6 +157,8 @@ size_t md2_mesh_morph_size(const md2_mesh *mesh, const md2_model *m)
 {
     if (!mesh || !m || (m->num_frames != 0 && mesh->num_vertices > SIZE_MAX / 4 / m->num_frames))
         return 0;
+    if (md2__reserved_mesh(mesh, NULL) != MD2_OK || md2__reserved_model(m, NULL) != MD2_OK)
+        return 0;
     return m->num_frames * mesh->num_vertices * 4;
 }
 
@@ -162,6 +171,8 @@ md2_result md2_mesh_morph_data(const md2_mesh *mesh, const md2_model *m, void *o
     if (!mesh || !m || !out || !m->frames || m->num_vertices != mesh->num_model_vertices ||
         (need == 0 && m->num_frames != 0 && mesh->num_vertices != 0))
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_mesh(mesh, NULL));
+    MD2_TRY(md2__reserved_model(m, NULL));
     if (capacity < need)
         return MD2_ERR_BUFFER_TOO_SMALL;
     for (f = 0; f < m->num_frames; f++) {
@@ -184,6 +195,7 @@ md2_result md2_frame_transforms(const md2_model *m, float *out)
     size_t f;
     if (!m || !out || (!m->frames && m->num_frames != 0))
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_model(m, NULL));
     for (f = 0; f < m->num_frames; f++) {
         memcpy(out + 6 * f, m->frames[f].scale, 3 * sizeof(float));
         memcpy(out + 6 * f + 3, m->frames[f].translate, 3 * sizeof(float));
@@ -198,6 +210,8 @@ md2_result md2_mesh_morph_floats(const md2_mesh *mesh, const md2_model *m, uint3
 
     if (!mesh || !m || !positions || !m->frames || m->num_vertices != mesh->num_model_vertices)
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_mesh(mesh, NULL));
+    MD2_TRY(md2__reserved_model(m, NULL));
     if ((uint64_t)first + count > (uint64_t)m->num_frames)
         return MD2_ERR_FRAME_RANGE;
     n = mesh->num_vertices;
@@ -234,6 +248,8 @@ static int before(const keyed *a, const keyed *b)
 
 size_t md2_mesh_sort_scratch_size(const md2_mesh *mesh)
 {
+    if (md2__reserved_mesh(mesh, NULL) != MD2_OK)
+        return 0;
     return mesh ? 2 * (mesh->num_indices / 3) * sizeof(keyed) : 0;
 }
 
@@ -248,6 +264,8 @@ md2_result md2_mesh_sort_back_to_front(const md2_mesh *mesh, const void *vertice
         (uintptr_t)vertices % sizeof(float) != 0 || (!scratch && mesh->num_indices != 0) ||
         (uintptr_t)scratch % sizeof(float) != 0)
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_mesh(mesh, NULL));
+    MD2_TRY(md2__reserved_layout(layout, NULL));
     if (scratch_size < md2_mesh_sort_scratch_size(mesh))
         return MD2_ERR_BUFFER_TOO_SMALL;
     n = mesh->num_indices / 3;
@@ -298,6 +316,8 @@ md2_result md2_mesh_sort_back_to_front(const md2_mesh *mesh, const void *vertice
 
 size_t md2_mesh_smooth_scratch_size(const md2_mesh *mesh)
 {
+    if (md2__reserved_mesh(mesh, NULL) != MD2_OK)
+        return 0;
     return mesh ? (3 * mesh->num_model_vertices + 6 * mesh->num_vertices) * sizeof(double) : 0;
 }
 
@@ -410,6 +430,8 @@ md2_result md2_mesh_smooth(const md2_mesh *mesh, void *vertices, const md2_verte
         (tangents && layout->uv_offset == MD2_ATTRIBUTE_NONE) ||
         (uintptr_t)vertices % sizeof(float) != 0 || (uintptr_t)scratch % sizeof(double) != 0)
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_mesh(mesh, NULL));
+    MD2_TRY(md2__reserved_layout(layout, NULL));
     if (scratch_size < md2_mesh_smooth_scratch_size(mesh))
         return MD2_ERR_BUFFER_TOO_SMALL;
     nsum = (double *)scratch;

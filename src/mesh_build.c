@@ -8,6 +8,7 @@
  */
 #include "md2/mesh.h"
 #include "diag.h"
+#include "reserved.h"
 
 #include <string.h>
 
@@ -171,6 +172,8 @@ md2_result md2_mesh_build(const md2_model *m, const md2_mesh_options *opts, md2_
     if (!m || !out)
         return md2__fail(d, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
                          "md2_mesh_build: %s is NULL", m ? "out" : "m");
+    MD2_TRY(md2__reserved_model(m, d));
+    MD2_TRY(md2__reserved_mesh_options(opts));
     MD2_TRY(check_triangles(m, d));
     if (opts && opts->allocator.alloc && opts->allocator.free)
         a = opts->allocator;
@@ -218,6 +221,8 @@ void md2_mesh_free(md2_mesh *mesh)
 size_t md2_mesh_memory(const md2_mesh *mesh)
 {
     mesh_layout l;
+    if (md2__reserved_mesh(mesh, NULL) != MD2_OK)
+        return 0;
     if (!mesh || !plan_mesh(&l, mesh->num_indices, mesh->num_vertices))
         return 0;
     return l.total;

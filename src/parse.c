@@ -9,6 +9,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "format.h"
+#include "reserved.h"
 #include "reader.h"
 
 #include <math.h>
@@ -141,6 +142,8 @@ size_t md2_model_memory(const md2_model *m)
 {
     md2_layout l;
     if (!m)
+        return 0;
+    if (md2__reserved_model(m, NULL) != MD2_OK)
         return 0;
     if (!md2__layout(&l, m->num_skins, m->num_vertices, m->num_texcoords,
                      m->num_triangles, m->num_frames, m->num_glcmds))
@@ -864,6 +867,7 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
     if (!data)
         return md2__fail(err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "data", 0, 0,
                          "md2_parse: data is NULL");
+    MD2_TRY(md2__reserved_options(opts));
     MD2_TRY(begin(&c, data, kept, opts, 0, s));
     c.size = size;
     c.more_follows = more_follows;

@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "player.h"
+#include "reserved.h"
 
 #include <math.h>
 #include <string.h>
@@ -278,6 +279,7 @@ md2_result md2_player_play(md2_player *p, const md2_anim *anim,
 
     if (!p)
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_anims(anim, 1, NULL));
     if ((r = playhead_start(&h, anim, mode, rate)) != MD2_OK)
         return r;
     st = load(p);
@@ -294,6 +296,7 @@ md2_result md2_player_play_named(md2_player *p, const md2_anim *anims,
 
     if (!p || !name || (!anims && count > 0))
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_anims(anims, count, NULL));
     i = md2_anim_find(anims, count, name);
     if (i == MD2_ANIM_NOT_FOUND)
         return MD2_ERR_NOT_FOUND;
@@ -309,6 +312,7 @@ md2_result md2_player_crossfade(md2_player *p, const md2_anim *anim,
 
     if (!p || !isfinite(duration))
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_anims(anim, 1, NULL));
     if ((r = playhead_start(&h, anim, mode, rate)) != MD2_OK)
         return r;
     st = load(p);
@@ -456,6 +460,7 @@ md2_result md2__pose_frames_write(const md2_model *m, const md2_player_frames *s
 
     if (!positions || !m->frames || ps == 0 || (normals && ns == 0))
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_model(m, NULL));
     MD2_TRY(md2__pose_frames(&job, m, st));
     md2__pose_write(&job, m->num_vertices, positions, ps, normals, ns);
     return MD2_OK;
@@ -501,6 +506,7 @@ md2_result md2_player_bounds(const md2_player *p, const md2_model *m,
 
     if (!p || !m || !min || !max)
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_model(m, NULL));
     md2_player_state(p, &st);
     return md2__frames_bounds(m, &st, min, max);
 }
@@ -532,6 +538,8 @@ const char *md2_player_skin_name(const md2_player *p, const md2_model *m)
 {
     uint32_t skin = md2_player_skin(p);
     if (!p || !m || !m->skins || (size_t)skin >= m->num_skins)
+        return NULL;
+    if (md2__reserved_model(m, NULL) != MD2_OK)
         return NULL;
     return m->skins[skin].name;
 }

@@ -8,6 +8,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "pose.h"
+#include "reserved.h"
 
 #include <math.h>
 #include <string.h>
@@ -122,6 +123,7 @@ md2_result md2_lerp(const md2_model *m, uint32_t frame_a, uint32_t frame_b,
 
     if (!m || !positions || !m->frames || ps == 0 || (normals && ns == 0))
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_model(m, NULL));
     MD2_TRY(md2__check_pair(m, frame_a, frame_b, t));
     md2__pose_setup(&job, &m->frames[frame_a], &m->frames[frame_b], t);
     md2__pose_write(&job, m->num_vertices, positions, ps, normals, ns);
@@ -157,6 +159,7 @@ md2_result md2_frame_bounds(const md2_model *m, uint32_t frame, float min[3],
 
     if (!m || !min || !max || !m->frames || m->num_vertices == 0)
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_model(m, NULL));
     MD2_TRY(md2__check_frame(m, frame));
     f = &m->frames[frame];
     for (k = 0; k < 3; k++) {

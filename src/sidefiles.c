@@ -7,6 +7,7 @@
  */
 #include "md2/animation.h"
 #include "diag.h"
+#include "reserved.h"
 
 #include <float.h>
 #include <math.h>
@@ -538,6 +539,8 @@ static md2_result parse_text(const char *text, size_t size, const md2_model *m,
                          "side file: %s", !count ? "count is NULL"
                                           : (!text && size > 0) ? "text is NULL"
                                                                 : "out is NULL");
+    MD2_TRY(md2__reserved_model(m, c.err));
+    MD2_TRY(md2__reserved_options(opts));
     c.text = text;
     c.size = size;
     if (size >= 3 && (unsigned char)text[0] == 0xEF &&

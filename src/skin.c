@@ -12,6 +12,7 @@
  */
 #include "md2/skin.h"
 #include "diag.h"
+#include "reserved.h"
 #include "reader.h"
 
 #include <string.h>
@@ -318,6 +319,7 @@ md2_result md2_pcx_decode(const void *data, size_t size, const md2_options *opts
     if (!data)
         return md2__fail(err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "data", 0, 0,
                          "md2_pcx_decode: data is NULL");
+    MD2_TRY(md2__reserved_options(opts));
     memset(&p, 0, sizeof p);
     p.data = (const uint8_t *)data;
     p.size = size;

@@ -5,6 +5,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "attach.h"
+#include "reserved.h"
 #include "reader.h"
 
 #include <float.h>
@@ -138,6 +139,8 @@ static int tags_layout(size_t num_tags, size_t num_frames, size_t *names_at,
 size_t md2_tags_memory(const md2_tags *tags)
 {
     size_t names_at, frames_at, total;
+    if (md2__reserved_tags(tags, NULL) != MD2_OK)
+        return 0;
     if (!tags || !tags_layout(tags->num_tags, tags->num_frames, &names_at, &frames_at,
                               &total))
         return 0;
@@ -347,6 +350,7 @@ md2_result md2_tags_parse(const void *data, size_t size, const md2_options *opts
     if (!data)
         return md2__fail(c.err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_TAGS, "data", 0, 0,
                          "md2_tags_parse: data is NULL");
+    MD2_TRY(md2__reserved_options(opts));
     c.data = (const uint8_t *)data;
     c.size = size;
     if (size < MD2_TAG_HEADER_SIZE)
@@ -387,6 +391,8 @@ size_t md2_tags_find(const md2_tags *tags, const char *name)
     size_t i;
     if (!tags || !tags->names || !name)
         return MD2_TAG_NOT_FOUND;
+    if (md2__reserved_tags(tags, NULL) != MD2_OK)
+        return MD2_TAG_NOT_FOUND;
     for (i = 0; i < tags->num_tags; i++)
         if (strcmp(tags->names[i].name, name) == 0)
             return i;
@@ -406,6 +412,9 @@ md2_result md2_tags_check(const md2_tags *tags, const md2_model *m,
     if (!tags || !m)
         return md2__fail(err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_TAGS, tags ? "m" : "tags",
                          0, 0, "md2_tags_check: %s is NULL", tags ? "m" : "tags");
+    MD2_TRY(md2__reserved_tags(tags, err));
+    MD2_TRY(md2__reserved_model(m, err));
+    MD2_TRY(md2__reserved_options(opts));
     if (tags->num_frames == m->num_frames)
         return MD2_OK;
     return md2__frame_count_quirk(
@@ -476,6 +485,8 @@ static void put_u32(uint8_t *p, uint32_t v)
 size_t md2_tags_write_size(const md2_tags *tags)
 {
     size_t bytes = 0;
+    if (md2__reserved_tags(tags, NULL) != MD2_OK)
+        return 0;
     if (!tags || check_tags(tags, NULL, &bytes) != MD2_OK)
         return 0;
     return bytes;
@@ -495,6 +506,7 @@ md2_result md2_tags_write(const md2_tags *tags, void *buffer, size_t capacity,
     if (!tags || !buffer)
         return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_TAGS, "", 0, 0,
                          "md2_tags_write: %s is NULL", tags ? "buffer" : "tags");
+    MD2_TRY(md2__reserved_tags(tags, error));
     MD2_TRY(check_tags(tags, error, &bytes));
     if (capacity < bytes)
         return md2__fail(error, MD2_ERR_BUFFER_TOO_SMALL, MD2_SECTION_TAGS, "", 0, 0,
@@ -749,6 +761,7 @@ md2_result md2_tag_lerp(const md2_tags *tags, size_t tag, uint32_t frame_a,
 
     if (!tags || !tags->frames || !matrix || !(t >= 0.0f && t <= 1.0f))
         return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_tags(tags, NULL));
     if (tag >= tags->num_tags)
         return MD2_ERR_NOT_FOUND;
     if ((size_t)frame_a >= tags->num_frames || (size_t)frame_b >= tags->num_frames)

@@ -10,6 +10,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "format.h"
+#include "reserved.h"
 
 #include <string.h>
 
@@ -252,6 +253,8 @@ static md2_result prepare(const md2_model *m, md2_wlayout *w, md2_diagnostic *d)
 size_t md2_write_size(const md2_model *m)
 {
     md2_wlayout w;
+    if (md2__reserved_model(m, NULL) != MD2_OK)
+        return 0;
     if (!m || prepare(m, &w, NULL) != MD2_OK)
         return 0;
     return w.ofs_end;
@@ -340,6 +343,7 @@ md2_result md2_write_stream(const md2_model *m, md2_write_fn write, void *user,
     if (!m || !write)
         return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
                          "md2_write_stream: %s is NULL", m ? "write" : "m");
+    MD2_TRY(md2__reserved_model(m, error));
     MD2_TRY(prepare(m, &w, error));
     s.direct = NULL;
     s.len = 0;
@@ -364,6 +368,7 @@ md2_result md2_write(const md2_model *m, void *buffer, size_t capacity,
     if (!m || !buffer)
         return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
                          "md2_write: %s is NULL", m ? "buffer" : "m");
+    MD2_TRY(md2__reserved_model(m, error));
     MD2_TRY(prepare(m, &w, error));
     if (capacity < w.ofs_end)
         return md2__fail(error, MD2_ERR_BUFFER_TOO_SMALL, MD2_SECTION_NONE, "", 0, 0,

@@ -1,7 +1,8 @@
 # The private headers of src/ come in tiers, each including only those of
 # its own tier or below (src/diag.h lists them):
 #
-#   1  diag.h round.h          diagnostics and allocation; float rounding
+#   1  diag.h round.h          diagnostics and allocation; float rounding;
+#      reserved.h              the checks of reserved_ members
 #   2  format.h reader.h       the file format and reading it (and
 #      normal_scan.h           the parser's normal-index scan)
 #   3  pose.h pose_rows.h      pose jobs and their kernels
@@ -25,6 +26,7 @@ endif()
 
 set(tier_diag.h 1)
 set(tier_round.h 1)
+set(tier_reserved.h 1)
 set(tier_format.h 2)
 set(tier_reader.h 2)
 set(tier_normal_scan.h 2)

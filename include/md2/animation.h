@@ -51,14 +51,16 @@ extern "C" {
 
 /** One animation: the keyframes first..last (inclusive, first <= last),
  *  played at fps frames per second. Plain data; copy it freely. When you
- *  fill one in yourself, start from zero (reserved_ must be zero). */
+ *  fill one in yourself, start from zero: the functions that read an
+ *  md2_anim refuse one whose reserved_ are not zero (MD2_ERR_INVALID_ARGUMENT;
+ *  md2_anim_find() then finds nothing). */
 typedef struct md2_anim {
     char name[MD2_ANIM_NAME_SIZE + 1]; /**< NUL-terminated, may be "" */
     uint32_t first;                    /**< first keyframe */
     uint32_t last;                     /**< last keyframe (>= first) */
     float fps;                         /**< keyframes per second (>= 0; 0 holds the first frame) */
     int loop;                          /**< 1: loops by default; 0: plays once (see MD2_PLAY_DEFAULT) */
-    uint32_t reserved_[2];             /**< zero: room for new fields */
+    uint32_t reserved_[2];             /**< must be zero: room for new fields (checked: "md2_anim.reserved_[i]"; the library writes zeros) */
 } md2_anim;
 
 /** Whether an animation of this name loops by default, as Quake II plays
@@ -236,14 +238,15 @@ typedef union md2_player {
  *  where the current pose is md2_lerp(frame_a, frame_b, t) and the
  *  outgoing pose md2_lerp(from_a, from_b, from_t). weight is 1 when no
  *  cross-fade is running (the from_* fields then repeat frame_a, frame_b
- *  and t). frame_b may be below frame_a (looping wrap, ping-pong). */
+ *  and t). frame_b may be below frame_a (looping wrap, ping-pong).
+ *  Output only: md2_player_state() fills it; no function reads one. */
 typedef struct md2_player_frames {
     uint32_t frame_a, frame_b;
     float t;              /**< in [0, 1]; 0 when frame_a == frame_b */
     uint32_t from_a, from_b;
     float from_t;
     float weight;         /**< weight of the current pose, in [0, 1] */
-    uint32_t reserved_[2];/**< written as zero: room for new fields */
+    uint32_t reserved_[2];/**< written as zero: room for new fields (output only: not checked) */
 } md2_player_frames;
 
 /** Resets p: no cross-fade, skin 0, and a one-frame animation of keyframe 0

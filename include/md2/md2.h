@@ -170,6 +170,30 @@ typedef struct md2_allocator {
     void *user;
 } md2_allocator;
 
+/* Reserved fields. The structs a caller fills in and passes to the
+ * library (md2_options with its md2_limits, md2_model, md2_anim,
+ * md2_mesh_options, md2_mesh, md2_vertex_layout, md2_tags) end in
+ * reserved_ members, which later 1.x releases name and give a meaning in
+ * place, with zero meaning "as before". They must be zero, and they are
+ * checked: every public function that reads such a struct refuses one
+ * with a non-zero reserved_ element with MD2_ERR_INVALID_ARGUMENT, after
+ * its NULL checks and before any other check, read, allocation or output
+ * (so a struct filled in field by field on the stack, without memset,
+ * fails today rather than changing meaning in a later release). Where the
+ * function has a diagnostic (md2_options.error, md2_mesh_options.error or
+ * an error parameter), it has section MD2_SECTION_NONE, field naming
+ * struct and element ("md2_options.reserved_[3]"), index the element and
+ * a message such as "md2_options.reserved_[3] is 7, not zero: it is
+ * reserved for later versions; start from a zero-initialised struct".
+ * Functions without a result code answer as for a NULL argument (0, NULL,
+ * MD2_ANIM_NOT_FOUND, MD2_TAG_NOT_FOUND, an empty GL command list, u and
+ * v of 0). The free functions release what they are given whatever its
+ * reserved_ hold. Every struct the library fills in comes with its
+ * reserved_ zero, so it can be passed back as it is; the ones it only
+ * writes (md2_diagnostic, md2_player_frames, md2_image, md2_bundle) are
+ * never read back and so never checked. docs/errors.md lists the
+ * functions that check each struct. */
+
 /** Upper bounds on counts; 0 in a field means "no limit beyond the file":
  *  every section must fit inside the data (and end by MD2_MAX_DATA_SIZE),
  *  and vertices and texcoords are at most MD2_MAX_INDEXABLE (the uint16
@@ -188,7 +212,7 @@ typedef struct md2_limits {
     uint32_t max_frames;
     uint32_t max_glcmds;
     size_t max_file_size;
-    uint32_t reserved_[4];      /**< must be zero: room for new limits */
+    uint32_t reserved_[4];      /**< must be zero: room for new limits (checked as part of md2_options: "md2_limits.reserved_[i]") */
 } md2_limits;
 
 /** The original Quake II engine's limits (qfiles.h): 32 skins, 2048
@@ -218,7 +242,9 @@ MD2_API const char *md2_section_string(md2_section s);
  *  and where. field points to a static string; message is inside the
  *  struct. A call that fails fills the md2_diagnostic it was given
  *  (md2_options.error, or a parameter) completely; on success it is left
- *  with result MD2_OK and an empty message. */
+ *  with result MD2_OK and an empty message. Output only: the library
+ *  writes it and never reads it, so what it holds before a call (its
+ *  reserved_ included) does not matter. */
 typedef struct md2_diagnostic {
     md2_result result;      /**< the error (MD2_OK for a warning) */
     uint32_t warning;       /**< the md2_warning flag (0 for an error) */
@@ -229,7 +255,7 @@ typedef struct md2_diagnostic {
     size_t line;            /**< side files: 1-based line (0 if the fault is not on a line) */
     size_t column;          /**< side files: 1-based byte column (0 if none) */
     char message[256];      /**< a complete English sentence naming all of the above */
-    uintptr_t reserved_[4]; /**< room for growth; written as zero */
+    uintptr_t reserved_[4]; /**< room for growth; written as zero (output only: not checked) */
 } md2_diagnostic;
 
 /** Called once for every quirk repaired by lenient loading, in the order the
@@ -243,7 +269,9 @@ typedef void (*md2_warning_fn)(void *user, const md2_diagnostic *warning);
  *  the defaults: malloc/free, no limits beyond the file, lenient. Always
  *  start from zero ("md2_options o = {0};" or memset) and set what you
  *  need: later 1.x releases give meaning to reserved_ fields in place, so
- *  the struct's size and the meaning of zero never change. The library
+ *  the struct's size and the meaning of zero never change, and every call
+ *  that takes options refuses them non-zero (here or in limits:
+ *  MD2_ERR_INVALID_ARGUMENT, described in *error). The library
  *  only reads the struct, but writes to *error: threads that share one
  *  md2_options must each point error at their own md2_diagnostic (or leave
  *  it NULL). */
@@ -254,7 +282,7 @@ typedef struct md2_options {
     md2_diagnostic *error;      /**< if not NULL, filled when a call fails */
     md2_warning_fn on_warning;  /**< if not NULL, called for each warning */
     void *warning_user;         /**< passed to on_warning */
-    uintptr_t reserved_[8];     /**< must be zero: room for new options */
+    uintptr_t reserved_[8];     /**< must be zero: room for new options (checked by every call that takes options: "md2_options.reserved_[i]") */
 } md2_options;
 
 /* ------------------------------------------------------------------------ */
@@ -307,8 +335,10 @@ typedef struct md2_frame {
 
 /** A loaded model: one allocation, immutable, released with md2_free().
  *  A caller may also fill one in by hand (all pointers and counts; leave
- *  header, warnings and allocator zero) to pass it to md2_write() or the
- *  animation functions; such a model must not be passed to md2_free(). */
+ *  header, warnings, allocator and reserved_ zero) to pass it to
+ *  md2_write() or the animation functions; such a model must not be
+ *  passed to md2_free(). Every function that reads a model refuses one
+ *  whose reserved_ are not zero (see "Reserved fields" above). */
 typedef struct md2_model {
     md2_header header;          /**< the header as read (zero for a hand-made model) */
     int32_t skin_width;         /**< skin size in pixels, for texcoords */
@@ -326,7 +356,7 @@ typedef struct md2_model {
     const int32_t *glcmds;      /**< validated GL command words; see md2_glcmd_next() */
     uint32_t warnings;          /**< md2_warning flags raised while loading */
     md2_allocator allocator;    /**< how this model is freed */
-    uintptr_t reserved_[4];     /**< zero: room for new fields (set to zero in a hand-made model) */
+    uintptr_t reserved_[4];     /**< must be zero: room for new fields (zero in a loaded model; checked: "md2_model.reserved_[i]") */
 } md2_model;
 
 /* ------------------------------------------------------------------------ */

@@ -53,16 +53,19 @@ extern "C" {
 #define MD2_MESH_COUNTER_CLOCKWISE 1u
 
 /** Options of md2_mesh_build(). Zero-initialise it (or pass NULL): malloc
- *  and free, file winding, no diagnostic. */
+ *  and free, file winding, no diagnostic. A non-zero reserved_ element is
+ *  refused (MD2_ERR_INVALID_ARGUMENT, described in error). */
 typedef struct md2_mesh_options {
     md2_allocator allocator;    /**< as in md2_options; zero: malloc/free */
     unsigned flags;             /**< MD2_MESH_* flags */
     md2_diagnostic *error;      /**< if not NULL, filled when the build fails */
-    uintptr_t reserved_[6];     /**< must be zero: room for new options */
+    uintptr_t reserved_[6];     /**< must be zero: room for new options (checked: "md2_mesh_options.reserved_[i]") */
 } md2_mesh_options;
 
 /** A draw-ready mesh: welded vertices and an index buffer. Read-only; made
- *  by md2_mesh_build(), released by md2_mesh_free(). */
+ *  by md2_mesh_build(), released by md2_mesh_free(). The functions that
+ *  read a mesh refuse one whose reserved_ are not zero (a mesh built by
+ *  the library has them zero). */
 typedef struct md2_mesh {
     size_t num_vertices;            /**< welded vertices: distinct (vertex, s, t) of the triangles */
     size_t num_indices;             /**< 3 per triangle of the model */
@@ -73,7 +76,7 @@ typedef struct md2_mesh {
     size_t num_model_vertices;      /**< the model's num_vertices when the mesh was built */
     unsigned flags;                 /**< the md2_mesh_options flags it was built with */
     md2_allocator allocator_;       /**< private: how the mesh is freed */
-    uintptr_t reserved_[4];         /**< zero: room for new fields */
+    uintptr_t reserved_[4];         /**< zero: room for new fields (written as zero; checked: "md2_mesh.reserved_[i]") */
 } md2_mesh;
 
 /** Welds model m's triangle list into a mesh and stores it in *out (the
@@ -118,14 +121,15 @@ MD2_API size_t md2_mesh_memory(const md2_mesh *mesh);
  *  a multiple of 4, the attributes inside the stride and apart from each
  *  other; MD2_ATTRIBUTE_NONE leaves normal or uv out). Bytes of the stride
  *  that no attribute covers are left as they were. md2_layout_default()
- *  gives a ready one. */
+ *  gives a ready one; start one of your own from zero: a non-zero
+ *  reserved_ element is refused (MD2_ERR_INVALID_ARGUMENT). */
 typedef struct md2_vertex_layout {
     size_t stride;
     size_t position_offset;
     size_t normal_offset;
     size_t uv_offset;
     unsigned flags;             /**< MD2_LAYOUT_* flags */
-    uintptr_t reserved_[2];     /**< must be zero */
+    uintptr_t reserved_[2];     /**< must be zero: room for new fields (checked by every function that takes a layout) */
 } md2_vertex_layout;
 
 /** The layout { position, normal, uv } of 32 bytes a vertex (3 + 3 + 2

@@ -37,13 +37,14 @@ extern "C" {
 /** An RGBA image: width * height pixels of 4 bytes (red, green, blue,
  *  alpha), rows from the top of the image down, no padding. Made by
  *  md2_pcx_decode() (width and height are then at least 1), released by
- *  md2_image_free(). */
+ *  md2_image_free(). Output only: no function reads an image back but
+ *  md2_image_free(), which releases it whatever its reserved_ hold. */
 typedef struct md2_image {
     uint32_t width;
     uint32_t height;
     const uint8_t *rgba;          /**< width * height * 4 bytes */
     md2_allocator allocator_;     /**< private: how the image is freed */
-    uintptr_t reserved_[4];       /**< zero: room for new fields */
+    uintptr_t reserved_[4];       /**< written as zero: room for new fields (output only: not checked) */
 } md2_image;
 
 /** Decodes a PCX file held in memory into a new RGBA image in *out: one

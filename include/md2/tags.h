@@ -99,7 +99,9 @@ typedef struct md2_tag_name {
  *  at most MD2_MAX_COORD in magnitude.
  *  A caller may also fill one in by hand (counts and pointers; leave the
  *  rest zero) for md2_tags_write(), md2_tag_lerp() and md2_player_tag();
- *  such tags must not be passed to md2_tags_free(). */
+ *  such tags must not be passed to md2_tags_free(). Every function that
+ *  reads tags refuses them when reserved_ is not zero
+ *  (MD2_ERR_INVALID_ARGUMENT, or the answer for NULL). */
 typedef struct md2_tags {
     md2_tag_header header;      /**< the header as read (zero in hand-made tags) */
     size_t num_tags;            /**< at least 1 in a parsed file */
@@ -108,7 +110,7 @@ typedef struct md2_tags {
     const float *frames;        /**< num_tags * num_frames * 12 floats */
     uint32_t warnings;          /**< md2_warning flags raised while parsing */
     md2_allocator allocator_;   /**< private: how the tags are freed */
-    uintptr_t reserved_[4];     /**< zero: room for new fields */
+    uintptr_t reserved_[4];     /**< must be zero: room for new fields (zero in parsed tags; checked: "md2_tags.reserved_[i]") */
 } md2_tags;
 
 /** Validates a UFO:AI tag file held in memory (size bytes at data) and, on
@@ -328,7 +330,9 @@ typedef enum md2_anim_source {
 #define MD2_BUNDLE_TAG 4u
 
 /** A model loaded with its side files: one md2_bundle_free() releases it
- *  all. Immutable. */
+ *  all. Immutable. Output only: no function reads a bundle back but
+ *  md2_bundle_free() (its model, anims and tags are checked like any
+ *  other, and have their reserved_ zero). */
 typedef struct md2_bundle {
     const md2_model *model;      /**< the model (never NULL) */
     const md2_anim *anims;       /**< num_anims animations (NULL if none) */
@@ -338,7 +342,7 @@ typedef struct md2_bundle {
     uint32_t files;              /**< MD2_BUNDLE_* flags of the side files read */
     uint32_t warnings;           /**< md2_warning flags raised by any of the files */
     md2_allocator allocator_;    /**< private: how the bundle is freed */
-    uintptr_t reserved_[4];      /**< zero: room for new fields */
+    uintptr_t reserved_[4];      /**< written as zero: room for new fields (output only: not checked) */
 } md2_bundle;
 
 /** Loads the model at model_path and the side files beside it, all read
