@@ -17,9 +17,10 @@
  *   v_put_uv(p, src, flip)     p[0] = src[0], p[1] = src[1] or 1 - src[1]
  *
  * A vertex is one row: x, y, z (and 0) in one vector, its normal in
- * another; a cross-fade computes both pairs' rows, then blends them. A row is stored with a 16-byte store where the 4 bytes past the
- * attribute are written again later in the same call (see wide_plan in
- * pose_kernels.c), else with an 8-byte and a 4-byte store.
+ * another; a cross-fade computes both pairs' rows, then blends them. A row
+ * is stored with a 16-byte store where the 4 bytes past the attribute are
+ * written again later in the same call (see wide_plan in pose_kernels.c),
+ * else with an 8-byte and a 4-byte store.
  *
  * SPDX-License-Identifier: MIT
  */
