@@ -28,46 +28,6 @@ static float decode(const md2_frame *f, const md2_vertex *v, int axis)
 /* Jobs                                                                      */
 /* ------------------------------------------------------------------------ */
 
-static void frame_constants(const md2_frame *f, float s[4], float t[4])
-{
-    int k;
-    for (k = 0; k < 3; k++) {
-        s[k] = f->scale[k];
-        t[k] = f->translate[k];
-    }
-    s[3] = 0.0f;
-    t[3] = 0.0f;
-}
-
-static void pair_setup(md2__pose_pair *p, const md2_frame *fa, const md2_frame *fb, float t)
-{
-    /* t = 0, t = 1 and a == b give a keyframe exactly, not a blend */
-    p->key = t == 0.0f || t == 1.0f || fa == fb;
-    if (p->key && t == 1.0f)
-        fa = fb;
-    p->va = fa->vertices;
-    p->vb = fb->vertices;
-    frame_constants(fa, p->sa, p->ta);
-    frame_constants(fb, p->sb, p->tb);
-    p->wa = md2__to_float(1.0f - t);
-    p->wb = t;
-}
-
-void md2__pose_setup(md2__pose_job *job, const md2_frame *fa, const md2_frame *fb, float t)
-{
-    memset(job, 0, sizeof *job);
-    pair_setup(&job->cur, fa, fb, t);
-}
-
-void md2__pose_fade(md2__pose_job *job, const md2_frame *fa, const md2_frame *fb, float t,
-                    float weight)
-{
-    pair_setup(&job->from, fa, fb, t);
-    job->w_from = md2__to_float(1.0f - weight);
-    job->w_cur = weight;
-    job->fade = 1;
-}
-
 void md2__pose_write(md2__pose_job *job, size_t count, float *positions, size_t ps,
                      float *normals, size_t ns)
 {

@@ -24,7 +24,8 @@
  * md2_lerp) and AVX2's paths for md2_layout_default(0) (1.6x-1.9x the
  * generic AVX2 pairs on md2_mesh_lerp). NEON mirrors the SSE2 rows.
  *
- * Never allocates; reads the model and writes the job's outputs only.
+ * Also the jobs' set-up (md2__pose_setup, md2__pose_fade). Never allocates;
+ * reads the model and writes the job's outputs only.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -78,6 +79,50 @@ void md2__unit_normal(float n[3])
         n[1] = up[1];
         n[2] = up[2];
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Jobs                                                                      */
+/* ------------------------------------------------------------------------ */
+
+static void frame_constants(const md2_frame *f, float s[4], float t[4])
+{
+    int k;
+    for (k = 0; k < 3; k++) {
+        s[k] = f->scale[k];
+        t[k] = f->translate[k];
+    }
+    s[3] = 0.0f;
+    t[3] = 0.0f;
+}
+
+static void pair_setup(md2__pose_pair *p, const md2_frame *fa, const md2_frame *fb, float t)
+{
+    /* t = 0, t = 1 and a == b give a keyframe exactly, not a blend */
+    p->key = t == 0.0f || t == 1.0f || fa == fb;
+    if (p->key && t == 1.0f)
+        fa = fb;
+    p->va = fa->vertices;
+    p->vb = fb->vertices;
+    frame_constants(fa, p->sa, p->ta);
+    frame_constants(fb, p->sb, p->tb);
+    p->wa = md2__to_float(1.0f - t);
+    p->wb = t;
+}
+
+void md2__pose_setup(md2__pose_job *job, const md2_frame *fa, const md2_frame *fb, float t)
+{
+    memset(job, 0, sizeof *job);
+    pair_setup(&job->cur, fa, fb, t);
+}
+
+void md2__pose_fade(md2__pose_job *job, const md2_frame *fa, const md2_frame *fb, float t,
+                    float weight)
+{
+    pair_setup(&job->from, fa, fb, t);
+    job->w_from = md2__to_float(1.0f - weight);
+    job->w_cur = weight;
+    job->fade = 1;
 }
 
 /* ------------------------------------------------------------------------ */
