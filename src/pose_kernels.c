@@ -172,10 +172,10 @@ void md2__pose_scalar(const md2__pose_job *job)
     for (i = j->begin; i < j->end; i++) {
         const size_t s = j->index ? j->index[i] : i;
         float pos[3], nrm[3];
-        int k;
         scalar_vertex(&j->cur, s, pos, j->nrm ? nrm : NULL);
         if (j->fade) { /* w_from * from + w_cur * cur */
             float po[3], no[3];
+            int k;
             scalar_vertex(&j->from, s, po, j->nrm ? no : NULL);
             for (k = 0; k < 3; k++) {
                 pos[k] = md2__blend2(j->w_from, po[k], j->w_cur, pos[k]);
