@@ -4,15 +4,16 @@
 #   1  diag.h round.h          diagnostics and allocation; float rounding;
 #      reserved.h              the checks of reserved_ members
 #   2  format.h reader.h       the file format and reading it (and
-#      normal_scan.h           the parser's normal-index scan)
+#      normal_scan.h strips.h  the parser's normal-index scan, GL command
+#                              strips)
 #   3  pose.h pose_rows.h      pose jobs and their kernels
 #   4  player.h                players
 #   5  (none)                  meshes
 #   6  attach.h                tags and attachments
 #
-# Public headers count at the tier of what they declare: md2.h and skin.h
-# 1, animation.h 4, mesh.h 5, tags.h 6. Every header in src/ must be in
-# the table, so a new one gets a tier on purpose. Reads the #include lines
+# Public headers count at the tier of what they declare: md2.h, skin.h and
+# build.h 1, animation.h 4, mesh.h 5, tags.h 6. Every header in src/ must
+# be in the table, so a new one gets a tier on purpose. Reads the #include lines
 # of every src/*.h and fails on the first include from a higher tier.
 #
 #   cmake -DSRC=<repo>/src -P tests/tiers.cmake
@@ -30,12 +31,14 @@ set(tier_reserved.h 1)
 set(tier_format.h 2)
 set(tier_reader.h 2)
 set(tier_normal_scan.h 2)
+set(tier_strips.h 2)
 set(tier_pose.h 3)
 set(tier_pose_rows.h 3)
 set(tier_player.h 4)
 set(tier_attach.h 6)
 set(tier_md2/md2.h 1)
 set(tier_md2/skin.h 1)
+set(tier_md2/build.h 1)
 set(tier_md2/animation.h 4)
 set(tier_md2/mesh.h 5)
 set(tier_md2/tags.h 6)

@@ -1,0 +1,157 @@
+/*
+ * libmd2 - making MD2 models: the builder.
+ *
+ * md2_write() serialises a model you already have; the builder makes one
+ * from floats, as a modern tool holds a model: positions per frame,
+ * optional normals, triangles whose corners are (vertex, texcoord) pairs,
+ * texcoords as floats or texels, skin and frame names. It checks every
+ * input before it allocates anything, quantises with rounding (no decoded
+ * coordinate more than half a step from the input), maps normals to the
+ * nearest of the 162 table normals, writes GL command strips and fans, and
+ * reports the engines whose limits the model exceeds. The result is an
+ * ordinary md2_model (one allocation, md2_free()), ready for md2_write().
+ *
+ * md2_rebuild() makes a model from a model, keeping its frames byte for
+ * byte unless asked to change them (repairs: new normals, a new grid, new
+ * GL commands).
+ *
+ * Guarantees, error bounds and the order of everything written are in
+ * docs/build.md. All functions are thread-safe: they read their inputs,
+ * write their outputs and keep no state.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef MD2_BUILD_H
+#define MD2_BUILD_H
+
+#include "md2.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ------------------------------------------------------------------------ */
+/* Normals                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/** The index (0 to 161) of the table normal nearest to the direction
+ *  (x, y, z): the exact arg-max of the dot product with md2_normal(i),
+ *  ties to the lower index. The direction need not be unit length. A zero,
+ *  NaN or infinite direction gives MD2_NORMAL_FALLBACK. */
+MD2_API unsigned md2_normal_nearest(float x, float y, float z);
+
+/* ------------------------------------------------------------------------ */
+/* Building                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/** Limits profiles: whose limits the model must keep. The format's own
+ *  limits (uint16 indices, 8-bit coordinates, name sizes) always hold; a
+ *  chosen profile makes its limits errors (MD2_ERR_LIMIT_EXCEEDED), and
+ *  every stricter profile the model exceeds is a warning naming the
+ *  engine and the limit. docs/build.md lists each profile's numbers. */
+typedef enum md2_profile {
+    MD2_PROFILE_FORMAT = 0, /**< the file format's limits alone (default) */
+    MD2_PROFILE_QUAKE2,     /**< Quake II (qfiles.h) and its software renderer */
+    MD2_PROFILE_YQUAKE2,    /**< yquake2's raised limits */
+    MD2_PROFILE_UFOAI,      /**< UFO:AI's raised limits */
+    MD2_PROFILE_COUNT_      /**< count sentinel, not a profile */
+} md2_profile;
+
+/** The name of a profile ("format", "Quake II", "yquake2", "UFO:AI");
+ *  never NULL. */
+MD2_API const char *md2_profile_string(md2_profile p);
+
+/** An animation of the input, for frame names: count consecutive frames
+ *  named name1 .. nameN (or name01 .. with MD2_BUILD_ZERO_PAD). */
+typedef struct md2_build_anim {
+    const char *name;       /**< NUL-terminated; cut to fit 16 bytes with its number (a warning) */
+    size_t count;           /**< frames, at least 1 */
+    uintptr_t reserved_[2]; /**< must be zero */
+} md2_build_anim;
+
+/** What to build. Zero-initialise it and fill in what you have. Counts are
+ *  checked against the format and the profile before anything is
+ *  allocated; every pointer is read only during md2_build(). */
+typedef struct md2_build_input {
+    size_t num_frames;             /**< at least 1 */
+    size_t num_vertices;           /**< vertices per frame, at least 1 */
+    /** Position of vertex i of frame f: 3 floats at
+     *  (const char *)positions + f * frame_stride + i * vertex_stride.
+     *  Strides in bytes; 0: packed (vertex_stride 12, frame_stride
+     *  num_vertices * vertex_stride). Finite, within MD2_MAX_COORD. */
+    const float *positions;
+    size_t vertex_stride, frame_stride;
+    /** Optional normals in the same layout (NULL: computed per frame from
+     *  the positions); need not be unit length. */
+    const float *normals;
+    size_t normal_vertex_stride, normal_frame_stride;
+    /** num_triangles triangles, 6 indices each: the (vertex, texcoord)
+     *  index pair of each of its 3 corners, v0 t0 v1 t1 v2 t2, in MD2's
+     *  winding (clockwise seen from the front). */
+    size_t num_triangles;
+    const uint32_t *triangles;
+    /** Texcoords, one kind: uv (2 floats each, u right and v down in the
+     *  skin, [0, 1] across it) or texels (2 int16_t each, skin pixels, as
+     *  the file holds them). uv is turned to texels by rounding to the
+     *  nearest pixel of skin_width x skin_height. */
+    size_t num_texcoords;
+    const float *uv;
+    const int16_t *texels;
+    uint32_t skin_width, skin_height; /**< at least 1 each */
+    /** Skin paths (each under 64 bytes), or none. */
+    size_t num_skins;
+    const char *const *skin_names;
+    /** Frame names: num_frames names (each under 16 bytes), or NULL to
+     *  name the frames from anims (their counts must add up to
+     *  num_frames), or NULL and no anims: frame1 .. frameN. */
+    const char *const *frame_names;
+    size_t num_anims;
+    const md2_build_anim *anims;
+    uintptr_t reserved_[8];        /**< must be zero: room for new inputs */
+} md2_build_input;
+
+/** md2_build_options.flags */
+#define MD2_BUILD_SHARED_BOX 1u  /**< one box for all frames: a vertex that does not move decodes to the same bits in every frame */
+#define MD2_BUILD_NO_GLCMDS 2u   /**< write no GL commands */
+#define MD2_BUILD_ZERO_PAD 4u    /**< frame numbers from anims zero-padded to the same width (run01 .. run12) */
+/** md2_rebuild() flags: what to change (nothing: the frames byte for byte) */
+#define MD2_REBUILD_NORMALS 8u     /**< new normals, computed from the decoded positions */
+#define MD2_REBUILD_REQUANTIZE 16u /**< a new grid for every frame (per-frame or, with MD2_BUILD_SHARED_BOX, shared) */
+#define MD2_REBUILD_GLCMDS 32u     /**< new GL commands from the triangles (replaces the model's) */
+#define MD2_REBUILD_DROP_DEGENERATE 64u /**< drop triangles with two corners on one vertex */
+
+/** Options of md2_build() and md2_rebuild(). Zero-initialise (or pass
+ *  NULL): malloc/free, per-frame boxes, GL commands, the format's limits,
+ *  no diagnostic. */
+typedef struct md2_build_options {
+    md2_allocator allocator;    /**< the model's allocation; zero: malloc/free */
+    unsigned flags;             /**< MD2_BUILD_* and MD2_REBUILD_* */
+    md2_profile profile;        /**< its limits are errors; stricter ones warn */
+    md2_diagnostic *error;      /**< if not NULL, filled when the build fails */
+    md2_warning_fn on_warning;  /**< if not NULL, called for each warning */
+    void *warning_user;         /**< passed to on_warning */
+    uintptr_t reserved_[8];     /**< must be zero: room for new options */
+} md2_build_options;
+
+/** Builds a model from in into *out (released with md2_free()). On
+ *  failure *out is NULL, nothing is allocated and opts->error says which
+ *  input, element and field is wrong. Errors: MD2_ERR_INVALID_ARGUMENT
+ *  (NULL, a bad index, a NaN or infinite coordinate, a name too long,
+ *  inconsistent counts or strides, non-zero reserved_),
+ *  MD2_ERR_LIMIT_EXCEEDED (a count past the format's or the profile's
+ *  limits), MD2_ERR_OUT_OF_MEMORY. */
+MD2_API md2_result md2_build(const md2_build_input *in, const md2_build_options *opts,
+                             md2_model **out);
+
+/** Builds a model from model m into *out, keeping its skins, texcoords,
+ *  triangles, frame names, transforms and vertices byte for byte and its
+ *  GL commands as they are, unless opts->flags asks for a change
+ *  (MD2_REBUILD_*). Errors as md2_build(). */
+MD2_API md2_result md2_rebuild(const md2_model *m, const md2_build_options *opts,
+                               md2_model **out);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MD2_BUILD_H */
