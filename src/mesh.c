@@ -428,7 +428,7 @@ md2_result md2_mesh_smooth(const md2_mesh *mesh, void *vertices, const md2_verte
     if (!mesh || !vertices || !scratch || !layout_ok(layout, tangent_offset, 4) ||
         layout->normal_offset == MD2_ATTRIBUTE_NONE ||
         (tangents && layout->uv_offset == MD2_ATTRIBUTE_NONE) ||
-        (uintptr_t)vertices % sizeof(float) != 0 || (uintptr_t)scratch % sizeof(double) != 0)
+        (uintptr_t)vertices % sizeof(float) != 0 || (uintptr_t)scratch % MD2_ALIGNOF(double) != 0)
         return MD2_ERR_INVALID_ARGUMENT;
     MD2_TRY(md2__reserved_mesh(mesh, NULL));
     MD2_TRY(md2__reserved_layout(layout, NULL));
