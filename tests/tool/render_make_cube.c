@@ -1,5 +1,5 @@
 /*
- * render_make_cube: test models for `md2 render` (render.cmake).
+ * render_make_cube: test models for `md2 render` (render.cases).
  *
  *   render_make_cube DIR
  *       writes DIR/cube.md2 and its skin DIR/skin.png: a cube of 24
