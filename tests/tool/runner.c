@@ -292,7 +292,15 @@ static char *substitute_in(const char *text, int for_words)
                     bad_table("unknown variable @%.*s@", (int)(q - p - 1), p + 1);
                 if (for_words && v->word)
                     sb_putc(&b, WORD_START);
-                sb_puts(&b, v->value);
+                if (for_words) {
+                    sb_puts(&b, v->value);
+                } else {
+                    const char *c; /* a pattern: the words' text alone */
+                    for (c = v->value; *c; c++) {
+                        if (*c != WORD_START && *c != WORD_END)
+                            sb_putc(&b, *c);
+                    }
+                }
                 if (for_words && v->word)
                     sb_putc(&b, WORD_END);
                 p = q + 1;
@@ -687,7 +695,7 @@ static void table_line(char *text, unsigned line, void *user)
         char name[256];
         char *value;
         rest = first_word(rest, name, sizeof name);
-        value = substitute_in(rest, 0);
+        value = substitute_in(rest, 1); /* the paths in it stay words */
         var_set(name, value, 0);
         free(value);
         return;
