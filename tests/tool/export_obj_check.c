@@ -408,9 +408,9 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--y-up") == 0) {
             y_up = 1;
         } else if (strcmp(argv[i], "--counts") == 0 && i + 4 < argc) {
-            int k;
-            for (k = 0; k < 4; k++)
-                l.counts[k] = strtol(argv[++i], NULL, 10);
+            int n;
+            for (n = 0; n < 4; n++)
+                l.counts[n] = strtol(argv[++i], NULL, 10);
         } else if (strcmp(argv[i], "--mtl") == 0 && i + 1 < argc) {
             l.mtl = argv[++i];
         } else if (strcmp(argv[i], "--map") == 0 && i + 1 < argc) {

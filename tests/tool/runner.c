@@ -168,6 +168,14 @@ static int write_file(const char *path, const char *data, size_t size, const cha
 static const char *table_path = "";
 static unsigned current_line;
 
+/* Says what, after where, on out. */
+static void say(FILE *out, const char *where, const char *fmt, va_list ap)
+{
+    fputs(where, out);
+    vfprintf(out, fmt, ap);
+    fputc('\n', out);
+}
+
 /* A mistake in the table: says where, and exits with 2. */
 static void bad_table(const char *fmt, ...)
 #if defined(__GNUC__)
@@ -177,15 +185,16 @@ static void bad_table(const char *fmt, ...)
 
 static void bad_table(const char *fmt, ...)
 {
+    char where[1024];
     va_list ap;
-    fprintf(stderr, "%s:%u: ", table_path, current_line);
+    snprintf(where, sizeof where, "%s:%u: ", table_path, current_line);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    say(stderr, where, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
     exit(EXIT_BAD_TABLE);
 }
 
+/* A need that is not met: says which, and exits with 77 (skipped). */
 static void skip_case(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2), noreturn))
@@ -195,11 +204,9 @@ static void skip_case(const char *fmt, ...)
 static void skip_case(const char *fmt, ...)
 {
     va_list ap;
-    printf("md2_tool_cases: skipped: ");
     va_start(ap, fmt);
-    vprintf(fmt, ap);
+    say(stdout, "md2_tool_cases: skipped: ", fmt, ap);
     va_end(ap);
-    putchar('\n');
     exit(EXIT_SKIP);
 }
 
@@ -338,15 +345,16 @@ static void var_set(const char *name, const char *value, int word)
 
 /* ---- words and patterns ------------------------------------------------- */
 
-static int hex_digit(int c)
+/* The byte written as two hex digits at p, or -1 when they are not. */
+static int hex_byte(const char *p)
 {
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
+    char two[3];
+    if (!isxdigit((unsigned char)p[0]) || !isxdigit((unsigned char)p[1]))
+        return -1;
+    two[0] = p[0];
+    two[1] = p[1];
+    two[2] = '\0';
+    return (int)strtol(two, NULL, 16);
 }
 
 /* The escape at p (just after a backslash) inside "...": appends what it
@@ -375,8 +383,8 @@ static size_t escape(const char *p, sbuf *b, int quotes)
         sb_putc(b, '"');
         return 1;
     case 'x':
-        if (quotes && hex_digit(p[1]) >= 0 && hex_digit(p[2]) >= 0) {
-            sb_putc(b, (char)(hex_digit(p[1]) * 16 + hex_digit(p[2])));
+        if (quotes && hex_byte(p + 1) >= 0) {
+            sb_putc(b, (char)hex_byte(p + 1));
             return 3;
         }
         return 0;
@@ -890,7 +898,7 @@ static void step_edit(char **w, size_t n)
         } else if ((strcmp(w[i], "set") == 0 && i + 2 < n) ||
                    (strcmp(w[i], "every") == 0 && hex && i + 2 < n)) {
             int every = w[i][0] == 'e';
-            size_t step = every ? strtoul(w[i + 1], NULL, 10) : 0;
+            size_t stride = every ? strtoul(w[i + 1], NULL, 10) : 0;
             size_t count = every ? strtoul(w[i + 2], NULL, 10) : 1, k, j, len;
             if (!every) {
                 offset = strtoul(w[i + 1], NULL, 10);
@@ -898,14 +906,14 @@ static void step_edit(char **w, size_t n)
             }
             len = strlen(hex) / 2;
             for (k = every ? 1 : 0; k < count; k++) {
-                size_t at = offset + k * step;
+                size_t at = offset + k * stride;
                 if (strlen(hex) % 2 || at > size || len > size - at)
                     bad_table("edit: set past the end of %s", w[0]);
                 for (j = 0; j < len; j++) {
-                    int hi = hex_digit(hex[2 * j]), lo = hex_digit(hex[2 * j + 1]);
-                    if (hi < 0 || lo < 0)
+                    int byte = hex_byte(hex + 2 * j);
+                    if (byte < 0)
                         bad_table("edit: bad hex '%s'", hex);
-                    data[at + j] = (char)(hi * 16 + lo);
+                    data[at + j] = (char)byte;
                 }
             }
             i += 2;
@@ -1092,11 +1100,12 @@ static void check_left(const char *text)
 static void check_files(runner *r, const char *key, const char *text)
 {
     words w = {0};
-    char *subst = substitute(text), why[1024];
+    char *subst = substitute(text);
     size_t i;
     split_words(subst, &w);
     free(subst);
     if (strcmp(key, "unchanged") == 0) {
+        char why[1024];
         for (i = 0; i < (w.n ? w.n : r->num_snap); i++) {
             const snapshot_entry *e = w.n ? snapshot_find(r, w.v[i]) : &r->snap[i];
             if (!e)
@@ -1185,9 +1194,9 @@ static void check_lines(const runner *r)
 static void check_sum(const char *text, const char *out)
 {
     pattern pat = parse_pattern(text);
-    long start[10], end[10], total = 0, sum = 0;
+    long start[10], end[10];
     char why[512];
-    int rc, g, groups = 0;
+    int rc, groups = 0;
     const char *p;
     if (!pat.regex)
         bad_table("sum needs a /PATTERN/ with groups");
@@ -1201,6 +1210,8 @@ static void check_sum(const char *text, const char *out)
     if (rc == 0) {
         fail("stdout does not match %s", pattern_show(&pat));
     } else {
+        long total = 0, sum = 0;
+        int g;
         for (g = 1; g <= groups; g++) {
             long v = start[g] < 0 ? 0 : strtol(out + start[g], NULL, 10);
             if (g == 1)
@@ -1547,7 +1558,7 @@ static void run_case(runner *r)
 {
     const test_case *tc = r->tc;
     size_t i;
-    int status = 0, has_command = strcmp(tc->command, "-") != 0;
+    int has_command = strcmp(tc->command, "-") != 0;
     read_settings(r);
     if (!fs_chdir(r->cwd)) {
         fail("cannot enter %s", r->cwd);
@@ -1565,7 +1576,7 @@ static void run_case(runner *r)
     if (has_clause(tc, "unchanged") || has_clause(tc, "new"))
         snapshot_walk(r, "");
     if (has_command) {
-        status = run_command(r, NULL, 0);
+        int status = run_command(r, NULL, 0);
         printf("exit %d\n", status);
         show("stdout", r->out);
         show("stderr", r->err);
