@@ -1627,12 +1627,15 @@ static void run_case(runner *r)
     }
 }
 
+/* What a run keeps until it exits (static: still reachable then, which
+ * the leak checkers of the sanitizer builds see). */
+static runner the_runner;
+static table_reader the_table;
+static sbuf case_dir, out_file, err_file, check_file;
+
 int main(int argc, char **argv)
 {
-    runner r;
-    table_reader tr;
     const char *base, *cases, *vg;
-    sbuf dir = {0}, out = {0}, err = {0}, chk = {0};
     char table[128], why[1024], *end;
     size_t n;
     if (argc != 4) {
@@ -1641,8 +1644,7 @@ int main(int argc, char **argv)
     }
     table_path = argv[1];
     read_lines(argv[1], vars_line, NULL);
-    memset(&tr, 0, sizeof tr);
-    tr.wanted = argv[3];
+    the_table.wanted = argv[3];
     table_path = argv[2];
     base = strrchr(argv[2], '/');
     base = base ? base + 1 : argv[2];
@@ -1654,45 +1656,44 @@ int main(int argc, char **argv)
         return EXIT_BAD_TABLE;
     }
     /* the case's own folder, and beside it what the command printed */
-    join_path(&dir, cases, table);
-    sb_putc(&dir, '/');
-    sb_puts(&dir, argv[3]);
-    sb_puts(&out, dir.s);
-    sb_puts(&out, ".stdout");
-    sb_puts(&err, dir.s);
-    sb_puts(&err, ".stderr");
-    sb_puts(&chk, dir.s);
-    sb_puts(&chk, ".check");
-    set_special("CASE", dir.s);
-    set_special("STDOUT", out.s);
-    set_special("STDERR", err.s);
-    read_lines(argv[2], table_line, &tr);
-    if (!tr.found.name) {
+    join_path(&case_dir, cases, table);
+    sb_putc(&case_dir, '/');
+    sb_puts(&case_dir, argv[3]);
+    sb_puts(&out_file, case_dir.s);
+    sb_puts(&out_file, ".stdout");
+    sb_puts(&err_file, case_dir.s);
+    sb_puts(&err_file, ".stderr");
+    sb_puts(&check_file, case_dir.s);
+    sb_puts(&check_file, ".check");
+    set_special("CASE", case_dir.s);
+    set_special("STDOUT", out_file.s);
+    set_special("STDERR", err_file.s);
+    read_lines(argv[2], table_line, &the_table);
+    if (!the_table.found.name) {
         fprintf(stderr, "%s: no case named %s\n", argv[2], argv[3]);
         return EXIT_BAD_TABLE;
     }
-    memset(&r, 0, sizeof r);
-    r.tc = &tr.found;
-    r.case_dir = dir.s;
-    r.out_path = out.s;
-    r.err_path = err.s;
-    r.check_path = chk.s;
-    r.cwd = xstrdup(dir.s);
-    r.expected_exit = (int)strtol(tr.found.exit_text, &end, 10);
-    current_line = tr.found.line;
-    if (*end || !tr.found.exit_text[0])
-        bad_table("the exit status must be a number, not '%s'", tr.found.exit_text);
+    the_runner.tc = &the_table.found;
+    the_runner.case_dir = case_dir.s;
+    the_runner.out_path = out_file.s;
+    the_runner.err_path = err_file.s;
+    the_runner.check_path = check_file.s;
+    the_runner.cwd = xstrdup(case_dir.s);
+    the_runner.expected_exit = (int)strtol(the_table.found.exit_text, &end, 10);
+    current_line = the_table.found.line;
+    if (*end || !the_table.found.exit_text[0])
+        bad_table("the exit status must be a number, not '%s'", the_table.found.exit_text);
     vg = getenv("LD_PRELOAD");
-    r.valgrind = getenv("MD2_TOOL_VALGRIND") != NULL || (vg && strstr(vg, "vgpreload_memcheck"));
-    printf("md2_tool_cases: %s:%u: %s%s\n", argv[2], tr.found.line, argv[3],
-           r.valgrind ? " (programs of ours under valgrind)" : "");
-    if (!fs_mkdirs(dir.s, why, sizeof why) || !fs_empty_dir(dir.s, why, sizeof why)) {
+    the_runner.valgrind = getenv("MD2_TOOL_VALGRIND") != NULL || (vg && strstr(vg, "vgpreload_memcheck"));
+    printf("md2_tool_cases: %s:%u: %s%s\n", argv[2], the_table.found.line, argv[3],
+           the_runner.valgrind ? " (programs of ours under valgrind)" : "");
+    if (!fs_mkdirs(case_dir.s, why, sizeof why) || !fs_empty_dir(case_dir.s, why, sizeof why)) {
         fprintf(stderr, "md2_tool_cases: %s\n", why);
         return 1;
     }
-    run_case(&r);
+    run_case(&the_runner);
     if (num_failures) {
-        printf("\nmd2_tool_cases: %s FAILED (%s:%u):\n%s", argv[3], argv[2], tr.found.line,
+        printf("\nmd2_tool_cases: %s FAILED (%s:%u):\n%s", argv[3], argv[2], the_table.found.line,
                sb_text(&failures));
         return 1;
     }
