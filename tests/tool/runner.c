@@ -853,6 +853,9 @@ static int run_helper(runner *r, const char *text, const char *what)
     char *output;
     int status;
     command_words(r, text, 0, &argv);
+    if (!argv.v[0][0]) /* an empty @program@: it is not built here */
+        skip_case("%s: a program it runs is not built here (see the configure messages): %.80s",
+                  what, text);
     show_command(r, argv.v);
     status = run(r, argv.v, NULL, 0, r->check_path, r->check_path);
     words_free(&argv);
