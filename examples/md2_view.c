@@ -79,7 +79,7 @@
 #include <md2/skin.h>
 
 #include "md2_draw_cpu.h"
-#include "md2_view_image.h"
+#include "md2/image.h"
 
 #include <epoxy/gl.h>
 #define GLFW_INCLUDE_NONE
@@ -523,7 +523,7 @@ static char *copy_string(const char *s)
 static int accept_existing(void *user, const char *path)
 {
     (void)user;
-    return view_file_exists(path);
+    return tool_file_exists(path);
 }
 
 /* Adds a skin candidate path unless it is there already. */
@@ -586,10 +586,10 @@ static const unsigned char *checkerboard(void)
     return rgba;
 }
 
-/* Reads skin candidate index into *img (view_image_free() it) and returns
+/* Reads skin candidate index into *img (tool_image_free() it) and returns
  * 1; returns 0, having said why, when there is none (index num_skins) or
  * it cannot be read: the checkerboard is shown instead. */
-static int read_skin(const viewer *v, size_t index, view_image *img)
+static int read_skin(const viewer *v, size_t index, tool_image *img)
 {
     char err[512];
     if (index >= v->num_skins) {
@@ -597,7 +597,7 @@ static int read_skin(const viewer *v, size_t index, view_image *img)
             fprintf(stderr, "md2_view: no skin found; showing a checkerboard\n");
         return 0;
     }
-    if (!view_image_load(v->skin_paths[index], img, err, sizeof err)) {
+    if (!tool_image_read(v->skin_paths[index], img, err, sizeof err)) {
         fprintf(stderr, "md2_view: %s; showing a checkerboard\n", err);
         return 0;
     }
@@ -609,11 +609,11 @@ static int read_skin(const viewer *v, size_t index, view_image *img)
 /* Shows skin candidate index (num_skins or a failure: the checkerboard). */
 static void load_skin(viewer *v, size_t index)
 {
-    view_image img;
+    tool_image img;
     v->skin = index;
     if (read_skin(v, index, &img)) {
         upload_texture(v, img.width, img.height, img.rgba);
-        view_image_free(&img);
+        tool_image_free(&img);
     } else {
         upload_texture(v, 64, 64, checkerboard());
     }
@@ -751,7 +751,7 @@ static int upload_gpu(viewer *v)
  * texture through draw_cpu_upload(), the code README.md shows. */
 static int upload_cpu(viewer *v)
 {
-    view_image img;
+    tool_image img;
     md2_image skin;
     int have = read_skin(v, 0, &img);
 
@@ -760,7 +760,7 @@ static int upload_cpu(viewer *v)
     if (v->program) {
         /* draw_cpu_upload() takes the md2_image that md2_pcx_decode()
          * makes; md2_view also reads BMP, PNG, ... skins, so this one only
-         * borrows the pixels that view_image_load() read (for a PCX skin,
+         * borrows the pixels that tool_image_read() read (for a PCX skin,
          * through md2_pcx_decode()) and is never md2_image_free()d */
         memset(&skin, 0, sizeof skin);
         skin.width = have ? (uint32_t)img.width : 64;
@@ -773,7 +773,7 @@ static int upload_cpu(viewer *v)
             fprintf(stderr, "md2_view: draw_cpu_upload: cannot build the mesh\n");
     }
     if (have)
-        view_image_free(&img);
+        tool_image_free(&img);
     return v->program && v->cpu_mesh;
 }
 

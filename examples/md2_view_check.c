@@ -26,7 +26,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "md2_view_image.h"
+#include "md2/image.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -141,7 +141,7 @@ static int read_header_number(FILE *f, long *out)
 }
 
 /* Reads a binary PPM into RGBA (alpha 255); 0 if it is not one. */
-static int read_ppm(const char *path, view_image *img)
+static int read_ppm(const char *path, tool_image *img)
 {
     FILE *f = fopen(path, "rb");
     long w, h, maxval;
@@ -161,7 +161,7 @@ static int read_ppm(const char *path, view_image *img)
     img->rgba = (unsigned char *)malloc(n * 4);
     if (!rgb || !img->rgba || fread(rgb, 3, n, f) != n) {
         free(rgb);
-        view_image_free(img);
+        tool_image_free(img);
         fclose(f);
         return 0;
     }
@@ -192,7 +192,7 @@ static int compare_u32(const void *a, const void *b)
 int main(int argc, char **argv)
 {
     check_args a;
-    view_image pic, skin;
+    tool_image pic, skin;
     char err[512];
     uint32_t *colours, bg;
     size_t num_colours = 0, i, n, pixels = 0, foreign = 0;
@@ -201,13 +201,13 @@ int main(int argc, char **argv)
 
     if (!parse_args(argc, argv, &a))
         return usage();
-    if (!read_ppm(a.image, &pic) && !view_image_load(a.image, &pic, err, sizeof err)) {
+    if (!read_ppm(a.image, &pic) && !tool_image_read(a.image, &pic, err, sizeof err)) {
         fprintf(stderr, "md2_view_check: cannot read the picture %s\n", a.image);
         return 1;
     }
-    if (!view_image_load(a.skin, &skin, err, sizeof err)) {
+    if (!tool_image_read(a.skin, &skin, err, sizeof err)) {
         fprintf(stderr, "md2_view_check: %s\n", err);
-        view_image_free(&pic);
+        tool_image_free(&pic);
         return 1;
     }
 
@@ -216,8 +216,8 @@ int main(int argc, char **argv)
     colours = (uint32_t *)malloc(n * sizeof *colours);
     if (!colours) {
         fprintf(stderr, "md2_view_check: out of memory\n");
-        view_image_free(&pic);
-        view_image_free(&skin);
+        tool_image_free(&pic);
+        tool_image_free(&skin);
         return 1;
     }
     for (i = 0; i < n; i++)
@@ -296,7 +296,7 @@ int main(int argc, char **argv)
     }
     printf("%s\n", failed ? "md2_view_check: FAILED" : "md2_view_check: passed");
     free(colours);
-    view_image_free(&pic);
-    view_image_free(&skin);
+    tool_image_free(&pic);
+    tool_image_free(&skin);
     return failed ? 1 : 0;
 }

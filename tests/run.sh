@@ -69,9 +69,10 @@ if [ "$valgrind" = 1 ] && ! have valgrind; then
 fi
 # md2_view (examples/md2_view.c) and its screenshot tests: GLFW, libepoxy,
 # stb_image, and Xvfb with Mesa's software OpenGL (llvmpipe); the md2
-# command (examples/md2): stb_image and libpng. Installed when apt-get can;
-# without them a user's build skips those programs with a message, but with
-# CI=true they are required.
+# command (examples/md2): stb_image and libpng, and for its tests
+# (tests/tool) cJSON, which reads the JSON they check. Installed when
+# apt-get can; without them a user's build skips those programs with a
+# message, but with CI=true they are required.
 require_viewer=OFF
 if [ "${CI:-}" = true ]; then require_viewer=ON; fi
 viewer_missing=""
@@ -81,6 +82,7 @@ if ! { have pkg-config && pkg-config --exists stb; } || [ ! -f /usr/include/stb/
     viewer_missing="$viewer_missing libstb-dev"
 fi
 { have pkg-config && pkg-config --exists libpng; } || viewer_missing="$viewer_missing libpng-dev"
+{ have pkg-config && pkg-config --exists libcjson; } || viewer_missing="$viewer_missing libcjson-dev"
 have xvfb-run || viewer_missing="$viewer_missing xvfb"
 have xauth || viewer_missing="$viewer_missing xauth"
 swrast=""
@@ -96,9 +98,10 @@ if [ -n "$viewer_missing" ]; then
         echo "not installing$viewer_missing (no apt-get, or not root and no sudo): md2_view, the md2 command or their tests may be skipped"
     fi
 fi
-# The judges of the md2 export tests (examples/md2/export.cmake): node and
-# npm, which installs the Khronos glTF-Validator and three.js below. As for
-# the viewer: installed when apt-get can, required with CI=true.
+# The judges of the md2 export tests (the judge clauses of
+# tests/tool/export.cases): node and npm, which installs the Khronos
+# glTF-Validator and three.js below. As for the viewer: installed when
+# apt-get can, required with CI=true.
 judges_missing=""
 have node || have nodejs || judges_missing="$judges_missing nodejs"
 have npm || judges_missing="$judges_missing npm"
@@ -182,7 +185,7 @@ if [ "$valgrind" = 1 ]; then
     # embed: builds other projects; gpu: md2_view under Xvfb and Mesa, which
     # is slow and reports Mesa's own leaks under valgrind; judge: node
     # (glTF-Validator, three.js) and the poses they compare with; script:
-    # the md2 command's cmake -P tests, run below
+    # the md2 command's cases (tests/tool), run below
     say "Running every test program under valgrind (embedding, gpu, judge and script tests excluded)"
     vg_opts="--error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all --show-leak-kinds=all --track-origins=yes"
     status=0
@@ -201,10 +204,12 @@ if [ "$valgrind" = 1 ]; then
         done
         die "valgrind found errors (status $status)"
     fi
-    # script: cmake -P scripts that run the md2 command; there valgrind runs
-    # the command itself (MD2_TOOL_VALGRIND, examples/md2/tool_command.cmake),
-    # not cmake, and any error or leak it finds fails the test.
-    say "Running the md2 command's script tests with the command under valgrind"
+    # script: the cases of the md2 command's tables (tests/tool/*.cases),
+    # each run by md2_tool_cases; with MD2_TOOL_VALGRIND set, the runner
+    # runs md2 and the test programs of ours under valgrind (not itself, nor
+    # node: a case's judge clauses are left out, they ran in the plain pass),
+    # and any error or leak valgrind finds fails the case.
+    say "Running the md2 command's cases with the command under valgrind"
     run env MD2_TOOL_VALGRIND=1 ctest --test-dir "$build_dir" -L script -j"$jobs" \
         --timeout 1800 --output-on-failure || die "the md2 command under valgrind failed"
 fi

@@ -8,8 +8,6 @@
 
 #include "tool.h"
 
-#include "../md2_view_image.h"
-
 #include <md2/skin.h>
 #include <png.h>
 
@@ -346,23 +344,12 @@ void tool_out_abort(tool_out *out)
 
 int tool_image_load(const char *cmd, const char *path, tool_image *out)
 {
-    view_image img;
     char err[512];
-    memset(out, 0, sizeof *out);
-    if (!view_image_load(path, &img, err, sizeof err)) {
+    if (!tool_image_read(path, out, err, sizeof err)) {
         tool_error(cmd, "%s", err);
         return 0;
     }
-    out->width = img.width;
-    out->height = img.height;
-    out->rgba = img.rgba;
     return 1;
-}
-
-void tool_image_free(tool_image *img)
-{
-    free(img->rgba);
-    memset(img, 0, sizeof *img);
 }
 
 /* why (why_size bytes; may be NULL) gets the formatted message. */
@@ -427,7 +414,7 @@ int tool_png_encode(const tool_image *img, unsigned char **png, size_t *size, ch
     return 1;
 }
 
-/* 1 if path can be opened for reading, as view_file_exists() tells, but
+/* 1 if path can be opened for reading, as tool_file_exists() tells, but
  * through open(), which allocates nothing: a fopen() that ran out of memory
  * would pass over the model's first skin for the next one. */
 static int accept_existing(void *user, const char *path)

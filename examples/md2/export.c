@@ -10,7 +10,6 @@
  */
 #include "export_internal.h"
 
-#include "../md2_view_image.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -142,8 +141,7 @@ static void note_unreadable_skin(const char *path, const char *err)
 static int load_skin(export_job *job, const char *skin_arg, char *found, size_t found_size,
                      unsigned char **png)
 {
-    view_image img;
-    tool_image rgba;
+    tool_image img;
     char err[512];
     size_t size = 0;
     const char *path = skin_arg;
@@ -156,7 +154,7 @@ static int load_skin(export_job *job, const char *skin_arg, char *found, size_t 
         path = found;
     }
     errno = 0;
-    if (!view_image_load(path, &img, err, sizeof err)) {
+    if (!tool_image_read(path, &img, err, sizeof err)) {
         /* running out of memory is an error, whichever skin it is */
         if (skin_arg || errno == ENOMEM || strstr(err, "out of memory")) {
             tool_error(EXPORT_CMD, "%s", err);
@@ -165,12 +163,9 @@ static int load_skin(export_job *job, const char *skin_arg, char *found, size_t 
         note_unreadable_skin(path, err);
         return 1;
     }
-    rgba.width = img.width;
-    rgba.height = img.height;
-    rgba.rgba = img.rgba;
-    if (!tool_png_encode(&rgba, png, &size, err, sizeof err)) {
+    if (!tool_png_encode(&img, png, &size, err, sizeof err)) {
         tool_error(EXPORT_CMD, "cannot convert %s to PNG: %s", path, err);
-        view_image_free(&img);
+        tool_image_free(&img);
         return 0;
     }
     job->skin_path = path;
@@ -178,7 +173,7 @@ static int load_skin(export_job *job, const char *skin_arg, char *found, size_t 
     job->png_size = size;
     job->skin_width = img.width;
     job->skin_height = img.height;
-    view_image_free(&img);
+    tool_image_free(&img);
     return 1;
 }
 

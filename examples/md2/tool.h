@@ -17,6 +17,8 @@
 #include <md2/animation.h>
 #include <md2/tags.h>
 
+#include "image.h"
+
 /* Exit statuses of every subcommand. */
 enum {
     TOOL_OK = 0,      /* done */
@@ -127,17 +129,10 @@ void tool_out_abort(tool_out *out);
  * tool_out_commit() of the size bytes at data; 0 after printing why. */
 int tool_write_file(const char *cmd, const char *path, const void *data, size_t size);
 
-/* An RGBA image, 4 bytes a pixel, rows from the top down. */
-typedef struct tool_image {
-    int width;
-    int height;
-    unsigned char *rgba; /* malloc'd */
-} tool_image;
-
-/* Loads a skin image: PCX through libmd2's md2_pcx_decode(), PNG, TGA, BMP,
- * JPEG through stb_image. On failure prints why (as cmd) and returns 0. */
+/* Loads a skin image (tool_image_read(), image.h): PCX through libmd2's
+ * md2_pcx_decode(), PNG, TGA, BMP, JPEG through stb_image. On failure
+ * prints why (as cmd) and returns 0. Free it with tool_image_free(). */
 int tool_image_load(const char *cmd, const char *path, tool_image *out);
-void tool_image_free(tool_image *img);
 
 /* The most bytes of pixels (width * height * 4) tool_png_encode()
  * takes: 2^31, which keeps libpng's size bounds from wrapping. */

@@ -1,6 +1,6 @@
 /*
  * export_make_model: writes the odd models the md2 export tests need
- * (export.cmake), through md2_write() from a model filled in by hand.
+ * (export.cases), through md2_write() from a model filled in by hand.
  * Built with the tests only; not part of the md2 command.
  *
  *   export_make_model long OUT.md2   1001 keyframes "long0000".."long1000"

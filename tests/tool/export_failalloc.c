@@ -1,7 +1,7 @@
 /*
  * export_failalloc: a preloaded library (LD_PRELOAD, glibc) that makes one
  * allocation of a program fail, for the md2 export test of allocation
- * failures (export_check.cmake, mode "alloc"). Built with the tests on
+ * failures (the each-alloc-fails cases of export.cases). Built with the tests on
  * Linux only; not part of the md2 command.
  *
  *   MD2_FAIL_ALLOC_AT=N   the N-th call (from 1) of malloc, calloc or

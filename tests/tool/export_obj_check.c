@@ -1,9 +1,11 @@
 /*
  * export_obj_check: compares OBJ files written by md2 export with what
- * libmd2 decodes, for the OBJ tests (export_check.cmake, mode "obj").
- * Built with the tests only; not part of the md2 command.
+ * libmd2 decodes, for the OBJ cases of tests/tool/export.cases. Built with
+ * the tests only; not part of the md2 command.
  *
- *   export_obj_check MODEL [--anim NAME] [--frame N] [--y-up] FILE...
+ *   export_obj_check MODEL [--anim NAME] [--frame N] [--y-up]
+ *                    [--counts V VT VN F] [--mtl NAME] [--map PNG|none]
+ *                    [--header RE] [--first-face RE] [--y-up-of OBJ] FILE...
  *
  * Loads MODEL with its side files (md2_bundle_load_file(), as md2 export
  * does), works out from the export's own options which keyframes the files
@@ -19,6 +21,15 @@
  *  - one "vt" a texture coordinate: s / skinwidth and 1 - t / skinheight,
  *    from the file's integers, within 1e-6;
  *  - one "f" a triangle: v/vt/vn of its corners 0, 2, 1, counted from 1.
+ * The file's layout, as the case states it:
+ *  - --counts: each file has V v lines, VT vt, VN vn and F f lines;
+ *  - --mtl: each file's "mtllib" line names NAME, and NAME (beside the
+ *    first file) names PNG in its map_Kd line, or has none for "none";
+ *  - --header, --first-face: each file's first line, and its first f line,
+ *    match the POSIX extended regular expression RE;
+ *  - --y-up-of: every v and vn line of the first file is OBJ's (an export
+ *    of the same keyframe without --y-up) with (x, y, z) written as
+ *    (y, z, x), character for character.
  * Exit 0 if every file holds what libmd2 has, 1 otherwise, 2 for a bad
  * command line.
  *
@@ -29,11 +40,14 @@
 #include <md2/tags.h>
 
 #include <math.h>
+#include <regex.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#define USAGE "usage: export_obj_check MODEL [--anim NAME] [--frame N] [--y-up] FILE..."
+#define USAGE                                                                              \
+    "usage: export_obj_check MODEL [--anim NAME] [--frame N] [--y-up] [--counts V VT VN F]" \
+    " [--mtl NAME] [--map PNG|none] [--header RE] [--first-face RE] [--y-up-of OBJ] FILE..."
 
 /* The largest differences seen, over every file. */
 typedef struct worst {
@@ -214,6 +228,163 @@ static int check_file(const md2_model *m, uint32_t frame, int y_up, const char *
     return ok;
 }
 
+/* What the case states of the files' layout (--counts, --mtl, ...). */
+typedef struct layout {
+    long counts[4]; /* v, vt, vn, f; -1: not checked */
+    const char *mtl, *map, *header, *first_face, *y_up_of;
+} layout;
+
+static int matches(const char *re, const char *text)
+{
+    regex_t r;
+    int ok;
+    if (regcomp(&r, re, REG_EXTENDED | REG_NOSUB) != 0) {
+        fprintf(stderr, "export_obj_check: bad regular expression %s\n", re);
+        return 0;
+    }
+    ok = regexec(&r, text, 0, NULL, 0) == 0;
+    regfree(&r);
+    return ok;
+}
+
+/* The lines of file that start with "v " or "vn " (into *lines, malloc'd,
+ * one string with a NUL after each), their count. */
+static long vertex_lines(const char *file, char **lines, size_t *size)
+{
+    char line[1024];
+    long n = 0;
+    size_t cap = 0;
+    FILE *f = fopen(file, "r");
+    *lines = NULL;
+    *size = 0;
+    if (!f)
+        return -1;
+    while (fgets(line, sizeof line, f)) {
+        size_t len;
+        if (strncmp(line, "v ", 2) != 0 && strncmp(line, "vn ", 3) != 0)
+            continue;
+        line[strcspn(line, "\r\n")] = '\0';
+        len = strlen(line) + 1;
+        if (*size + len > cap) {
+            char *p;
+            cap = (cap + len) * 2;
+            p = (char *)realloc(*lines, cap);
+            if (!p)
+                break;
+            *lines = p;
+        }
+        memcpy(*lines + *size, line, len);
+        *size += len;
+        n++;
+    }
+    fclose(f);
+    return n;
+}
+
+/* --y-up-of: file's v and vn lines are want's as (y, z, x). */
+static int check_y_up(const char *file, const char *of)
+{
+    char *got, *want, *g, *w;
+    size_t gs, ws;
+    long n = vertex_lines(file, &got, &gs), m = vertex_lines(of, &want, &ws), i;
+    int ok = n == m && n > 0;
+    if (!ok)
+        fprintf(stderr, "export_obj_check: %s has %ld v/vn lines, %s %ld\n", file, n, of, m);
+    for (i = 0, g = got, w = want; ok && i < n; i++, g += strlen(g) + 1, w += strlen(w) + 1) {
+        char kind[4], x[64], y[64], z[64], expect[256];
+        if (sscanf(w, "%3s %63s %63s %63s", kind, x, y, z) != 4) {
+            fprintf(stderr, "export_obj_check: %s: bad line '%s'\n", of, w);
+            ok = 0;
+            break;
+        }
+        snprintf(expect, sizeof expect, "%s %s %s %s", kind, y, z, x);
+        if (strcmp(g, expect) != 0) {
+            fprintf(stderr, "export_obj_check: %s: '%s', expected '%s' (from '%s')\n", file, g,
+                    expect, w);
+            ok = 0;
+        }
+    }
+    if (ok)
+        printf("%s: every v and vn is %s's rotated to Y up (%ld lines)\n", file, of, n);
+    free(got);
+    free(want);
+    return ok;
+}
+
+/* The layout of one file; 1 if it is as stated. */
+static int check_layout(const layout *l, const char *file)
+{
+    static const char *const kinds[4] = {"v ", "vt ", "vn ", "f "};
+    char line[1024], mtllib[1024] = "";
+    long have[4] = {0, 0, 0, 0};
+    int k, ok = 1, first = 1, seen_face = 0;
+    FILE *f = fopen(file, "r");
+    if (!f) {
+        fprintf(stderr, "export_obj_check: cannot open %s\n", file);
+        return 0;
+    }
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (first && l->header && !matches(l->header, line)) {
+            fprintf(stderr, "export_obj_check: %s: the first line '%s' does not match %s\n", file,
+                    line, l->header);
+            ok = 0;
+        }
+        first = 0;
+        for (k = 0; k < 4; k++)
+            have[k] += strncmp(line, kinds[k], strlen(kinds[k])) == 0;
+        if (strncmp(line, "mtllib ", 7) == 0)
+            snprintf(mtllib, sizeof mtllib, "%s", line + 7);
+        if (strncmp(line, "f ", 2) == 0 && !seen_face++ && l->first_face &&
+            !matches(l->first_face, line)) {
+            fprintf(stderr, "export_obj_check: %s: the first face '%s' does not match %s\n",
+                    file, line, l->first_face);
+            ok = 0;
+        }
+    }
+    fclose(f);
+    if (l->counts[0] >= 0 && (have[0] != l->counts[0] || have[1] != l->counts[1] ||
+                              have[2] != l->counts[2] || have[3] != l->counts[3])) {
+        fprintf(stderr, "export_obj_check: %s: %ld v, %ld vt, %ld vn, %ld f; expected %ld, %ld, "
+                "%ld, %ld\n", file, have[0], have[1], have[2], have[3], l->counts[0],
+                l->counts[1], l->counts[2], l->counts[3]);
+        ok = 0;
+    }
+    if (l->mtl && strcmp(mtllib, l->mtl) != 0) {
+        fprintf(stderr, "export_obj_check: %s: mtllib '%s', expected '%s'\n", file, mtllib,
+                l->mtl);
+        ok = 0;
+    }
+    return ok;
+}
+
+/* --map: the material file beside the first file names the PNG (or none). */
+static int check_map(const layout *l, const char *first_file)
+{
+    char path[4096], line[1024], map[1024] = "none";
+    const char *slash = strrchr(first_file, '/');
+    FILE *f;
+    snprintf(path, sizeof path, "%.*s%s", slash ? (int)(slash - first_file + 1) : 0, first_file,
+             l->mtl);
+    f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "export_obj_check: cannot open %s\n", path);
+        return 0;
+    }
+    while (fgets(line, sizeof line, f)) {
+        line[strcspn(line, "\r\n")] = '\0';
+        if (strncmp(line, "map_Kd ", 7) == 0)
+            snprintf(map, sizeof map, "%s", line + 7);
+    }
+    fclose(f);
+    if (strcmp(map, l->map) != 0) {
+        fprintf(stderr, "export_obj_check: %s: map_Kd '%s', expected '%s'\n", path, map, l->map);
+        return 0;
+    }
+    printf("%s: map_Kd %s\n", l->mtl, map);
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     const char *model_path = NULL, *anim_name = NULL;
@@ -226,6 +397,7 @@ int main(int argc, char **argv)
     unsigned long first, count, k;
     float *pos = NULL;
     worst w = {0.0, 0.0, 0.0};
+    layout l = {{-1, -1, -1, -1}, NULL, NULL, NULL, NULL, NULL};
 
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--anim") == 0 && i + 1 < argc) {
@@ -235,6 +407,20 @@ int main(int argc, char **argv)
             frame_given = 1;
         } else if (strcmp(argv[i], "--y-up") == 0) {
             y_up = 1;
+        } else if (strcmp(argv[i], "--counts") == 0 && i + 4 < argc) {
+            int n;
+            for (n = 0; n < 4; n++)
+                l.counts[n] = strtol(argv[++i], NULL, 10);
+        } else if (strcmp(argv[i], "--mtl") == 0 && i + 1 < argc) {
+            l.mtl = argv[++i];
+        } else if (strcmp(argv[i], "--map") == 0 && i + 1 < argc) {
+            l.map = argv[++i];
+        } else if (strcmp(argv[i], "--header") == 0 && i + 1 < argc) {
+            l.header = argv[++i];
+        } else if (strcmp(argv[i], "--first-face") == 0 && i + 1 < argc) {
+            l.first_face = argv[++i];
+        } else if (strcmp(argv[i], "--y-up-of") == 0 && i + 1 < argc) {
+            l.y_up_of = argv[++i];
         } else if (argv[i][0] == '-') {
             fprintf(stderr, "export_obj_check: unknown option %s\n%s\n", argv[i], USAGE);
             return 2;
@@ -245,7 +431,7 @@ int main(int argc, char **argv)
             break;
         }
     }
-    if (!model_path || first_file == 0) {
+    if (!model_path || first_file == 0 || (l.map && !l.mtl)) {
         fprintf(stderr, "%s\n", USAGE);
         return 2;
     }
@@ -286,7 +472,13 @@ int main(int argc, char **argv)
     for (k = 0; k < count; k++) {
         if (!check_file(m, (uint32_t)(first + k), y_up, argv[first_file + (int)k], pos, &w))
             status = 1;
+        if (!check_layout(&l, argv[first_file + (int)k]))
+            status = 1;
     }
+    if (l.map && !check_map(&l, argv[first_file]))
+        status = 1;
+    if (l.y_up_of && !check_y_up(argv[first_file], l.y_up_of))
+        status = 1;
     printf("%d OBJ file%s (keyframes %lu to %lu%s): %s; largest differences: v %.3g "
            "(relative), vt %.3g, vn %.3g\n", nfiles, nfiles == 1 ? "" : "s", first,
            first + count - 1, y_up ? ", Y up" : "",

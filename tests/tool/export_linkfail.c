@@ -1,8 +1,8 @@
 /*
  * export_linkfail: a preloaded library (LD_PRELOAD) whose link() fails the
  * way another process or a file system can make it fail, for the md2
- * export test of keeping old files aside (export_check.cmake, mode
- * "linkfail"). Built with the tests on Linux only; not part of the md2
+ * export cases of keeping old files aside (export.cases, the
+ * linkfail_* cases). Built with the tests on Linux only; not part of the md2
  * command.
  *
  *   MD2_LINK_FAIL=eexist  the first call finds its new name taken just

@@ -1,6 +1,6 @@
 /*
  * export_reference: what libmd2 itself shows, for the glTF judges of the
- * md2 export tests (tests/gltf/three_compare.mjs). Built with the tests
+ * md2 export tests (tests/tool/gltf/three_compare.mjs). Built with the tests
  * only; not part of the md2 command.
  *
  *   export_reference MODEL -o REF.json [--anim NAME] [--frame N] [--max-samples K]

@@ -1,4 +1,4 @@
-// three.js as a judge of `md2 export` (examples/md2/export.cmake): loads an
+// three.js as a judge of `md2 export` (tests/tool/export.cases): loads an
 // exported .gltf or .glb with GLTFLoader, plays its animations with an
 // AnimationMixer, morphs the vertices itself and compares them, vertex by
 // vertex, with what libmd2 shows (export_reference's JSON).

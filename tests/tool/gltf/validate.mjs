@@ -1,4 +1,4 @@
-// The Khronos glTF-Validator as a judge of `md2 export` (examples/md2/export.cmake).
+// The Khronos glTF-Validator as a judge of `md2 export` (tests/tool/export.cases).
 //
 //   node validate.mjs --npm DIR [--texture | --no-texture] FILE.gltf|FILE.glb...
 //

@@ -1,5 +1,5 @@
 /*
- * render_make_cube: test models for `md2 render` (render.cmake).
+ * render_make_cube: test models for `md2 render` (render.cases).
  *
  *   render_make_cube DIR
  *       writes DIR/cube.md2 and its skin DIR/skin.png: a cube of 24
@@ -24,8 +24,6 @@
  *       writes DIR/cube.md2 without triangles (its vertices alone).
  *   render_make_cube --broken-skin DIR
  *       writes DIR/cube.md2 and a DIR/skin.png that is not an image.
- *   render_make_cube --truncate SRC DST BYTES
- *       copies the first BYTES bytes of SRC to DST (a broken model).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -198,23 +196,6 @@ static int write_skin(const char *path, int scale, unsigned char alpha)
     return ok;
 }
 
-static int truncate_copy(const char *src, const char *dst, long bytes)
-{
-    unsigned char buf[4096];
-    FILE *in = fopen(src, "rb"), *out = in ? fopen(dst, "wb") : NULL;
-    size_t n = (size_t)bytes;
-    int ok = in && out && bytes >= 0 && n <= sizeof buf;
-    if (ok)
-        ok = fread(buf, 1, n, in) == n && fwrite(buf, 1, n, out) == n;
-    if (out && fclose(out) != 0)
-        ok = 0;
-    if (in)
-        fclose(in);
-    if (!ok)
-        fprintf(stderr, "render_make_cube: cannot copy %ld bytes of %s to %s\n", bytes, src, dst);
-    return ok;
-}
-
 /* dir + "/" + name into path (size bytes); 0 if it does not fit. */
 static int join(char *path, size_t size, const char *dir, const char *name)
 {
@@ -237,13 +218,10 @@ int main(int argc, char **argv)
 {
     char model[4096], skin[4096], skin2[4096];
     const char *dir = argc == 3 ? argv[2] : argv[1], *mode = argc == 3 ? argv[1] : "";
-    if (argc == 5 && strcmp(argv[1], "--truncate") == 0)
-        return truncate_copy(argv[2], argv[3], strtol(argv[4], NULL, 10)) ? 0 : 1;
     if ((argc != 2 && argc != 3) ||
         (argc == 3 && strcmp(mode, "--model-only") != 0 && strcmp(mode, "--broken-skin") != 0 &&
          strcmp(mode, "--empty") != 0)) {
-        fprintf(stderr, "usage: render_make_cube [--model-only | --empty | --broken-skin] DIR\n"
-                        "       render_make_cube --truncate SRC DST BYTES\n");
+        fprintf(stderr, "usage: render_make_cube [--model-only | --empty | --broken-skin] DIR\n");
         return 2;
     }
     if (!join(model, sizeof model, dir, "cube.md2") || !join(skin, sizeof skin, dir, "skin.png") ||

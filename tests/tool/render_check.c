@@ -1,6 +1,6 @@
 /*
  * render_check: checks a picture made by `md2 render` against the model it
- * shows, for the tests in render.cmake. It repeats the camera, the sheet's
+ * shows, for the cases of render.cases. It repeats the camera, the sheet's
  * frame spread, the texel rule and the light of the manual (docs/tool.md,
  * its "md2 render" section) from the text, in code of its own, and reads
  * the picture back with stb_image.

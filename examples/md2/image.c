@@ -1,9 +1,9 @@
 /*
- * md2_view_image: skins for md2_view and md2_view_check (see the header).
+ * The md2 command's skin loader, shared with md2_view (see image.h).
  *
  * SPDX-License-Identifier: MIT
  */
-#include "md2_view_image.h"
+#include "image.h"
 
 #include <md2/skin.h>
 #include <stb/stb_image.h>
@@ -17,7 +17,7 @@
 /* Images larger than this are refused before they are read. */
 #define MAX_IMAGE_FILE (256u * 1024u * 1024u)
 
-int view_file_exists(const char *path)
+int tool_file_exists(const char *path)
 {
     FILE *f = fopen(path, "rb");
     if (!f)
@@ -93,7 +93,7 @@ static int has_extension(const char *path, const char *ext)
 }
 
 static int load_pcx(const char *path, const unsigned char *data, size_t size,
-                    view_image *out, char *err, size_t err_size)
+                    tool_image *out, char *err, size_t err_size)
 {
     md2_options opts;
     md2_diagnostic diag;
@@ -126,7 +126,7 @@ static int load_pcx(const char *path, const unsigned char *data, size_t size,
 }
 
 static int load_stb(const char *path, const unsigned char *data, size_t size,
-                    view_image *out, char *err, size_t err_size)
+                    tool_image *out, char *err, size_t err_size)
 {
     int w = 0, h = 0, channels = 0;
     unsigned char *pixels;
@@ -141,7 +141,7 @@ static int load_stb(const char *path, const unsigned char *data, size_t size,
                  stbi_failure_reason() ? stbi_failure_reason() : "unknown reason");
         return 0;
     }
-    /* a copy in malloc'd memory, so that view_image_free() is one free() */
+    /* a copy in malloc'd memory, so that tool_image_free() is one free() */
     bytes = (size_t)w * (size_t)h * 4u;
     out->rgba = (unsigned char *)malloc(bytes);
     if (!out->rgba) {
@@ -156,7 +156,7 @@ static int load_stb(const char *path, const unsigned char *data, size_t size,
     return 1;
 }
 
-int view_image_load(const char *path, view_image *out, char *err, size_t err_size)
+int tool_image_read(const char *path, tool_image *out, char *err, size_t err_size)
 {
     unsigned char *data = NULL;
     size_t size = 0;
@@ -177,7 +177,7 @@ int view_image_load(const char *path, view_image *out, char *err, size_t err_siz
     return ok;
 }
 
-void view_image_free(view_image *img)
+void tool_image_free(tool_image *img)
 {
     if (!img)
         return;

@@ -1,6 +1,6 @@
 /*
  * export_png_check: tool_png_encode() (common.c), which md2 export
- * converts skins with, on its own (export.cmake, test md2_export_png).
+ * converts skins with, on its own (export.cases, case png).
  * Built with the tests only; not part of the md2 command.
  *
  *  - images of more than 2^31 bytes of pixels (where libpng's size bounds
