@@ -91,32 +91,34 @@ static md2_result refuse(md2_diagnostic *d, const char *const *fields, size_t i,
                      prefix, fields[i], digits + at);
 }
 
+/* MD2_OK if r[0 .. n) are all zero, else the refusal of the first that is
+ * not (fields and prefix as refuse() takes them). */
+static md2_result check_ptrs(const uintptr_t *r, size_t n, md2_diagnostic *d,
+                             const char *const *fields, const char *prefix)
+{
+    size_t i = first_set_ptr(r, n);
+    return i < n ? refuse(d, fields, i, r[i], prefix) : MD2_OK;
+}
+
+static md2_result check_u32(const uint32_t *r, size_t n, md2_diagnostic *d,
+                            const char *const *fields, const char *prefix)
+{
+    size_t i = first_set_u32(r, n);
+    return i < n ? refuse(d, fields, i, r[i], prefix) : MD2_OK;
+}
+
 md2_result md2__reserved_options(const md2_options *o)
 {
-    size_t i;
-
     if (!o)
         return MD2_OK;
-    i = first_set_ptr(o->reserved_, RESERVED_COUNT(md2_options));
-    if (i < RESERVED_COUNT(md2_options))
-        return refuse(o->error, options_fields, i, o->reserved_[i], "");
-    i = first_set_u32(o->limits.reserved_, RESERVED_COUNT(md2_limits));
-    if (i < RESERVED_COUNT(md2_limits))
-        return refuse(o->error, limits_fields, i, o->limits.reserved_[i],
-                      "md2_options.limits: ");
-    return MD2_OK;
+    MD2_TRY(check_ptrs(o->reserved_, RESERVED_COUNT(md2_options), o->error, options_fields, ""));
+    return check_u32(o->limits.reserved_, RESERVED_COUNT(md2_limits), o->error, limits_fields,
+                     "md2_options.limits: ");
 }
 
 md2_result md2__reserved_model(const md2_model *m, md2_diagnostic *d)
 {
-    size_t i;
-
-    if (!m)
-        return MD2_OK;
-    i = first_set_ptr(m->reserved_, RESERVED_COUNT(md2_model));
-    if (i < RESERVED_COUNT(md2_model))
-        return refuse(d, model_fields, i, m->reserved_[i], "");
-    return MD2_OK;
+    return m ? check_ptrs(m->reserved_, RESERVED_COUNT(md2_model), d, model_fields, "") : MD2_OK;
 }
 
 md2_result md2__reserved_models(const md2_model *const *models, size_t count,
@@ -128,16 +130,14 @@ md2_result md2__reserved_models(const md2_model *const *models, size_t count,
         return MD2_OK;
     for (k = 0; k < count; k++) {
         const md2_model *m = models[k];
-        size_t i;
+        char prefix[48] = "";
         if (!m)
             return MD2_OK; /* the caller reports the NULL entry, the first fault */
-        i = first_set_ptr(m->reserved_, RESERVED_COUNT(md2_model));
-        if (i < RESERVED_COUNT(md2_model)) {
-            char prefix[48] = "";
-            if (d)
-                (void)snprintf(prefix, sizeof prefix, "linked model %lu: ", (unsigned long)k);
-            return refuse(d, model_fields, i, m->reserved_[i], prefix);
-        }
+        if (first_set_ptr(m->reserved_, RESERVED_COUNT(md2_model)) == RESERVED_COUNT(md2_model))
+            continue;
+        if (d)
+            (void)snprintf(prefix, sizeof prefix, "linked model %lu: ", (unsigned long)k);
+        return check_ptrs(m->reserved_, RESERVED_COUNT(md2_model), d, model_fields, prefix);
     }
     return MD2_OK;
 }
@@ -150,67 +150,42 @@ md2_result md2__reserved_anims(const md2_anim *anims, size_t count, md2_diagnost
         return MD2_OK;
     for (k = 0; k < count; k++) {
         const md2_anim *a = &anims[k];
-        size_t i = first_set_u32(a->reserved_, RESERVED_COUNT(md2_anim));
-        if (i < RESERVED_COUNT(md2_anim)) {
+        char prefix[64] = "";
+        if (first_set_u32(a->reserved_, RESERVED_COUNT(md2_anim)) == RESERVED_COUNT(md2_anim))
+            continue;
+        if (d) {
             /* as md2_anims_validate() names an animation; a hand-made
              * name may lack its NUL: at most 16 bytes */
-            char prefix[64] = "";
-            if (d) {
-                const char *nul = (const char *)memchr(a->name, '\0', MD2_ANIM_NAME_SIZE);
-                int len = nul ? (int)(nul - a->name) : MD2_ANIM_NAME_SIZE;
-                (void)snprintf(prefix, sizeof prefix, "animation %lu ('%.*s'): ",
-                               (unsigned long)k, len, a->name);
-            }
-            return refuse(d, anim_fields, i, a->reserved_[i], prefix);
+            const char *nul = (const char *)memchr(a->name, '\0', MD2_ANIM_NAME_SIZE);
+            int len = nul ? (int)(nul - a->name) : MD2_ANIM_NAME_SIZE;
+            (void)snprintf(prefix, sizeof prefix, "animation %lu ('%.*s'): ", (unsigned long)k,
+                           len, a->name);
         }
+        return check_u32(a->reserved_, RESERVED_COUNT(md2_anim), d, anim_fields, prefix);
     }
     return MD2_OK;
 }
 
 md2_result md2__reserved_mesh_options(const md2_mesh_options *o)
 {
-    size_t i;
-
-    if (!o)
-        return MD2_OK;
-    i = first_set_ptr(o->reserved_, RESERVED_COUNT(md2_mesh_options));
-    if (i < RESERVED_COUNT(md2_mesh_options))
-        return refuse(o->error, mesh_options_fields, i, o->reserved_[i], "");
-    return MD2_OK;
+    return o ? check_ptrs(o->reserved_, RESERVED_COUNT(md2_mesh_options), o->error,
+                          mesh_options_fields, "")
+             : MD2_OK;
 }
 
 md2_result md2__reserved_mesh(const md2_mesh *mesh, md2_diagnostic *d)
 {
-    size_t i;
-
-    if (!mesh)
-        return MD2_OK;
-    i = first_set_ptr(mesh->reserved_, RESERVED_COUNT(md2_mesh));
-    if (i < RESERVED_COUNT(md2_mesh))
-        return refuse(d, mesh_fields, i, mesh->reserved_[i], "");
-    return MD2_OK;
+    return mesh ? check_ptrs(mesh->reserved_, RESERVED_COUNT(md2_mesh), d, mesh_fields, "")
+                : MD2_OK;
 }
 
 md2_result md2__reserved_layout(const md2_vertex_layout *l, md2_diagnostic *d)
 {
-    size_t i;
-
-    if (!l)
-        return MD2_OK;
-    i = first_set_ptr(l->reserved_, RESERVED_COUNT(md2_vertex_layout));
-    if (i < RESERVED_COUNT(md2_vertex_layout))
-        return refuse(d, layout_fields, i, l->reserved_[i], "");
-    return MD2_OK;
+    return l ? check_ptrs(l->reserved_, RESERVED_COUNT(md2_vertex_layout), d, layout_fields, "")
+             : MD2_OK;
 }
 
 md2_result md2__reserved_tags(const md2_tags *t, md2_diagnostic *d)
 {
-    size_t i;
-
-    if (!t)
-        return MD2_OK;
-    i = first_set_ptr(t->reserved_, RESERVED_COUNT(md2_tags));
-    if (i < RESERVED_COUNT(md2_tags))
-        return refuse(d, tags_fields, i, t->reserved_[i], "");
-    return MD2_OK;
+    return t ? check_ptrs(t->reserved_, RESERVED_COUNT(md2_tags), d, tags_fields, "") : MD2_OK;
 }
