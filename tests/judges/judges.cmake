@@ -184,6 +184,40 @@ if("irrlicht" IN_LIST _md2_judges_found)
   target_link_libraries(md2_judge_irrlicht PRIVATE md2_judge_core "${MD2_IRRLICHT_LIBRARY}")
 endif()
 
+# --- the judges judged --------------------------------------------------------
+# md2_judge_selftest_<reader>: each judge must fail when its reader loads a
+# copy of crystal.md2 with one coordinate moved by one step (keyframe 3,
+# vertex 5, MD2 y), at that vertex only, naming the reader's axis that holds
+# MD2 y: three.js z, Assimp world z (= -MD2 y), Irrlicht z (at its frame
+# 12, keyframe 3).
+if(_md2_judges_found)
+  add_executable(md2_judge_mutate "${CMAKE_CURRENT_LIST_DIR}/md2_judge_mutate.c")
+  md2_target_defaults(md2_judge_mutate)
+endif()
+set(_md2_judge_moved "MD2 vertex 5\\): ")
+set(_md2_judge_expect_three
+    "morph target 3 \\(libmd2 frame 3 [^)]*\\): [^\n]*${_md2_judge_moved}three\\.js position z = [^,]*, libmd2's MD2 y = ")
+set(_md2_judge_expect_assimp
+    "import of keyframe 3 \\(libmd2 frame 3 [^)]*\\): [^\n]*${_md2_judge_moved}Assimp position z = [^,]*, libmd2's MD2 -y = ")
+set(_md2_judge_expect_irrlicht
+    "Irrlicht frame 12 \\(libmd2 frame 3 [^)]*\\): [^\n]*${_md2_judge_moved}Irrlicht position z = [^,]*, libmd2's MD2 y = ")
+foreach(_md2_reader IN LISTS _md2_judges_found)
+  set(_md2_judge_node_args "")
+  if(_md2_reader STREQUAL "three")
+    set(_md2_judge_node_args "-DNODE=${MD2_NODE}" "-DNPM=${MD2_NPM_DIR}"
+        "-DSCRIPT=${CMAKE_CURRENT_LIST_DIR}/three_md2.mjs")
+  endif()
+  add_test(NAME md2_judge_selftest_${_md2_reader}
+    COMMAND "${CMAKE_COMMAND}" "-DREADER=${_md2_reader}"
+            "-DJUDGE=$<TARGET_FILE:md2_judge_${_md2_reader}>"
+            "-DMUTATE=$<TARGET_FILE:md2_judge_mutate>"
+            "-DMODEL=${PROJECT_SOURCE_DIR}/examples/models/crystal.md2"
+            "-DWORK=${MD2_JUDGE_REPORT_DIR}/selftest_${_md2_reader}"
+            -DFRAME=3 -DVERTEX=5 -DAXIS=1 "-DEXPECT=${_md2_judge_expect_${_md2_reader}}"
+            ${_md2_judge_node_args} -P "${CMAKE_CURRENT_LIST_DIR}/selftest.cmake")
+  set_tests_properties(md2_judge_selftest_${_md2_reader} PROPERTIES LABELS judge TIMEOUT 300)
+endforeach()
+
 # --- the models judged -------------------------------------------------------
 # The bundled models, and the corpus when it is there. blade.md2 has no GL
 # commands, so its frames end the file: Assimp 5.2 refuses it (a known
