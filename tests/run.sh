@@ -17,7 +17,8 @@
 #   CI               "true" (CI sets it): md2_view's packages are required and
 #                    configured with -DMD2_REQUIRE_VIEWER=ON, so CI never skips
 #                    the viewer or its tests; likewise node, npm and the npm
-#                    judges of the md2 export tests (-DMD2_REQUIRE_JUDGES=ON)
+#                    judges of the md2 export tests, and the MD2 judges
+#                    (three.js, Assimp, Irrlicht: -DMD2_REQUIRE_JUDGES=ON)
 # Exits non-zero if anything fails.
 #
 # SPDX-License-Identifier: MIT
@@ -105,12 +106,16 @@ fi
 judges_missing=""
 have node || have nodejs || judges_missing="$judges_missing nodejs"
 have npm || judges_missing="$judges_missing npm"
+# The MD2 judges (tests/judges): Assimp and Irrlicht read every model the
+# tests judge (three.js's MD2Loader comes with three, below).
+{ have pkg-config && pkg-config --exists assimp; } || judges_missing="$judges_missing libassimp-dev"
+[ -f /usr/include/irrlicht/irrlicht.h ] || judges_missing="$judges_missing libirrlicht-dev"
 if [ -n "$judges_missing" ]; then
     if [ "$require_viewer" = ON ] ||
         { have apt-get && { [ "$(id -u)" = 0 ] || have sudo; }; }; then
         missing="$missing$judges_missing"
     else
-        echo "not installing$judges_missing (no apt-get, or not root and no sudo): the glTF judges of md2 export will be skipped"
+        echo "not installing$judges_missing (no apt-get, or not root and no sudo): the glTF judges of md2 export and the MD2 judges will be skipped"
     fi
 fi
 
@@ -133,9 +138,9 @@ else
     echo "all there: cmake, cc, c++, pkg-config, cmocka, ImageMagick"
 fi
 
-# The npm judges of md2 export, once per build folder (kept there with npm's
-# cache, so later runs and CI do not download them again), at the versions
-# the tests were written against.
+# The npm judges of md2 export and of MD2 files (three's MD2Loader), once
+# per build folder (kept there with npm's cache, so later runs and CI do not
+# download them again), at the versions the tests were written against.
 case "$build_dir" in
     /*) npm_dir="$build_dir/npm" ;;
     *) npm_dir="$root/$build_dir/npm" ;;
