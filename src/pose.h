@@ -12,7 +12,7 @@
  * strides), the output flags and the rows to write. A kernel runs it;
  * there is the scalar kernel (the reference, and the only one on hosts
  * without SIMD code or with MD2_SIMD off) and one per instruction set that
- * pays (pose_kernels.c), and md2__pose_kernel() picks the best one the CPU
+ * pays (pose_kernels.c), and md2__pose_run() picks the best one the CPU
  * has, at each call (no global state).
  *
  * Every kernel gives the scalar kernel's bits, on every input: the same
@@ -96,8 +96,8 @@ void md2__pose_scalar(const md2__pose_job *job);
 
 /* The normal table padded to 4 floats an entry ([3] = 0) and to 256
  * entries: entries 162 to 255 are MD2_NORMAL_FALLBACK's, so any index byte
- * reads a normal without a test. md2_normal() returns its rows (normals.c):
- * the one copy of the table. */
+ * reads a normal without a test. normals.c lays it out from the same data
+ * list as md2_normal()'s 162 x 3 array. */
 extern const float md2__normals4[256][4];
 
 /* Scales n to unit length, or sets it to md2_normal(MD2_NORMAL_FALLBACK)

@@ -549,7 +549,7 @@ __attribute__((target("avx2"))) static inline void avx2_put_row(float *p, __m256
 }
 
 /* Output vertices [begin, end) two at a time; each has a vertex after it
- * (end < count), so wide_plan's _next stores apply to all. */
+ * (end < j->end), so wide_plan's _next stores apply to all. */
 __attribute__((target("avx2"))) static void avx2_pairs(const md2__pose_job *j, size_t begin,
                                                        size_t end)
 {

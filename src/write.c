@@ -57,8 +57,6 @@ static void put_bytes(md2_sink *s, const void *data, size_t n)
     s->len = n;
 }
 
-/* 1 on a little-endian host, where the model's int16/uint16/int32 arrays
- * hold the file's bytes */
 static void put_u16(md2_sink *s, uint16_t v)
 {
     uint8_t b[2];

@@ -171,6 +171,18 @@ check_x87() {
     fi
 }
 
+# check_no_simd: with MD2_SIMD=OFF an x86-64 libmd2 has none of its AVX2
+# code (the compiler may still vectorise plain C with SSE2, the baseline).
+check_no_simd() {
+    command -v objdump >/dev/null 2>&1 || return 0
+    case "$(uname -m)" in x86_64) ;; *) return 0 ;; esac
+    objdump -d "$build/libmd2.a" > "$build/libmd2.dis"
+    if grep -q '%ymm' "$build/libmd2.dis"; then
+        die "$build: MD2_SIMD=OFF, yet libmd2 has AVX2 code (see $build/libmd2.dis)"
+    fi
+    echo "libmd2 in $build: no AVX2 code"
+}
+
 # cross VARIANT: build, run the suite, compare the digest with the native one.
 cross() {
     variant "$1"
@@ -193,6 +205,7 @@ cross() {
     *) run cmake --build "$build" --target md2_digest -j"${MD2_JOBS:-2}" ;;
     esac
     case "$1" in *x87*) check_x87 ;; esac
+    if [ "$simd" = OFF ] && [ "$1" = native ]; then check_no_simd; fi
     if [ "$suite" = yes ]; then
         say "Running the test suite on $1"
         run ctest --test-dir "$build" --output-on-failure -j"${MD2_JOBS:-2}" --timeout 900

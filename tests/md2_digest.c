@@ -15,6 +15,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include <md2/md2.h>
+#include <md2/mesh.h>
 #include <md2/tags.h>
 
 #include <stdio.h>
@@ -42,6 +43,64 @@ static uint64_t fnv_floats(uint64_t h, const float *f, size_t n)
     return h;
 }
 
+/* The poses that go through the pose jobs with every option: a player
+ * cross-fading between two halves of the frames, seen at several moments
+ * (md2_player_pose, md2_player_pose_linked), and the welded mesh in the
+ * default layout with no flags and with all of them (md2_mesh_lerp,
+ * md2_mesh_pose). Returns h with them hashed in, or h unchanged if an
+ * allocation fails (the line then says so). */
+static uint64_t digest_poses(const md2_model *m, uint64_t h, float *pos, float *nrm, int *ok)
+{
+    md2_player p;
+    md2_anim a, b;
+    md2_mesh *mesh = NULL;
+    float *vbuf;
+    uint32_t half = (uint32_t)(m->num_frames / 2);
+    unsigned step, flags;
+
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.last = half > 0 ? half - 1 : 0;
+    a.fps = 10.0f;
+    b.first = half;
+    b.last = (uint32_t)m->num_frames - 1;
+    b.fps = 7.0f;
+    md2_player_init(&p);
+    md2_player_play(&p, &a, MD2_PLAY_LOOP, MD2_RATE_ANIM);
+    md2_player_advance(&p, 0.137);
+    md2_player_crossfade(&p, &b, MD2_PLAY_LOOP, MD2_RATE_ANIM, 0.5f);
+    if (md2_mesh_build(m, NULL, &mesh) != MD2_OK) {
+        *ok = 0;
+        return h;
+    }
+    vbuf = (float *)malloc((mesh->num_vertices + 1) * 8 * sizeof(float));
+    if (!vbuf) {
+        md2_mesh_free(mesh);
+        *ok = 0;
+        return h;
+    }
+    for (step = 0; step < 6; step++) {
+        md2_player_pose(&p, m, pos, 0, nrm, 0);
+        md2_normalize(nrm, m->num_vertices, 0);
+        h = fnv_floats(h, pos, m->num_vertices * 3);
+        h = fnv_floats(h, nrm, m->num_vertices * 3);
+        md2_player_pose_linked(&p, m, pos, 0, nrm, 0);
+        h = fnv_floats(h, pos, m->num_vertices * 3);
+        h = fnv_floats(h, nrm, m->num_vertices * 3);
+        for (flags = 0; flags < 8; flags += 7) {
+            md2_vertex_layout l = md2_layout_default(flags);
+            md2_mesh_pose(mesh, m, &p, vbuf, &l);
+            h = fnv_floats(h, vbuf, mesh->num_vertices * 8);
+            md2_mesh_lerp(mesh, m, step % (uint32_t)m->num_frames, half, 0.3f, vbuf, &l);
+            h = fnv_floats(h, vbuf, mesh->num_vertices * 8);
+        }
+        md2_player_advance(&p, 0.09);
+    }
+    free(vbuf);
+    md2_mesh_free(mesh);
+    return h;
+}
+
 static int digest(const char *path)
 {
     md2_model *m = NULL;
@@ -52,6 +111,7 @@ static int digest(const char *path)
     unsigned char *out;
     size_t size, i;
     uint32_t f;
+    int ok = 1;
     FILE *probe = fopen(path, "rb");
 
     if (!probe) {
@@ -91,9 +151,11 @@ static int digest(const char *path)
     md2_write(m, out, size, NULL, NULL);
     for (i = 0; i < size; i++)
         h = fnv(h, out[i]);
-    printf("%s: %lu frames, %lu vertices, digest %08lx%08lx\n", strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
+    h = digest_poses(m, h, pos, nrm, &ok);
+    printf("%s: %lu frames, %lu vertices, digest %08lx%08lx%s\n", strrchr(path, '/') ? strrchr(path, '/') + 1 : path,
            (unsigned long)m->num_frames, (unsigned long)m->num_vertices,
-           (unsigned long)(h >> 32), (unsigned long)(h & 0xFFFFFFFFu));
+           (unsigned long)(h >> 32), (unsigned long)(h & 0xFFFFFFFFu),
+           ok ? "" : " (out of memory: poses not hashed)");
     free(pos);
     free(nrm);
     free(out);

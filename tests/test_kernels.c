@@ -324,8 +324,8 @@ static void test_scalar_matches_reference(void **state)
 }
 
 /* Every SIMD kernel on every layout, vertex count, frame pair and t; for
- * one pair in three also as a cross-fade, on a row range that starts past
- * row 0 and ends before the last row, and both. */
+ * one pair in three also as a cross-fade, on row ranges that end before the
+ * last row (starting at row 0 or past it), and both. */
 static void test_kernels_layouts(void **state)
 {
     static syn_model s;
@@ -357,7 +357,7 @@ static void test_kernels_layouts(void **state)
                 for (a = 0; a < SYN_FRAMES; a++)
                     for (b = 0; b < SYN_FRAMES; b++)
                         for (ti = 0; ti < NUM_T; ti++)
-                            for (ri = 0; ri < (b == (a + 1) % SYN_FRAMES ? 4u : 1u); ri++) {
+                            for (ri = 0; ri < (b == (a + 1) % SYN_FRAMES ? 6u : 1u); ri++) {
                                 md2__pose_job job;
                                 char what[200];
                                 md2__pose_setup(&job, &s.frames[a], &s.frames[b], t_value(ti));
@@ -368,8 +368,8 @@ static void test_kernels_layouts(void **state)
                                 if (ri & 1) /* a cross-fade from another pair */
                                     md2__pose_fade(&job, &s.frames[(a + 2) % SYN_FRAMES],
                                                    &s.frames[a], t_value(ti + 3), w_value(ti));
-                                if (ri & 2) { /* rows [outs / 3, end - 1) */
-                                    job.begin = outs / 3;
+                                if (ri >= 2) { /* rows [outs / 3, end - 1), [0, end - 1) */
+                                    job.begin = ri < 4 ? outs / 3 : 0;
                                     job.end = outs > 1 ? outs - 1 : outs;
                                 }
                                 snprintf(what, sizeof what,
