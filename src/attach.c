@@ -95,12 +95,14 @@ md2_result md2_linked_check(const md2_model *driver, const md2_model *const *lin
         return md2__fail(err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE,
                          driver ? "linked" : "driver", 0, 0, "md2_linked_check: %s is NULL",
                          driver ? "linked" : "driver");
-    for (i = 0; i < count; i++) /* the NULL checks come first, reserved_ after them */
+    /* the first fault in parameter order: the driver, then each linked
+     * model in turn (NULL or with reserved_ set), then the options */
+    MD2_TRY(md2__reserved_model(driver, err));
+    MD2_TRY(md2__reserved_models(linked, count, err)); /* stops at a NULL entry */
+    for (i = 0; i < count; i++)
         if (!linked[i])
             return md2__fail(err, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "linked", 0, i,
                              "md2_linked_check: linked[%lu] is NULL", (unsigned long)i);
-    MD2_TRY(md2__reserved_model(driver, err));
-    MD2_TRY(md2__reserved_models(linked, count, err));
     MD2_TRY(md2__reserved_options(opts));
     for (i = 0; i < count; i++) {
         const md2_model *m = linked[i];

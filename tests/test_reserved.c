@@ -717,7 +717,13 @@ static void test_linked_model_reserved(void **state)
         linked[0] = &hand;
         refused("md2_linked_check", md2_linked_check(fx.m, linked, 3, &o), &d, field, i, 3,
                 "linked model 0: ");
+        /* a NULL entry comes before the options, which follow linked */
         linked[0] = fx.m;
+        o.reserved_[0] = 5;
+        assert_int_equal(md2_linked_check(fx.m, linked, 3, &o), MD2_ERR_INVALID_ARGUMENT);
+        assert_string_equal(d.field, "linked");
+        assert_int_equal(d.index, 1);
+        o.reserved_[0] = 0;
         linked[1] = fx.m;
         hand.reserved_[i] = 0;
         accepted("md2_linked_check", md2_linked_check(fx.m, linked, 3, &o));
