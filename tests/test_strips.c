@@ -935,15 +935,12 @@ static void test_corpus(void **state)
         any = 1;
         assert_int_equal(md2_parse(data, size, NULL, &model), MD2_OK);
         assert_true(model->num_glcmds > 0);
-        memset(&m, 0, sizeof m);
-        /* the model's own arrays, read only */
-        m.tris = (md2_triangle *)(uintptr_t)model->triangles;
+        mesh_init(&m, model->num_triangles, model->num_texcoords, model->num_vertices,
+                  (uint32_t)model->skin_width, (uint32_t)model->skin_height);
+        memcpy(m.tris, model->triangles, model->num_triangles * sizeof *m.tris);
+        memcpy(m.st, model->texcoords, model->num_texcoords * sizeof *m.st);
         m.nt = model->num_triangles;
-        m.st = (md2_texcoord *)(uintptr_t)model->texcoords;
         m.nst = model->num_texcoords;
-        m.nv = model->num_vertices;
-        m.w = (uint32_t)model->skin_width;
-        m.h = (uint32_t)model->skin_height;
         r = check_mesh(&m);
         printf("%s: %lu triangles; rebuilt %lu words (%.3f a triangle, %lu commands, "
                "%lu fans), the file's own %lu (%.3f a triangle): %.3f times\n",
@@ -953,6 +950,7 @@ static void test_corpus(void **state)
                (double)model->num_glcmds / (double)m.nt,
                (double)r.words / (double)model->num_glcmds);
         assert_true(r.words * 10 <= model->num_glcmds * 9);
+        mesh_free(&m);
         md2_free(model);
         free(data);
     }
