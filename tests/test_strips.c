@@ -458,7 +458,21 @@ static void check_parsed(const mesh *m, const int32_t *w, size_t nw, const otri 
 
 typedef struct result {
     size_t words, commands, fans, longest, longest_fan;
+    uint64_t digest; /* FNV-1a of the words, printed to compare hosts */
 } result;
+
+static uint64_t fnv_words(const int32_t *w, size_t n)
+{
+    uint64_t h = 14695981039346656037ull;
+    size_t i;
+    int b;
+    for (i = 0; i < n; i++)
+        for (b = 0; b < 4; b++) { /* in a fixed byte order on every host */
+            h ^= ((uint32_t)w[i] >> (8 * b)) & 0xFFu;
+            h *= 1099511628211ull;
+        }
+    return h;
+}
 
 /* The whole check of one model; returns what the words hold. */
 static result check_mesh(const mesh *m)
@@ -479,6 +493,7 @@ static result check_mesh(const mesh *m)
     r.fans = e.fans;
     r.longest = e.longest;
     r.longest_fan = e.longest_fan;
+    r.digest = fnv_words(w, nw);
     free(e.tris);
     free(want);
     a.free(a.user, w);
@@ -771,8 +786,11 @@ static void test_large(void **state)
            (unsigned long)r.commands);
     assert_true(r.words * 100 <= m.nt * 310);
     mesh_free(&m);
-    make_soup(&m, 65536, 3000, 700, 300, 12345);
-    check_mesh(&m);
+    make_soup(&m, 65536, 60, 8, 4, 12345); /* every edge shared many times */
+    r = check_mesh(&m);
+    printf("soup of 65536: %lu words, %lu commands, digest %016llx\n",
+           (unsigned long)r.words, (unsigned long)r.commands,
+           (unsigned long long)r.digest);
     mesh_free(&m);
 }
 
@@ -943,10 +961,12 @@ static void test_corpus(void **state)
         m.nst = model->num_texcoords;
         r = check_mesh(&m);
         printf("%s: %lu triangles; rebuilt %lu words (%.3f a triangle, %lu commands, "
-               "%lu fans), the file's own %lu (%.3f a triangle): %.3f times\n",
+               "%lu fans, digest %016llx), the file's own %lu (%.3f a triangle): "
+               "%.3f times\n",
                names[k], (unsigned long)m.nt, (unsigned long)r.words,
                (double)r.words / (double)m.nt, (unsigned long)r.commands,
-               (unsigned long)r.fans, (unsigned long)model->num_glcmds,
+               (unsigned long)r.fans, (unsigned long long)r.digest,
+               (unsigned long)model->num_glcmds,
                (double)model->num_glcmds / (double)m.nt,
                (double)r.words / (double)model->num_glcmds);
         assert_true(r.words * 10 <= model->num_glcmds * 9);
