@@ -268,7 +268,8 @@ static void unlink_triangle(strips *c, uint32_t t, uint32_t emptied[3])
     }
 }
 
-/* Puts triangle t back, undoing its unlink_triangle() (the last one made). */
+/* Puts triangle t back, undoing its unlink_triangle(): triangles go back
+ * in the reverse order they were taken out. */
 static void relink_triangle(strips *c, uint32_t t)
 {
     uint32_t k;
@@ -299,7 +300,7 @@ static uint32_t across(const strips *c, uint32_t s)
  * the candidate, leaving the chains as they were. */
 static void build(strips *c, uint32_t t, uint32_t r, int fan)
 {
-    uint32_t s0 = 3u * t + r, exit, s, raw_f, raw_b, i;
+    uint32_t s0 = 3u * t + r, edge, s, raw_f, raw_b, i;
 
     c->fan = fan;
     c->reversed = 0;
@@ -312,13 +313,13 @@ static void build(strips *c, uint32_t t, uint32_t r, int fan)
         c->center = c->corner[s0];
         c->fv[0] = c->corner[nx(s0)];
         c->fv[1] = c->corner[pv(s0)];
-        for (exit = pv(s0); (s = across(c, exit)) != NIL; exit = pv(s)) {
+        for (edge = pv(s0); (s = across(c, edge)) != NIL; edge = pv(s)) {
             unlink_triangle(c, s / 3u, NULL);
             c->ft[c->nf++] = s / 3u;
             c->fv[c->nf] = c->corner[pv(s)];
         }
         /* ... and (center, u0, u1) across center -> u1, backwards */
-        for (exit = s0; (s = across(c, exit)) != NIL; exit = nx(s)) {
+        for (edge = s0; (s = across(c, edge)) != NIL; edge = nx(s)) {
             unlink_triangle(c, s / 3u, NULL);
             c->bt[c->nb] = s / 3u;
             c->bv[c->nb++] = c->corner[pv(s)];
@@ -330,15 +331,15 @@ static void build(strips *c, uint32_t t, uint32_t r, int fan)
         c->fv[0] = c->corner[s0];
         c->fv[1] = c->corner[nx(s0)];
         c->fv[2] = c->corner[pv(s0)];
-        for (exit = nx(s0); (s = across(c, exit)) != NIL;
-             exit = c->nf % 2u == 0u ? pv(s) : nx(s)) {
+        for (edge = nx(s0); (s = across(c, edge)) != NIL;
+             edge = c->nf % 2u == 0u ? pv(s) : nx(s)) {
             unlink_triangle(c, s / 3u, NULL);
             c->ft[c->nf++] = s / 3u;
             c->fv[c->nf + 1] = c->corner[pv(s)];
         }
         /* backwards: triangle -1 across v0 -> v1, then alternating */
-        for (exit = s0; (s = across(c, exit)) != NIL;
-             exit = c->nb % 2u == 1u ? nx(s) : pv(s)) {
+        for (edge = s0; (s = across(c, edge)) != NIL;
+             edge = c->nb % 2u == 1u ? nx(s) : pv(s)) {
             unlink_triangle(c, s / 3u, NULL);
             c->bt[c->nb] = s / 3u;
             c->bv[c->nb++] = c->corner[pv(s)];
@@ -351,8 +352,12 @@ static void build(strips *c, uint32_t t, uint32_t r, int fan)
     for (i = raw_f; i-- > 0;)
         relink_triangle(c, c->ft[i]);
     if (!fan && c->nb % 2u == 1u) {
-        /* odd backwards: the start's parity is wrong; reversed, a strip of
-         * an odd number of triangles is right again */
+        /* an odd number backwards puts every triangle at a position of the
+         * other parity, which flips them all; read backwards, a strip of an
+         * odd number of triangles flips them all again. So an odd total is
+         * written reversed, and an even one first loses its last forward
+         * triangle (or, with the start alone forwards, its farthest
+         * backward one) */
         if (c->nf % 2u == 0u) {
             c->reversed = 1;
         } else if (c->nf > 1) {
@@ -393,6 +398,8 @@ static int alive(const strips *c, uint32_t u)
     return 0;
 }
 
+/* The free triangles next to t (at most NEIGHBOUR_CAP across each edge)
+ * that have no free neighbour (the candidate taken). */
 static uint64_t isolated_next_to(const strips *c, uint32_t t)
 {
     uint64_t count = 0;
@@ -450,7 +457,8 @@ static void emit_candidate(strips *c)
     }
 }
 
-/* A free neighbour of an edge of t's: its degree falls by one. */
+/* Triangle u has lost a free neighbouring edge: one bucket down, at the
+ * front of it. */
 static void lower(strips *c, uint32_t u)
 {
     if (c->deg[u] >= DEG_USED)
