@@ -563,8 +563,9 @@ static void write_words(const strips *c, uint32_t skin_width, uint32_t skin_heig
             uint32_t slot = c->rep[c->out_v[v]];
             const md2_triangle *t = &c->tris[slot / 3u];
             md2_texcoord st = c->st[t->texcoord[slot % 3u]];
-            w[at++] = float_word(md2__div((float)st.s, fw));
-            w[at++] = float_word(md2__div((float)st.t, fh));
+            /* the centre of the texel, as id's tools and real files have it */
+            w[at++] = float_word(md2__div(md2__add((float)st.s, 0.5f), fw));
+            w[at++] = float_word(md2__div(md2__add((float)st.t, 0.5f), fh));
             w[at++] = (int32_t)t->vertex[slot % 3u];
         }
     }

@@ -15,7 +15,9 @@
  * the caller), whose texcoords are st in skin pixels of a skin_width x
  * skin_height skin (both at least 1): strips and fans that cover every
  * triangle exactly once in MD2's winding, each vertex with the float
- * texcoords s / skin_width, t / skin_height of its corner, then the 0 word
+ * texcoords (s + 0.5) / skin_width, (t + 0.5) / skin_height of its corner
+ * (the centre of its texel, as id's tools and real files write them; each
+ * operation rounded to float), then the 0 word
  * that ends the list. Two triangles continue one strip or fan across an
  * edge only when its corners have the same vertex and the same texcoord
  * values (values, not indices). Degenerate triangles are drawn too; one

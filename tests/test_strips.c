@@ -244,10 +244,12 @@ static uint32_t bits(float f)
     return u;
 }
 
-/* s / size rounded to float, as the words must hold it. */
+/* (s + 0.5) / size rounded to float after each operation, as the words
+ * must hold it: the centre of texel s, as the corpus files have it. */
 static uint32_t texcoord_bits(int16_t s, uint32_t size)
 {
-    volatile float q = (float)s / (float)size;
+    volatile float centre = (float)s + 0.5f;
+    volatile float q = centre / (float)size;
     return bits(q);
 }
 
