@@ -513,7 +513,7 @@ unsigned md2_normal_nearest(float x, float y, float z)
     float d[3], a[3], r;
     uint32_t abits[3], top, biased;
     unsigned s, f, f1, f2, iu, iv, best;
-    float best_dot, dot;
+    float best_dot;
     int k;
 
     d[0] = x;
@@ -561,7 +561,7 @@ unsigned md2_normal_nearest(float x, float y, float z)
     best_dot = dot3(d[0], d[1], d[2], md2__normals4[best]);
     for (k = 1; k < 3; k++) {
         unsigned i = cell[k];
-        dot = dot3(d[0], d[1], d[2], md2__normals4[i]);
+        float dot = dot3(d[0], d[1], d[2], md2__normals4[i]);
         if (dot > best_dot) {
             best_dot = dot;
             best = i;

@@ -101,9 +101,11 @@ static float ref_dot(const float s[3], unsigned i)
  * largest dot product. */
 static unsigned reference(float x, float y, float z, unsigned *ties)
 {
-    float s[3], dots[PADDED], best_dot = 0.0f;
-    unsigned i, best = MD2_NORMAL_FALLBACK, same = 1;
+    float s[3], dots[PADDED];
+    unsigned best = MD2_NORMAL_FALLBACK, same = 1;
     if (ref_scale(x, y, z, s)) {
+        float best_dot;
+        unsigned i;
         for (i = 0; i < PADDED; i++)
             dots[i] = ref_dot(s, i);
         best = 0;
