@@ -17,10 +17,11 @@
  *  - directions on and beside every cell edge, face edge and axis;
  *  - scaling by a power of two that keeps the components normal floats
  *    does not change the answer;
- *  - random directions (MD2_NEAREST_DIRECTIONS, 10^8 natively; 10^6 in
- *    cross builds and under valgrind; the environment variable of that
- *    name overrides both): uniform in a cube, with random exponents over
- *    the whole float range, and near the boundaries between neighbours.
+ *  - random directions (MD2_NEAREST_DIRECTIONS, 10^8 natively, 10^7 with
+ *    sanitizers, 10^6 in cross builds and under valgrind; the environment
+ *    variable of that name overrides them): uniform in a cube, with random
+ *    exponents over the whole float range, and near the boundaries between
+ *    neighbours.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -448,8 +449,8 @@ static void test_power_of_two_scaling(void **state)
 }
 
 /* How many random directions: MD2_NEAREST_DIRECTIONS from the environment,
- * else the build's (10^8 natively, fewer in cross builds), else 10^6 under
- * valgrind (its preloaded library is in LD_PRELOAD). */
+ * else 10^6 under valgrind (its preloaded library is in LD_PRELOAD), else
+ * the build's (10^8 natively, fewer with sanitizers and in cross builds). */
 static unsigned long directions(void)
 {
     const char *env = getenv("MD2_NEAREST_DIRECTIONS");
