@@ -18,10 +18,10 @@
  *  - scaling by a power of two that keeps the components normal floats
  *    does not change the answer;
  *  - random directions (MD2_NEAREST_DIRECTIONS, 10^8 natively, 10^7 with
- *    sanitizers, 10^6 in cross builds and under valgrind; the environment
- *    variable of that name overrides them): uniform in a cube, with random
- *    exponents over the whole float range, and near the boundaries between
- *    neighbours.
+ *    sanitizers and in 32-bit x86 builds, 10^6 under qemu and valgrind;
+ *    the environment variable of that name overrides them): uniform in a
+ *    cube, with random exponents over the whole float range, and near the
+ *    boundaries between neighbours.
  *
  * SPDX-License-Identifier: MIT
  */
