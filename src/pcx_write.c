@@ -143,10 +143,10 @@ static md2_result check_colours(pcx_plan *p, md2_diagnostic *d)
     colour_table *t = &p->colours;
     size_t n = (size_t)in->width * in->height, i;
     uint32_t last = 0xFFFFFFFFu; /* not a key: the previous pixel's colour */
-    unsigned k;
 
     memset(t, 0, sizeof *t);
     if (in->palette) {
+        unsigned k;
         for (k = 0; k < 256u; k++) {
             /* a colour twice keeps its first entry */
             unsigned s = colour_find(t, rgb_key(in->palette + 3u * k));
