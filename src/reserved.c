@@ -10,6 +10,7 @@
 #include "diag.h"
 #include "md2/animation.h"
 #include "md2/mesh.h"
+#include "md2/skin.h"
 #include "md2/tags.h"
 
 #include <stdio.h>
@@ -27,6 +28,7 @@
 
 static const char *const options_fields[] = {FIELDS8("md2_options")};
 static const char *const limits_fields[] = {FIELDS4("md2_limits")};
+static const char *const pcx_input_fields[] = {FIELDS4("md2_pcx_input")};
 static const char *const model_fields[] = {FIELDS4("md2_model")};
 static const char *const anim_fields[] = {FIELDS2("md2_anim")};
 static const char *const mesh_options_fields[] = {FIELDS6("md2_mesh_options")};
@@ -42,6 +44,7 @@ static const char *const tags_fields[] = {FIELDS4("md2_tags")};
                                            : -1]
 SAME_COUNT(md2_options, options_fields);
 SAME_COUNT(md2_limits, limits_fields);
+SAME_COUNT(md2_pcx_input, pcx_input_fields);
 SAME_COUNT(md2_model, model_fields);
 SAME_COUNT(md2_anim, anim_fields);
 SAME_COUNT(md2_mesh_options, mesh_options_fields);
@@ -114,6 +117,18 @@ md2_result md2__reserved_options(const md2_options *o)
     MD2_TRY(check_ptrs(o->reserved_, RESERVED_COUNT(md2_options), o->error, options_fields, ""));
     return check_u32(o->limits.reserved_, RESERVED_COUNT(md2_limits), o->error, limits_fields,
                      "md2_options.limits: ");
+}
+
+md2_result md2__reserved_pcx_input(const md2_pcx_input *in, md2_diagnostic *d)
+{
+    size_t i;
+
+    if (!in)
+        return MD2_OK;
+    i = first_set_ptr(in->reserved_, RESERVED_COUNT(md2_pcx_input));
+    if (i < RESERVED_COUNT(md2_pcx_input))
+        return refuse(d, pcx_input_fields, i, in->reserved_[i], "");
+    return MD2_OK;
 }
 
 md2_result md2__reserved_model(const md2_model *m, md2_diagnostic *d)

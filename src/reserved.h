@@ -33,10 +33,14 @@ struct md2_mesh;
 struct md2_mesh_options;
 struct md2_vertex_layout;
 struct md2_tags;
+struct md2_pcx_input;
 
 /* md2_options.reserved_ and md2_options.limits.reserved_ (md2_limits),
  * reported in o->error. */
 md2_result md2__reserved_options(const md2_options *o);
+
+/* md2_pcx_input.reserved_ (<md2/skin.h>: md2_pcx_encode()). */
+md2_result md2__reserved_pcx_input(const struct md2_pcx_input *in, md2_diagnostic *d);
 
 /* md2_model.reserved_ (a hand-made model; a loaded one has them zero). */
 md2_result md2__reserved_model(const md2_model *m, md2_diagnostic *d);

@@ -172,8 +172,8 @@ typedef struct md2_allocator {
 
 /* Reserved fields. The structs a caller fills in and passes to the
  * library (md2_options with its md2_limits, md2_model, md2_anim,
- * md2_mesh_options, md2_mesh, md2_vertex_layout, md2_tags) end in
- * reserved_ members, which later 1.x releases name and give a meaning in
+ * md2_mesh_options, md2_mesh, md2_vertex_layout, md2_tags, md2_pcx_input)
+ * end in reserved_ members, which later 1.x releases name and give a meaning in
  * place, with zero meaning "as before". They must be zero, and they are
  * checked: every public function that reads such a struct refuses one
  * with a non-zero reserved_ element with MD2_ERR_INVALID_ARGUMENT, after

@@ -20,6 +20,12 @@
  * callback of the caller's whether each exists: the library itself never
  * touches the file system here.
  *
+ * md2_pcx_encode() is the inverse of md2_pcx_decode() for 8-bit images: it
+ * writes an image of at most 256 colours, given as RGBA or as palette
+ * indices with a palette, as an 8-bit run-length PCX (version 5) with its
+ * 256-colour palette at the end, into a buffer of the caller's, and
+ * md2_pcx_decode() reads the file back to the same pixels.
+ *
  * Thread safety: no global state; an image is immutable.
  */
 #ifndef MD2_SKIN_H
@@ -92,6 +98,74 @@ MD2_API md2_result md2_pcx_decode(const void *data, size_t size,
 /** Releases an image from md2_pcx_decode() with the allocator it was made
  *  with. NULL is a no-op. */
 MD2_API void md2_image_free(md2_image *image);
+
+/** Widest image md2_pcx_encode() writes: a PCX scanline holds an even
+ *  number of bytes (bytes_per_line, a 16-bit field), at most 65534. */
+#define MD2_PCX_MAX_WIDTH 65534u
+/** Tallest image md2_pcx_encode() writes (ymax = height - 1 is 16 bits). */
+#define MD2_PCX_MAX_HEIGHT 65536u
+
+/** An image for md2_pcx_encode(), in one of three forms (pixels row by row
+ *  from the top, no padding, width * height of them):
+ *   - indices and palette (rgba NULL): indices[i] is pixel i's entry of
+ *     the palette (768 bytes: R, G, B of entries 0 to 255), written as
+ *     they are: a tool keeps a game's palette and indices;
+ *   - rgba and palette (indices NULL): pixel i's colour (rgba[4i] to
+ *     rgba[4i + 2]) must be an entry of the palette, and is written as the
+ *     first entry with that colour; the palette is written as it is;
+ *   - rgba alone: the palette is made of the image's colours, in the order
+ *     in which they first appear (pixel 0's colour is entry 0), the
+ *     entries past the last colour black; at most 256 colours.
+ *  rgba pixels must be opaque (rgba[4i + 3] == 255, as md2_pcx_decode()
+ *  gives them): a PCX has no alpha. Zero-initialise the struct; the
+ *  library reads it, and the arrays it points to, only during the call. */
+typedef struct md2_pcx_input {
+    uint32_t width;              /**< 1 to MD2_PCX_MAX_WIDTH */
+    uint32_t height;             /**< 1 to MD2_PCX_MAX_HEIGHT */
+    const uint8_t *rgba;         /**< width * height * 4 bytes, or NULL */
+    const uint8_t *indices;      /**< width * height bytes, or NULL */
+    const uint8_t *palette;      /**< 768 bytes, or NULL (only with rgba) */
+    uintptr_t reserved_[4];      /**< must be zero (checked: "md2_pcx_input.reserved_[i]") */
+} md2_pcx_input;
+
+/** The size in bytes of the file md2_pcx_encode() would write for in, or 0
+ *  if md2_pcx_encode() would refuse it (for a reason other than the
+ *  buffer). Reads every pixel. Never allocates; thread-safe. */
+MD2_API size_t md2_pcx_encode_size(const md2_pcx_input *in);
+
+/** Writes in as an 8-bit PCX file into buffer (capacity bytes) and stores
+ *  its size, md2_pcx_encode_size(in) bytes, in *written (written may be
+ *  NULL; 0 on error). The file: a 128-byte header (manufacturer 0x0A,
+ *  version 5, encoding 1, 8 bits per pixel, window (0, 0) to (width - 1,
+ *  height - 1), 72 x 72 dpi, the palette's first 16 entries as the
+ *  16-colour palette, 1 plane, bytes_per_line = width rounded up to even,
+ *  palette_info 1, the rest zero); the scanlines, each of bytes_per_line
+ *  bytes (an odd width's pad byte is index 0; md2_pcx_decode() drops it)
+ *  and run-length encoded on its own (no run crosses a scanline): the
+ *  longest runs of equal bytes, up to 63, each of 2 or more, and each byte
+ *  of 0xC0 or more, as the pair 0xC0 | count, byte; any other byte as
+ *  itself; then 0x0C and the 768-byte palette. So the size is at most
+ *  897 + 2 * height * bytes_per_line, and md2_pcx_decode() of the file
+ *  gives width x height pixels of the palette entries written, alpha 255:
+ *  the rgba given, bit for bit.
+ *  Errors, checked in this order (the pixels from the first), each
+ *  described in *error when error is not NULL (section MD2_SECTION_NONE,
+ *  the field, and for a pixel its number in index and the offset of its
+ *  bytes in rgba); nothing is written to buffer on error:
+ *  MD2_ERR_INVALID_ARGUMENT: "in" or "buffer" NULL; a reserved_ element
+ *  not zero; "width" or "height" 0;
+ *  MD2_ERR_LIMIT_EXCEEDED: "width" above MD2_PCX_MAX_WIDTH, "height" above
+ *  MD2_PCX_MAX_HEIGHT, or (32-bit hosts) "height" where the largest file
+ *  of that size, or rgba, would pass SIZE_MAX bytes;
+ *  MD2_ERR_INVALID_ARGUMENT: "rgba" (both or neither of rgba and indices),
+ *  "palette" (indices without it);
+ *  for rgba, pixel by pixel: MD2_ERR_INVALID_ARGUMENT "rgba" (alpha not
+ *  255; with a palette, a colour not in it); MD2_ERR_LIMIT_EXCEEDED "rgba"
+ *  (without a palette, the first pixel of a 257th colour);
+ *  MD2_ERR_BUFFER_TOO_SMALL: capacity below the file's size ("capacity").
+ *  Never allocates; in and its arrays are only read; thread-safe. */
+MD2_API md2_result md2_pcx_encode(const md2_pcx_input *in, void *buffer, size_t capacity,
+                                  size_t *written, md2_diagnostic *error);
 
 /** Called by md2_skin_find() with each candidate path (NUL-terminated, valid
  *  during the call). Returns nonzero to accept it (the file exists and is

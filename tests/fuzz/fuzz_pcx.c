@@ -6,7 +6,11 @@
  * refused before any allocation, with a diagnostic; an image that loads
  * must have its documented size, one allocation within the documented
  * bound (126 times the input plus the struct), opaque pixels that can all
- * be read, and nothing may leak. The input, cut at its NUL bytes into a
+ * be read, and nothing may leak. Every image that loads is written again
+ * with md2_pcx_encode() (it never allocates: the counter sees no call)
+ * and must decode to the same pixels, unless it has more than 256 colours
+ * (only a 24-bit file can), which must be refused as such. The input, cut
+ * at its NUL bytes into a
  * model path, a skin name and a game root, also goes through
  * md2_skin_find(): at most 10 candidates, each shorter than
  * MD2_SKIN_PATH_MAX, no two alike, and an accepted one copied out whole.
@@ -22,6 +26,46 @@
 #include <string.h>
 
 #include "fuzz_common.h"
+
+/* img written with md2_pcx_encode() decodes to the same pixels, or is
+ * refused for its colours (a 24-bit file of more than 256). */
+static void check_reencode(const md2_image *img, unsigned nplanes, const counter *c)
+{
+    md2_pcx_input in;
+    md2_diagnostic d;
+    md2_image *back = NULL;
+    size_t size, written = 0, calls = c->calls;
+    uint8_t *file;
+    md2_result r;
+
+    memset(&in, 0, sizeof in);
+    in.width = img->width;
+    in.height = img->height;
+    in.rgba = img->rgba;
+    if (img->width > MD2_PCX_MAX_WIDTH) {
+        CHECK(md2_pcx_encode_size(&in) == 0);
+        return;
+    }
+    size = md2_pcx_encode_size(&in);
+    if (size == 0) {
+        uint8_t byte;
+        CHECK(md2_pcx_encode(&in, &byte, 1, NULL, &d) == MD2_ERR_LIMIT_EXCEEDED);
+        CHECK(nplanes == 3 && d.index < (size_t)img->width * img->height);
+        return;
+    }
+    CHECK(size >= 128 + 769 &&
+          size <= 897 + 2 * (size_t)img->height * (img->width + (img->width & 1u)));
+    file = (uint8_t *)malloc(size);
+    CHECK(file != NULL);
+    r = md2_pcx_encode(&in, file, size, &written, &d);
+    CHECK(r == MD2_OK && written == size);
+    CHECK(c->calls == calls); /* md2_pcx_encode allocated nothing */
+    CHECK(md2_pcx_decode(file, size, NULL, &back) == MD2_OK);
+    CHECK(back->width == img->width && back->height == img->height);
+    CHECK(memcmp(back->rgba, img->rgba, (size_t)img->width * img->height * 4) == 0);
+    md2_image_free(back);
+    free(file);
+}
 
 static md2_result check_decode(const uint8_t *data, size_t size, size_t limit)
 {
@@ -62,6 +106,7 @@ static md2_result check_decode(const uint8_t *data, size_t size, size_t limit)
         }
         CHECK(sum <= (size_t)765 * n);
     }
+    check_reencode(img, data[65], &c);
     md2_image_free(img);
     CHECK(c.live_bytes == 0);
     return r;
