@@ -46,6 +46,10 @@
  * instance's own buffers) on one thread and on two, in instances a second;
  * the time to weld a synthetic 65,000-triangle model; and memory.
  *
+ * Last, md2_normal_nearest() in directions a second against a brute-force
+ * loop over the 162 normals (one thread, the same random directions,
+ * taken in turn: the ratio is measured in one run).
+ *
  * SPDX-License-Identifier: MIT
  */
 #if defined(__unix__) || defined(__APPLE__)
@@ -56,7 +60,9 @@
 #include <md2/md2.h>
 #include <md2/animation.h>
 #include <md2/mesh.h>
+#include <md2/build.h>
 
+#include <float.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -963,6 +969,94 @@ static double time_big_mesh(size_t n, size_t *welded)
     return dt;
 }
 
+/* ------------------------------------------------------------------------ */
+/* md2_normal_nearest: directions a second, against a brute-force loop       */
+/* ------------------------------------------------------------------------ */
+
+/* NEAREST_DIRS random directions (uniform in the cube [-1, 1]^3), made once
+ * by nearest_setup(): each run of the functions below maps all of them. */
+#define NEAREST_DIRS 4096
+static float nearest_dirs[NEAREST_DIRS][3];
+
+static void nearest_setup(void)
+{
+    uint32_t seed = 2024;
+    size_t i;
+    int k;
+    for (i = 0; i < NEAREST_DIRS; i++)
+        for (k = 0; k < 3; k++)
+            nearest_dirs[i][k] = (float)lcg(&seed) / 8388608.0f - 1.0f;
+}
+
+/* The nearest normal as a user would write it: all 162 dot products,
+ * the first largest. For these directions (no component tiny enough to
+ * lose bits when scaled by a power of two) it is md2_normal_nearest's
+ * answer wherever floats are evaluated as float (checked below). */
+static unsigned brute_nearest(float x, float y, float z)
+{
+    const float *table = md2_normal(0);
+    float best_dot = -FLT_MAX;
+    unsigned i, best = 0;
+    for (i = 0; i < MD2_NUM_NORMALS; i++) {
+        const float *n = table + 3 * i;
+        float dot = x * n[0] + y * n[1] + z * n[2];
+        if (dot > best_dot) {
+            best_dot = dot;
+            best = i;
+        }
+    }
+    return best;
+}
+
+static void run_nearest(bench *b, long reps)
+{
+    unsigned long sum = 0;
+    long r;
+    size_t i;
+    (void)b;
+    for (r = 0; r < reps; r++)
+        for (i = 0; i < NEAREST_DIRS; i++)
+            sum += md2_normal_nearest(nearest_dirs[i][0], nearest_dirs[i][1], nearest_dirs[i][2]);
+    sink += sum;
+}
+
+static void run_brute_nearest(bench *b, long reps)
+{
+    unsigned long sum = 0;
+    long r;
+    size_t i;
+    (void)b;
+    for (r = 0; r < reps; r++)
+        for (i = 0; i < NEAREST_DIRS; i++)
+            sum += brute_nearest(nearest_dirs[i][0], nearest_dirs[i][1], nearest_dirs[i][2]);
+    sink += sum;
+}
+
+typedef struct nearest_result {
+    double lib, brute; /* directions a second */
+    int same;          /* 1 if both give the same answers */
+} nearest_result;
+
+/* Times md2_normal_nearest and the brute force in turn, on one thread. */
+static nearest_result bench_nearest(double budget)
+{
+    bench_fn fns[2] = {run_nearest, run_brute_nearest};
+    double t[2] = {0.0, 0.0};
+    nearest_result r;
+    size_t i;
+    nearest_setup();
+    r.same = 1;
+    for (i = 0; i < NEAREST_DIRS; i++) {
+        const float *d = nearest_dirs[i];
+        if (md2_normal_nearest(d[0], d[1], d[2]) != brute_nearest(d[0], d[1], d[2]))
+            r.same = 0;
+    }
+    measure_set(fns, 2, NULL, budget, t);
+    r.lib = (double)NEAREST_DIRS / t[0];
+    r.brute = (double)NEAREST_DIRS / t[1];
+    return r;
+}
+
 /* The CPU's vector extensions, as far as the compiler can tell. */
 static const char *cpu_simd(void)
 {
@@ -982,6 +1076,7 @@ int main(int argc, char **argv)
     int json = 0, quick = 0, i, rc = 1;
     unsigned char *data = NULL, *big = NULL;
     size_t size = 0, big_size = 0, big_welded = 0;
+    nearest_result nearest;
     report *reports = (report *)calloc(2, sizeof(report));
 
     for (i = 1; i < argc; i++) {
@@ -1036,6 +1131,7 @@ int main(int argc, char **argv)
     if (!json)
         print_report(&reports[1]);
     t_big = time_big_mesh(65000, &big_welded);
+    nearest = bench_nearest(budget);
     if (json) {
         printf("{\"libmd2\": \"%s\", \"simd\": \"%s\", \"seconds_per_measurement\": %g,\n"
                " \"models\": [\n  ",
@@ -1044,10 +1140,19 @@ int main(int argc, char **argv)
         printf(",\n  ");
         json_report(&reports[1]);
         printf("],\n \"mesh_build_65000_triangles_seconds\": %.4g", t_big);
+        printf(",\n \"normal_nearest\": {\"directions_per_second\": %.4g, "
+               "\"brute_force_per_second\": %.4g, \"vs_naive\": %.3g, \"same\": %s}",
+               nearest.lib, nearest.brute, nearest.lib / nearest.brute,
+               nearest.same ? "true" : "false");
     } else if (t_big >= 0.0) {
         printf("mesh build of a synthetic 65000-triangle model (%lu welded vertices): %.1f ms\n",
                (unsigned long)big_welded, t_big * 1e3);
     }
+    if (!json)
+        printf("md2_normal_nearest: %.1f M directions/s; the brute force over 162 normals "
+               "%.1f M/s: %.1fx (one thread, %d random directions, answers %s)\n",
+               nearest.lib * 1e-6, nearest.brute * 1e-6, nearest.lib / nearest.brute,
+               NEAREST_DIRS, nearest.same ? "equal" : "differ");
     rc = 0;
 done:
     free(data);
