@@ -18,10 +18,15 @@
  * texcoords s / skin_width, t / skin_height of its corner, then the 0 word
  * that ends the list. Two triangles continue one strip or fan across an
  * edge only when its corners have the same vertex and the same texcoord
- * values (values, not indices). The words, *num_words of them, are in one
- * allocation of a at *words (free it with a.free); md2_parse() in strict
- * mode accepts them. Returns MD2_OK or MD2_ERR_OUT_OF_MEMORY (nothing
- * allocated, *words NULL). */
+ * values (values, not indices). Degenerate triangles are drawn too; one
+ * with two equal corners (vertex and texcoord values) is a strip of its
+ * own. The words, *num_words of them, are in one allocation of a at *words
+ * (free it with a.free); md2_parse() in strict mode accepts them. The same
+ * input gives the same words on every host; the work is O(n) expected.
+ * Returns MD2_OK, MD2_ERR_OUT_OF_MEMORY (also for more than 2^28
+ * triangles) or MD2_ERR_INVALID_ARGUMENT (words, num_words, a.alloc or
+ * a.free NULL, triangles or st NULL with triangles to make, an index out
+ * of range); on failure nothing is allocated and *words is NULL. */
 md2_result md2__strips_build(const md2_triangle *triangles, size_t num_triangles,
                              const md2_texcoord *st, size_t num_texcoords,
                              size_t num_vertices, uint32_t skin_width, uint32_t skin_height,
