@@ -411,12 +411,14 @@ static md2_result before_model(job *j)
         MD2_TRY(check_profile(j));
     }
     if (j->new_glcmds) {
-        if (md2__strips_build(j->tris, j->num_tris, j->st, j->num_texcoords, j->num_vertices,
-                              j->skin_width, j->skin_height, j->a, &j->words,
-                              &j->num_words) != MD2_OK)
-            return fail(j, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_GLCMDS, "glcmds", 0, 0,
-                        "%s: allocating the GL commands of %lu triangles failed", j->fn,
-                        (unsigned long)j->num_tris);
+        /* on checked input it fails only for want of memory */
+        md2_result r = md2__strips_build(j->tris, j->num_tris, j->st, j->num_texcoords,
+                                         j->num_vertices, j->skin_width, j->skin_height, j->a,
+                                         &j->words, &j->num_words);
+        if (r != MD2_OK)
+            return fail(j, r, MD2_SECTION_GLCMDS, "glcmds", 0, 0,
+                        "%s: making the GL commands of %lu triangles failed: %s", j->fn,
+                        (unsigned long)j->num_tris, md2_result_string(r));
     }
     return check_file_size(j, j->new_glcmds ? j->num_words : j->kept_glcmds);
 }
