@@ -16,6 +16,7 @@
  */
 #include "build_frames.h"
 #include "reserved.h"
+#include "round.h"
 #include "strips.h"
 
 #include "md2/animation.h"
@@ -1194,6 +1195,34 @@ static md2_result check_model(const job *j, const md2_model *m)
     return MD2_OK;
 }
 
+/* A new grid needs coordinates within MD2_BUILD_MAX_COORD, as md2_build()
+ * does: checked from the transforms, and vertex by vertex only for an
+ * axis that could decode beyond it. */
+static md2_result check_regrid(const job *j, const md2_model *m)
+{
+    size_t f, i;
+    int k;
+    for (f = 0; f < m->num_frames; f++) {
+        const md2_frame *fr = &m->frames[f];
+        for (k = 0; k < 3; k++) {
+            /* half the limit: no rounding of this sum can matter */
+            if (fabs((double)fr->translate[k]) + 255.0 * fabs((double)fr->scale[k]) <=
+                0.5 * (double)max_coord)
+                continue;
+            for (i = 0; i < m->num_vertices; i++) {
+                float x = md2__mul_add(fr->scale[k], (float)fr->vertices[i].v[k],
+                                       fr->translate[k]);
+                if (fabsf(x) > max_coord)
+                    return fail(j, BAD, MD2_SECTION_FRAMES, "scale", 0, f,
+                                "%s: model: vertex %lu of frame %lu decodes to %c = %g, beyond 1e29 (MD2_BUILD_MAX_COORD): too far for a new grid",
+                                j->fn, (unsigned long)i, (unsigned long)f, axis_name[k],
+                                (double)x);
+            }
+        }
+    }
+    return MD2_OK;
+}
+
 static int degenerate(const md2_triangle *t)
 {
     return t->vertex[0] == t->vertex[1] || t->vertex[1] == t->vertex[2] ||
@@ -1275,6 +1304,8 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
     if (drop)
         for (i = 0; i < src->num_triangles; i++)
             j.num_tris -= (size_t)degenerate(&src->triangles[i]);
+    if (requantize)
+        MD2_TRY(check_regrid(&j, src));
     j.new_glcmds = (j.flags & MD2_REBUILD_GLCMDS) && j.num_tris > 0;
     j.kept_glcmds = (j.flags & (MD2_REBUILD_GLCMDS | MD2_BUILD_NO_GLCMDS)) ? 0 : src->num_glcmds;
     /* a model md2_write() takes has a file within the bound */

@@ -1908,6 +1908,45 @@ static void test_rebuild_invalid_models(void **state)
     md2_free(m);
 }
 
+/* A new grid needs every coordinate within MD2_BUILD_MAX_COORD: a model
+ * whose frame decodes to 5e29 keeps its frames, but is refused a new
+ * grid before anything is allocated. */
+static void test_rebuild_far_coordinates(void **state)
+{
+    small s;
+    env e;
+    md2_model *m, copy, *r = NULL;
+    md2_frame frames[2];
+    size_t calls;
+    (void)state;
+    small_make(&s);
+    env_init(&e, 0, MD2_PROFILE_FORMAT);
+    m = build_ok(&s.in, &e);
+    copy = *m;
+    memcpy(frames, m->frames, sizeof frames);
+    frames[1].scale[2] = 1.5e27f;
+    frames[1].translate[2] = -5e29f;
+    copy.frames = frames;
+    calls = e.a.calls;
+    assert_int_equal(md2_rebuild(&copy, &e.o, &r), MD2_OK);
+    md2_free(r);
+    e.o.flags = MD2_REBUILD_NORMALS | MD2_REBUILD_GLCMDS; /* no new grid: fine */
+    assert_int_equal(md2_rebuild(&copy, &e.o, &r), MD2_OK);
+    md2_free(r);
+    calls = e.a.calls;
+    e.o.flags = MD2_REBUILD_REQUANTIZE;
+    assert_int_equal(md2_rebuild(&copy, &e.o, &r), MD2_ERR_INVALID_ARGUMENT);
+    assert_string_equal(e.d.field, "scale");
+    assert_int_equal(e.d.index, 1);
+    assert_int_equal(e.d.section, MD2_SECTION_FRAMES);
+    assert_non_null(strstr(e.d.message, "beyond 1e29"));
+    assert_null(r);
+    e.o.flags = MD2_BUILD_SHARED_BOX;
+    assert_int_equal(md2_rebuild(&copy, &e.o, &r), MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(e.a.calls, calls);
+    md2_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1933,6 +1972,7 @@ int main(void)
         cmocka_unit_test(test_rebuild_repairs),
         cmocka_unit_test(test_rebuild_drop_degenerate),
         cmocka_unit_test(test_rebuild_invalid_models),
+        cmocka_unit_test(test_rebuild_far_coordinates),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

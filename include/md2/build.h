@@ -190,9 +190,11 @@ MD2_API md2_result md2_build(const md2_build_input *in, const md2_build_options 
  *  MD2_BUILD_NO_GLCMDS for no GL commands). m may be loaded or made by
  *  hand; the new model is one allocation as md2_build() makes it, with
  *  md2_model.warnings the builder's warnings (not m's). Errors as
- *  md2_build(), plus MD2_ERR_INVALID_MODEL when m breaks a rule of the
- *  format, named as md2_write() names it (or has a skin size of 0 where
- *  new GL commands need one). */
+ *  md2_build() (MD2_ERR_INVALID_ARGUMENT also when a new grid is asked
+ *  for a frame that decodes beyond MD2_BUILD_MAX_COORD), plus
+ *  MD2_ERR_INVALID_MODEL when m breaks a rule of the format, named as
+ *  md2_write() names it (or has a skin size of 0 where new GL commands
+ *  need one). */
 MD2_API md2_result md2_rebuild(const md2_model *m, const md2_build_options *opts,
                                md2_model **out);
 
