@@ -1076,6 +1076,8 @@ static void test_frame_names(void **state)
         {{"pain1"}, {11}, 0, {"pain11", "pain12"}, 2, MD2_WARN_ANIM_NAMES, 1},
         /* a separator at the end comes back without it */
         {{"idle_"}, {2}, 0, {"idle_1", "idle_2"}, 1, MD2_WARN_ANIM_NAMES, 1},
+        /* a lone name that ends in a digit comes back without it */
+        {{"pain1"}, {4}, 0, {"pain11", "pain12", "pain13", "pain14"}, 1, MD2_WARN_ANIM_NAMES, 1},
     };
     size_t c;
     (void)state;
@@ -1287,7 +1289,9 @@ static void test_profiles(void **state)
         {"32 skins", 10, 1, 5, 32, 20, 256, 0, P(UFOAI), "num_skins", ""},
         {"33 skins", 10, 1, 5, 33, 20, 256, 0, P(QUAKE2) | P(YQUAKE2) | P(UFOAI), "num_skins", ""},
         {"no skin", 10, 1, 5, 0, 20, 256, 0, P(UFOAI), "num_skins", ""},
+        {"skin 480 high", 10, 1, 5, 1, 20, 480, 0, 0, "", ""},
         {"skin 481 high", 10, 1, 5, 1, 20, 481, 0, P(QUAKE2) | P(YQUAKE2), "skin_height", ""},
+        {"2731 triangles, 1000 welded vertices", 100, 1, 2731, 1, 10, 256, 0, 0, "", ""},
         {"no triangles", 10, 1, 0, 1, 20, 256, 0, P(QUAKE2) | P(YQUAKE2) | P(UFOAI), "num_triangles", "num_glcmds"},
         {"no texcoords", 10, 1, 0, 1, 0, 256, 0, P(QUAKE2) | P(YQUAKE2) | P(UFOAI), "num_texcoords", "num_triangles num_glcmds"},
         {"no GL commands", 10, 1, 5, 1, 20, 256, MD2_BUILD_NO_GLCMDS, P(QUAKE2) | P(YQUAKE2), "num_glcmds", ""},
@@ -1747,6 +1751,11 @@ static void rebuild_checks(const md2_model *m)
     (void)check_grid(r, fl.pos, 12, 12 * m->num_vertices, 0);
     md2_free(r);
     md2_free(built);
+    /* zero padding: no effect, the names are kept */
+    e.o.flags = MD2_BUILD_ZERO_PAD;
+    assert_int_equal(md2_rebuild(m, &e.o, &r), MD2_OK);
+    tu_assert_models_equal(m, r);
+    md2_free(r);
     /* no GL commands */
     e.o.flags = MD2_BUILD_NO_GLCMDS;
     assert_int_equal(md2_rebuild(m, &e.o, &r), MD2_OK);
@@ -1825,6 +1834,38 @@ static void test_rebuild_repairs(void **state)
         md2_free(r);
         md2_free(m);
     }
+}
+
+/* A loaded model with a skin size of 0: kept; UFO:AI's limit warns, or
+ * refuses when chosen; new GL commands need a size. */
+static void test_rebuild_skin_size_zero(void **state)
+{
+    tu_spec sp;
+    uint8_t file[TU_MAX_FILE];
+    md2_model *m = NULL, *r = NULL;
+    env e;
+    size_t w, ufo = 0;
+    (void)state;
+    tu_spec_default(&sp);
+    sp.skinwidth = 0;
+    assert_int_equal(md2_parse(file, tu_build(&sp, file), NULL, &m), MD2_OK);
+    env_init(&e, 0, MD2_PROFILE_FORMAT);
+    assert_int_equal(md2_rebuild(m, &e.o, &r), MD2_OK);
+    assert_int_equal(r->skin_width, 0);
+    for (w = 0; w < e.h.count; w++)
+        if (e.h.all[w].index == MD2_PROFILE_UFOAI &&
+            strcmp(e.h.all[w].field, "skin_width") == 0)
+            ufo++;
+    assert_int_equal(ufo, 1);
+    md2_free(r);
+    env_init(&e, 0, MD2_PROFILE_UFOAI);
+    assert_int_equal(md2_rebuild(m, &e.o, &r), MD2_ERR_LIMIT_EXCEEDED);
+    assert_string_equal(e.d.field, "skin_width");
+    env_init(&e, MD2_REBUILD_GLCMDS, MD2_PROFILE_FORMAT);
+    assert_int_equal(md2_rebuild(m, &e.o, &r), MD2_ERR_INVALID_MODEL);
+    assert_string_equal(e.d.field, "skin_width");
+    assert_non_null(strstr(e.d.message, "skin size"));
+    md2_free(m);
 }
 
 /* Degenerate triangles dropped: the rest in order. */
@@ -1970,6 +2011,7 @@ int main(void)
         cmocka_unit_test(test_rebuild_corpus),
         cmocka_unit_test(test_rebuild_generated),
         cmocka_unit_test(test_rebuild_repairs),
+        cmocka_unit_test(test_rebuild_skin_size_zero),
         cmocka_unit_test(test_rebuild_drop_degenerate),
         cmocka_unit_test(test_rebuild_invalid_models),
         cmocka_unit_test(test_rebuild_far_coordinates),

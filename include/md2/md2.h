@@ -180,7 +180,8 @@ typedef struct md2_allocator {
 
 /* Reserved fields. The structs a caller fills in and passes to the
  * library (md2_options with its md2_limits, md2_model, md2_anim,
- * md2_mesh_options, md2_mesh, md2_vertex_layout, md2_tags) end in
+ * md2_mesh_options, md2_mesh, md2_vertex_layout, md2_tags, and the
+ * builder's md2_build_input, md2_build_anim, md2_build_options) end in
  * reserved_ members, which later 1.x releases name and give a meaning in
  * place, with zero meaning "as before". They must be zero, and they are
  * checked: every public function that reads such a struct refuses one
