@@ -1012,6 +1012,14 @@ static void build_frames(const job *j, const md2_build_input *in, const size_t s
     }
 }
 
+/* Given frame names (checked: each under 16 bytes) into zeroed fields. */
+static void copy_frame_names(md2_frame *frames, const char *const *names, size_t count)
+{
+    size_t f;
+    for (f = 0; f < count; f++)
+        memcpy(frames[f].name, names[f], strlen(names[f]));
+}
+
 static void name_skins(md2_model *m, const char *const *names, size_t count)
 {
     md2_skin *skins = (md2_skin *)(void *)(uintptr_t)m->skins;
@@ -1031,7 +1039,7 @@ md2_result md2_build(const md2_build_input *in, const md2_build_options *opts,
     md2_model *m = NULL;
     md2_build_anim one;
     const md2_build_anim *anims;
-    size_t num_anims, f;
+    size_t num_anims;
     md2_result r;
 
     md2__diag_clear(opts ? opts->error : NULL);
@@ -1091,12 +1099,10 @@ md2_result md2_build(const md2_build_input *in, const md2_build_options *opts,
     j.c.v[L_GLCMDS] = j.num_words;
     copy_common(&j, m);
     name_skins(m, in->skin_names, in->num_skins);
-    if (in->frame_names) {
-        for (f = 0; f < j.num_frames; f++)
-            memcpy(frames_of(m)[f].name, in->frame_names[f], strlen(in->frame_names[f]));
-    } else {
+    if (in->frame_names)
+        copy_frame_names(frames_of(m), in->frame_names, j.num_frames);
+    else
         name_from_anims(&j, anims, num_anims, frames_of(m));
-    }
     build_frames(&j, in, strides, m);
 
     /* complete: the warnings */
@@ -1276,7 +1282,7 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
     job j;
     scratch_plan p;
     md2_model *m = NULL;
-    size_t i, t;
+    size_t i;
     int drop, requantize, normals;
     md2_result r;
 
@@ -1332,8 +1338,9 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
         p.welded = reserve(&p.total, 3 * j.num_tris, sizeof(uint64_t));
     MD2_TRY(alloc_scratch(&j, &p));
     if (drop) {
+        size_t t = 0;
         j.tris = (md2_triangle *)scratch_at(&j, p.tris);
-        for (i = 0, t = 0; i < src->num_triangles; i++)
+        for (i = 0; i < src->num_triangles; i++)
             if (!degenerate(&src->triangles[i]))
                 j.tris[t++] = src->triangles[i];
     } else {

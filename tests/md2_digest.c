@@ -57,15 +57,17 @@ static float in_memory(float f)
 /* Hashes the file of a built model into h (0 when the build failed). */
 static uint64_t fnv_built(uint64_t h, md2_result r, md2_model *b)
 {
-    size_t size, i;
+    size_t size;
     unsigned char *out;
     if (r != MD2_OK)
         return fnv(h, 0);
     size = md2_write_size(b);
     out = (unsigned char *)malloc(size ? size : 1);
-    if (out && md2_write(b, out, size, NULL, NULL) == MD2_OK)
+    if (out && md2_write(b, out, size, NULL, NULL) == MD2_OK) {
+        size_t i;
         for (i = 0; i < size; i++)
             h = fnv(h, out[i]);
+    }
     free(out);
     md2_free(b);
     return h;

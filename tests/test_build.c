@@ -668,11 +668,11 @@ static void test_generated_round_trip(void **state)
 {
     sphere s;
     env e;
-    md2_model *b;
-    double worst;
     int pass;
     (void)state;
     for (pass = 0; pass < 4; pass++) {
+        md2_model *b;
+        double worst;
         sphere_make(&s, 16, 9, 12, pass >= 2 ? 0.37 : 0.0);
         env_init(&e, (pass & 1) ? MD2_BUILD_SHARED_BOX : 0u, MD2_PROFILE_FORMAT);
         b = build_ok(&s.in, &e);
@@ -731,10 +731,10 @@ static void test_flat_axes_decode_exactly(void **state)
 {
     small s;
     env e;
-    md2_model *b;
     int pass, f, i, k;
     (void)state;
     for (pass = 0; pass < 3; pass++) {
+        md2_model *b;
         small_make(&s);
         for (f = 0; f < 2; f++)
             for (i = 0; i < 4; i++) {
@@ -774,9 +774,9 @@ static void test_extreme_coordinates(void **state)
     for (c = 0; c < COUNT(cases); c++) {
         small s;
         env e;
-        md2_model *b;
         int f, i, k, pass;
         for (pass = 0; pass < 2; pass++) {
+            md2_model *b;
             small_make(&s);
             for (f = 0; f < 2; f++)
                 for (i = 0; i < 4; i++)
@@ -911,7 +911,7 @@ static void test_normals_smooth(void **state)
     md2_free(b);
     /* turned around: the normals point in */
     for (i = 0; i < s.ntris; i++) {
-        uint32_t v[2] = {s.tris[6 * i + 2], s.tris[6 * i + 3]};
+        const uint32_t v[2] = {s.tris[6 * i + 2], s.tris[6 * i + 3]};
         s.tris[6 * i + 2] = s.tris[6 * i + 4];
         s.tris[6 * i + 3] = s.tris[6 * i + 5];
         s.tris[6 * i + 4] = v[0];
@@ -1037,9 +1037,9 @@ static void test_texcoords(void **state)
         s.in.texels = NULL;
         s.in.uv = &s.uv[0][0];
         {
-            md2_model *c = build_ok(&s.in, &e);
-            assert_memory_equal(c->texcoords, b->texcoords, 4 * sizeof(md2_texcoord));
-            md2_free(c);
+            md2_model *again = build_ok(&s.in, &e);
+            assert_memory_equal(again->texcoords, b->texcoords, 4 * sizeof(md2_texcoord));
+            md2_free(again);
         }
         md2_free(b);
     }
@@ -1806,11 +1806,12 @@ static void test_rebuild_repairs(void **state)
 {
     tu_spec sp;
     uint8_t file[TU_MAX_FILE];
-    size_t size, pass;
+    size_t pass;
     (void)state;
     for (pass = 0; pass < 3; pass++) {
         md2_model *m = NULL, *r = NULL;
         env e;
+        size_t size;
         tu_spec_default(&sp);
         if (pass == 0)
             sp.num_gl = 0;          /* no GL commands */
@@ -1968,7 +1969,6 @@ static void test_rebuild_far_coordinates(void **state)
     frames[1].scale[2] = 1.5e27f;
     frames[1].translate[2] = -5e29f;
     copy.frames = frames;
-    calls = e.a.calls;
     assert_int_equal(md2_rebuild(&copy, &e.o, &r), MD2_OK);
     md2_free(r);
     e.o.flags = MD2_REBUILD_NORMALS | MD2_REBUILD_GLCMDS; /* no new grid: fine */
