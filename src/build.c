@@ -218,18 +218,26 @@ static void warn(const job *j, md2_model *m, uint32_t flag, md2_section section,
     j->opts->on_warning(j->opts->warning_user, &d);
 }
 
-/* The options' checks, after the NULL checks: reserved_, flags (those of
- * allowed), profile. */
-static md2_result start(job *j, const char *fn, const md2_build_options *opts,
-                        unsigned allowed)
+/* Sets up the job for opts and checks the options' reserved_ (the first
+ * check after the NULL checks). */
+static md2_result start(job *j, const char *fn, const md2_build_options *opts)
 {
     memset(j, 0, sizeof *j);
     j->fn = fn;
     j->opts = opts;
     j->err = opts ? opts->error : NULL;
-    MD2_TRY(md2__reserved_build_options(opts));
     j->flags = opts ? opts->flags : 0u;
     j->profile = opts ? opts->profile : MD2_PROFILE_FORMAT;
+    j->a = md2__allocator(NULL);
+    if (opts && opts->allocator.alloc && opts->allocator.free)
+        j->a = opts->allocator;
+    return md2__reserved_build_options(opts);
+}
+
+/* The flags (those of allowed) and the profile, after every reserved_
+ * check. */
+static md2_result check_flags(const job *j, const char *fn, unsigned allowed)
+{
     if (j->flags & ~(unsigned)ALL_FLAGS)
         return fail(j, BAD, MD2_SECTION_NONE, "flags", 0, 0,
                     "%s: flags 0x%X has bits that are no MD2_BUILD_ or MD2_REBUILD_ flag (0x%X)",
@@ -246,9 +254,6 @@ static md2_result start(job *j, const char *fn, const md2_build_options *opts,
         return fail(j, BAD, MD2_SECTION_NONE, "profile", 0, 0,
                     "%s: profile %d is no md2_profile (0 to %d)", fn, (int)j->profile,
                     (int)MD2_PROFILE_COUNT_ - 1);
-    j->a = md2__allocator(NULL);
-    if (opts && opts->allocator.alloc && opts->allocator.free)
-        j->a = opts->allocator;
     return MD2_OK;
 }
 
@@ -1050,9 +1055,10 @@ md2_result md2_build(const md2_build_input *in, const md2_build_options *opts,
     if (!in)
         return md2__fail(opts ? opts->error : NULL, BAD, MD2_SECTION_NONE, "in", 0, 0,
                          "md2_build: in is NULL");
-    MD2_TRY(start(&j, "md2_build", opts, BUILD_FLAGS));
+    MD2_TRY(start(&j, "md2_build", opts));
     MD2_TRY(md2__reserved_build_input(in, j.err));
     MD2_TRY(md2__reserved_build_anims(in->anims, in->num_anims, j.err));
+    MD2_TRY(check_flags(&j, "md2_build", BUILD_FLAGS));
     MD2_TRY(check_input(&j, in, strides));
     one = default_anim(in->num_frames);
     anims = in->num_anims ? in->anims : &one;
@@ -1294,8 +1300,9 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
     if (!src)
         return md2__fail(opts ? opts->error : NULL, BAD, MD2_SECTION_NONE, "m", 0, 0,
                          "md2_rebuild: m is NULL");
-    MD2_TRY(start(&j, "md2_rebuild", opts, ALL_FLAGS));
+    MD2_TRY(start(&j, "md2_rebuild", opts));
     MD2_TRY(md2__reserved_model(src, j.err));
+    MD2_TRY(check_flags(&j, "md2_rebuild", ALL_FLAGS));
     MD2_TRY(check_model(&j, src));
     drop = (j.flags & MD2_REBUILD_DROP_DEGENERATE) != 0;
     requantize = (j.flags & (MD2_REBUILD_REQUANTIZE | MD2_BUILD_SHARED_BOX)) != 0;

@@ -1533,8 +1533,9 @@ static void test_reserved(void **state)
         md2_model *b = NULL;
         char field[64];
         small_make(&s);
-        env_init(&e, 0, MD2_PROFILE_FORMAT);
+        env_init(&e, 0x100, MD2_PROFILE_COUNT_); /* reserved_ is checked first */
         s.in.reserved_[i] = 5;
+        s.in.num_frames = 0;
         assert_int_equal(md2_build(&s.in, &e.o, &b), MD2_ERR_INVALID_ARGUMENT);
         snprintf(field, sizeof field, "md2_build_input.reserved_[%lu]", (unsigned long)i);
         assert_string_equal(e.d.field, field);
@@ -1569,7 +1570,7 @@ static void test_reserved(void **state)
         md2_model *b = NULL;
         char field[64];
         small_make(&s);
-        env_init(&e, 0, MD2_PROFILE_FORMAT);
+        env_init(&e, 0x100, MD2_PROFILE_FORMAT);
         s.anims[1].reserved_[i] = 3;
         assert_int_equal(md2_build(&s.in, &e.o, &b), MD2_ERR_INVALID_ARGUMENT);
         snprintf(field, sizeof field, "md2_build_anim.reserved_[%lu]", (unsigned long)i);
@@ -1587,6 +1588,8 @@ static void test_reserved(void **state)
         m = build_ok(&s.in, &e);
         copy = *m;
         copy.reserved_[2] = 1;
+        copy.num_vertices = 0;
+        e.o.flags = 0x100;
         assert_int_equal(md2_rebuild(&copy, &e.o, &b), MD2_ERR_INVALID_ARGUMENT);
         assert_string_equal(e.d.field, "md2_model.reserved_[2]");
         assert_null(b);
