@@ -66,14 +66,14 @@ MD2_API unsigned md2_normal_nearest(float x, float y, float z);
  *  profile's numbers and where in the engine's source they come from. */
 typedef enum md2_profile {
     MD2_PROFILE_FORMAT = 0, /**< the file format's limits alone (default) */
-    MD2_PROFILE_QUAKE2,     /**< Quake II (qfiles.h) and its software renderer */
-    MD2_PROFILE_YQUAKE2,    /**< yquake2's raised limits */
-    MD2_PROFILE_UFOAI,      /**< UFO:AI's raised limits */
+    MD2_PROFILE_QUAKE2,     /**< Quake II: qfiles.h and what both renderers' loaders refuse (a skin over 480 high, no GL commands for ref_gl) */
+    MD2_PROFILE_YQUAKE2,    /**< yquake2: Quake II's model limits kept, triangles and frames unlimited */
+    MD2_PROFILE_UFOAI,      /**< UFO:AI: 1023 frames, one below Quake II's other counts, 8191 welded vertices */
     MD2_PROFILE_COUNT_      /**< count sentinel, not a profile */
 } md2_profile;
 
-/** The name of a profile ("format", "Quake II", "yquake2", "UFO:AI");
- *  never NULL. */
+/** The name of a profile ("format", "Quake II", "yquake2", "UFO:AI";
+ *  "unknown md2_profile" for another value); never NULL. */
 MD2_API const char *md2_profile_string(md2_profile p);
 
 /** Largest magnitude of a coordinate md2_build() takes: with every
