@@ -86,6 +86,7 @@ static void digest_build(const char *name, const md2_model *m)
     md2_build_input in;
     md2_build_options o;
     md2_model *b = NULL;
+    md2_result r;
     uint32_t f;
     int pass, k;
 
@@ -120,12 +121,15 @@ static void digest_build(const char *name, const md2_model *m)
             for (i = 0; i < m->num_frames * n * 3; i++)
                 pos[i] = in_memory(in_memory(pos[i] * 0.7f) + 0.3f);
         o.flags = (pass & 1) ? MD2_BUILD_SHARED_BOX : 0u;
-        h = fnv_built(h, md2_build(&in, &o, &b), b);
+        r = md2_build(&in, &o, &b);
+        h = fnv_built(h, r, b);
     }
     o.flags = MD2_REBUILD_NORMALS | MD2_REBUILD_REQUANTIZE | MD2_REBUILD_GLCMDS;
-    h = fnv_built(h, md2_rebuild(m, &o, &b), b);
+    r = md2_rebuild(m, &o, &b);
+    h = fnv_built(h, r, b);
     o.flags |= MD2_BUILD_SHARED_BOX;
-    h = fnv_built(h, md2_rebuild(m, &o, &b), b);
+    r = md2_rebuild(m, &o, &b);
+    h = fnv_built(h, r, b);
     printf("%s built: digest %08lx%08lx\n", name, (unsigned long)(h >> 32),
            (unsigned long)(h & 0xFFFFFFFFu));
     free(pos);
