@@ -33,6 +33,12 @@
  *                       vertex)
  *   md2_mesh_pose fade  the same layout from a player halfway through a
  *                       cross-fade: four keyframes, two blends of two
+ *   md2_build           the model decoded to floats (every frame, uv,
+ *                       triangles, frame names) built again with the
+ *                       defaults: a box per frame, smooth normals, GL
+ *                       commands; in vertex-frames (vertices x frames)
+ *   md2_build quantise  the same with the decoded normals given and no GL
+ *                       commands: quantisation and md2_normal_nearest()
  *
  * Columns: the time of one call, the speed in units (bytes, vertices,
  * triangles) a second, "vs naive": how many times faster than a plain C
@@ -122,6 +128,8 @@ typedef struct bench {
     md2_player player;          /* mid cross-fade, for the fade row */
     size_t copy_bytes;          /* what the memcpy row copies */
     uint32_t frame;             /* next frame pair */
+    const md2_build_input *build_in; /* the model as floats, for md2_build */
+    unsigned build_flags;       /* md2_build_options.flags of the build row */
 } bench;
 
 typedef void (*bench_fn)(bench *b, long reps);
@@ -206,6 +214,79 @@ static void run_mesh_lerp(bench *b, long reps)
         if (md2_mesh_lerp(b->mesh, b->model, fa, fb, t, b->mesh_out, &l) == MD2_OK)
             sink += (unsigned long)(b->mesh_out[0] > b->mesh_out[3]);
     }
+}
+
+/* The builder's rows: md2_build() of the model decoded to floats. */
+static void run_build(bench *b, long reps)
+{
+    md2_build_options o;
+    long i;
+    memset(&o, 0, sizeof o);
+    o.flags = b->build_flags;
+    for (i = 0; i < reps; i++) {
+        md2_model *m = NULL;
+        if (md2_build(b->build_in, &o, &m) == MD2_OK)
+            sink += (unsigned long)m->num_glcmds;
+        md2_free(m);
+    }
+}
+
+/* A model as md2_build()'s input: every frame decoded (positions and
+ * normals), texcoords as uv, triangles, frame names. */
+typedef struct build_floats {
+    md2_build_input in;
+    float *pos, *nrm, *uv;
+    uint32_t *tris;
+    const char **names;
+} build_floats;
+
+static void build_floats_free(build_floats *f)
+{
+    free(f->pos);
+    free(f->nrm);
+    free(f->uv);
+    free(f->tris);
+    free((void *)f->names);
+}
+
+/* 0 on success. */
+static int build_floats_make(build_floats *f, const md2_model *m)
+{
+    size_t n = m->num_vertices, i;
+    uint32_t fr;
+    int k;
+    memset(f, 0, sizeof *f);
+    f->pos = (float *)malloc(m->num_frames * n * 3 * sizeof(float));
+    f->nrm = (float *)malloc(m->num_frames * n * 3 * sizeof(float));
+    f->uv = (float *)malloc((m->num_texcoords + 1) * 2 * sizeof(float));
+    f->tris = (uint32_t *)malloc((m->num_triangles + 1) * 6 * sizeof(uint32_t));
+    f->names = (const char **)malloc(m->num_frames * sizeof *f->names);
+    if (!f->pos || !f->nrm || !f->uv || !f->tris || !f->names) {
+        build_floats_free(f);
+        return 1;
+    }
+    for (fr = 0; fr < m->num_frames; fr++) {
+        md2_decode_frame(m, fr, f->pos + fr * n * 3, 0, f->nrm + fr * n * 3, 0);
+        f->names[fr] = m->frames[fr].name;
+    }
+    for (i = 0; i < m->num_texcoords; i++)
+        md2_texcoord_uv(m, m->texcoords[i], &f->uv[2 * i], &f->uv[2 * i + 1]);
+    for (i = 0; i < m->num_triangles; i++)
+        for (k = 0; k < 3; k++) {
+            f->tris[6 * i + 2 * (size_t)k] = m->triangles[i].vertex[k];
+            f->tris[6 * i + 2 * (size_t)k + 1] = m->triangles[i].texcoord[k];
+        }
+    f->in.num_frames = m->num_frames;
+    f->in.num_vertices = n;
+    f->in.positions = f->pos;
+    f->in.num_triangles = m->num_triangles;
+    f->in.triangles = f->tris;
+    f->in.num_texcoords = m->num_texcoords;
+    f->in.uv = f->uv;
+    f->in.skin_width = m->skin_width > 0 ? (uint32_t)m->skin_width : 1u;
+    f->in.skin_height = m->skin_height > 0 ? (uint32_t)m->skin_height : 1u;
+    f->in.frame_names = f->names;
+    return 0;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -848,7 +929,9 @@ static int bench_model(const char *label, const unsigned char *data, size_t size
     md2_model *m = NULL;
     md2_mesh *mesh = NULL;
     bench b;
-    size_t n, w, lerp_bytes, big;
+    build_floats bf;
+    md2_build_input given;
+    size_t n, w, lerp_bytes, big, build_bytes;
     int rc = 1;
 
     memset(r, 0, sizeof *r);
@@ -877,6 +960,15 @@ static int bench_model(const char *label, const unsigned char *data, size_t size
         big = lerp_bytes;
     if (big < (w + 1) * 8 * sizeof(float))
         big = (w + 1) * 8 * sizeof(float);
+    build_bytes = m->num_frames * n * 3 * sizeof(float); /* the builder's positions */
+    if (big < build_bytes)
+        big = build_bytes;
+    if (build_floats_make(&bf, m) != 0) {
+        fprintf(stderr, "md2_bench: out of memory\n");
+        md2_mesh_free(mesh);
+        md2_free(m);
+        return 1;
+    }
     b.out = (unsigned char *)malloc(big);
     b.copy_src = (float *)calloc(big / sizeof(float) + 1, sizeof(float));
     b.positions = (float *)malloc(lerp_bytes);
@@ -914,6 +1006,17 @@ static int bench_model(const char *label, const unsigned char *data, size_t size
         measure_row(r, &b, "md2_mesh_pose fade", "welded", run_mesh_fade, run_naive_mesh_fade,
                     w, w * 8 * sizeof(float), budget);
     }
+    /* the builder: vertex-frames a second; memcpy of the positions given */
+    b.build_in = &bf.in;
+    b.build_flags = 0;
+    measure_row(r, &b, "md2_build", "vframe", run_build, NULL, n * m->num_frames, build_bytes,
+                budget);
+    given = bf.in;
+    given.normals = bf.nrm;
+    b.build_in = &given;
+    b.build_flags = MD2_BUILD_NO_GLCMDS;
+    measure_row(r, &b, "md2_build quantise", "vframe", run_build, NULL, n * m->num_frames,
+                build_bytes, budget);
     r->instances = INSTANCES;
     r->threads_1 = instances_per_second(m, 1, budget);
     r->threads_2 = r->threads_1 > 0.0 ? instances_per_second(m, 2, budget) : 0.0;
@@ -923,6 +1026,7 @@ done:
     free(b.copy_src);
     free(b.positions);
     free(b.mesh_out);
+    build_floats_free(&bf);
     md2_mesh_free(mesh);
     md2_free(m);
     return rc;

@@ -73,6 +73,9 @@ const char *md2_warning_string(uint32_t warning)
     case MD2_WARN_FRAME_TRANSFORM: return "frame scale or translate not finite or too large (axis zeroed)";
     case MD2_WARN_ANIM_RATE_ZERO: return "animation rate of 0 (the animation holds its first frame)";
     case MD2_WARN_FRAME_COUNT: return "tag file or linked model with another frame count than its model (frames past its last are clamped)";
+    case MD2_WARN_PROFILE_LIMIT: return "model exceeds a limit of another engine than the chosen profile";
+    case MD2_WARN_NAME_CUT: return "animation name cut so that its frame names fit 16 bytes";
+    case MD2_WARN_ANIM_NAMES: return "frame names do not give an animation back as it was given (merged, split or renamed)";
     default: break;
     }
     return "unknown or combined md2_warning";
@@ -94,6 +97,7 @@ md2_result md2__warning_error(uint32_t warning)
     case MD2_WARN_FRAME_TRANSFORM: return MD2_ERR_BAD_FRAME_TRANSFORM;
     case MD2_WARN_ANIM_RATE_ZERO: return MD2_ERR_PARSE_SIDEFILE;
     case MD2_WARN_FRAME_COUNT: return MD2_ERR_FRAME_RANGE;
+    case MD2_WARN_PROFILE_LIMIT: return MD2_ERR_LIMIT_EXCEEDED;
     default: break;
     }
     return MD2_ERR_INVALID_ARGUMENT;

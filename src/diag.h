@@ -6,8 +6,9 @@
  * (tests/tiers.cmake checks it):
  *   1 diag.h, round.h,           diagnostics and allocation; float rounding;
  *     reserved.h                 the checks of reserved_ members
- *   2 format.h, reader.h,        the file format and reading it
- *     normal_scan.h, strips.h
+ *   2 format.h, reader.h,        the file format and reading it; GL
+ *     normal_scan.h, strips.h,   command strips and the builder's frames
+ *     build_frames.h
  *   3 pose.h, pose_rows.h        pose jobs and their kernels
  *   4 player.h                   players (<md2/animation.h>)
  *   5 (<md2/mesh.h>)             meshes: no private header of their own

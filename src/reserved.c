@@ -9,6 +9,7 @@
 
 #include "diag.h"
 #include "md2/animation.h"
+#include "md2/build.h"
 #include "md2/mesh.h"
 #include "md2/skin.h"
 #include "md2/tags.h"
@@ -35,6 +36,9 @@ static const char *const mesh_options_fields[] = {FIELDS6("md2_mesh_options")};
 static const char *const mesh_fields[] = {FIELDS4("md2_mesh")};
 static const char *const layout_fields[] = {FIELDS2("md2_vertex_layout")};
 static const char *const tags_fields[] = {FIELDS4("md2_tags")};
+static const char *const build_options_fields[] = {FIELDS8("md2_build_options")};
+static const char *const build_input_fields[] = {FIELDS8("md2_build_input")};
+static const char *const build_anim_fields[] = {FIELDS2("md2_build_anim")};
 
 /* compile-time checks: one field name for every reserved element */
 #define SAME_COUNT(type, names)                                              \
@@ -51,6 +55,9 @@ SAME_COUNT(md2_mesh_options, mesh_options_fields);
 SAME_COUNT(md2_mesh, mesh_fields);
 SAME_COUNT(md2_vertex_layout, layout_fields);
 SAME_COUNT(md2_tags, tags_fields);
+SAME_COUNT(md2_build_options, build_options_fields);
+SAME_COUNT(md2_build_input, build_input_fields);
+SAME_COUNT(md2_build_anim, build_anim_fields);
 
 /* The first non-zero element of r[0 .. n), or n. */
 static size_t first_set_u32(const uint32_t *r, size_t n)
@@ -203,4 +210,54 @@ md2_result md2__reserved_layout(const md2_vertex_layout *l, md2_diagnostic *d)
 md2_result md2__reserved_tags(const md2_tags *t, md2_diagnostic *d)
 {
     return t ? check_ptrs(t->reserved_, RESERVED_COUNT(md2_tags), d, tags_fields, "") : MD2_OK;
+}
+
+md2_result md2__reserved_build_options(const md2_build_options *o)
+{
+    size_t i;
+
+    if (!o)
+        return MD2_OK;
+    i = first_set_ptr(o->reserved_, RESERVED_COUNT(md2_build_options));
+    if (i < RESERVED_COUNT(md2_build_options))
+        return refuse(o->error, build_options_fields, i, o->reserved_[i], "");
+    return MD2_OK;
+}
+
+md2_result md2__reserved_build_input(const md2_build_input *in, md2_diagnostic *d)
+{
+    size_t i;
+
+    if (!in)
+        return MD2_OK;
+    i = first_set_ptr(in->reserved_, RESERVED_COUNT(md2_build_input));
+    if (i < RESERVED_COUNT(md2_build_input))
+        return refuse(d, build_input_fields, i, in->reserved_[i], "");
+    return MD2_OK;
+}
+
+md2_result md2__reserved_build_anims(const md2_build_anim *anims, size_t count,
+                                     md2_diagnostic *d)
+{
+    size_t k;
+
+    if (!anims)
+        return MD2_OK;
+    for (k = 0; k < count; k++) {
+        const md2_build_anim *a = &anims[k];
+        size_t i = first_set_ptr(a->reserved_, RESERVED_COUNT(md2_build_anim));
+        if (i < RESERVED_COUNT(md2_build_anim)) {
+            /* the name as md2_build() quotes it: at most 16 bytes of it */
+            char prefix[64] = "";
+            if (d) {
+                int len = 0;
+                while (a->name && len < 16 && a->name[len] != '\0')
+                    len++;
+                (void)snprintf(prefix, sizeof prefix, "animation %lu ('%.*s'): ",
+                               (unsigned long)k, len, a->name ? a->name : "");
+            }
+            return refuse(d, build_anim_fields, i, a->reserved_[i], prefix);
+        }
+    }
+    return MD2_OK;
 }

@@ -34,6 +34,9 @@ struct md2_mesh_options;
 struct md2_vertex_layout;
 struct md2_tags;
 struct md2_pcx_input;
+struct md2_build_input;
+struct md2_build_anim;
+struct md2_build_options;
 
 /* md2_options.reserved_ and md2_options.limits.reserved_ (md2_limits),
  * reported in o->error. */
@@ -67,5 +70,16 @@ md2_result md2__reserved_layout(const struct md2_vertex_layout *l, md2_diagnosti
 
 /* md2_tags.reserved_ (hand-made tags; parsed ones have them zero). */
 md2_result md2__reserved_tags(const struct md2_tags *t, md2_diagnostic *d);
+
+/* md2_build_options.reserved_, reported in o->error (<md2/build.h>). */
+md2_result md2__reserved_build_options(const struct md2_build_options *o);
+
+/* md2_build_input.reserved_. */
+md2_result md2__reserved_build_input(const struct md2_build_input *in, md2_diagnostic *d);
+
+/* md2_build_anim.reserved_ of anims[0 .. count); the message names the
+ * animation by number and name. */
+md2_result md2__reserved_build_anims(const struct md2_build_anim *anims, size_t count,
+                                     md2_diagnostic *d);
 
 #endif /* MD2_RESERVED_H */

@@ -6,7 +6,11 @@
  * matrices of every tag between every pair of frames at three values of t
  * (half turns included, where the blend needs its fallbacks), the matrices
  * through a player during a cross-fade, attached with md2_attach(), and the
- * bytes the writer produces. CI runs it natively, on big-endian s390x and
+ * bytes the writer produces. For a model, a second line hashes what the
+ * builder makes of it (<md2/build.h>): its frames decoded to floats, and
+ * scaled, built with a box per frame and with a shared one (smooth
+ * normals, GL commands), and md2_rebuild() with every change asked for.
+ * CI runs it natively, on big-endian s390x and
  * as a 32-bit build: the lines must be identical. Missing files are
  * reported as "absent" (the shared corpus is not in every checkout).
  *
@@ -14,6 +18,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include <md2/build.h>
 #include <md2/md2.h>
 #include <md2/mesh.h>
 #include <md2/tags.h>
@@ -101,6 +106,96 @@ static uint64_t digest_poses(const md2_model *m, uint64_t h, float *pos, float *
     return h;
 }
 
+/* f rounded to float in memory (x87 keeps wider values in registers). */
+static float in_memory(float f)
+{
+    volatile float v = f;
+    return v;
+}
+
+/* Hashes the file of a built model into h (0 when the build failed). */
+static uint64_t fnv_built(uint64_t h, md2_result r, md2_model *b)
+{
+    size_t size;
+    unsigned char *out;
+    if (r != MD2_OK)
+        return fnv(h, 0);
+    size = md2_write_size(b);
+    out = (unsigned char *)malloc(size ? size : 1);
+    if (out && md2_write(b, out, size, NULL, NULL) == MD2_OK) {
+        size_t i;
+        for (i = 0; i < size; i++)
+            h = fnv(h, out[i]);
+    }
+    free(out);
+    md2_free(b);
+    return h;
+}
+
+/* The builder on model m: its decoded frames as they are and scaled by
+ * 0.7 and moved by 0.3 (off the file's grid), a box per frame and a shared
+ * box; and md2_rebuild() with a new grid, normals and GL commands. */
+static void digest_build(const char *name, const md2_model *m)
+{
+    uint64_t h = 14695981039346656037ull;
+    size_t n = m->num_vertices, i;
+    float *pos = (float *)malloc(m->num_frames * n * 3 * sizeof(float));
+    float *uv = (float *)malloc((m->num_texcoords + 1) * 2 * sizeof(float));
+    uint32_t *tris = (uint32_t *)malloc((m->num_triangles + 1) * 6 * sizeof(uint32_t));
+    md2_build_input in;
+    md2_build_options o;
+    md2_model *b = NULL;
+    md2_result r;
+    uint32_t f;
+    int pass, k;
+
+    if (!pos || !uv || !tris) {
+        free(pos);
+        free(uv);
+        free(tris);
+        return;
+    }
+    for (f = 0; f < m->num_frames; f++)
+        md2_decode_frame(m, f, pos + f * n * 3, 0, NULL, 0);
+    for (i = 0; i < m->num_texcoords; i++)
+        md2_texcoord_uv(m, m->texcoords[i], &uv[2 * i], &uv[2 * i + 1]);
+    for (i = 0; i < m->num_triangles; i++)
+        for (k = 0; k < 3; k++) {
+            tris[6 * i + 2 * (size_t)k] = m->triangles[i].vertex[k];
+            tris[6 * i + 2 * (size_t)k + 1] = m->triangles[i].texcoord[k];
+        }
+    memset(&in, 0, sizeof in);
+    in.num_frames = m->num_frames;
+    in.num_vertices = n;
+    in.positions = pos;
+    in.num_triangles = m->num_triangles;
+    in.triangles = tris;
+    in.num_texcoords = m->num_texcoords;
+    in.uv = uv;
+    in.skin_width = m->skin_width > 0 ? (uint32_t)m->skin_width : 1u;
+    in.skin_height = m->skin_height > 0 ? (uint32_t)m->skin_height : 1u;
+    memset(&o, 0, sizeof o);
+    for (pass = 0; pass < 4; pass++) {
+        if (pass == 2)
+            for (i = 0; i < m->num_frames * n * 3; i++)
+                pos[i] = in_memory(in_memory(pos[i] * 0.7f) + 0.3f);
+        o.flags = (pass & 1) ? MD2_BUILD_SHARED_BOX : 0u;
+        r = md2_build(&in, &o, &b);
+        h = fnv_built(h, r, b);
+    }
+    o.flags = MD2_REBUILD_NORMALS | MD2_REBUILD_REQUANTIZE | MD2_REBUILD_GLCMDS;
+    r = md2_rebuild(m, &o, &b);
+    h = fnv_built(h, r, b);
+    o.flags |= MD2_BUILD_SHARED_BOX;
+    r = md2_rebuild(m, &o, &b);
+    h = fnv_built(h, r, b);
+    printf("%s built: digest %08lx%08lx\n", name, (unsigned long)(h >> 32),
+           (unsigned long)(h & 0xFFFFFFFFu));
+    free(pos);
+    free(uv);
+    free(tris);
+}
+
 static int digest(const char *path)
 {
     md2_model *m = NULL;
@@ -156,6 +251,7 @@ static int digest(const char *path)
            (unsigned long)m->num_frames, (unsigned long)m->num_vertices,
            (unsigned long)(h >> 32), (unsigned long)(h & 0xFFFFFFFFu),
            ok ? "" : " (out of memory: poses not hashed)");
+    digest_build(strrchr(path, '/') ? strrchr(path, '/') + 1 : path, m);
     free(pos);
     free(nrm);
     free(out);

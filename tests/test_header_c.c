@@ -9,11 +9,13 @@
 #include <md2/mesh.h>
 #include <md2/skin.h>
 #include <md2/tags.h>
+#include <md2/build.h>
 #include <md2/md2.h> /* include guards: twice is fine */
 #include <md2/animation.h>
 #include <md2/mesh.h>
 #include <md2/skin.h>
 #include <md2/tags.h>
+#include <md2/build.h>
 
 #include <stdio.h>
 #include <string.h>
@@ -31,6 +33,11 @@ int main(void)
     r = md2_parse(not_md2, sizeof not_md2, &opts, &model);
     if (r != MD2_ERR_TRUNCATED_HEADER || model != NULL || diag.section != MD2_SECTION_HEADER) {
         fprintf(stderr, "C99: unexpected result %s\n", md2_result_string(r));
+        return 1;
+    }
+    if (md2_build(NULL, NULL, &model) != MD2_ERR_INVALID_ARGUMENT || model != NULL ||
+        md2_normal_nearest(0.0f, 0.0f, 1.0f) != 5u) {
+        fprintf(stderr, "C99: the builder's declarations do not link as documented\n");
         return 1;
     }
     if (md2_anim_find(NULL, 0, "run") != MD2_ANIM_NOT_FOUND) {

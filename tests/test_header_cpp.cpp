@@ -7,6 +7,7 @@
 #include <md2/mesh.h>
 #include <md2/skin.h>
 #include <md2/tags.h>
+#include <md2/build.h>
 
 #include <cstdio>
 #include <cstring>
@@ -23,6 +24,11 @@ int main()
     md2_result r = md2_parse(not_md2, sizeof not_md2, &opts, &model);
     if (r != MD2_ERR_TRUNCATED_HEADER || model != nullptr) {
         std::fprintf(stderr, "C++: unexpected result %s\n", md2_result_string(r));
+        return 1;
+    }
+    if (md2_build(nullptr, nullptr, &model) != MD2_ERR_INVALID_ARGUMENT ||
+        std::strcmp(md2_profile_string(MD2_PROFILE_QUAKE2), "") == 0) {
+        std::fprintf(stderr, "C++: the builder's declarations do not link\n");
         return 1;
     }
     std::size_t n = 0;

@@ -956,12 +956,12 @@ static void test_result_and_warning_strings(void **state)
     }
     assert_string_equal(md2_result_string((md2_result)999), "unknown md2_result");
     assert_string_equal(md2_result_string((md2_result)-1), "unknown md2_result");
-    for (k = 0; k < 13; k++) {
+    for (k = 0; k < 16; k++) {
         assert_true(strcmp(md2_warning_string(1u << k), "unknown or combined md2_warning") != 0);
         assert_true((MD2_STRICT_ALL & (1u << k)) != 0);
     }
-    assert_int_equal(MD2_STRICT_ALL, (1u << 13) - 1);
-    assert_string_equal(md2_warning_string(1u << 13), "unknown or combined md2_warning");
+    assert_int_equal(MD2_STRICT_ALL, (1u << 16) - 1);
+    assert_string_equal(md2_warning_string(1u << 16), "unknown or combined md2_warning");
     assert_string_equal(md2_warning_string(3), "unknown or combined md2_warning");
     assert_string_equal(md2_section_string(MD2_SECTION_GLCMDS), "glcmds");
     assert_string_equal(md2_section_string(MD2_SECTION_SIDEFILE), "side file");

@@ -5,7 +5,7 @@
 #      reserved.h              the checks of reserved_ members
 #   2  format.h reader.h       the file format and reading it (and
 #      normal_scan.h strips.h  the parser's normal-index scan, GL command
-#                              strips)
+#      build_frames.h          strips, the builder's frames)
 #   3  pose.h pose_rows.h      pose jobs and their kernels
 #   4  player.h                players
 #   5  (none)                  meshes
@@ -32,6 +32,7 @@ set(tier_format.h 2)
 set(tier_reader.h 2)
 set(tier_normal_scan.h 2)
 set(tier_strips.h 2)
+set(tier_build_frames.h 2)
 set(tier_pose.h 3)
 set(tier_pose_rows.h 3)
 set(tier_player.h 4)

@@ -57,21 +57,29 @@ MD2_API unsigned md2_normal_nearest(float x, float y, float z);
 /* ------------------------------------------------------------------------ */
 
 /** Limits profiles: whose limits the model must keep. The format's own
- *  limits (uint16 indices, 8-bit coordinates, name sizes) always hold; a
- *  chosen profile makes its limits errors (MD2_ERR_LIMIT_EXCEEDED), and
- *  every stricter profile the model exceeds is a warning naming the
- *  engine and the limit. docs/build.md lists each profile's numbers. */
+ *  limits (uint16 indices, 8-bit coordinates, name sizes, a file below
+ *  2^31 bytes) always hold; a chosen profile makes its limits errors
+ *  (MD2_ERR_LIMIT_EXCEEDED, index the profile), and every limit of
+ *  another engine that the model exceeds (stricter there than the chosen
+ *  one, by necessity) is a warning, MD2_WARN_PROFILE_LIMIT, naming the
+ *  engine and the limit (index the profile). docs/build.md lists each
+ *  profile's numbers and where in the engine's source they come from. */
 typedef enum md2_profile {
     MD2_PROFILE_FORMAT = 0, /**< the file format's limits alone (default) */
-    MD2_PROFILE_QUAKE2,     /**< Quake II (qfiles.h) and its software renderer */
-    MD2_PROFILE_YQUAKE2,    /**< yquake2's raised limits */
-    MD2_PROFILE_UFOAI,      /**< UFO:AI's raised limits */
+    MD2_PROFILE_QUAKE2,     /**< Quake II: qfiles.h and what both renderers' loaders refuse (a skin over 480 high, no GL commands for ref_gl) */
+    MD2_PROFILE_YQUAKE2,    /**< yquake2: Quake II's model limits kept, triangles and frames unlimited */
+    MD2_PROFILE_UFOAI,      /**< UFO:AI: 1023 frames, one below Quake II's other counts, 8191 welded vertices */
     MD2_PROFILE_COUNT_      /**< count sentinel, not a profile */
 } md2_profile;
 
-/** The name of a profile ("format", "Quake II", "yquake2", "UFO:AI");
- *  never NULL. */
+/** The name of a profile ("format", "Quake II", "yquake2", "UFO:AI";
+ *  "unknown md2_profile" for another value); never NULL. */
 MD2_API const char *md2_profile_string(md2_profile p);
+
+/** Largest magnitude of a coordinate md2_build() takes: with every
+ *  coordinate within it, every frame transform decodes within
+ *  MD2_MAX_COORD (|scale| * 255 + |translate| is at most about 3e29). */
+#define MD2_BUILD_MAX_COORD 1e29
 
 /** An animation of the input, for frame names: count consecutive frames
  *  named name1 .. nameN (or name01 .. with MD2_BUILD_ZERO_PAD). */
@@ -90,32 +98,39 @@ typedef struct md2_build_input {
     /** Position of vertex i of frame f: 3 floats at
      *  (const char *)positions + f * frame_stride + i * vertex_stride.
      *  Strides in bytes; 0: packed (vertex_stride 12, frame_stride
-     *  num_vertices * vertex_stride). Finite, within MD2_MAX_COORD. */
+     *  num_vertices * vertex_stride). Strides are multiples of
+     *  sizeof(float), a vertex_stride other than 0 at least 12; the
+     *  pointer is aligned for float. Finite, within MD2_BUILD_MAX_COORD. */
     const float *positions;
     size_t vertex_stride, frame_stride;
     /** Optional normals in the same layout (NULL: computed per frame from
-     *  the positions); need not be unit length. */
+     *  the positions); finite, need not be unit length (a zero normal
+     *  gets MD2_NORMAL_FALLBACK). */
     const float *normals;
     size_t normal_vertex_stride, normal_frame_stride;
     /** num_triangles triangles, 6 indices each: the (vertex, texcoord)
      *  index pair of each of its 3 corners, v0 t0 v1 t1 v2 t2, in MD2's
-     *  winding (clockwise seen from the front). */
+     *  winding (clockwise seen from the front). The model keeps them in
+     *  this order (MD2_REBUILD_DROP_DEGENERATE drops some). */
     size_t num_triangles;
     const uint32_t *triangles;
     /** Texcoords, one kind: uv (2 floats each, u right and v down in the
      *  skin, [0, 1] across it) or texels (2 int16_t each, skin pixels, as
      *  the file holds them). uv is turned to texels by rounding to the
-     *  nearest pixel of skin_width x skin_height. */
+     *  nearest pixel of skin_width x skin_height (exactly: s is u *
+     *  skin_width rounded, halves away from zero), which must give an
+     *  int16_t. Give one of the two when num_texcoords > 0. */
     size_t num_texcoords;
     const float *uv;
     const int16_t *texels;
-    uint32_t skin_width, skin_height; /**< at least 1 each */
+    uint32_t skin_width, skin_height; /**< at least 1 each, at most 2^31 - 1 */
     /** Skin paths (each under 64 bytes), or none. */
     size_t num_skins;
     const char *const *skin_names;
     /** Frame names: num_frames names (each under 16 bytes), or NULL to
      *  name the frames from anims (their counts must add up to
-     *  num_frames), or NULL and no anims: frame1 .. frameN. */
+     *  num_frames), or NULL and no anims: frame1 .. frameN (as one
+     *  animation "frame"). Not both frame_names and anims. */
     const char *const *frame_names;
     size_t num_anims;
     const md2_build_anim *anims;
@@ -130,14 +145,14 @@ typedef struct md2_build_input {
 #define MD2_REBUILD_NORMALS 8u     /**< new normals, computed from the decoded positions */
 #define MD2_REBUILD_REQUANTIZE 16u /**< a new grid for every frame (per-frame or, with MD2_BUILD_SHARED_BOX, shared) */
 #define MD2_REBUILD_GLCMDS 32u     /**< new GL commands from the triangles (replaces the model's) */
-#define MD2_REBUILD_DROP_DEGENERATE 64u /**< drop triangles with two corners on one vertex */
+#define MD2_REBUILD_DROP_DEGENERATE 64u /**< drop triangles with two corners on one vertex (md2_build() too) */
 
 /** Options of md2_build() and md2_rebuild(). Zero-initialise (or pass
  *  NULL): malloc/free, per-frame boxes, GL commands, the format's limits,
  *  no diagnostic. */
 typedef struct md2_build_options {
     md2_allocator allocator;    /**< the model's allocation; zero: malloc/free */
-    unsigned flags;             /**< MD2_BUILD_* and MD2_REBUILD_* */
+    unsigned flags;             /**< MD2_BUILD_* and MD2_REBUILD_* (md2_build(): MD2_REBUILD_DROP_DEGENERATE only; other bits are refused) */
     md2_profile profile;        /**< its limits are errors; stricter ones warn */
     md2_diagnostic *error;      /**< if not NULL, filled when the build fails */
     md2_warning_fn on_warning;  /**< if not NULL, called for each warning */
@@ -145,20 +160,41 @@ typedef struct md2_build_options {
     uintptr_t reserved_[8];     /**< must be zero: room for new options */
 } md2_build_options;
 
-/** Builds a model from in into *out (released with md2_free()). On
- *  failure *out is NULL, nothing is allocated and opts->error says which
- *  input, element and field is wrong. Errors: MD2_ERR_INVALID_ARGUMENT
- *  (NULL, a bad index, a NaN or infinite coordinate, a name too long,
- *  inconsistent counts or strides, non-zero reserved_),
- *  MD2_ERR_LIMIT_EXCEEDED (a count past the format's or the profile's
- *  limits), MD2_ERR_OUT_OF_MEMORY. */
+/** Builds a model from in into *out (released with md2_free()): one
+ *  allocation through opts->allocator, its header filled in as
+ *  md2_write() writes it, md2_model.warnings the builder's warning flags
+ *  raised. Each frame gets the box of its vertices (MD2_BUILD_SHARED_BOX:
+ *  one box for all) and every coordinate decodes, through md2_lerp()
+ *  and md2_decode_frame(), to the nearest of the 256 values its axis can
+ *  decode to: within half a step (scale / 2) of the input plus the float
+ *  rounding of the decode (docs/build.md has the bound). Normals are the
+ *  table normals md2_normal_nearest() gives for the given ones, or for
+ *  smooth area-weighted normals of the positions (summed per vertex:
+ *  smooth across texture seams, which share their vertex). Every input is checked before anything is
+ *  allocated (the one derived limit, UFO:AI's welded vertices, is counted
+ *  in scratch memory first); warnings (on_warning) are delivered once the
+ *  model is complete, so a failed build delivers none. On failure *out
+ *  is NULL, nothing stays allocated and opts->error says which input,
+ *  element and field is wrong. Errors: MD2_ERR_INVALID_ARGUMENT (NULL, a
+ *  bad index, a NaN, infinite or too large coordinate, a name too long,
+ *  inconsistent counts, strides or flags, non-zero reserved_),
+ *  MD2_ERR_LIMIT_EXCEEDED (a count past the format's or the chosen
+ *  profile's limits), MD2_ERR_OUT_OF_MEMORY. */
 MD2_API md2_result md2_build(const md2_build_input *in, const md2_build_options *opts,
                              md2_model **out);
 
 /** Builds a model from model m into *out, keeping its skins, texcoords,
  *  triangles, frame names, transforms and vertices byte for byte and its
  *  GL commands as they are, unless opts->flags asks for a change
- *  (MD2_REBUILD_*). Errors as md2_build(). */
+ *  (MD2_REBUILD_*; MD2_BUILD_SHARED_BOX asks for a new, shared grid and
+ *  MD2_BUILD_NO_GLCMDS for no GL commands). m may be loaded or made by
+ *  hand; the new model is one allocation as md2_build() makes it, with
+ *  md2_model.warnings the builder's warnings (not m's). Errors as
+ *  md2_build() (MD2_ERR_INVALID_ARGUMENT also when a new grid is asked
+ *  for a frame that decodes beyond MD2_BUILD_MAX_COORD), plus
+ *  MD2_ERR_INVALID_MODEL when m breaks a rule of the format, named as
+ *  md2_write() names it (or has a skin size of 0 where new GL commands
+ *  need one). */
 MD2_API md2_result md2_rebuild(const md2_model *m, const md2_build_options *opts,
                                md2_model **out);
 

@@ -145,13 +145,21 @@ typedef enum md2_warning {
     MD2_WARN_GLCMDS_TRAILING    = 1u << 9, /**< words after the GL list's 0: ignored -> MD2_ERR_BAD_GLCMDS */
     MD2_WARN_FRAME_TRANSFORM    = 1u << 10,/**< scale/translate NaN, infinite or beyond MD2_MAX_COORD: that axis set to 0 -> MD2_ERR_BAD_FRAME_TRANSFORM */
     MD2_WARN_ANIM_RATE_ZERO     = 1u << 11,/**< side file: an animation's rate is 0: it holds its first frame -> MD2_ERR_PARSE_SIDEFILE */
-    MD2_WARN_FRAME_COUNT        = 1u << 12 /**< a tag file or linked model has another frame count than its model: frames past its last are clamped (<md2/tags.h>) -> MD2_ERR_FRAME_RANGE */
+    MD2_WARN_FRAME_COUNT        = 1u << 12,/**< a tag file or linked model has another frame count than its model: frames past its last are clamped (<md2/tags.h>) -> MD2_ERR_FRAME_RANGE */
+    /* The builder's warnings (<md2/build.h>, docs/build.md): raised by
+     * md2_build() and md2_rebuild() only, never by a parser, so setting
+     * them in md2_options.strict changes nothing there. */
+    MD2_WARN_PROFILE_LIMIT      = 1u << 13,/**< the model exceeds a limit of an engine (md2_profile) other than the chosen one; the message names the engine and the limit */
+    MD2_WARN_NAME_CUT           = 1u << 14,/**< an animation's name was cut so that its frame names, number included, fit 16 bytes */
+    MD2_WARN_ANIM_NAMES         = 1u << 15 /**< md2_anims_from_names() does not give an input animation back from the frame names: it merges it with another, splits it or names it otherwise */
 } md2_warning;
 
 /** All warning flags: md2_options.strict = MD2_STRICT_ALL is fully strict.
  *  New releases may add flags (and raise this value); a strict mask of
- *  MD2_STRICT_ALL compiled against an older header keeps the older set. */
-#define MD2_STRICT_ALL 0x1FFFu
+ *  MD2_STRICT_ALL compiled against an older header keeps the older set.
+ *  It includes the builder's flags (1u << 13 and up), which no parser
+ *  raises. */
+#define MD2_STRICT_ALL 0xFFFFu
 
 /** A short, static, English description of one md2_warning flag; for a
  *  value that is not exactly one flag, a generic text. Never NULL. */
@@ -172,7 +180,8 @@ typedef struct md2_allocator {
 
 /* Reserved fields. The structs a caller fills in and passes to the
  * library (md2_options with its md2_limits, md2_model, md2_anim,
- * md2_mesh_options, md2_mesh, md2_vertex_layout, md2_tags, md2_pcx_input)
+ * md2_mesh_options, md2_mesh, md2_vertex_layout, md2_tags, md2_pcx_input,
+ * and the builder's md2_build_input, md2_build_anim, md2_build_options)
  * end in reserved_ members, which later 1.x releases name and give a meaning in
  * place, with zero meaning "as before". They must be zero, and they are
  * checked: every public function that reads such a struct refuses one
