@@ -624,6 +624,11 @@ static void test_corpus_round_trip(void **state)
         worst = check_built(b, &fl.in, fl.pos, fl.nrm, 0);
         print_message("%s, box per frame, given normals: largest error %.6f steps\n",
                       corpus_files[k], worst);
+        /* the words target: at most 0.9 times the file's own GL commands */
+        print_message("%s: GL commands %.3f words a triangle, the file's %.3f\n",
+                      corpus_files[k], (double)b->num_glcmds / (double)m->num_triangles,
+                      (double)m->num_glcmds / (double)m->num_triangles);
+        assert_true((double)b->num_glcmds <= 0.9 * (double)m->num_glcmds);
         for (f = 0; f < m->num_frames; f++) {
             assert_memory_equal(b->frames[f].name, m->frames[f].name, 17);
             for (i = 0; i < m->num_vertices; i++) {
