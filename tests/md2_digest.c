@@ -133,8 +133,10 @@ static uint64_t fnv_built(uint64_t h, md2_result r, md2_model *b)
 }
 
 /* The builder on model m: its decoded frames as they are and scaled by
- * 0.7 and moved by 0.3 (off the file's grid), a box per frame and a shared
- * box; and md2_rebuild() with a new grid, normals and GL commands. */
+ * 0.7578125 and moved by 0.3125 (off the file's grid; constants that are
+ * exact in float, because where floats are evaluated as double a float
+ * constant may be too), a box per frame and a shared box; and
+ * md2_rebuild() with a new grid, normals and GL commands. */
 static void digest_build(const char *name, const md2_model *m)
 {
     uint64_t h = 14695981039346656037ull;
@@ -178,7 +180,7 @@ static void digest_build(const char *name, const md2_model *m)
     for (pass = 0; pass < 4; pass++) {
         if (pass == 2)
             for (i = 0; i < m->num_frames * n * 3; i++)
-                pos[i] = in_memory(in_memory(pos[i] * 0.7f) + 0.3f);
+                pos[i] = in_memory(in_memory(pos[i] * 0.7578125f) + 0.3125f);
         o.flags = (pass & 1) ? MD2_BUILD_SHARED_BOX : 0u;
         r = md2_build(&in, &o, &b);
         h = fnv_built(h, r, b);
