@@ -202,21 +202,15 @@ static int bend(const char *dir)
     return build_one(dir, "built_bend_shared.md2", &in, MD2_BUILD_SHARED_BOX);
 }
 
-/* A loaded model decoded to floats and built again as name (flags). */
-static int from_model(const char *dir, const char *path, const char *name, unsigned flags)
+/* Loads path into *m: 0 done, 1 failed (said), or 0 with *m NULL when the
+ * file is absent (said too: name is then not written). */
+static int load(const char *path, const char *name, md2_model **m)
 {
     md2_options o;
     md2_diagnostic d;
-    md2_model *m = NULL;
-    md2_build_input in;
-    float *pos = NULL;
-    uint32_t *tris = NULL;
-    int16_t *texels = NULL;
-    const char **frame_names = NULL, **skin_names = NULL;
-    size_t f, i;
-    int k, rc = 1;
     FILE *probe = fopen(path, "rb");
 
+    *m = NULL;
     if (!probe) {
         printf("%s: absent, %s not written\n", path, name);
         return 0;
@@ -224,8 +218,27 @@ static int from_model(const char *dir, const char *path, const char *name, unsig
     fclose(probe);
     memset(&o, 0, sizeof o);
     o.error = &d;
-    if (md2_load_file(path, &o, &m) != MD2_OK)
+    if (md2_load_file(path, &o, m) != MD2_OK)
         return fail(path, d.message);
+    return 0;
+}
+
+/* A loaded model decoded to floats and built again as name (flags). */
+static int from_model(const char *dir, const char *path, const char *name, unsigned flags)
+{
+    md2_model *m;
+    md2_build_input in;
+    float *pos = NULL;
+    uint32_t *tris = NULL;
+    int16_t *texels = NULL;
+    const char **frame_names = NULL, **skin_names = NULL;
+    size_t f, i;
+    int k, rc = 1;
+
+    if (load(path, name, &m) != 0)
+        return 1;
+    if (!m)
+        return 0;
     pos = (float *)malloc(m->num_frames * m->num_vertices * 3 * sizeof(float));
     tris = (uint32_t *)malloc((m->num_triangles ? m->num_triangles : 1) * 6 * sizeof(uint32_t));
     texels = (int16_t *)malloc((m->num_texcoords ? m->num_texcoords : 1) * 2 * sizeof(int16_t));
@@ -277,24 +290,17 @@ done:
 /* faerie through md2_rebuild with every change asked for. */
 static int rebuild(const char *dir, const char *path, const char *name)
 {
-    md2_options o;
     md2_diagnostic d;
     md2_build_options bo;
-    md2_model *m = NULL, *b = NULL;
+    md2_model *m, *b = NULL;
     float *pos;
     size_t f;
     int rc;
-    FILE *probe = fopen(path, "rb");
 
-    if (!probe) {
-        printf("%s: absent, %s not written\n", path, name);
+    if (load(path, name, &m) != 0)
+        return 1;
+    if (!m)
         return 0;
-    }
-    fclose(probe);
-    memset(&o, 0, sizeof o);
-    o.error = &d;
-    if (md2_load_file(path, &o, &m) != MD2_OK)
-        return fail(path, d.message);
     memset(&bo, 0, sizeof bo);
     bo.flags = MD2_REBUILD_NORMALS | MD2_REBUILD_REQUANTIZE | MD2_REBUILD_GLCMDS;
     bo.error = &d;
