@@ -68,6 +68,8 @@
 #include <md2/mesh.h>
 #include <md2/build.h>
 
+#include "md2_bench_model.h"
+
 #include <float.h>
 #include <math.h>
 #include <stdio.h>
@@ -88,10 +90,6 @@
 
 #define DEFAULT_MODEL MD2_EXAMPLES_DIR "/models/crystal.md2"
 
-/* The generated big model */
-#define BIG_COLUMNS 40
-#define BIG_ROWS 37 /* 40 * 37 = 1480 vertices */
-#define BIG_FRAMES 1007
 
 /* Results land here so the compiler cannot drop the work. */
 static volatile unsigned long sink;
@@ -803,89 +801,6 @@ static unsigned char *read_file(const char *path, size_t *size)
     return data;
 }
 
-static uint32_t lcg(uint32_t *s)
-{
-    *s = *s * 1664525u + 1013904223u;
-    return *s >> 8;
-}
-
-/* The bytes of a generated model of 1480 vertices (a 40 x 37 grid rolled
- * into a tube, with a texture seam: about 1520 welded vertices) and 1007
- * frames of waving keyframes, as md2_write() writes it; NULL on failure. */
-static unsigned char *make_big_model(size_t *size)
-{
-    const size_t nv = BIG_COLUMNS * BIG_ROWS, nst = nv + BIG_ROWS;
-    const size_t ntri = 2 * BIG_COLUMNS * (BIG_ROWS - 1);
-    md2_model m;
-    md2_frame *frames = (md2_frame *)calloc(BIG_FRAMES, sizeof *frames);
-    md2_vertex *verts = (md2_vertex *)malloc(BIG_FRAMES * nv * sizeof *verts);
-    md2_texcoord *st = (md2_texcoord *)malloc(nst * sizeof *st);
-    md2_triangle *tris = (md2_triangle *)malloc(ntri * sizeof *tris);
-    unsigned char *data = NULL;
-    uint32_t seed = 12345;
-    size_t f, i, r, c, t = 0;
-    int k;
-
-    if (!frames || !verts || !st || !tris)
-        goto done;
-    memset(&m, 0, sizeof m);
-    for (i = 0; i < nst; i++) { /* the seam's column again, at s = 256 */
-        size_t col = i < nv ? i % BIG_COLUMNS : BIG_COLUMNS;
-        size_t rw = i < nv ? i / BIG_COLUMNS : i - nv;
-        st[i].s = (int16_t)(col * 256 / BIG_COLUMNS);
-        st[i].t = (int16_t)(rw * 256 / (BIG_ROWS - 1));
-    }
-    for (r = 0; r + 1 < BIG_ROWS; r++)
-        for (c = 0; c < BIG_COLUMNS; c++) {
-            size_t c1 = (c + 1) % BIG_COLUMNS;
-            uint16_t a = (uint16_t)(r * BIG_COLUMNS + c), b = (uint16_t)(r * BIG_COLUMNS + c1);
-            uint16_t d = (uint16_t)((r + 1) * BIG_COLUMNS + c);
-            uint16_t e = (uint16_t)((r + 1) * BIG_COLUMNS + c1);
-            /* the last column's right edge uses the seam's texcoords */
-            uint16_t sb = c1 ? b : (uint16_t)(nv + r), se = c1 ? e : (uint16_t)(nv + r + 1);
-            md2_triangle t1 = {{a, d, b}, {a, d, sb}}, t2 = {{b, d, e}, {sb, d, se}};
-            tris[t++] = t1;
-            tris[t++] = t2;
-        }
-    for (f = 0; f < BIG_FRAMES; f++) {
-        for (k = 0; k < 3; k++) {
-            frames[f].scale[k] = 0.25f + (float)(lcg(&seed) % 100u) / 1000.0f;
-            frames[f].translate[k] = -32.0f + (float)(lcg(&seed) % 100u) / 10.0f;
-        }
-        snprintf(frames[f].name, sizeof frames[f].name, "wave%03u", (unsigned)(f % 1000u));
-        for (i = 0; i < nv; i++) {
-            md2_vertex *v = &verts[f * nv + i];
-            size_t col = i % BIG_COLUMNS, rw = i / BIG_COLUMNS;
-            v->v[0] = (uint8_t)(128 + (col * 5 + f) % 96 - 48);
-            v->v[1] = (uint8_t)(128 + (col * 11 + f * 3) % 96 - 48);
-            v->v[2] = (uint8_t)(rw * 6 + (f + col) % 16);
-            v->normal = (uint8_t)(lcg(&seed) % 162u);
-        }
-        frames[f].vertices = &verts[f * nv];
-    }
-    m.skin_width = 256;
-    m.skin_height = 256;
-    m.num_vertices = nv;
-    m.num_texcoords = nst;
-    m.texcoords = st;
-    m.num_triangles = ntri;
-    m.triangles = tris;
-    m.num_frames = BIG_FRAMES;
-    m.frames = frames;
-    *size = md2_write_size(&m);
-    data = *size ? (unsigned char *)malloc(*size) : NULL;
-    if (data && md2_write(&m, data, *size, NULL, NULL) != MD2_OK) {
-        free(data);
-        data = NULL;
-    }
-done:
-    free(frames);
-    free(verts);
-    free(st);
-    free(tris);
-    return data;
-}
-
 /* ------------------------------------------------------------------------ */
 /* One model                                                                 */
 /* ------------------------------------------------------------------------ */
@@ -1096,7 +1011,7 @@ static void nearest_setup(void)
     int k;
     for (i = 0; i < NEAREST_DIRS; i++)
         for (k = 0; k < 3; k++)
-            nearest_dirs[i][k] = (float)lcg(&seed) / 8388608.0f - 1.0f;
+            nearest_dirs[i][k] = (float)md2_bench_lcg(&seed) / 8388608.0f - 1.0f;
 }
 
 /* The nearest normal as a user would write it: all 162 dot products,
@@ -1226,7 +1141,7 @@ int main(int argc, char **argv)
         fprintf(stderr, "md2_bench: cannot read %s\n", path);
         goto done;
     }
-    big = make_big_model(&big_size);
+    big = md2_bench_big_model(&big_size);
     if (!big) {
         fprintf(stderr, "md2_bench: cannot make the generated model\n");
         goto done;

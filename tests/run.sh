@@ -24,13 +24,10 @@
 # SPDX-License-Identifier: MIT
 set -eu
 
-say() { printf '\n==> %s\n' "$*"; }
-die() { printf 'tests/run.sh: %s\n' "$*" >&2; exit 1; }
-run() { printf '+ %s\n' "$*"; "$@"; }
-have() { command -v "$1" >/dev/null 2>&1; }
-
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+md2_script=tests/run.sh
+. "$root/tests/lib.sh"
 
 sanitize=${MD2_SANITIZE:-0}
 valgrind=${MD2_VALGRIND:-0}
@@ -120,20 +117,8 @@ if [ -n "$judges_missing" ]; then
 fi
 
 if [ -n "$missing" ]; then
-    echo "missing:$missing"
-    have apt-get || die "please install:$missing (no apt-get here to do it)"
-    sudo=""
-    if [ "$(id -u)" != 0 ]; then
-        have sudo || die "please install:$missing (not root, and no sudo)"
-        sudo="sudo"
-    fi
-    say "Installing$missing with apt-get"
-    # shellcheck disable=SC2086 # $sudo and $missing are word lists
-    # A mirror that is syncing can fail one index; the install below says
-    # whether what we need is there, so an update error is not fatal.
-    run $sudo env DEBIAN_FRONTEND=noninteractive apt-get update || echo "apt-get update reported errors; trying the install anyway"
-    # shellcheck disable=SC2086
-    run $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends --no-remove $missing
+    # shellcheck disable=SC2086 # missing is a word list
+    md2_apt_install $missing
 else
     echo "all there: cmake, cc, c++, pkg-config, cmocka, ImageMagick"
 fi
@@ -146,14 +131,8 @@ case "$build_dir" in
     *) npm_dir="$root/$build_dir/npm" ;;
 esac
 npm_packages="gltf-validator@2.0.0-dev.3.10 three@0.187.0"
-npm_ready() {
-    for spec in $npm_packages; do
-        name=${spec%@*}
-        version=${spec##*@}
-        grep -q "\"version\": *\"$version\"" "$npm_dir/node_modules/$name/package.json" 2>/dev/null || return 1
-    done
-}
-if npm_ready; then
+# shellcheck disable=SC2086 # npm_packages is a word list
+if md2_npm_ready "$npm_dir" $npm_packages; then
     echo "npm judges already in $npm_dir: $npm_packages"
 elif have npm; then
     say "Installing the glTF judges ($npm_packages) into $npm_dir"

@@ -126,7 +126,6 @@ md2_anim *md2js_anims(md2js_ctx *c, const md2_model *m, int kind, const char *te
 {
     size_t n = 0, i;
     md2_anim *out;
-    const md2_anim *table;
     md2_result r = MD2_OK;
 
     *count = 0;
@@ -134,7 +133,7 @@ md2_anim *md2js_anims(md2js_ctx *c, const md2_model *m, int kind, const char *te
     if (kind == 0) {
         n = m->num_frames;
     } else if (kind == 3) {
-        table = md2_anims_quake2_player(&n);
+        (void)md2_anims_quake2_player(&n);
     } else {
         r = kind == 1 ? md2_parse_anm(text, size, m, &c->opts, NULL, 0, &n)
                       : md2_parse_framegroups(text, size, m, &c->opts, NULL, 0, &n);
@@ -149,7 +148,7 @@ md2_anim *md2js_anims(md2js_ctx *c, const md2_model *m, int kind, const char *te
     if (kind == 0) {
         n = md2_anims_from_names(m, out, n);
     } else if (kind == 3) {
-        table = md2_anims_quake2_player(&n);
+        const md2_anim *table = md2_anims_quake2_player(&n);
         for (i = 0; i < n; i++)
             out[i] = table[i];
         r = md2_anims_validate(out, n, m, &c->diag);

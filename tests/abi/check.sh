@@ -31,13 +31,10 @@
 # SPDX-License-Identifier: MIT
 set -eu
 
-say() { printf '\n==> %s\n' "$*"; }
-die() { printf 'tests/abi/check.sh: %s\n' "$*" >&2; exit 1; }
-run() { printf '+ %s\n' "$*"; "$@"; }
-have() { command -v "$1" >/dev/null 2>&1; }
-
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
+md2_script=tests/abi/check.sh
+. "$root/tests/lib.sh"
 
 update=0
 case "${1:-}" in
@@ -65,18 +62,8 @@ have cmake || missing="$missing cmake"
 have cc || have "${CC:-cc}" || missing="$missing gcc"
 { have abidw && have abidiff; } || missing="$missing abigail-tools"
 if [ -n "$missing" ]; then
-    echo "missing:$missing"
-    have apt-get || die "please install:$missing (no apt-get here to do it)"
-    sudo=""
-    if [ "$(id -u)" != 0 ]; then
-        have sudo || die "please install:$missing (not root, and no sudo)"
-        sudo="sudo"
-    fi
-    say "Installing$missing with apt-get"
-    # shellcheck disable=SC2086 # $sudo and $missing are word lists
-    run $sudo env DEBIAN_FRONTEND=noninteractive apt-get update || echo "apt-get update reported errors; trying the install anyway"
-    # shellcheck disable=SC2086
-    run $sudo env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends --no-remove $missing
+    # shellcheck disable=SC2086 # missing is a word list
+    md2_apt_install $missing
 fi
 echo "$(abidw --version), $(abidiff --version)"
 

@@ -1,0 +1,73 @@
+// The same numbers as native: every keyframe of every model given, decoded
+// through libmd2.wasm (the package's module), hashed as tests/web/web_native.c
+// hashes the native library's decoding, and the two lines compared.
+//
+//   node digest.mjs PACKAGE_DIR WEB_NATIVE MODEL.md2...
+//
+// A model whose file is absent is named "absent" by both and skipped (the
+// shared corpus is not in every checkout; CI has it). Exit status 1 on any
+// difference.
+// SPDX-License-Identifier: MIT
+import { execFileSync } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+
+const [pkg, native, ...models] = process.argv.slice(2);
+const { load } = await import(pathToFileURL(resolve(pkg, 'libmd2.mjs')).href);
+
+const PRIME = 1099511628211n;
+const MASK = (1n << 64n) - 1n;
+
+// FNV-1a over the floats' bits, little-endian bytes, as web_native.c does it.
+function fnvFloats(h, floats) {
+  const bytes = new Uint8Array(floats.buffer, floats.byteOffset, floats.byteLength);
+  // the bits must be the floats' own: on a big-endian host the bytes of a
+  // Float32Array would come in the other order
+  const probe = new Uint8Array(new Float32Array([1]).buffer);
+  if (probe[3] !== 0x3f) throw new Error('digest.mjs expects a little-endian host');
+  for (let i = 0; i < bytes.length; i++) {
+    h ^= BigInt(bytes[i]);
+    h = (h * PRIME) & MASK;
+  }
+  return h;
+}
+
+async function digest(path) {
+  const name = basename(path);
+  if (!existsSync(path)) return [`${name} absent`, 0];
+  const m = await load(readFileSync(path));
+  let h = 14695981039346656037n;
+  const n = m.numFrames;
+  try {
+    for (let f = 0; f < n; f++) {
+      h = fnvFloats(h, m.decodeFrame(f));
+      h = fnvFloats(h, m.decodeNormals(f));
+      h = fnvFloats(h, m.lerp(f, (f + 1) % n, 0.5));
+      const b = m.frameBounds(f);
+      h = fnvFloats(h, new Float32Array([...b.min, ...b.max]));
+    }
+  } finally {
+    m.free();
+  }
+  return [`${name} ${h.toString(16).padStart(16, '0')}`, n];
+}
+
+const wasmLines = [];
+let frames = 0;
+for (const path of models) {
+  const [line, n] = await digest(path);
+  wasmLines.push(line);
+  frames += n;
+}
+const nativeLines = execFileSync(native, ['digest', ...models], { encoding: 'utf8' }).trim().split('\n');
+let failures = 0;
+let compared = 0;
+for (let i = 0; i < models.length; i++) {
+  const ok = wasmLines[i] === nativeLines[i];
+  if (!ok) failures++;
+  if (!wasmLines[i].endsWith(' absent')) compared++;
+  console.log(`${ok ? 'same' : 'DIFFERENT'}  wasm: ${wasmLines[i]}  native: ${nativeLines[i]}`);
+}
+console.log(`${compared} models (${frames} keyframes) compared, ${failures} different`);
+if (failures || compared === 0) process.exit(1);
