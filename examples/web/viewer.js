@@ -27,6 +27,7 @@
     projectedVertexBox: null,
     frames: null,      // { a, b, t } of the last picture
     info: null,
+    redraw: () => draw(), // a picture now, also when paused or held
   };
   globalThis.md2viewer = status;
 

@@ -165,6 +165,25 @@ await test('side files beside the model URL: .anm animations and .tag names', as
   await page.close();
 });
 
+// The model's own skins, found beside its URL, and the skin choice: the
+// second skin's picture has the second skin's colours.
+await test('skins named by the model are found beside it; choosing one draws with it', async () => {
+  const page = await openPage(viewer({ model: '/models/crystal.md2', frame: 0, unlit: true, ortho: true,
+    size: '320x240', bg: '01fe02' }));
+  const names = await page.$$eval('#skins option', (o) => o.map((x) => x.textContent));
+  assert.deepEqual(names, ['skin.pcx (128x64)', 'skin_dark.pcx (128x64)']);
+  const draws = await page.evaluate(() => md2viewer.draws);
+  await page.select('#skins', '1');
+  await page.evaluate(() => globalThis.md2viewer.redraw());
+  await page.waitForFunction((n) => md2viewer.draws > n, {}, draws);
+  const box = await page.evaluate(() => md2viewer.projectedBox);
+  const file = await shot(page, 'web_crystal_dark');
+  console.log(`  ${check(file, join(modelsDir, 'skin_dark.pcx'), box).replace(/\n/g, '\n  ')}`);
+  // and the first skin's colours are not what it drew
+  assert.throws(() => check(file, crystalSkin, box));
+  await page.close();
+});
+
 // A truncated file: the library's own message on the page.
 await test('a truncated file shows the library\'s message', async () => {
   const bytes = readFileSync(join(modelsDir, 'crystal.md2')).subarray(0, 100);

@@ -1,6 +1,8 @@
 // The same numbers as native: every keyframe of every model given, decoded
 // through libmd2.wasm (the package's module), hashed as tests/web/web_native.c
-// hashes the native library's decoding, and the two lines compared.
+// hashes the native library's decoding, and the two lines compared; and on
+// the same line what the rest of the module gives (animations, a player's
+// poses, the welded mesh, morph data, back-to-front order).
 //
 //   node digest.mjs PACKAGE_DIR WEB_NATIVE MODEL.md2...
 //
@@ -14,14 +16,17 @@ import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const [pkg, native, ...models] = process.argv.slice(2);
-const { load } = await import(pathToFileURL(resolve(pkg, 'libmd2.mjs')).href);
+const { load, PLAY } = await import(pathToFileURL(resolve(pkg, 'libmd2.mjs')).href);
 
 const PRIME = 1099511628211n;
 const MASK = (1n << 64n) - 1n;
 
 // FNV-1a over the floats' bits, little-endian bytes, as web_native.c does it.
 function fnvFloats(h, floats) {
-  const bytes = new Uint8Array(floats.buffer, floats.byteOffset, floats.byteLength);
+  return fnvBytes(h, new Uint8Array(floats.buffer, floats.byteOffset, floats.byteLength));
+}
+
+function fnvBytes(h, bytes) {
   // the bits must be the floats' own: on a big-endian host the bytes of a
   // Float32Array would come in the other order
   const probe = new Uint8Array(new Float32Array([1]).buffer);
@@ -33,11 +38,44 @@ function fnvFloats(h, floats) {
   return h;
 }
 
+const hex = (h) => h.toString(16).padStart(16, '0');
+
+// web_native.c's digest_api(), through the module: animations, a player,
+// the welded mesh, the morph data and the back-to-front order.
+function digestApi(m) {
+  let h = 14695981039346656037n;
+  const anims = m.animations();
+  for (const a of anims) {
+    const w = new Uint32Array(3);
+    w[0] = a.first;
+    w[1] = a.last;
+    new Float32Array(w.buffer, 8, 1)[0] = a.fps;
+    h = fnvFloats(h, w);
+  }
+  const p = m.player();
+  if (anims.length) p.play(anims[0], PLAY.LOOP);
+  p.advance(0.137);
+  h = fnvFloats(h, p.pose());
+  p.advance(1.3);
+  h = fnvFloats(h, p.pose());
+  p.free();
+  const mesh = m.mesh({ counterClockwise: true });
+  h = fnvFloats(h, mesh.indices);
+  h = fnvFloats(h, mesh.sourceVertex);
+  h = fnvFloats(h, mesh.uv);
+  const morph = m.morph({ counterClockwise: true });
+  h = fnvBytes(h, morph.vertices);
+  h = fnvFloats(h, morph.transforms);
+  h = fnvFloats(h, m.backToFront(0, m.numFrames - 1, 0.5, [100, 50, 25]));
+  return h;
+}
+
 async function digest(path) {
   const name = basename(path);
   if (!existsSync(path)) return [`${name} absent`, 0];
   const m = await load(readFileSync(path));
   let h = 14695981039346656037n;
+  let api;
   const n = m.numFrames;
   try {
     for (let f = 0; f < n; f++) {
@@ -47,10 +85,11 @@ async function digest(path) {
       const b = m.frameBounds(f);
       h = fnvFloats(h, new Float32Array([...b.min, ...b.max]));
     }
+    api = digestApi(m);
   } finally {
     m.free();
   }
-  return [`${name} ${h.toString(16).padStart(16, '0')}`, n];
+  return [`${name} ${hex(h)} ${hex(api)}`, n];
 }
 
 const wasmLines = [];

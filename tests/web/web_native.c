@@ -1,9 +1,10 @@
 /*
  * The native side of the WebAssembly tests (tests/web):
  *
- *   web_native digest MODEL.md2...   one line a model, "NAME HASH", HASH the
- *                                    FNV-1a of what tests/web/digest.mjs
- *                                    hashes through libmd2.wasm (below);
+ *   web_native digest MODEL.md2...   one line a model, "NAME HASH API", the
+ *                                    FNV-1a hashes of what tests/web/digest.mjs
+ *                                    hashes through libmd2.wasm (below, and
+ *                                    digest_api());
  *                                    "NAME absent" for a missing file
  *   web_native generate DIR          writes DIR/gen00.md2 .. gen39.md2
  *                                    (generated models, below) and
@@ -26,6 +27,7 @@
 #include "md2_bench_model.h"
 
 #include <md2/md2.h>
+#include <md2/mesh.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,6 +48,104 @@ static uint64_t fnv_floats(uint64_t h, const float *f, size_t n)
         }
     }
     return h;
+}
+
+static uint64_t fnv_bytes(uint64_t h, const void *p, size_t n)
+{
+    const unsigned char *b = (const unsigned char *)p;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        h ^= b[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static uint64_t fnv_words(uint64_t h, const uint32_t *w, size_t n)
+{
+    size_t i;
+    int k;
+    for (i = 0; i < n; i++)
+        for (k = 0; k < 4; k++) {
+            h ^= (w[i] >> (8 * k)) & 0xFFu;
+            h *= 1099511628211ull;
+        }
+    return h;
+}
+
+/* The second hash: what the rest of the module gives, as digest.mjs asks
+ * for it: the animations from the frame names (first, last, fps), a player
+ * of the first one looping, advanced 0.137 s, then 1.3 s more (its pose
+ * each time), the welded mesh built counter-clockwise (indices, source
+ * vertices, uv), its morph data and frame transforms, and the back-to-front
+ * order seen from (100, 50, 25) in the pose halfway from keyframe 0 to the
+ * last. 0 when something fails. */
+static uint64_t digest_api(const md2_model *m, float *pos)
+{
+    uint64_t h = 14695981039346656037ull;
+    md2_anim *anims = (md2_anim *)calloc(m->num_frames, sizeof *anims);
+    size_t count, i, size;
+    md2_mesh_options mo;
+    md2_mesh *mesh = NULL;
+    md2_player p;
+    md2_vertex_layout layout = md2_layout_default(0);
+    unsigned char *morph = NULL;
+    float *tr = (float *)malloc(m->num_frames * 6 * sizeof *tr), *verts = NULL;
+    uint32_t *order = NULL;
+    void *scratch = NULL;
+    const float eye[3] = {100.0f, 50.0f, 25.0f};
+    int ok = anims && tr;
+
+    count = ok ? md2_anims_from_names(m, anims, m->num_frames) : 0;
+    for (i = 0; i < count; i++) {
+        uint32_t w[3];
+        w[0] = anims[i].first;
+        w[1] = anims[i].last;
+        memcpy(&w[2], &anims[i].fps, 4);
+        h = fnv_words(h, w, 3);
+    }
+    md2_player_init(&p);
+    if (ok && count > 0)
+        ok = md2_player_play(&p, &anims[0], MD2_PLAY_LOOP, MD2_RATE_ANIM) == MD2_OK;
+    md2_player_advance(&p, 0.137);
+    ok = ok && md2_player_pose(&p, m, pos, 0, NULL, 0) == MD2_OK;
+    h = fnv_floats(h, pos, m->num_vertices * 3);
+    md2_player_advance(&p, 1.3);
+    ok = ok && md2_player_pose(&p, m, pos, 0, NULL, 0) == MD2_OK;
+    h = fnv_floats(h, pos, m->num_vertices * 3);
+    memset(&mo, 0, sizeof mo);
+    mo.flags = MD2_MESH_COUNTER_CLOCKWISE;
+    ok = ok && md2_mesh_build(m, &mo, &mesh) == MD2_OK;
+    if (ok) {
+        h = fnv_words(h, mesh->indices, mesh->num_indices);
+        h = fnv_words(h, mesh->source_vertex, mesh->num_vertices);
+        h = fnv_floats(h, mesh->uv, mesh->num_vertices * 2);
+        size = md2_mesh_morph_size(mesh, m);
+        morph = (unsigned char *)malloc(size ? size : 1);
+        ok = morph && md2_mesh_morph_data(mesh, m, morph, size) == MD2_OK &&
+             md2_frame_transforms(m, tr) == MD2_OK;
+        if (ok) {
+            h = fnv_bytes(h, morph, size);
+            h = fnv_floats(h, tr, m->num_frames * 6);
+        }
+        verts = (float *)malloc((mesh->num_vertices ? mesh->num_vertices : 1) * layout.stride);
+        order = (uint32_t *)malloc((mesh->num_indices ? mesh->num_indices : 1) * 4);
+        scratch = malloc(md2_mesh_sort_scratch_size(mesh) + 1);
+        ok = ok && verts && order && scratch &&
+             md2_mesh_lerp(mesh, m, 0, (uint32_t)m->num_frames - 1, 0.5f, verts, &layout) == MD2_OK &&
+             md2_mesh_sort_back_to_front(mesh, verts, &layout, eye, order, scratch,
+                                         md2_mesh_sort_scratch_size(mesh)) == MD2_OK;
+        if (ok)
+            h = fnv_words(h, order, mesh->num_indices);
+    }
+    free(anims);
+    free(tr);
+    free(morph);
+    free(verts);
+    free(order);
+    free(scratch);
+    md2_mesh_free(mesh);
+    return ok ? h : 0;
 }
 
 static int digest(const char *path)
@@ -90,7 +190,8 @@ static int digest(const char *path)
         fprintf(stderr, "web_native: %s: %s\n", path, ok ? "out of memory" : "a decode failed");
         ok = 0;
     } else {
-        printf("%s %016llx\n", name, (unsigned long long)h);
+        printf("%s %016llx %016llx\n", name, (unsigned long long)h,
+               (unsigned long long)digest_api(m, pos));
     }
     free(pos);
     free(nrm);
