@@ -184,6 +184,56 @@ await test('skins named by the model are found beside it; choosing one draws wit
   await page.close();
 });
 
+// Pause holds the pose; the frame slider shows the keyframe it names;
+// dragging orbits and the wheel zooms; what lenient loading repaired is said.
+await test('pause, the frame slider, drag to orbit, wheel to zoom, repairs listed', async () => {
+  const bytes = readFileSync(join(modelsDir, 'crystal.md2'));
+  writeFileSync(join(dataDir, 'padded.md2'), Buffer.concat([bytes, Buffer.alloc(9)]));
+  const page = await openPage(viewer({ model: '/data/padded.md2', skin: '/models/skin.pcx', anim: 'spin', size: '320x240' }));
+  assert.match(await page.evaluate(() => md2viewer.info), /repaired: /);
+  await page.click('#paused');
+  const held = await page.evaluate(() => md2viewer.frames);
+  await new Promise((r) => setTimeout(r, 400));
+  assert.deepEqual(await page.evaluate(() => md2viewer.frames), held);
+  await page.$eval('#frame', (e) => { e.value = '11'; e.dispatchEvent(new Event('input')); });
+  await page.waitForFunction(() => md2viewer.frames.a === 11 && md2viewer.frames.t === 0, { timeout: 5000 });
+  const box0 = await page.evaluate(() => md2viewer.projectedBox);
+  const c = await (await page.$('#view')).boundingBox();
+  await page.mouse.move(c.x + 100, c.y + 100);
+  await page.mouse.down();
+  await page.mouse.move(c.x + 180, c.y + 140, { steps: 4 });
+  await page.mouse.up();
+  await page.waitForFunction((b) => md2viewer.projectedBox.join() !== b.join(), { timeout: 5000 }, box0);
+  const box1 = await page.evaluate(() => md2viewer.projectedBox);
+  await page.mouse.wheel({ deltaY: -300 });
+  await page.waitForFunction((b) => md2viewer.projectedBox.join() !== b.join(), { timeout: 5000 }, box1);
+  const box2 = await page.evaluate(() => md2viewer.projectedBox);
+  const width = (b) => b[2] - b[0];
+  assert.ok(width(box2) > width(box1), `zoomed in: ${box1} -> ${box2}`);
+  await page.close();
+});
+
+// Files dropped on the picture: a model, its skin and a .framegroups file.
+await test('files dropped on the picture are loaded with their side file', async () => {
+  const page = await openPage(viewer({ size: '320x240' }));
+  await page.evaluate(async () => {
+    const dt = new DataTransfer();
+    for (const [url, name] of [['/models/crystal.md2', 'crystal.md2'], ['/models/skin_dark.pcx', 'skin_dark.pcx']]) {
+      dt.items.add(new File([await (await fetch(url)).arrayBuffer()], name));
+    }
+    dt.items.add(new File(['0 8 10 1 // turn\n8 6 10 1 // hop\n'], 'crystal.framegroups'));
+    document.getElementById('stage').dispatchEvent(new DragEvent('drop', { dataTransfer: dt, bubbles: true, cancelable: true }));
+  });
+  await page.waitForFunction(() => md2viewer.info && /crystal\.md2/.test(md2viewer.info), { timeout: 10000 });
+  const s = await page.evaluate(() => ({ info: md2viewer.info,
+    anims: [...document.querySelectorAll('#anims option')].map((o) => o.textContent.split(' ')[0]),
+    skins: [...document.querySelectorAll('#skins option')].map((o) => o.textContent) }));
+  assert.deepEqual(s.anims, ['turn', 'hop']);
+  assert.deepEqual(s.skins, ['skin_dark.pcx (128x64)']);
+  assert.match(s.info, /animations from the \.framegroups file/);
+  await page.close();
+});
+
 // A truncated file: the library's own message on the page.
 await test('a truncated file shows the library\'s message', async () => {
   const bytes = readFileSync(join(modelsDir, 'crystal.md2')).subarray(0, 100);

@@ -16,7 +16,9 @@ import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
 const [pkg, native, ...models] = process.argv.slice(2);
-const { load, PLAY } = await import(pathToFileURL(resolve(pkg, 'libmd2.mjs')).href);
+const { init, load, PLAY } = await import(pathToFileURL(resolve(pkg, 'libmd2.mjs')).href);
+// the module from bytes given to init(), the way a bundler or a worker may hand it over
+await init(readFileSync(resolve(pkg, 'libmd2.wasm')));
 
 const PRIME = 1099511628211n;
 const MASK = (1n << 64n) - 1n;
@@ -57,6 +59,8 @@ function digestApi(m) {
   p.advance(0.137);
   h = fnvFloats(h, p.pose());
   p.advance(1.3);
+  h = fnvFloats(h, p.pose());
+  p.seek(2.5);
   h = fnvFloats(h, p.pose());
   p.free();
   const mesh = m.mesh({ counterClockwise: true });

@@ -121,11 +121,18 @@ await assert.rejects(load(null), TypeError);
 const m = await load(crystal);
 assert.throws(() => m.decodeFrame(m.numFrames), RangeError);
 assert.throws(() => m.decodeFrame(-1), RangeError);
+// side files, good ones: the library reads the text as its tests say
+assert.deepEqual(m.animations({ anm: 'spin 0 7 10\n"slow spin" 0 7 2.5 // comment\n' }).map((a) => [a.name, a.first, a.last, a.fps]),
+  [['spin', 0, 7, 10], ['slow spin', 0, 7, 2.5]]);
+assert.deepEqual(m.animations({ framegroups: '0 8 10 1 // spin\n8 6 12.5 0 bounce\n' }).map((a) => [a.name, a.first, a.last, a.fps, a.loop]),
+  [['spin', 0, 7, 10, true], ['bounce', 8, 13, 12.5, false]]);
 // side files: a malformed .anm line names its line and column
 assert.throws(() => m.animations({ anm: 'spin 0 3 10\nbounce 4 x 10\n' }),
   (e) => e instanceof Md2Error && e.section === 'side file' && e.line === 2 && e.result === 'MD2_ERR_PARSE_SIDEFILE');
 assert.throws(() => m.animations({ framegroups: `0 ${m.numFrames + 5} 10 1 // past\n` }),
   (e) => e instanceof Md2Error && e.result === 'MD2_ERR_FRAME_RANGE');
+// the Quake II player table needs 198 frames; the crystal has 18
+assert.throws(() => m.animations({ quake2: true }), (e) => e instanceof Md2Error && e.result === 'MD2_ERR_FRAME_RANGE');
 m.free();
 assert.throws(() => m.decodeFrame(0), /freed/);
 m.free(); // twice is a no-op

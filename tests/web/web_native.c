@@ -75,8 +75,8 @@ static uint64_t fnv_words(uint64_t h, const uint32_t *w, size_t n)
 
 /* The second hash: what the rest of the module gives, as digest.mjs asks
  * for it: the animations from the frame names (first, last, fps), a player
- * of the first one looping, advanced 0.137 s, then 1.3 s more (its pose
- * each time), the welded mesh built counter-clockwise (indices, source
+ * of the first one looping, advanced 0.137 s, then 1.3 s more, then seeked
+ * to 2.5 keyframes (its pose each time), the welded mesh built counter-clockwise (indices, source
  * vertices, uv), its morph data and frame transforms, and the back-to-front
  * order seen from (100, 50, 25) in the pose halfway from keyframe 0 to the
  * last. 0 when something fails. */
@@ -84,7 +84,7 @@ static uint64_t digest_api(const md2_model *m, float *pos)
 {
     uint64_t h = 14695981039346656037ull;
     md2_anim *anims = (md2_anim *)calloc(m->num_frames, sizeof *anims);
-    size_t count, i, size;
+    size_t count, i;
     md2_mesh_options mo;
     md2_mesh *mesh = NULL;
     md2_player p;
@@ -113,14 +113,17 @@ static uint64_t digest_api(const md2_model *m, float *pos)
     md2_player_advance(&p, 1.3);
     ok = ok && md2_player_pose(&p, m, pos, 0, NULL, 0) == MD2_OK;
     h = fnv_floats(h, pos, m->num_vertices * 3);
+    ok = ok && md2_player_seek(&p, 2.5) == MD2_OK;
+    ok = ok && md2_player_pose(&p, m, pos, 0, NULL, 0) == MD2_OK;
+    h = fnv_floats(h, pos, m->num_vertices * 3);
     memset(&mo, 0, sizeof mo);
     mo.flags = MD2_MESH_COUNTER_CLOCKWISE;
     ok = ok && md2_mesh_build(m, &mo, &mesh) == MD2_OK;
     if (ok) {
+        size_t size = md2_mesh_morph_size(mesh, m);
         h = fnv_words(h, mesh->indices, mesh->num_indices);
         h = fnv_words(h, mesh->source_vertex, mesh->num_vertices);
         h = fnv_floats(h, mesh->uv, mesh->num_vertices * 2);
-        size = md2_mesh_morph_size(mesh, m);
         morph = (unsigned char *)malloc(size ? size : 1);
         ok = morph && md2_mesh_morph_data(mesh, m, morph, size) == MD2_OK &&
              md2_frame_transforms(m, tr) == MD2_OK;
