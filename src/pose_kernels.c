@@ -6,10 +6,11 @@
  * Kernels: scalar C (the reference, and the only one on s390x, x87 and
  * with MD2_SIMD off), SSE2 (the x86-64 baseline; also 32-bit x86 built
  * with SSE2 arithmetic),
- * AVX2 (x86-64, chosen at run time on CPUs that have it) and NEON
- * (little-endian 64-bit ARM). Each gives the scalar kernel's bits: SSE,
- * AVX and NEON float multiplies and adds are IEEE single precision with one
- * rounding each, the kernels do the same operations in the same order as
+ * AVX2 (x86-64, chosen at run time on CPUs that have it), NEON
+ * (little-endian 64-bit ARM) and WebAssembly SIMD128 (wasm builds with
+ * -msimd128, docs/web.md). Each gives the scalar kernel's bits: SSE,
+ * AVX, NEON and SIMD128 float multiplies and adds are IEEE single precision
+ * with one rounding each, the kernels do the same operations in the same order as
  * the scalar code (decode: (s * v) + t; blend: (wa * a) + (wb * b)), and
  * nothing is fused: no FMA intrinsic (vmulq_f32 then vaddq_f32 on NEON,
  * not vfmaq_f32 or vmlaq_f32), the AVX2 functions are compiled for
@@ -22,7 +23,11 @@
  * removed the others has the numbers): the SSE2 rows (2.6x the scalar
  * kernel), the AVX2 stream of packed arrays (3.1x the SSE2 rows on
  * md2_lerp) and AVX2's paths for md2_layout_default(0) (1.6x-1.9x the
- * generic AVX2 pairs on md2_mesh_lerp). NEON mirrors the SSE2 rows.
+ * generic AVX2 pairs on md2_mesh_lerp). NEON and SIMD128 mirror the SSE2
+ * rows; SIMD128 makes md2_lerp in Node about twice as fast as the scalar
+ * kernel compiled with -msimd128 (docs/web.md). The WebAssembly build's digest
+ * equals the native one's (tests/web), which is how SIMD128 is tested: no
+ * native test can run it.
  *
  * Also the jobs' set-up (md2__pose_setup, md2__pose_fade). Never allocates;
  * reads the model and writes the job's outputs only.
@@ -52,6 +57,10 @@
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define MD2_POSE_NEON 1
 #include <arm_neon.h>
+#endif
+#if !defined(MD2_NO_SIMD) && defined(__wasm_simd128__)
+#define MD2_POSE_WASM 1
+#include <wasm_simd128.h>
 #endif
 
 
@@ -198,7 +207,7 @@ void md2__pose_scalar(const md2__pose_job *job)
     }
 }
 
-#if defined(MD2_POSE_SSE2) || defined(MD2_POSE_NEON)
+#if defined(MD2_POSE_SSE2) || defined(MD2_POSE_NEON) || defined(MD2_POSE_WASM)
 /* ------------------------------------------------------------------------ */
 /* Shared by the SIMD kernels                                                */
 /* ------------------------------------------------------------------------ */
@@ -812,6 +821,77 @@ static void md2__pose_neon(const md2__pose_job *j)
 }
 #endif /* MD2_POSE_NEON */
 
+#if defined(MD2_POSE_WASM)
+/* ------------------------------------------------------------------------ */
+/* WebAssembly SIMD128                                                       */
+/* ------------------------------------------------------------------------ */
+
+static inline v128_t wasm_load(const float *p) { return wasm_v128_load(p); }
+
+static inline v128_t wasm_load3(const float *p) { return wasm_f32x4_make(p[0], p[1], p[2], 0.0f); }
+
+/* s * (x, y, z, normal index) + t with s[3] = t[3] = 0 */
+static inline v128_t wasm_decode(const md2_vertex *v, v128_t s, v128_t t)
+{
+    v128_t b = wasm_v128_load32_zero(v);
+    b = wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(b));
+    return wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_convert_u32x4(b), s), t);
+}
+
+static inline void wasm_put3(float *p, v128_t v)
+{
+    wasm_v128_store64_lane(p, v, 0);
+    p[2] = wasm_f32x4_extract_lane(v, 2);
+}
+
+static inline void wasm_put4(float *p, v128_t v) { wasm_v128_store(p, v); }
+
+/* md2__unit_normal() itself, on lanes 0-2: its square, square root and
+ * division are scalar operations with one rounding each */
+static inline v128_t wasm_unit(v128_t n)
+{
+    float f[3];
+    f[0] = wasm_f32x4_extract_lane(n, 0);
+    f[1] = wasm_f32x4_extract_lane(n, 1);
+    f[2] = wasm_f32x4_extract_lane(n, 2);
+    md2__unit_normal(f);
+    return wasm_f32x4_make(f[0], f[1], f[2], 0.0f);
+}
+
+/* (x, z, -y) */
+static inline v128_t wasm_yup(v128_t v)
+{
+    const v128_t sign = wasm_f32x4_make(0.0f, 0.0f, -0.0f, 0.0f);
+    return wasm_v128_xor(wasm_i32x4_shuffle(v, v, 0, 2, 1, 3), sign);
+}
+
+static inline void wasm_put_uv(float *p, const float *src, int flip)
+{
+    p[0] = src[0];
+    p[1] = flip ? 1.0f - src[1] : src[1];
+}
+
+#define ROWS(name) wasm_##name
+#define VEC v128_t
+#define v_load wasm_load
+#define v_load3 wasm_load3
+#define v_set1 wasm_f32x4_splat
+#define v_mul wasm_f32x4_mul
+#define v_add wasm_f32x4_add
+#define v_decode wasm_decode
+#define v_put3 wasm_put3
+#define v_put4 wasm_put4
+#define v_unit wasm_unit
+#define v_yup wasm_yup
+#define v_put_uv wasm_put_uv
+#include "pose_rows.h" /* it undefines its parameters */
+
+static void md2__pose_wasm(const md2__pose_job *j)
+{
+    wasm_rows(j, j->begin, j->end);
+}
+#endif /* MD2_POSE_WASM */
+
 /* ------------------------------------------------------------------------ */
 /* Choosing a kernel                                                         */
 /* ------------------------------------------------------------------------ */
@@ -827,6 +907,8 @@ static md2__pose_fn best_kernel(void)
     return md2__pose_sse2;
 #elif defined(MD2_POSE_NEON)
     return md2__pose_neon;
+#elif defined(MD2_POSE_WASM)
+    return md2__pose_wasm;
 #else
     return md2__pose_scalar;
 #endif
@@ -853,6 +935,10 @@ md2__pose_fn md2__pose_kernel_named(const char *name)
 #if defined(MD2_POSE_NEON)
     if (strcmp(name, "neon") == 0)
         return md2__pose_neon;
+#endif
+#if defined(MD2_POSE_WASM)
+    if (strcmp(name, "wasm_simd128") == 0)
+        return md2__pose_wasm;
 #endif
     return NULL;
 }

@@ -7,6 +7,9 @@ export declare const RESULTS: readonly string[];
 /** Play modes of Player.play(). */
 export declare const PLAY: Readonly<{ DEFAULT: 0; LOOP: 1; ONCE: 2; PINGPONG: 3 }>;
 
+/** Flags of Model.meshLerp(), or'ed. */
+export declare const LAYOUT: Readonly<{ UNIT_NORMALS: 1; Y_UP: 2; FLIP_V: 4 }>;
+
 /** Every strict flag: load(bytes, { strict: STRICT_ALL }). */
 export declare const STRICT_ALL: number;
 
@@ -128,6 +131,8 @@ export declare class Model {
   player(): Player;
   mesh(options?: MeshOptions): Mesh;
   morph(options?: MeshOptions): Morph;
+  /** The pose of every welded vertex, 8 floats each (position, normal, uv); flags from LAYOUT. */
+  meshLerp(a: number, b: number, t: number, flags?: number, options?: MeshOptions): Float32Array;
   /** Triangle indices from the farthest to the nearest to eye (model space). */
   backToFront(a: number, b: number, t: number, eye: [number, number, number] | Float32Array,
               options?: MeshOptions): Uint32Array;
@@ -138,6 +143,9 @@ export declare class Model {
 /** One instance's playback state. */
 export declare class Player {
   play(anim: Pick<Animation, 'first' | 'last'> & Partial<Animation>, mode?: number, rate?: number): void;
+  /** Cross-fades to anim over duration seconds. */
+  crossfade(anim: Pick<Animation, 'first' | 'last'> & Partial<Animation>, duration: number, mode?: number,
+            rate?: number): void;
   /** Advances by dt seconds; returns event flags (1 looped, 2 finished, 4 fade done). */
   advance(dt: number): number;
   seek(position: number): void;

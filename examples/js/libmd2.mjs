@@ -27,6 +27,9 @@ export const RESULTS = Object.freeze([
 /** Play modes of Player.play() (md2_play_mode). */
 export const PLAY = Object.freeze({ DEFAULT: 0, LOOP: 1, ONCE: 2, PINGPONG: 3 });
 
+/** Flags of Model.meshLerp() (MD2_LAYOUT_*). */
+export const LAYOUT = Object.freeze({ UNIT_NORMALS: 1, Y_UP: 2, FLIP_V: 4 });
+
 /** Every strict flag (MD2_STRICT_ALL): load(bytes, { strict: STRICT_ALL }). */
 export const STRICT_ALL = 0xffff;
 
@@ -467,6 +470,29 @@ export class Model {
   }
 
   /**
+   * The pose between keyframes a and b at t for every welded vertex
+   * (md2_mesh_lerp()), interleaved as md2_layout_default() lays it out: 8
+   * floats a vertex, position, normal, uv. flags: LAYOUT.UNIT_NORMALS,
+   * LAYOUT.Y_UP, LAYOUT.FLIP_V, or'ed.
+   */
+  meshLerp(a, b, t, flags = 0, { counterClockwise = true } = {}) {
+    const lib = this._live();
+    this._frame(a, 'frame');
+    this._frame(b, 'frame');
+    const mesh = this._meshPtr(counterClockwise);
+    lib.x.md2js_mesh_info(mesh, lib.words);
+    const n = lib.u32(1)[0] * 8;
+    const verts = lib.x.md2js_alloc(n * 4);
+    try {
+      if (!verts) lib.check(2, 'meshLerp');
+      lib.check(lib.x.md2js_mesh_lerp(mesh, this._ptr, a, b, t, verts, flags >>> 0), 'meshLerp');
+      return new Float32Array(lib.memory, verts, n).slice();
+    } finally {
+      if (verts) lib.x.md2js_free(verts);
+    }
+  }
+
+  /**
    * The mesh's triangles from the farthest to the nearest to eye ([x, y,
    * z], model space) in the pose between keyframes a and b at t: a
    * Uint32Array of indices, for translucent skins
@@ -528,6 +554,15 @@ export class Player {
     const fps = anim.fps === undefined ? 10 : anim.fps;
     lib.check(lib.x.md2js_player_play(this._ptr, anim.first >>> 0, anim.last >>> 0, fps,
       anim.loop === false ? 0 : 1, mode, rate), 'play');
+  }
+
+  /** Cross-fades to anim over duration seconds (md2_player_crossfade()). */
+  crossfade(anim, duration, mode = PLAY.DEFAULT, rate = -1) {
+    const lib = this._lib;
+    this._model._live();
+    const fps = anim.fps === undefined ? 10 : anim.fps;
+    lib.check(lib.x.md2js_player_crossfade(this._ptr, anim.first >>> 0, anim.last >>> 0, fps,
+      anim.loop === false ? 0 : 1, mode, rate, duration), 'crossfade');
   }
 
   /** Advances by dt seconds; returns the event flags (1 looped, 2 finished, 4 fade done). */

@@ -199,6 +199,21 @@ md2_result md2js_player_play(md2_player *p, uint32_t first, uint32_t last, float
     return md2_player_play(p, &a, (md2_play_mode)mode, rate);
 }
 
+/* Cross-fades from what the player shows to keyframes first..last over
+ * duration seconds (md2_player_crossfade()). */
+MD2JS_EXPORT(md2js_player_crossfade)
+md2_result md2js_player_crossfade(md2_player *p, uint32_t first, uint32_t last, float fps,
+                                  int loop, int mode, float rate, float duration)
+{
+    md2_anim a;
+    memset(&a, 0, sizeof a);
+    a.first = first;
+    a.last = last;
+    a.fps = fps;
+    a.loop = loop;
+    return md2_player_crossfade(p, &a, (md2_play_mode)mode, rate, duration);
+}
+
 /* What the player shows: frame_a, frame_b, t (float bits), from_a,
  * from_b, from_t, weight, finished, and its position (float bits). */
 MD2JS_EXPORT(md2js_player_state) void md2js_player_state(const md2_player *p, uint32_t out[9])

@@ -287,6 +287,13 @@ await test('file://: index.html with a model and skin picked in the file input',
   await page.close();
 });
 
+// The page as it is in the repository, without the build's script: it says how to build it.
+await test('examples/web/index.html unbuilt says how to build it', async () => {
+  const page = await openPage(new URL('../../examples/web/index.html', import.meta.url).href);
+  assert.match(await page.$eval('#error', (e) => e.textContent), /libmd2_web\.js is missing.*-DMD2_WEB=ON.*build\/web\/index\.html/);
+  await page.close();
+});
+
 // The package's ES module in the browser, fetching its .wasm beside it.
 await test('the npm package\'s module in the browser: import, load, decodeFrame, a refused file', async () => {
   const page = await browser.newPage();

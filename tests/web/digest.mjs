@@ -62,6 +62,13 @@ function digestApi(m) {
   h = fnvFloats(h, p.pose());
   p.seek(2.5);
   h = fnvFloats(h, p.pose());
+  // a cross-fade from the first half of the frames to the second, halfway through
+  const half = m.numFrames >> 1;
+  p.play({ first: 0, last: half > 0 ? half - 1 : 0, fps: 10 }, PLAY.LOOP);
+  p.advance(0.137);
+  p.crossfade({ first: half, last: m.numFrames - 1, fps: 7 }, 0.5, PLAY.LOOP);
+  p.advance(0.21);
+  h = fnvFloats(h, p.pose());
   p.free();
   const mesh = m.mesh({ counterClockwise: true });
   h = fnvFloats(h, mesh.indices);
@@ -71,6 +78,7 @@ function digestApi(m) {
   h = fnvBytes(h, morph.vertices);
   h = fnvFloats(h, morph.transforms);
   h = fnvFloats(h, m.backToFront(0, m.numFrames - 1, 0.5, [100, 50, 25]));
+  for (let flags = 0; flags < 8; flags++) h = fnvFloats(h, m.meshLerp(0, m.numFrames - 1, 0.3, flags));
   return h;
 }
 

@@ -73,13 +73,43 @@ static uint64_t fnv_words(uint64_t h, const uint32_t *w, size_t n)
     return h;
 }
 
+/* A player cross-fading from the first half of m's frames (10 fps) to the
+ * second (7 fps), 0.137 s into the first and 0.21 s into a fade of 0.5 s:
+ * its pose into pos. */
+static int crossfade_pose(const md2_model *m, float *pos)
+{
+    md2_player p;
+    md2_anim a, b;
+    uint32_t half = (uint32_t)(m->num_frames / 2);
+    memset(&a, 0, sizeof a);
+    memset(&b, 0, sizeof b);
+    a.last = half > 0 ? half - 1 : 0;
+    a.fps = 10.0f;
+    a.loop = 1;
+    b.first = half;
+    b.last = (uint32_t)m->num_frames - 1;
+    b.fps = 7.0f;
+    b.loop = 1;
+    md2_player_init(&p);
+    if (md2_player_play(&p, &a, MD2_PLAY_LOOP, MD2_RATE_ANIM) != MD2_OK)
+        return 0;
+    md2_player_advance(&p, 0.137);
+    if (md2_player_crossfade(&p, &b, MD2_PLAY_LOOP, MD2_RATE_ANIM, 0.5f) != MD2_OK)
+        return 0;
+    md2_player_advance(&p, 0.21);
+    return md2_player_pose(&p, m, pos, 0, NULL, 0) == MD2_OK;
+}
+
 /* The second hash: what the rest of the module gives, as digest.mjs asks
  * for it: the animations from the frame names (first, last, fps), a player
  * of the first one looping, advanced 0.137 s, then 1.3 s more, then seeked
- * to 2.5 keyframes (its pose each time), the welded mesh built counter-clockwise (indices, source
+ * to 2.5 keyframes, and a cross-fade (crossfade_pose()) (its pose each
+ * time), the welded mesh built counter-clockwise (indices, source
  * vertices, uv), its morph data and frame transforms, and the back-to-front
  * order seen from (100, 50, 25) in the pose halfway from keyframe 0 to the
- * last. 0 when something fails. */
+ * last, and md2_mesh_lerp() 0.3 of the way from keyframe 0 to the last in
+ * md2_layout_default() with each combination of the MD2_LAYOUT_* flags. 0
+ * when something fails. */
 static uint64_t digest_api(const md2_model *m, float *pos)
 {
     uint64_t h = 14695981039346656037ull;
@@ -94,6 +124,7 @@ static uint64_t digest_api(const md2_model *m, float *pos)
     uint32_t *order = NULL;
     void *scratch = NULL;
     const float eye[3] = {100.0f, 50.0f, 25.0f};
+    unsigned flags;
     int ok = anims && tr;
 
     count = ok ? md2_anims_from_names(m, anims, m->num_frames) : 0;
@@ -115,6 +146,8 @@ static uint64_t digest_api(const md2_model *m, float *pos)
     h = fnv_floats(h, pos, m->num_vertices * 3);
     ok = ok && md2_player_seek(&p, 2.5) == MD2_OK;
     ok = ok && md2_player_pose(&p, m, pos, 0, NULL, 0) == MD2_OK;
+    h = fnv_floats(h, pos, m->num_vertices * 3);
+    ok = ok && crossfade_pose(m, pos);
     h = fnv_floats(h, pos, m->num_vertices * 3);
     memset(&mo, 0, sizeof mo);
     mo.flags = MD2_MESH_COUNTER_CLOCKWISE;
@@ -140,6 +173,11 @@ static uint64_t digest_api(const md2_model *m, float *pos)
                                          md2_mesh_sort_scratch_size(mesh)) == MD2_OK;
         if (ok)
             h = fnv_words(h, order, mesh->num_indices);
+        for (flags = 0; ok && flags < 8; flags++) {
+            layout = md2_layout_default(flags);
+            ok = md2_mesh_lerp(mesh, m, 0, (uint32_t)m->num_frames - 1, 0.3f, verts, &layout) == MD2_OK;
+            h = fnv_floats(h, verts, mesh->num_vertices * 8);
+        }
     }
     free(anims);
     free(tr);
