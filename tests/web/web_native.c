@@ -124,7 +124,6 @@ static uint64_t digest_api(const md2_model *m, float *pos)
     uint32_t *order = NULL;
     void *scratch = NULL;
     const float eye[3] = {100.0f, 50.0f, 25.0f};
-    unsigned flags;
     int ok = anims && tr;
 
     count = ok ? md2_anims_from_names(m, anims, m->num_frames) : 0;
@@ -154,6 +153,7 @@ static uint64_t digest_api(const md2_model *m, float *pos)
     ok = ok && md2_mesh_build(m, &mo, &mesh) == MD2_OK;
     if (ok) {
         size_t size = md2_mesh_morph_size(mesh, m);
+        unsigned flags;
         h = fnv_words(h, mesh->indices, mesh->num_indices);
         h = fnv_words(h, mesh->source_vertex, mesh->num_vertices);
         h = fnv_floats(h, mesh->uv, mesh->num_vertices * 2);
