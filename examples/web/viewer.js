@@ -677,9 +677,12 @@ void main() { o_color = u_colour; }
       canvas.width = parseInt(size[1], 10);
       canvas.height = parseInt(size[2], 10);
     } else {
-      const stage = $('stage');
-      canvas.width = Math.max(64, stage.clientWidth);
-      canvas.height = Math.max(64, stage.clientHeight);
+      const area = $('stage');
+      const w = Math.max(64, area.clientWidth);
+      const h = Math.max(64, area.clientHeight);
+      if (canvas.width === w && canvas.height === h) return;
+      canvas.width = w;
+      canvas.height = h;
     }
     canvas.style.width = `${canvas.width}px`;
     canvas.style.height = `${canvas.height}px`;
@@ -741,7 +744,11 @@ void main() { o_color = u_colour; }
     e.preventDefault();
     camera.zoom = Math.max(0.05, Math.min(20, camera.zoom * (e.deltaY < 0 ? 1.1 : 1 / 1.1)));
   }, { passive: false });
-  window.addEventListener('resize', () => { if (!params.get('size')) sizeCanvas(); });
+  if (!params.get('size')) {
+    // the picture fills the stage, whatever its size becomes
+    if (typeof ResizeObserver === 'function') new ResizeObserver(() => sizeCanvas()).observe(stage);
+    else window.addEventListener('resize', sizeCanvas);
+  }
 
   // options from the address
   $('ortho').checked = camera.ortho;
