@@ -48,9 +48,9 @@
   }
 
   if (!lib || !globalThis.LIBMD2_SHADERS) {
-    showError('libmd2_web.js is missing: this page is examples/web/index.html as it is in the ' +
-      'repository. Build it (cmake -S . -B build -DMD2_WEB=ON && cmake --build build) and open ' +
-      'build/web/index.html.');
+    showError('libmd2_web.js is missing: it is not beside this page, nor in build/web/ or ' +
+      'build-web/web/ of the repository. Build it (cmake -S . -B build -DMD2_WEB=ON && ' +
+      'cmake --build build) and open build/web/index.html, or this page again.');
     status.ready = true;
     return;
   }

@@ -31,8 +31,9 @@ const haveCorpus = existsSync(join(corpus, 'faerie.md2')) && existsSync(join(cor
 
 // A static server: /web/ the viewer, /models/ the bundled models,
 // /corpus/ the shared corpus, /data/ files this test writes, /pkg/ the
-// npm package folder.
-const server = await serve({ web: webDir, models: modelsDir, corpus, data: dataDir, pkg: pkgDir });
+// npm package folder, /repo/ the repository.
+const repo = resolve(new URL('../..', import.meta.url).pathname);
+const server = await serve({ web: webDir, models: modelsDir, corpus, data: dataDir, pkg: pkgDir, repo });
 const origin = server.origin;
 const browser = await chromium(npmDir);
 let failed = 0;
@@ -289,9 +290,32 @@ await test('file://: index.html with a model and skin picked in the file input',
   await page.close();
 });
 
-// The page as it is in the repository, without the build's script: it says how to build it.
-await test('examples/web/index.html unbuilt says how to build it', async () => {
-  const page = await openPage(new URL('../../examples/web/index.html', import.meta.url).href, false);
+// The page as it is in the repository: it uses the build's script in
+// build-web/web/ (when the build folder is that one, as in tests/web.sh),
+// and alone, without any build, it says how to build it.
+await test('examples/web/index.html in the repository: the build\'s script, or how to build it', async () => {
+  const source = new URL('../../examples/web/', import.meta.url);
+  if (resolve(webDir) === resolve(new URL('../../build-web/web', import.meta.url).pathname)) {
+    const page = await openPage(`${new URL('index.html', source).href}?size=160x120`);
+    assert.equal(await page.evaluate(() => md2viewer.error), null);
+    const input = await page.$('#files');
+    await input.uploadFile(join(modelsDir, 'crystal.md2'));
+    await page.waitForFunction(() => md2viewer.info && /crystal\.md2/.test(md2viewer.info), { timeout: 20000 });
+    await page.close();
+    // served from the repository's root, with a model URL and its side file
+    const served = await openPage(`${origin}/repo/examples/web/index.html?model=/repo/examples/models/crystal.md2&anim=bounce&size=160x120`);
+    const s2 = await served.evaluate(() => ({ error: md2viewer.error, info: md2viewer.info }));
+    assert.equal(s2.error, null);
+    assert.match(s2.info, /animation bounce/);
+    assert.match(s2.info, /2 tags/);
+    await served.close();
+  } else {
+    console.log(`  (the build folder is not build-web: only the page alone is tried)`);
+  }
+  const alone = join(outDir, 'alone');
+  mkdirSync(alone, { recursive: true });
+  for (const f of ['index.html', 'viewer.js']) copyFileSync(new URL(f, source), join(alone, f));
+  const page = await openPage(pathToFileURL(join(alone, 'index.html')).href, false);
   assert.match(await page.$eval('#error', (e) => e.textContent), /libmd2_web\.js is missing.*-DMD2_WEB=ON.*build\/web\/index\.html/);
   await page.close();
 });
