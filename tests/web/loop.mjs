@@ -1,8 +1,8 @@
 // 10,000 loads and frees do not grow memory: neither the module's linear
 // memory nor, after a garbage collection, the JavaScript heap. Refused
-// loads count too (every tenth load is a truncated file). And a model that
-// is never freed is released by the FinalizationRegistry once it is
-// garbage: rounds of unfreed models leave the memory where it was.
+// loads count too (every tenth load is a truncated file). And a model (or
+// a player) that is never freed is released by the FinalizationRegistry
+// once it is garbage: rounds of unfreed ones leave the memory where it was.
 //
 //   node --expose-gc loop.mjs PACKAGE_DIR MODEL.md2
 //
@@ -68,3 +68,17 @@ console.log(`${rounds} rounds of ${perRound} models never freed (${rounds * perR
   `module memory ${wasm1} -> ${wasm2} bytes`);
 assert.ok(wasm2 - wasm1 < 3 * perRound * perModel + (1 << 20),
   'unfreed models were not released by the FinalizationRegistry');
+
+// Players never freed: the same, 256 bytes each.
+const model = await load(bytes);
+const playersPerRound = 20000;
+for (let r = 0; r < rounds; r++) {
+  for (let i = 0; i < playersPerRound; i++) model.player().advance(0.1);
+  await settle();
+}
+const wasm3 = await memoryBytes();
+console.log(`${rounds} rounds of ${playersPerRound} players never freed (${rounds * playersPerRound * 256} bytes): ` +
+  `module memory ${wasm2} -> ${wasm3} bytes`);
+assert.ok(wasm3 - wasm2 < 3 * playersPerRound * 256 + (1 << 20),
+  'unfreed players were not released by the FinalizationRegistry');
+model.free();
