@@ -317,7 +317,7 @@ static const char *profile_of(const md2_diagnostic *w)
 
 static void print_text(const import_report *r, const md2_model *m)
 {
-    size_t i, profiles = 0;
+    size_t i, profiles = 0, width = 0;
     FILE *f = stderr;
     fputs("md2 import: wrote ", f);
     tool_put_clean(f, r->out);
@@ -332,26 +332,33 @@ static void print_text(const import_report *r, const md2_model *m)
         tool_put_clean(f, r->anm_file);
     }
     fputc('\n', f);
-    fprintf(f, "  counts      %lu vertices, %lu texcoords, %lu triangles, %lu frames, %lu skin%s\n",
-            (unsigned long)m->num_vertices, (unsigned long)m->num_texcoords,
-            (unsigned long)m->num_triangles, (unsigned long)m->num_frames,
+    fprintf(f, "  counts      %lu vert%s, %lu texcoord%s, %lu triangle%s, %lu frame%s, %lu skin%s\n",
+            (unsigned long)m->num_vertices, m->num_vertices == 1 ? "ex" : "ices",
+            (unsigned long)m->num_texcoords, m->num_texcoords == 1 ? "" : "s",
+            (unsigned long)m->num_triangles, m->num_triangles == 1 ? "" : "s",
+            (unsigned long)m->num_frames, m->num_frames == 1 ? "" : "s",
             (unsigned long)m->num_skins, m->num_skins == 1 ? "" : "s");
     if (r->skin_name) {
         fputs("  skin name   ", f);
         tool_put_clean(f, r->skin_name);
         fputc('\n', f);
     }
+    for (i = 0; i < r->num_anims; i++)
+        if (tool_put_clean(NULL, r->anims[i].name) > width)
+            width = tool_put_clean(NULL, r->anims[i].name);
     fprintf(f, "  animations  %lu\n", (unsigned long)r->num_anims);
     for (i = 0; i < r->num_anims; i++) {
         const md2_anim *a = &r->anims[i];
+        char range[48];
         fputs("              ", f);
-        tool_put_clean(f, a->name);
-        fprintf(f, "  %lu-%lu  %lu keyframe%s  %g fps\n", (unsigned long)a->first,
-                (unsigned long)a->last, (unsigned long)(a->last - a->first + 1),
-                a->last == a->first ? "" : "s", r->fps[i]);
+        fprintf(f, "%*s", (int)(width - tool_put_clean(f, a->name)), "");
+        snprintf(range, sizeof range, "%lu-%lu", (unsigned long)a->first, (unsigned long)a->last);
+        fprintf(f, "  %-11s %4lu keyframe%s  %g fps\n", range,
+                (unsigned long)(a->last - a->first + 1), a->last == a->first ? " " : "s",
+                r->fps[i]);
     }
-    fprintf(f, "  quantised   within %.3g units of the input (%.3g half-steps)\n", r->max_error,
-            r->max_half_steps);
+    fprintf(f, "  quantised   within %.3g units of the input (%.3g half-step%s)\n", r->max_error,
+            r->max_half_steps, r->max_half_steps == 1 ? "" : "s");
     fprintf(f, "  glcmds      %lu words, %.2f a triangle\n", (unsigned long)m->num_glcmds,
             m->num_triangles ? (double)m->num_glcmds / (double)m->num_triangles : 0.0);
     for (i = 0; i < r->num_warnings; i++) {
@@ -359,7 +366,6 @@ static void print_text(const import_report *r, const md2_model *m)
         if (w->warning != MD2_WARN_PROFILE_LIMIT)
             continue;
         fprintf(f, "  %s", profiles++ ? "            " : "exceeds     ");
-        fprintf(f, "%s: ", profile_of(w));
         tool_put_clean(f, w->message);
         fputc('\n', f);
     }
