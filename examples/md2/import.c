@@ -217,6 +217,24 @@ static char *pattern_path(const obj_pattern *pt, unsigned long n)
     return p;
 }
 
+/* 1 if the file at path can be opened, 0 if it is not there (or a
+ * folder on its path is not), -1 after saying why it cannot be told (out
+ * of memory, no permission...). */
+static int file_there(const char *path)
+{
+    FILE *f;
+    errno = 0;
+    f = fopen(path, "rb");
+    if (f) {
+        fclose(f);
+        return 1;
+    }
+    if (errno == ENOENT || errno == ENOTDIR)
+        return 0;
+    tool_error(IMPORT_CMD, "cannot open %s: %s", path, strerror(errno));
+    return -1;
+}
+
 static int has_pattern(const char *s)
 {
     for (; *s; s++) {
@@ -248,9 +266,11 @@ static int expand_pattern(const char *pattern, char ***files, size_t *count)
         char *p = pattern_path(&pt, n);
         if (!p)
             goto oom;
-        found = tool_file_exists(p);
+        found = file_there(p);
         first = n;
         free(p);
+        if (found < 0)
+            goto fail;
     }
     if (!found) {
         tool_error(IMPORT_CMD, "%s: no file for the numbers 0 to %d", pattern, PATTERN_FIRST_MAX);
@@ -262,8 +282,11 @@ static int expand_pattern(const char *pattern, char ***files, size_t *count)
         char *p = pattern_path(&pt, n);
         if (!p)
             goto oom;
-        if (!tool_file_exists(p)) {
+        r = file_there(p);
+        if (r <= 0) {
             free(p);
+            if (r < 0)
+                goto fail;
             break;
         }
         if (c == cap) {
@@ -283,12 +306,13 @@ static int expand_pattern(const char *pattern, char ***files, size_t *count)
     *count = c;
     return 1;
 oom:
+    tool_error(IMPORT_CMD, "out of memory");
+fail:
     while (c > 0)
         free(v[--c]);
     free(v);
     free(pt.prefix);
     free(pt.suffix);
-    tool_error(IMPORT_CMD, "out of memory");
     return 0;
 }
 
@@ -357,8 +381,8 @@ static void print_text(const import_report *r, const md2_model *m)
                 (unsigned long)(a->last - a->first + 1), a->last == a->first ? " " : "s",
                 r->fps[i]);
     }
-    fprintf(f, "  quantised   within %.3g units of the input (%.3g half-step%s)\n", r->max_error,
-            r->max_half_steps, r->max_half_steps == 1 ? "" : "s");
+    fprintf(f, "  quantised   within %.3g units of the input (%.3g half-steps)\n", r->max_error,
+            r->max_half_steps);
     fprintf(f, "  glcmds      %lu words, %.2f a triangle\n", (unsigned long)m->num_glcmds,
             m->num_triangles ? (double)m->num_glcmds / (double)m->num_triangles : 0.0);
     for (i = 0; i < r->num_warnings; i++) {
