@@ -2,12 +2,15 @@
  * import_check: checks the models md2 import writes (import.cases), with
  * libmd2 alone. Test-only.
  *
- *   import_check same A.md2 B.md2 [--first N] [--tol T] [--counts] [--anims]
+ *   import_check same A.md2 B.md2 [--first N] [--tol T | --tol-size F] [--counts]
+ *                     [--anims]
  *       B is A again: the same number of triangles and, corner by corner,
  *       the same texcoords (s, t) and positions: frame f of B against frame
  *       N + f of A (N: 0 by default; B may have fewer frames), each
- *       coordinate within T (default 0) plus half a step of B's grid on
- *       that axis (its frame's scale / 2) plus 1e-6 of A's size. --counts:
+ *       coordinate within T (default 0; --tol-size F: F times A's size,
+ *       the largest side of its box over all frames) plus half a step of
+ *       B's grid on that axis (its frame's scale / 2) plus 1e-6 of A's
+ *       size (float rounding). --counts:
  *       also as many vertices and texcoords; --anims: the same animations
  *       found in the frame names (names and ranges).
  *   import_check model X.md2 CHECK...
@@ -93,13 +96,15 @@ static int cmp_same(int argc, char **argv)
     md2_model *a, *b;
     float *pa, *pb;
     size_t first = 0, i, f;
-    double tol = 0, worst = 0, size;
+    double tol = 0, tol_size = 0, worst = 0, size;
     int counts = 0, anims = 0, k, c;
     for (i = 4; i < (size_t)argc; i++) {
         if (strcmp(argv[i], "--first") == 0 && i + 1 < (size_t)argc)
             first = (size_t)strtoul(argv[++i], NULL, 10);
         else if (strcmp(argv[i], "--tol") == 0 && i + 1 < (size_t)argc)
             tol = strtod(argv[++i], NULL);
+        else if (strcmp(argv[i], "--tol-size") == 0 && i + 1 < (size_t)argc)
+            tol_size = strtod(argv[++i], NULL);
         else if (strcmp(argv[i], "--counts") == 0)
             counts = 1;
         else if (strcmp(argv[i], "--anims") == 0)
@@ -119,6 +124,7 @@ static int cmp_same(int argc, char **argv)
     if (!pa || !pb)
         return 1;
     size = model_size(a, pa);
+    tol += tol_size * size;
     if (a->num_triangles != b->num_triangles)
         fail("%s: %g triangles, not %g", "B", (double)b->num_triangles, (double)a->num_triangles);
     else if (first + b->num_frames > a->num_frames)
