@@ -88,8 +88,8 @@ static int fail(obj_ctx *c, const char *fmt, ...)
 
 static int fail(obj_ctx *c, const char *fmt, ...)
 {
-    va_list ap;
     if (c->err && c->err_size > 0) {
+        va_list ap;
         va_start(ap, fmt);
         vsnprintf(c->err, c->err_size, fmt, ap);
         va_end(ap);
