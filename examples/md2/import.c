@@ -31,10 +31,10 @@ typedef struct import_args {
     size_t num_sources;
     const char *out;
     const char *up, *scale, *height, *anim_name, *fps, *skin_name, *skin_size, *profile;
-    const char *normals;
+    const char *normals, *palette;
     const char **anims;
     size_t num_anims;
-    int zero_pad, json, glcmds, shared_box, drop_invalid, anm;
+    int zero_pad, json, glcmds, shared_box, drop_invalid, anm, pcx;
 } import_args;
 
 /* What the summary reports. */
@@ -61,8 +61,8 @@ static void synopsis(FILE *f)
 {
     fputs("usage: md2 import SOURCE... -o OUT.md2 [--scale S | --height H] [--up y|z]\n"
           "                  [--anim NAME]... [--anim-name NAME] [--fps F] [--zero-pad]\n"
-          "                  [--skin-name NAME] [--skin-size WxH] [--anm]\n"
-          "                  [--profile quake2|yquake2|ufoai] [--json]\n"
+          "                  [--skin-name NAME] [--skin-size WxH] [--pcx [--palette FILE]]\n"
+          "                  [--anm] [--profile quake2|yquake2|ufoai] [--json]\n"
           "       md2 import OLD.md2 -o NEW.md2 [--normals smooth] [--glcmds] [--shared-box]\n"
           "                  [--drop-invalid] [--profile P] [--json]\n",
           f);
@@ -86,6 +86,9 @@ static void usage(FILE *f)
           "  --zero-pad       frame numbers zero-padded (walk01 .. walk12)\n"
           "  --skin-name NAME the skin's name in the model (default: the written file's)\n"
           "  --skin-size WxH  the skin size of a model without texture (default 256x256)\n"
+          "  --pcx            write the skin as 8-bit PCX (OUT.pcx), its palette chosen\n"
+          "                   from the image (median cut past 256 colours)\n"
+          "  --palette FILE   with --pcx: a PCX's palette, or an image's first 256 pixels\n"
           "  --anm            also write OUT.anm (UFO:AI) with the animations and rates\n"
           "  --profile P      keep the limits of quake2, yquake2 or ufoai (an error)\n"
           "  --json           the summary as JSON on stdout\n"
@@ -649,7 +652,7 @@ static int parse_profile(const char *s, md2_profile *p)
 static int side_paths(const import_args *a, int skin, import_report *r)
 {
     if (skin) {
-        r->skin_file = export_with_extension(a->out, ".png");
+        r->skin_file = export_with_extension(a->out, a->pcx ? ".pcx" : ".png");
         if (!r->skin_file)
             goto oom;
     }
@@ -849,7 +852,10 @@ static int import_scene(const import_args *a, int kind, md2_profile profile)
     r.num_notes = s.num_notes;
     if (!imp_make(a->sources[0], &s, &mo, &made))
         goto done;
-    if (made.skin_images > 0) {
+    if (made.skin_images > 0 && a->pcx) {
+        if (!imp_skin_pcx(&made.skin, a->palette, &png, &png_size))
+            goto done;
+    } else if (made.skin_images > 0) {
         if (!tool_png_encode(&made.skin, &png, &png_size, why, sizeof why)) {
             tool_error(IMPORT_CMD, "cannot convert the skin to PNG: %s", why);
             goto done;
@@ -971,6 +977,8 @@ int tool_import(int argc, char **argv)
             value = &a.profile;
         else if (strcmp(arg, "--normals") == 0)
             value = &a.normals;
+        else if (strcmp(arg, "--palette") == 0)
+            value = &a.palette;
         else if (strcmp(arg, "--anim") == 0) {
             if (i + 1 >= argc) {
                 usage_error("%s needs a value", arg);
@@ -990,6 +998,8 @@ int tool_import(int argc, char **argv)
             flag = &a.drop_invalid;
         else if (strcmp(arg, "--anm") == 0)
             flag = &a.anm;
+        else if (strcmp(arg, "--pcx") == 0)
+            flag = &a.pcx;
         else {
             usage_error("unknown option '%s'", arg);
             goto done;
@@ -1072,7 +1082,8 @@ int tool_import(int argc, char **argv)
         const char *bad = a.up ? "--up" : a.scale ? "--scale" : a.height ? "--height"
                         : a.anim_name ? "--anim-name" : a.fps ? "--fps" : a.skin_name ? "--skin-name"
                         : a.skin_size ? "--skin-size" : a.num_anims ? "--anim"
-                        : a.zero_pad ? "--zero-pad" : NULL;
+                        : a.zero_pad ? "--zero-pad" : a.pcx ? "--pcx"
+                        : a.palette ? "--palette" : NULL;
         if (bad) {
             usage_error("%s does not apply to an MD2 source (it is rebuilt as it is)", bad);
             goto done;
@@ -1099,6 +1110,10 @@ int tool_import(int argc, char **argv)
         }
         if (a.up && strcmp(a.up, "y") != 0 && strcmp(a.up, "z") != 0) {
             usage_error("bad --up '%s': y or z", a.up);
+            goto done;
+        }
+        if (a.palette && !a.pcx) {
+            usage_error("%s", "--palette needs --pcx (a PNG skin keeps its colours)");
             goto done;
         }
         if (a.scale && a.height) {

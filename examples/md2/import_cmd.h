@@ -52,4 +52,12 @@ typedef struct imp_made {
 int imp_make(const char *source, const imp_scene *s, const imp_make_options *opt, imp_made *out);
 void imp_made_free(imp_made *m);
 
+/* The skin img as an 8-bit PCX (import_pcx.c): its alpha dropped, the
+ * palette of the file at palette_path (a PCX's own; another image's first
+ * 256 pixels in row order), or without one the image's colours when there
+ * are at most 256, else 256 by median cut; each pixel the nearest entry.
+ * A malloc'd file in *out (*out_size bytes); 0 after printing why. */
+int imp_skin_pcx(const tool_image *img, const char *palette_path, unsigned char **out,
+                 size_t *out_size);
+
 #endif /* MD2_TOOL_IMPORT_CMD_H */

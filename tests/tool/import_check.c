@@ -24,6 +24,15 @@
  *       md2_bundle_load_file() finds exactly these animations (the .anm
  *       file beside X, else the frame names), in this order, FPS exact.
  *
+ *   import_check pixels A B MAXDIFF MEANDIFF
+ *       Images A and B (PCX through md2_pcx_decode(), others through
+ *       stb_image) have the same size, and their red, green and blue
+ *       differ by at most MAXDIFF on any pixel and MEANDIFF on average.
+ *   import_check palette X.pcx SRC
+ *       X's 256-colour palette (its last 768 bytes) is SRC's: a PCX's
+ *       own, another image's first 256 pixels in row order (black past
+ *       its last pixel).
+ *
  * Exit 0 when every check holds, 1 otherwise (saying which), 2 for a bad
  * command line.
  *
@@ -33,17 +42,31 @@
 #include <md2/animation.h>
 #include <md2/tags.h>
 
+#include <md2/skin.h>
+
+#include <stb/stb_image.h>
+
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 static int failures;
 
-static void fail(const char *fmt, const char *a, double x, double y)
+static void fail(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+static void fail(const char *fmt, ...)
 {
+    va_list ap;
     printf("import_check: ");
-    printf(fmt, a, x, y);
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
     printf("\n");
     failures++;
 }
@@ -230,14 +253,14 @@ static int cmp_model(int argc, char **argv)
         }
         if (strcmp(c, "glcmds>0") == 0) {
             if (m->num_glcmds == 0)
-                fail("%s: the model has no GL commands%g%g", c, 0, 0);
+                fail("%s: the model has no GL commands", c);
         } else if (strcmp(key, "skin0") == 0) {
             if (m->num_skins < 1 || strcmp(m->skins[0].name, v) != 0)
-                fail("skin 0 is not '%s'%g%g", v, 0, 0);
+                fail("skin 0 is not '%s'", v);
         } else if (strncmp(key, "frame", 5) == 0 && klen > 5) {
             unsigned long n = strtoul(key + 5, NULL, 10);
             if (n >= m->num_frames || strcmp(m->frames[n].name, v) != 0)
-                fail("frame name is not '%s' (frame %g)%g", v, (double)n, 0);
+                fail("frame %lu's name is not '%s'", n, v);
         } else if (strcmp(key, "height") == 0 || strcmp(key, "size") == 0) {
             double lo[3], hi[3], w[3] = {0, 0, 0};
             size_t j;
@@ -269,14 +292,14 @@ static int cmp_model(int argc, char **argv)
                 if (!seen[m->frames[0].vertices[j].normal]++)
                     distinct++;
             if ((strcmp(v, "one") == 0) != (distinct == 1))
-                fail("%s: frame 0 has %g distinct normal indices%g", c, (double)distinct, 0);
+                fail("%s: frame 0 has %lu distinct normal indices", c, (unsigned long)distinct);
         } else if (strcmp(c, "box=shared") == 0) {
             size_t f;
             for (f = 1; f < m->num_frames; f++)
                 if (memcmp(m->frames[f].scale, m->frames[0].scale, sizeof m->frames[0].scale) ||
                     memcmp(m->frames[f].translate, m->frames[0].translate,
                            sizeof m->frames[0].translate))
-                    fail("%s: frame %g has another box%g", c, (double)f, 0);
+                    fail("%s: frame %lu has another box", c, (unsigned long)f);
         } else {
             printf("import_check: unknown check '%s'\n", c);
             free(p);
@@ -321,8 +344,140 @@ static int cmp_anims(int argc, char **argv)
     return failures ? 1 : 0;
 }
 
+static unsigned char *read_all(const char *path, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *b = NULL;
+    long n;
+    if (!f || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0 ||
+        !(b = (unsigned char *)malloc((size_t)n + 1)) || fread(b, 1, (size_t)n, f) != (size_t)n) {
+        printf("import_check: cannot read %s\n", path);
+        free(b);
+        if (f)
+            fclose(f);
+        return NULL;
+    }
+    fclose(f);
+    *size = (size_t)n;
+    return b;
+}
+
+static int is_pcx(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 4 && strcmp(path + n - 4, ".pcx") == 0;
+}
+
+/* path decoded to RGBA (malloc'd) with its size. */
+static unsigned char *decode(const char *path, int *w, int *h)
+{
+    size_t size = 0;
+    unsigned char *data = read_all(path, &size), *out = NULL;
+    if (!data)
+        return NULL;
+    if (is_pcx(path)) {
+        md2_image *img = NULL;
+        if (md2_pcx_decode(data, size, NULL, &img) == MD2_OK) {
+            out = (unsigned char *)malloc((size_t)img->width * img->height * 4);
+            if (out)
+                memcpy(out, img->rgba, (size_t)img->width * img->height * 4);
+            *w = (int)img->width;
+            *h = (int)img->height;
+            md2_image_free(img);
+        }
+    } else {
+        int c;
+        unsigned char *p = stbi_load_from_memory(data, (int)size, w, h, &c, 4);
+        if (p) {
+            out = (unsigned char *)malloc((size_t)*w * (size_t)*h * 4);
+            if (out)
+                memcpy(out, p, (size_t)*w * (size_t)*h * 4);
+            stbi_image_free(p);
+        }
+    }
+    if (!out)
+        printf("import_check: cannot decode %s\n", path);
+    free(data);
+    return out;
+}
+
+static int cmp_pixels(char **argv)
+{
+    int wa = 0, ha = 0, wb = 0, hb = 0;
+    unsigned char *a = decode(argv[2], &wa, &ha), *b = decode(argv[3], &wb, &hb);
+    double maxd = strtod(argv[4], NULL), meand = strtod(argv[5], NULL), sum = 0;
+    int worst = 0;
+    size_t i, n;
+    if (!a || !b) {
+        free(a);
+        free(b);
+        return 1;
+    }
+    if (wa != wb || ha != hb) {
+        fail("%s: another size (%dx%d)", argv[3], wb, hb);
+    } else {
+        n = (size_t)wa * (size_t)ha;
+        for (i = 0; i < n; i++) {
+            int k;
+            for (k = 0; k < 3; k++) {
+                int d = abs((int)a[4 * i + (size_t)k] - (int)b[4 * i + (size_t)k]);
+                if (d > worst)
+                    worst = d;
+                sum += d;
+            }
+        }
+        sum /= 3.0 * (double)n;
+        printf("import_check: largest channel difference %d, mean %.3f\n", worst, sum);
+        if (worst > maxd || sum > meand)
+            fail("%s: off by more than allowed (largest %d, mean %g)", argv[3], worst, sum);
+    }
+    free(a);
+    free(b);
+    return failures ? 1 : 0;
+}
+
+static int cmp_palette(char **argv)
+{
+    size_t size = 0, i;
+    unsigned char *x = read_all(argv[2], &size), want[768];
+    memset(want, 0, sizeof want);
+    if (!x || size < 769) {
+        free(x);
+        return 1;
+    }
+    if (is_pcx(argv[3])) {
+        size_t n = 0;
+        unsigned char *src = read_all(argv[3], &n);
+        if (!src || n < 769) {
+            free(src);
+            free(x);
+            return 1;
+        }
+        memcpy(want, src + n - 768, 768);
+        free(src);
+    } else {
+        int w = 0, h = 0;
+        unsigned char *img = decode(argv[3], &w, &h);
+        if (!img) {
+            free(x);
+            return 1;
+        }
+        for (i = 0; i < 256 && i < (size_t)w * (size_t)h; i++)
+            memcpy(want + 3 * i, img + 4 * i, 3);
+        free(img);
+    }
+    if (x[size - 769] != 0x0C || memcmp(x + size - 768, want, 768) != 0)
+        fail("%s: its palette is not the one of %s", argv[2], argv[3]);
+    free(x);
+    return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 6 && strcmp(argv[1], "pixels") == 0)
+        return cmp_pixels(argv);
+    if (argc == 4 && strcmp(argv[1], "palette") == 0)
+        return cmp_palette(argv);
     if (argc >= 4 && strcmp(argv[1], "same") == 0)
         return cmp_same(argc, argv);
     if (argc >= 3 && strcmp(argv[1], "model") == 0)
