@@ -28,6 +28,8 @@
  *       Images A and B (PCX through md2_pcx_decode(), others through
  *       stb_image) have the same size, and their red, green and blue
  *       differ by at most MAXDIFF on any pixel and MEANDIFF on average.
+ *   import_check colours IMG MIN
+ *       IMG has at least MIN distinct red, green, blue colours.
  *   import_check palette X.pcx SRC
  *       X's 256-colour palette (its last 768 bytes) is SRC's: a PCX's
  *       own, another image's first 256 pixels in row order (black past
@@ -472,8 +474,44 @@ static int cmp_palette(char **argv)
     return failures ? 1 : 0;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+    uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+static int count_colours(char **argv)
+{
+    int w = 0, h = 0;
+    unsigned char *img = decode(argv[2], &w, &h);
+    size_t n, i, distinct = 0;
+    uint32_t *c;
+    if (!img)
+        return 1;
+    n = (size_t)w * (size_t)h;
+    c = (uint32_t *)malloc(n * sizeof *c + 1);
+    if (!c) {
+        free(img);
+        return 1;
+    }
+    for (i = 0; i < n; i++)
+        c[i] = (uint32_t)img[4 * i] << 16 | (uint32_t)img[4 * i + 1] << 8 | img[4 * i + 2];
+    qsort(c, n, sizeof *c, cmp_u32);
+    for (i = 0; i < n; i++)
+        if (i == 0 || c[i] != c[i - 1])
+            distinct++;
+    printf("import_check: %s has %lu colours\n", argv[2], (unsigned long)distinct);
+    if (distinct < strtoul(argv[3], NULL, 10))
+        fail("%s: %lu colours, fewer than %s", argv[2], (unsigned long)distinct, argv[3]);
+    free(c);
+    free(img);
+    return failures ? 1 : 0;
+}
+
 int main(int argc, char **argv)
 {
+    if (argc == 4 && strcmp(argv[1], "colours") == 0)
+        return count_colours(argv);
     if (argc == 6 && strcmp(argv[1], "pixels") == 0)
         return cmp_pixels(argv);
     if (argc == 4 && strcmp(argv[1], "palette") == 0)
