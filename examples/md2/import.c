@@ -660,19 +660,34 @@ static int side_paths(const import_args *a, int skin, import_report *r)
         r->anm_file = export_with_extension(a->out, ".anm");
         if (!r->anm_file)
             goto oom;
-        if (export_same_file(r->anm_file, a->sources[0])) {
-            tool_error(IMPORT_CMD, "%s would be written over the source", r->anm_file);
-            return 0;
-        }
-    }
-    if (r->skin_file && export_same_file(r->skin_file, a->sources[0])) {
-        tool_error(IMPORT_CMD, "%s would be written over the source", r->skin_file);
-        return 0;
     }
     return 1;
 oom:
     tool_error(IMPORT_CMD, "out of memory");
     return 0;
+}
+
+/* 0 after saying so when an output would be written over a texture file
+ * the source uses (-o model.md2 with a texture model.png). */
+static int not_a_texture(const imp_scene *s, const import_report *r)
+{
+    size_t i;
+    for (i = 0; i < s->num_images; i++) {
+        const char *tex = s->images[i].path;
+        if (!tex)
+            continue;
+        if ((r->skin_file && export_same_file(r->skin_file, tex)) ||
+            (r->anm_file && export_same_file(r->anm_file, tex))) {
+            fputs("md2 import: ", stderr);
+            tool_put_clean(stderr, r->skin_file && export_same_file(r->skin_file, tex)
+                                       ? r->skin_file : r->anm_file);
+            fputs(" would be written over the texture ", stderr);
+            tool_put_clean(stderr, tex);
+            fputs(": choose another -o\n", stderr);
+            return 0;
+        }
+    }
+    return 1;
 }
 
 static void report_free(import_report *r)
@@ -806,7 +821,13 @@ static int read_scene(const import_args *a, int kind, imp_scene *s)
         ok = imp_obj_read(a->sources, a->num_sources, &io, s, err, sizeof err);
     }
     if (!ok) {
+        size_t n = strlen(a->sources[0]);
         fputs("md2 import: ", stderr);
+        /* the glTF reader names the JSON path; the file goes before it */
+        if (kind == SRC_GLTF && !(strncmp(err, a->sources[0], n) == 0 && err[n] == ':')) {
+            tool_put_clean(stderr, a->sources[0]);
+            fputs(": ", stderr);
+        }
         tool_put_clean(stderr, err);
         fputc('\n', stderr);
     }
@@ -868,7 +889,7 @@ static int import_scene(const import_args *a, int kind, md2_profile profile)
     }
     r.notes = s.notes;
     r.num_notes = s.num_notes;
-    if (!side_paths(a, made.skin_images > 0, &r))
+    if (!side_paths(a, made.skin_images > 0, &r) || !not_a_texture(&s, &r))
         goto done;
     r.skin_w = (int)made.skin_width;
     r.skin_h = (int)made.skin_height;

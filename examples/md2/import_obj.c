@@ -888,10 +888,6 @@ static int read_all(obj_ctx *c, const char *const *paths, size_t num_paths, char
         free(t);
         if (!good)
             goto done;
-        if (out->normals && g.nvn == 0) {
-            fail(c, "%s: no normals (vn), where %s has them", g.name, f0.name);
-            goto done;
-        }
         put_frame(out, &g, i);
         free_file(&g);
     }

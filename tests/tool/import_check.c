@@ -17,17 +17,22 @@
  *       vertices=N texcoords=N triangles=N frames=N skins=N glcmds=N
  *       skin_width=N skin_height=N skin0=NAME frame0=NAME frameN=NAME
  *       (frame N's name), glcmds>0, height=H (frame 0's Z extent, within
- *       1e-3), size=X,Y,Z (frame 0's box, within 1e-3), normals=one (one
+ *       1e-3), size=X,Y,Z (frame 0's box, within 1e-3), triN=A,B,C
+ *       (triangle N's vertex indices, in its order), normals=one (one
  *       normal index everywhere), normals=varied (more than 1 in frame 0),
  *       box=shared (every frame has the same scale and translate).
  *   import_check anims X.md2 NAME:FIRST:LAST:FPS...
  *       md2_bundle_load_file() finds exactly these animations (the .anm
  *       file beside X, else the frame names), in this order, FPS exact.
  *
- *   import_check pixels A B MAXDIFF MEANDIFF
+ *   import_check pixels A B MAXDIFF MEANDIFF [X Y]
  *       Images A and B (PCX through md2_pcx_decode(), others through
- *       stb_image) have the same size, and their red, green and blue
- *       differ by at most MAXDIFF on any pixel and MEANDIFF on average.
+ *       stb_image) have the same size (with X Y: A is the part of B at
+ *       column X, row Y), and their red, green and blue differ by at most
+ *       MAXDIFF on any pixel and MEANDIFF on average.
+ *   import_check nearest X.pcx SRC
+ *       Each pixel of X is a colour of X's palette nearest (squared
+ *       distance in red, green, blue) to SRC's pixel.
  *   import_check colours IMG MIN
  *       IMG has at least MIN distinct red, green, blue colours.
  *   import_check palette X.pcx SRC
@@ -256,6 +261,12 @@ static int cmp_model(int argc, char **argv)
         if (strcmp(c, "glcmds>0") == 0) {
             if (m->num_glcmds == 0)
                 fail("%s: the model has no GL commands", c);
+        } else if (strncmp(key, "tri", 3) == 0 && klen > 3) {
+            unsigned long n = strtoul(key + 3, NULL, 10), x = 0, y = 0, z = 0;
+            if (sscanf(v, "%lu,%lu,%lu", &x, &y, &z) != 3 || n >= m->num_triangles ||
+                m->triangles[n].vertex[0] != x || m->triangles[n].vertex[1] != y ||
+                m->triangles[n].vertex[2] != z)
+                fail("triangle %lu is not %s", n, v);
         } else if (strcmp(key, "skin0") == 0) {
             if (m->num_skins < 1 || strcmp(m->skins[0].name, v) != 0)
                 fail("skin 0 is not '%s'", v);
@@ -403,38 +414,77 @@ static unsigned char *decode(const char *path, int *w, int *h)
     return out;
 }
 
-static int cmp_pixels(char **argv)
+static int cmp_pixels(int argc, char **argv)
 {
     int wa = 0, ha = 0, wb = 0, hb = 0;
     unsigned char *a = decode(argv[2], &wa, &ha), *b = decode(argv[3], &wb, &hb);
     double maxd = strtod(argv[4], NULL), meand = strtod(argv[5], NULL), sum = 0;
+    long x0 = argc == 8 ? strtol(argv[6], NULL, 10) : 0, y0 = argc == 8 ? strtol(argv[7], NULL, 10) : 0;
     int worst = 0;
-    size_t i, n;
     if (!a || !b) {
         free(a);
         free(b);
         return 1;
     }
-    if (wa != wb || ha != hb) {
-        fail("%s: another size (%dx%d)", argv[3], wb, hb);
+    if ((argc != 8 && (wa != wb || ha != hb)) || x0 < 0 || y0 < 0 || x0 + wa > wb ||
+        y0 + ha > hb) {
+        fail("%s: %dx%d, which does not hold %s (%dx%d) there", argv[3], wb, hb, argv[2], wa, ha);
     } else {
-        n = (size_t)wa * (size_t)ha;
-        for (i = 0; i < n; i++) {
-            int k;
-            for (k = 0; k < 3; k++) {
-                int d = abs((int)a[4 * i + (size_t)k] - (int)b[4 * i + (size_t)k]);
-                if (d > worst)
-                    worst = d;
-                sum += d;
+        long x, y;
+        for (y = 0; y < ha; y++) {
+            for (x = 0; x < wa; x++) {
+                const unsigned char *p = a + 4 * ((size_t)y * (size_t)wa + (size_t)x);
+                const unsigned char *q = b + 4 * ((size_t)(y + y0) * (size_t)wb + (size_t)(x + x0));
+                int k;
+                for (k = 0; k < 3; k++) {
+                    int d = abs((int)p[k] - (int)q[k]);
+                    if (d > worst)
+                        worst = d;
+                    sum += d;
+                }
             }
         }
-        sum /= 3.0 * (double)n;
+        sum /= 3.0 * (double)wa * (double)ha;
         printf("import_check: largest channel difference %d, mean %.3f\n", worst, sum);
         if (worst > maxd || sum > meand)
             fail("%s: off by more than allowed (largest %d, mean %g)", argv[3], worst, sum);
     }
     free(a);
     free(b);
+    return failures ? 1 : 0;
+}
+
+static long dist2(const unsigned char *p, const unsigned char *q)
+{
+    long r = (long)p[0] - q[0], g = (long)p[1] - q[1], b = (long)p[2] - q[2];
+    return r * r + g * g + b * b;
+}
+
+static int cmp_nearest(char **argv)
+{
+    int wx = 0, hx = 0, ws = 0, hs = 0;
+    size_t size = 0, i, n;
+    unsigned char *x = decode(argv[2], &wx, &hx), *src = decode(argv[3], &ws, &hs);
+    unsigned char *file = read_all(argv[2], &size);
+    if (!x || !src || !file || size < 769 || wx != ws || hx != hs) {
+        fail("%s, %s: cannot compare", argv[2], argv[3]);
+    } else {
+        const unsigned char *pal = file + size - 768;
+        n = (size_t)wx * (size_t)hx;
+        for (i = 0; i < n && failures < 5; i++) {
+            long best = -1;
+            int e;
+            for (e = 0; e < 256; e++)
+                if (best < 0 || dist2(src + 4 * i, pal + 3 * e) < best)
+                    best = dist2(src + 4 * i, pal + 3 * e);
+            if (dist2(src + 4 * i, x + 4 * i) != best)
+                fail("%s: pixel %lu is not the nearest colour of the palette", argv[2],
+                     (unsigned long)i);
+        }
+    }
+    free(x);
+    free(src);
+    free(file);
     return failures ? 1 : 0;
 }
 
@@ -512,8 +562,10 @@ int main(int argc, char **argv)
 {
     if (argc == 4 && strcmp(argv[1], "colours") == 0)
         return count_colours(argv);
-    if (argc == 6 && strcmp(argv[1], "pixels") == 0)
-        return cmp_pixels(argv);
+    if ((argc == 6 || argc == 8) && strcmp(argv[1], "pixels") == 0)
+        return cmp_pixels(argc, argv);
+    if (argc == 4 && strcmp(argv[1], "nearest") == 0)
+        return cmp_nearest(argv);
     if (argc == 4 && strcmp(argv[1], "palette") == 0)
         return cmp_palette(argv);
     if (argc >= 4 && strcmp(argv[1], "same") == 0)
