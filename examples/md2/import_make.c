@@ -24,8 +24,22 @@
 #include "import_cmd.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+void imp_error(const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fputs("md2 " IMPORT_CMD ": ", stderr);
+    tool_put_clean(stderr, line);
+    fputc('\n', stderr);
+}
 
 static uint32_t fnv(uint32_t h, const void *data, size_t n)
 {
@@ -169,8 +183,7 @@ static int load_images(const char *source, const imp_scene *s, unsigned char *us
         else
             ok = tool_image_read(im->path, &imgs[i], err, sizeof err);
         if (!ok) {
-            tool_error(IMPORT_CMD, "%s: the texture %s cannot be read: %s", source, im->label,
-                       err);
+            imp_error("%s: the texture %s cannot be read: %s", source, im->label, err);
             return 0;
         }
         (*count)++;
@@ -243,11 +256,11 @@ static int corner_uvs(const char *source, const imp_scene *s, const tool_image *
             uint32_t m = s->tri_material[tri];
             size_t im = (size_t)s->material_image[m];
             if (!(u >= 0.0f && u <= 1.0f && v >= 0.0f && v <= 1.0f)) {
-                tool_error(IMPORT_CMD, "%s: material '%s' (texture %s): triangle %lu has the "
-                                       "texcoord (%g, %g), outside 0..1: its texture is packed "
-                                       "with others into one skin, where it cannot repeat",
-                           source, s->material_names[m], s->images[im].label,
-                           (unsigned long)tri, (double)u, (double)v);
+                imp_error("%s: material '%s' (texture %s): triangle %lu has the texcoord (%g, %g), "
+                          "outside 0..1: its texture is packed with others into one skin, where "
+                          "it cannot repeat",
+                          source, s->material_names[m], s->images[im].label, (unsigned long)tri,
+                          (double)u, (double)v);
                 return 0;
             }
             u = (float)(((double)x[im] + (double)u * imgs[im].width) / out->skin_width);
