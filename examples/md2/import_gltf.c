@@ -1400,27 +1400,34 @@ typedef struct gl_pose {
     double *world;     /* 16 a node */
 } gl_pose;
 
+/* Spherical linear interpolation from a to b0 along the shorter arc; close
+ * rotations (cosine 0.9995 or more) are blended linearly and normalised. */
 static void slerp(const double *a, const double *b0, double s, double *out)
 {
-    double b[4], d = a[0] * b0[0] + a[1] * b0[1] + a[2] * b0[2] + a[3] * b0[3], ka, kb, len;
+    double b[4], d = a[0] * b0[0] + a[1] * b0[1] + a[2] * b0[2] + a[3] * b0[3], ka, kb;
     int i;
+    if (s <= 0 || s >= 1 || (a[0] == b0[0] && a[1] == b0[1] && a[2] == b0[2] && a[3] == b0[3])) {
+        memcpy(out, s >= 1 ? b0 : a, 4 * sizeof *out); /* a key's own value, as it is */
+        return;
+    }
     for (i = 0; i < 4; i++)
         b[i] = d < 0 ? -b0[i] : b0[i];
     d = fabs(d);
-    if (d < 1 - 1e-9) {
-        double th = acos(d > 1 ? 1 : d), sn = sin(th);
+    if (d < 0.9995) {
+        double th = acos(d), sn = sin(th);
         ka = sin((1 - s) * th) / sn;
         kb = sin(s * th) / sn;
-    } else {
-        ka = 1 - s;
-        kb = s;
-    }
-    for (i = 0; i < 4; i++)
-        out[i] = ka * a[i] + kb * b[i];
-    len = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
-    if (len > 0)
         for (i = 0; i < 4; i++)
-            out[i] /= len;
+            out[i] = ka * a[i] + kb * b[i];
+    } else {
+        double len;
+        for (i = 0; i < 4; i++)
+            out[i] = (1 - s) * a[i] + s * b[i];
+        len = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
+        if (len > 0)
+            for (i = 0; i < 4; i++)
+                out[i] /= len;
+    }
 }
 
 /* The channel's value at time t into out (width values). */
@@ -1720,7 +1727,8 @@ static int load_image(gl *g, int j, int *index)
             if (!(im->path = file_uri(g, uri->valuestring, w)))
                 return 0;
             s->num_images++;
-            if (!(im->label = gl_strdup(g, uri->valuestring)))
+            /* the file's name as the file system has it (percent-decoded) */
+            if (!(im->label = gl_strdup(g, im->path + strlen(g->base_dir) + 1)))
                 return 0;
         }
     } else {
