@@ -35,7 +35,11 @@
 //    1e-5) times the model's size (the largest side of its box over all
 //    keyframes);
 //  - every corner's texture coordinate (three.js's uv attribute, or 0, 0
-//    for a mesh that has none).
+//    for a mesh that has none);
+//  - normals: the reader gives them when every mesh has them, and (but
+//    for skinned meshes, which three.js skins on the GPU alone) each is the
+//    morphed normal under the normal matrix of the mesh's world matrix,
+//    within 1e-4 radians (--dump only).
 // Images are not decoded (Node has no DOM): a plugin hands GLTFLoader an
 // empty texture. Files a .gltf names are read from its folder. Exit 0 on
 // success, 1 on a mismatch, 2 for a bad command line.
@@ -192,10 +196,26 @@ function meshesOf(gltf) {
   gltf.scene.traverse((o) => { if (o.isMesh) list.push(o); });
   return list;
 }
-const v = new THREE.Vector3();
+const v = new THREE.Vector3(), nv = new THREE.Vector3(), mv = new THREE.Vector3();
+const normalMatrix = new THREE.Matrix3();
+// The morphed normal of vertex i in world space (relative morph targets, as
+// getVertexPosition morphs positions), or null for a SkinnedMesh.
+function worldNormal(mesh, i) {
+  const g = mesh.geometry;
+  if (mesh.isSkinnedMesh || !g.attributes.normal) return null;
+  nv.fromBufferAttribute(g.attributes.normal, i);
+  (g.morphAttributes.normal ?? []).forEach((a, k) => {
+    const w = mesh.morphTargetInfluences[k];
+    if (w) nv.addScaledVector(mv.fromBufferAttribute(a, i), w);
+  });
+  return nv.applyMatrix3(normalMatrix.getNormalMatrix(mesh.matrixWorld)).normalize();
+}
 // corners[f]: x, y, z of every corner of every triangle at keyframe f
-function corners(gltf, flips) {
+// (normals[f]: their normals, NaN for a skinned mesh's)
+function corners(gltf, flips, normals) {
   const out = [];
+  const nout = [];
+  normals.push(nout);
   meshesOf(gltf).forEach((mesh, m) => {
     const g = mesh.geometry;
     const index = g.index;
@@ -211,6 +231,8 @@ function corners(gltf, flips) {
         mesh.getVertexPosition(i, v);
         v.applyMatrix4(world);
         out.push(v.x, v.y, v.z);
+        const n = worldNormal(mesh, i);
+        if (n) nout.push(n.x, n.y, n.z); else nout.push(NaN, NaN, NaN);
       }
     }
   });
@@ -233,9 +255,9 @@ for (const [m, mesh] of meshes.entries()) {
     }
   }
 }
-const expected = [];
+const expected = [], expectedNormals = [];
 if (!plans.length) {
-  expected.push(corners(first, flips));
+  expected.push(corners(first, flips, expectedNormals));
 } else {
   for (const p of plans) {
     const gltf = await load();
@@ -247,7 +269,7 @@ if (!plans.length) {
     for (let k = 0; k < p.count; k++) {
       mixer.setTime(p.t0 + k / p.fps);
       gltf.scene.updateMatrixWorld(true);
-      expected.push(corners(gltf, flips));
+      expected.push(corners(gltf, flips, expectedNormals));
     }
   }
 }
@@ -304,8 +326,39 @@ for (let t = 0; t < ntri; t++) {
     }
   }
 }
+// normals: there when every mesh has them; directions within 1e-4 radians
+// (skinned meshes' are not compared: three.js skins them on the GPU only)
+const allNormals = meshes.every((m) => m.geometry.attributes.normal);
+check((dump.normals !== null) === allNormals,
+      allNormals ? 'no normals, though every primitive has NORMAL' : 'normals, though a primitive has no NORMAL');
+let nWorst = 0, nBad = 0, nFirst = '', nCompared = 0;
+if (allNormals && dump.normals && !md2) {
+  expectedNormals.forEach((e, f) => {
+    for (let t = 0; t < ntri; t++) {
+      for (let c = 0; c < 3; c++) {
+        const q = 9 * t + 3 * c;
+        if (Number.isNaN(e[q])) continue;
+        nCompared++;
+        const vi = dump.triangles[3 * t + c];
+        const d = dump.normals[f].slice(3 * vi, 3 * vi + 3);
+        const dot = d[0] * e[q] + d[1] * e[q + 1] + d[2] * e[q + 2];
+        const cross = Math.hypot(d[1] * e[q + 2] - d[2] * e[q + 1], d[2] * e[q] - d[0] * e[q + 2],
+                                 d[0] * e[q + 1] - d[1] * e[q]);
+        const angle = Math.atan2(cross, dot);
+        if (!(angle <= nWorst)) nWorst = Number.isNaN(angle) ? Infinity : angle;
+        if (!(angle <= 1e-4)) {
+          if (!nBad) nFirst = `keyframe ${f}, triangle ${t}, corner ${c}: (${d.join(', ')}), three.js (${e.slice(q, q + 3).join(', ')})`;
+          nBad++;
+        }
+      }
+    }
+  });
+}
+check(!nBad, `${nBad} normals off by more than 1e-4 radians; first: ${nFirst}`);
 check(!uvBad, `${uvBad} texture coordinates off by more than ${uvTolerance}; first: ${uvFirst}`);
 finish();
 console.log(`${file}: ${ntri} triangles, ${frames} keyframes as three.js has them: positions within ` +
             `${(worst / size).toExponential(2)} of the size ${size.toPrecision(4)}${md2 ? ' beyond half a step' : ''}, ` +
-            `texcoords within ${uvWorst.toExponential(2)}`);
+            `texcoords within ${uvWorst.toExponential(2)}` +
+            (!allNormals ? ', no normals' : md2 ? '' : nCompared ? `, normals within ${nWorst.toExponential(2)} radians`
+              : ', normals (of skinned meshes: not compared)'));
