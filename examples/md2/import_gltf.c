@@ -355,12 +355,12 @@ static char *file_uri(gl *g, const char *uri, const char *where)
     size_t blen, i, n = 0;
     char *path;
     const char *colon = strchr(uri, ':'), *slash = strchr(uri, '/');
-    if (!g->base_dir) {
-        fail(g, "%s: \"%s\" is an external file, which is not read here", where, uri);
-        return NULL;
-    }
     if (!*uri || uri[0] == '/' || (colon && (!slash || colon < slash))) {
         fail(g, "%s: \"%s\" is not a relative file path", where, uri);
+        return NULL;
+    }
+    if (!g->base_dir) {
+        fail(g, "%s: \"%s\" is an external file, which is not read here", where, uri);
         return NULL;
     }
     blen = strlen(g->base_dir);
@@ -1404,7 +1404,7 @@ typedef struct gl_pose {
  * rotations (cosine 0.9995 or more) are blended linearly and normalised. */
 static void slerp(const double *a, const double *b0, double s, double *out)
 {
-    double b[4], d = a[0] * b0[0] + a[1] * b0[1] + a[2] * b0[2] + a[3] * b0[3], ka, kb;
+    double b[4], d = a[0] * b0[0] + a[1] * b0[1] + a[2] * b0[2] + a[3] * b0[3];
     int i;
     if (s <= 0 || s >= 1 || (a[0] == b0[0] && a[1] == b0[1] && a[2] == b0[2] && a[3] == b0[3])) {
         memcpy(out, s >= 1 ? b0 : a, 4 * sizeof *out); /* a key's own value, as it is */
@@ -1415,8 +1415,7 @@ static void slerp(const double *a, const double *b0, double s, double *out)
     d = fabs(d);
     if (d < 0.9995) {
         double th = acos(d), sn = sin(th);
-        ka = sin((1 - s) * th) / sn;
-        kb = sin(s * th) / sn;
+        double ka = sin((1 - s) * th) / sn, kb = sin(s * th) / sn;
         for (i = 0; i < 4; i++)
             out[i] = ka * a[i] + kb * b[i];
     } else {
@@ -1754,7 +1753,7 @@ static int load_materials(gl *g)
         g->image_map[i] = -1;
     for (i = 0; i < g->nmaterials; i++) {
         const cJSON *o = j_object(g, g->materials, "materials", i), *name, *pbr, *tex;
-        char where[48], buf[48];
+        char where[48], buf[96];
         int t, src = -1;
         if (!o)
             return 0;
@@ -1891,7 +1890,7 @@ static int read_all(gl *g, const unsigned char *data, size_t size)
     g->root = cJSON_ParseWithLengthOpts((const char *)json, json_len, &end, 0);
     if (!g->root) {
         if (end && (const unsigned char *)end >= json && (size_t)((const unsigned char *)end - json) <= json_len)
-            return fail(g, "not JSON: a syntax error at byte %lu of the JSON", (unsigned long)((const unsigned char *)end - json));
+            return fail(g, "not JSON: a syntax error near byte %lu of the JSON", (unsigned long)((const unsigned char *)end - json));
         return fail(g, "not JSON (or out of memory)");
     }
     if (!cJSON_IsObject(g->root))
