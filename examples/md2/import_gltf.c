@@ -624,7 +624,7 @@ static void read_element(const unsigned char *p, int ctype, int normalized, int 
 /* Decodes accessors[a], used at the JSON path where, which needs comps
  * values an element (0: any) and, when integer, unsigned integer
  * components (u) rather than floats (f). */
-static int load_accessor(gl *g, int a, const char *where, int comps, int integer, gl_data *d)
+static int decode_accessor(gl *g, int a, const char *where, int comps, int integer, gl_data *d)
 {
     char w[64];
     const cJSON *o, *type, *sparse, *norm;
@@ -762,6 +762,15 @@ static int load_accessor(gl *g, int a, const char *where, int comps, int integer
     return 1;
 }
 
+/* The same, with nothing left allocated when it fails. */
+static int load_accessor(gl *g, int a, const char *where, int comps, int integer, gl_data *d)
+{
+    if (decode_accessor(g, a, where, comps, integer, d))
+        return 1;
+    data_free(d);
+    return 0;
+}
+
 /* An accessor named by o[key] (at the path where.key); absent: d->count 0,
  * an error when required. */
 static int load_member(gl *g, const cJSON *o, const char *key, const char *where, int required, int comps,
@@ -777,9 +786,12 @@ static int load_member(gl *g, const cJSON *o, const char *key, const char *where
         return required ? fail(g, "%s: missing", w) : 1;
     if (!load_accessor(g, a, w, comps, integer, d))
         return 0;
-    if (count && d->count != count)
-        return fail(g, "%s: accessor %d has %lu elements, POSITION has %lu", w, a, (unsigned long)d->count,
-                    (unsigned long)count);
+    if (count && d->count != count) {
+        fail(g, "%s: accessor %d has %lu elements, POSITION has %lu", w, a, (unsigned long)d->count,
+             (unsigned long)count);
+        data_free(d);
+        return 0;
+    }
     return 1;
 }
 

@@ -237,7 +237,15 @@ static void expect_error(int bad_float_at, const char *const *pairs, size_t n, c
     imp_scene s;
     char err[512];
     imp_options o = defaults();
-    int ok = read_text(text, opt ? opt : &o, &s, err, sizeof err);
+    int ok;
+#ifdef MD2_TEST_WRAP_ALLOC
+    long live = alloc_live;
+#endif
+    ok = read_text(text, opt ? opt : &o, &s, err, sizeof err);
+#ifdef MD2_TEST_WRAP_ALLOC
+    if (!ok && alloc_live != live)
+        fail_msg("\"%s\": %ld blocks left allocated", message, alloc_live - live);
+#endif
     free(text);
     if (ok) {
         imp_scene_free(&s);
@@ -400,6 +408,11 @@ static void test_not_finite(void **state)
                  "meshes[0].primitives[0].attributes.POSITION: accessor 0 element 1 is not a finite number");
     expect_error(64, anim, 1, NULL, "animations[0].samplers[0].output: accessor 3 element 1 is not a finite number");
     expect_error(48, anim, 1, NULL, "animations[0].samplers[0].input: accessor 2 element 1 is not a finite number");
+    {
+        static const char *const skin[] = {"{\"mesh\":0}", "{\"mesh\":0,\"skin\":0}", "\"scenes\"",
+                                           "\"skins\":[{\"joints\":[0],\"inverseBindMatrices\":4}],\"scenes\""};
+        expect_error(80, skin, 2, NULL, "skins[0].inverseBindMatrices: accessor 4 element 0 is not a finite number");
+    }
     BAD("nodes[0].matrix[0]: not a finite number", "{\"mesh\":0}",
         "{\"mesh\":0,\"matrix\":[1e999,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}");
     BAD("nodes[0].translation[1]: not a finite number", "{\"mesh\":0}", "{\"mesh\":0,\"translation\":[0,-1e400,0]}");
