@@ -89,6 +89,12 @@ int imp_gltf_read_memory(const unsigned char *data, size_t size, const char *bas
  * order given; every file with the same faces). */
 int imp_obj_read(const char *const *paths, size_t num_paths, const imp_options *opt, imp_scene *out,
                  char *err, size_t err_size);
+/* One OBJ file from memory (size bytes at data; name stands for its path
+ * in messages and names the animation). Its mtllib files are read from
+ * base_dir, or, when base_dir is NULL (the fuzz target), not read (a note
+ * says so). */
+int imp_obj_read_memory(const unsigned char *data, size_t size, const char *name, const char *base_dir,
+                        const imp_options *opt, imp_scene *out, char *err, size_t err_size);
 
 /* Appends a note (printf-style) to s; 0 when out of memory. */
 int imp_scene_note(imp_scene *s, const char *fmt, ...)
