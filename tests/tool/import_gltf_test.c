@@ -718,6 +718,73 @@ static void test_normals_all_or_none(void **state)
     imp_scene_free(&s);
 }
 
+/* Indices not a multiple of 3: the rest dropped, with a note. A primitive
+ * without TEXCOORD_0 beside one with: (0, 0). A skinned node whose
+ * primitive has no JOINTS_0: an ordinary mesh, its node transform
+ * applied. */
+static void test_odd_cases(void **state)
+{
+    static const char *const p[] = {
+        "\"indices\":1}]",
+        "\"indices\":1},{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":10},\"mode\":4,\"indices\":11}]",
+        "{\"mesh\":0}", "{\"mesh\":0,\"skin\":0,\"translation\":[0,0,2]}",
+        "\"scenes\"", "\"skins\":[{\"joints\":[0]}],\"scenes\"",
+        ACCESSOR_10("{\"bufferView\":0,\"componentType\":5126,\"count\":3,\"type\":\"VEC2\"},"
+                    "{\"bufferView\":1,\"componentType\":5121,\"count\":4,\"type\":\"SCALAR\"}")};
+    imp_scene s;
+    (void)state;
+    read_ok(p, 4, NULL, &s);
+    assert_int_equal(s.num_vertices, 6);
+    assert_int_equal(s.num_triangles, 2);
+    assert_int_equal(s.num_notes, 1);
+    assert_string_equal(s.notes[0], "meshes[0].primitives[1]: 4 indices, not a multiple of 3: the last 1 skipped");
+    assert_int_equal(s.num_texcoords, 6);
+    assert_true(s.uv[0] == 0 && s.uv[1] == 0 && s.uv[4] == 0 && s.uv[5] == 0); /* primitive 0 has none */
+    /* primitive 1's: the positions' floats two at a time: (0, 0), (0, 1), (0, 0) */
+    assert_true(s.uv[6] == 0 && s.uv[7] == 0 && s.uv[8] == 0 && s.uv[9] == 1 && s.uv[10] == 0 && s.uv[11] == 0);
+    assert_true(s.positions[2] == 2 && s.positions[11] == 2);                 /* translated: not skinned */
+    /* primitive 1's 8-bit indices: the bytes of 16-bit 0, 1: 0 0 1 (then 0, dropped), after vertex 2 */
+    assert_int_equal(s.triangles[6], 3);
+    assert_int_equal(s.triangles[8], 3);
+    assert_int_equal(s.triangles[10], 4);
+    imp_scene_free(&s);
+}
+
+/* A channel that drives no node (KHR_animation_pointer's, or one without
+ * a node): skipped, with a note; its animation, with nothing left, is one
+ * keyframe of the rest pose. A texture without a source (an extension's
+ * image only): untextured, with a note. A material without a name is
+ * named by its path. */
+static void test_skipped(void **state)
+{
+    static const char *const p[] = {
+        ANIM("{\"sampler\":0,\"target\":{\"path\":\"pointer\",\"extensions\":{\"KHR_animation_pointer\":"
+             "{\"pointer\":\"/nodes/0/translation\"}}}}",
+             "{\"input\":2,\"output\":3}"),
+        "\"indices\":1}]", "\"indices\":1,\"material\":1}]",
+        "\"nodes\"",
+        "\"materials\":[{\"name\":\"named\"},{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}}}],"
+        "\"textures\":[{\"extensions\":{\"EXT_texture_webp\":{\"source\":0}}}],\"images\":[{\"uri\":\"x.webp\"}],\"nodes\""};
+    imp_scene s;
+    (void)state;
+    read_ok(p, 3, NULL, &s);
+    assert_int_equal(s.num_anims, 1);
+    assert_int_equal(s.num_frames, 1);
+    assert_int_equal(s.anims[0].num_frames, 1);
+    assert_int_equal(s.num_notes, 2);
+    assert_string_equal(s.notes[0],
+                        "animations[0].channels[0]: a target other than a node's transform or weights, skipped");
+    assert_string_equal(s.notes[1],
+                        "textures[0]: no source image (an extension's only), materials[1] untextured");
+    assert_int_equal(s.num_materials, 2);
+    assert_string_equal(s.material_names[0], "named");
+    assert_string_equal(s.material_names[1], "materials[1]");
+    assert_int_equal(s.material_image[1], -1);
+    assert_int_equal(s.num_images, 0);
+    assert_int_equal(s.tri_material[0], 1);
+    imp_scene_free(&s);
+}
+
 /* ---- every allocation failing in turn ------------------------------------------------ */
 
 static const char *const *seeds;
@@ -788,7 +855,8 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_animation_errors),  cmocka_unit_test(test_mesh_errors),
         cmocka_unit_test(test_second_joint_set),  cmocka_unit_test(test_zero_weights),
         cmocka_unit_test(test_keyframe_rounding), cmocka_unit_test(test_budget),
-        cmocka_unit_test(test_normals_all_or_none), cmocka_unit_test(test_each_alloc_fails),
+        cmocka_unit_test(test_normals_all_or_none), cmocka_unit_test(test_odd_cases),
+        cmocka_unit_test(test_skipped),           cmocka_unit_test(test_each_alloc_fails),
     };
 #ifdef MD2_TEST_WRAP_ALLOC
     cJSON_Hooks hooks;
