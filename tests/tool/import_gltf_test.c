@@ -500,6 +500,19 @@ static void test_glb(void **state)
     sprintf(msg, "GLB header: length %lu, the file has %lu bytes (truncated?)", (unsigned long)size,
             (unsigned long)(size - 1));
     expect_glb(g, size - 1, msg);
+    {
+        /* a chunk of another type after the binary one: skipped */
+        unsigned char *h = (unsigned char *)calloc(size + 12, 1);
+        assert_non_null(h);
+        memcpy(h, g, size);
+        put32(h + 8, size + 12);
+        put32(h + size, 4);
+        memcpy(h + size + 4, "XTRA", 4);
+        assert_true(imp_gltf_read_memory(h, size + 12, NULL, &o, &s, err, sizeof err));
+        assert_int_equal(s.num_vertices, 3);
+        imp_scene_free(&s);
+        free(h);
+    }
     expect_glb(g, 10, "GLB header: 10 bytes, a header has 12");
     g[4] = 1;
     expect_glb(g, size, "GLB header: version 1, only 2 is read");
@@ -699,6 +712,13 @@ static void test_budget(void **state)
     o.max_bytes = 288;
     read_ok(p, 1, &o, &s);
     imp_scene_free(&s);
+    {
+        /* with normals, twice that */
+        static const char *const q[] = {
+            ANIM("{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}", "{\"input\":2,\"output\":3}"),
+            "\"attributes\":{\"POSITION\":0}", "\"attributes\":{\"POSITION\":0,\"NORMAL\":9}"};
+        expect_error(-1, q, 2, &o, "the scene needs 576 bytes for 8 keyframes of 3 vertices, more than the 288 allowed");
+    }
 }
 
 /* Normals only when every primitive has NORMAL. */

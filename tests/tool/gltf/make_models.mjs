@@ -22,8 +22,8 @@
 //    textured), and a default scene ("scene": 1) that is not the first;
 //  - samplers: one node animated on translation, rotation, scale and
 //    weights by "linear", "step", "cubic" and an unnamed animation (anim3),
-//    keys at uneven times from t0 = 0.05, rotations that flip sign between
-//    keys (the shorter arc);
+//    keys at uneven times from t0 = 0.05 (the weights' from 0.3 to 0.95),
+//    rotations that flip sign between keys (the shorter arc);
 //  - accessors: a mesh of eight primitives: every component type of
 //    POSITION, NORMAL and TEXCOORD_0 (float, normalized and plain integers,
 //    KHR_mesh_quantization, required), interleaved views with byteStride,
@@ -454,11 +454,14 @@ function box(sx, sy, sz) {
       ? acc([0, 0, 0, 0, 0.1, 0.2, 1, 0, 0, 0, 0, 0.3, 0.4, 0, 0, 0.2, 0.2, 0, 0.6, 0.5, 0, 0, 0, 0], 'SCALAR')
       : m.accessor(wt, 'SCALAR', UBYTE, { normalized: true }),
   });
+  // the weights' keys start later and end sooner than the others': before
+  // their first key their first value, after their last their last
+  const tw = m.accessor([0.3, 0.55, 0.7, 0.95], 'SCALAR');
   const anim = (name, interp) => {
     const s = sampler(interp);
     const a = {
       channels: ['translation', 'rotation', 'scale', 'weights'].map((p, i) => ({ sampler: i, target: { node: 1, path: p } })),
-      samplers: [s.T, s.R, s.S, s.W].map((o) => ({ input: t, output: o, interpolation: interp })),
+      samplers: [s.T, s.R, s.S, s.W].map((o, i) => ({ input: i === 3 ? tw : t, output: o, interpolation: interp })),
     };
     if (name) a.name = name;
     return a;
