@@ -355,12 +355,12 @@ static char *file_uri(gl *g, const char *uri, const char *where)
     size_t blen, i, n = 0;
     char *path;
     const char *colon = strchr(uri, ':'), *slash = strchr(uri, '/');
-    if (!g->base_dir) {
-        fail(g, "%s: \"%s\" is an external file, which is not read here", where, uri);
-        return NULL;
-    }
     if (!*uri || uri[0] == '/' || (colon && (!slash || colon < slash))) {
         fail(g, "%s: \"%s\" is not a relative file path", where, uri);
+        return NULL;
+    }
+    if (!g->base_dir) {
+        fail(g, "%s: \"%s\" is an external file, which is not read here", where, uri);
         return NULL;
     }
     blen = strlen(g->base_dir);
@@ -624,7 +624,7 @@ static void read_element(const unsigned char *p, int ctype, int normalized, int 
 /* Decodes accessors[a], used at the JSON path where, which needs comps
  * values an element (0: any) and, when integer, unsigned integer
  * components (u) rather than floats (f). */
-static int load_accessor(gl *g, int a, const char *where, int comps, int integer, gl_data *d)
+static int decode_accessor(gl *g, int a, const char *where, int comps, int integer, gl_data *d)
 {
     char w[64];
     const cJSON *o, *type, *sparse, *norm;
@@ -762,6 +762,15 @@ static int load_accessor(gl *g, int a, const char *where, int comps, int integer
     return 1;
 }
 
+/* The same, with nothing left allocated when it fails. */
+static int load_accessor(gl *g, int a, const char *where, int comps, int integer, gl_data *d)
+{
+    if (decode_accessor(g, a, where, comps, integer, d))
+        return 1;
+    data_free(d);
+    return 0;
+}
+
 /* An accessor named by o[key] (at the path where.key); absent: d->count 0,
  * an error when required. */
 static int load_member(gl *g, const cJSON *o, const char *key, const char *where, int required, int comps,
@@ -777,9 +786,12 @@ static int load_member(gl *g, const cJSON *o, const char *key, const char *where
         return required ? fail(g, "%s: missing", w) : 1;
     if (!load_accessor(g, a, w, comps, integer, d))
         return 0;
-    if (count && d->count != count)
-        return fail(g, "%s: accessor %d has %lu elements, POSITION has %lu", w, a, (unsigned long)d->count,
-                    (unsigned long)count);
+    if (count && d->count != count) {
+        fail(g, "%s: accessor %d has %lu elements, POSITION has %lu", w, a, (unsigned long)d->count,
+             (unsigned long)count);
+        data_free(d);
+        return 0;
+    }
     return 1;
 }
 
@@ -1400,27 +1412,33 @@ typedef struct gl_pose {
     double *world;     /* 16 a node */
 } gl_pose;
 
+/* Spherical linear interpolation from a to b0 along the shorter arc; close
+ * rotations (cosine 0.9995 or more) are blended linearly and normalised. */
 static void slerp(const double *a, const double *b0, double s, double *out)
 {
-    double b[4], d = a[0] * b0[0] + a[1] * b0[1] + a[2] * b0[2] + a[3] * b0[3], ka, kb, len;
+    double b[4], d = a[0] * b0[0] + a[1] * b0[1] + a[2] * b0[2] + a[3] * b0[3];
     int i;
+    if (s <= 0 || s >= 1 || (a[0] == b0[0] && a[1] == b0[1] && a[2] == b0[2] && a[3] == b0[3])) {
+        memcpy(out, s >= 1 ? b0 : a, 4 * sizeof *out); /* a key's own value, as it is */
+        return;
+    }
     for (i = 0; i < 4; i++)
         b[i] = d < 0 ? -b0[i] : b0[i];
     d = fabs(d);
-    if (d < 1 - 1e-9) {
-        double th = acos(d > 1 ? 1 : d), sn = sin(th);
-        ka = sin((1 - s) * th) / sn;
-        kb = sin(s * th) / sn;
-    } else {
-        ka = 1 - s;
-        kb = s;
-    }
-    for (i = 0; i < 4; i++)
-        out[i] = ka * a[i] + kb * b[i];
-    len = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
-    if (len > 0)
+    if (d < 0.9995) {
+        double th = acos(d), sn = sin(th);
+        double ka = sin((1 - s) * th) / sn, kb = sin(s * th) / sn;
         for (i = 0; i < 4; i++)
-            out[i] /= len;
+            out[i] = ka * a[i] + kb * b[i];
+    } else {
+        double len;
+        for (i = 0; i < 4; i++)
+            out[i] = (1 - s) * a[i] + s * b[i];
+        len = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
+        if (len > 0)
+            for (i = 0; i < 4; i++)
+                out[i] /= len;
+    }
 }
 
 /* The channel's value at time t into out (width values). */
@@ -1720,7 +1738,8 @@ static int load_image(gl *g, int j, int *index)
             if (!(im->path = file_uri(g, uri->valuestring, w)))
                 return 0;
             s->num_images++;
-            if (!(im->label = gl_strdup(g, uri->valuestring)))
+            /* the file's name as the file system has it (percent-decoded) */
+            if (!(im->label = gl_strdup(g, im->path + strlen(g->base_dir) + 1)))
                 return 0;
         }
     } else {
@@ -1746,7 +1765,7 @@ static int load_materials(gl *g)
         g->image_map[i] = -1;
     for (i = 0; i < g->nmaterials; i++) {
         const cJSON *o = j_object(g, g->materials, "materials", i), *name, *pbr, *tex;
-        char where[48], buf[48];
+        char where[48], buf[96];
         int t, src = -1;
         if (!o)
             return 0;
@@ -1883,7 +1902,7 @@ static int read_all(gl *g, const unsigned char *data, size_t size)
     g->root = cJSON_ParseWithLengthOpts((const char *)json, json_len, &end, 0);
     if (!g->root) {
         if (end && (const unsigned char *)end >= json && (size_t)((const unsigned char *)end - json) <= json_len)
-            return fail(g, "not JSON: a syntax error at byte %lu of the JSON", (unsigned long)((const unsigned char *)end - json));
+            return fail(g, "not JSON: a syntax error near byte %lu of the JSON", (unsigned long)((const unsigned char *)end - json));
         return fail(g, "not JSON (or out of memory)");
     }
     if (!cJSON_IsObject(g->root))
