@@ -58,6 +58,8 @@ static uint32_t *new_table(size_t n, size_t *mask)
     size_t size = 16;
     while (size < 2 * n && size < ((size_t)1 << 30))
         size *= 2;
+    if (n >= size) /* over 2^30 keys: no room to probe (and no such model fits an MD2) */
+        return NULL;
     *mask = size - 1;
     return (uint32_t *)calloc(size, sizeof(uint32_t));
 }
@@ -251,8 +253,9 @@ static int corner_uvs(const char *source, const imp_scene *s, const tool_image *
             u = s->uv[2 * (size_t)t];
             v = s->uv[2 * (size_t)t + 1];
         }
-        if (packed && s->tri_material && s->tri_material[tri] != IMP_NO_MATERIAL &&
-            s->material_image[s->tri_material[tri]] >= 0) {
+        if (packed && s->tri_material && s->tri_material[tri] < s->num_materials &&
+            s->material_image[s->tri_material[tri]] >= 0 &&
+            (size_t)s->material_image[s->tri_material[tri]] < s->num_images) {
             uint32_t m = s->tri_material[tri];
             size_t im = (size_t)s->material_image[m];
             if (!(u >= 0.0f && u <= 1.0f && v >= 0.0f && v <= 1.0f)) {
