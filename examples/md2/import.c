@@ -716,10 +716,16 @@ static int finish(const import_args *a, const md2_model *m, const imp_made *made
     if (!ok)
         return 0;
     print_notes(r);
-    if (a->json)
+    if (a->json) {
         print_json(r, m);
-    else
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            tool_error(IMPORT_CMD, "cannot write the summary: %s (%s is written)",
+                       strerror(errno), a->out);
+            return 0;
+        }
+    } else {
         print_text(r, m);
+    }
     return 1;
 }
 
