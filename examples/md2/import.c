@@ -756,7 +756,7 @@ static int import_md2(const import_args *a, md2_profile profile)
     bo.warning_user = &r;
     res = md2_rebuild(tm.model, &bo, &m);
     if (res != MD2_OK) {
-        tool_error(IMPORT_CMD, "%s: cannot rebuild it: %s", a->sources[0], diag.message);
+        imp_error("%s: cannot rebuild it: %s", a->sources[0], diag.message);
         goto done;
     }
     /* the input: the old model's decoded positions */

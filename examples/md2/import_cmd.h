@@ -44,6 +44,14 @@ typedef struct imp_made {
     size_t num_anims;
 } imp_made;
 
+/* "md2 import: " + the formatted message + newline on stderr, the message
+ * written with tool_put_clean() (it may hold names from files). */
+void imp_error(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
 /* The default skin size of a model without texture. */
 #define IMP_DEFAULT_SKIN_SIZE 256
 

@@ -24,8 +24,22 @@
 #include "import_cmd.h"
 
 #include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+void imp_error(const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fputs("md2 " IMPORT_CMD ": ", stderr);
+    tool_put_clean(stderr, line);
+    fputc('\n', stderr);
+}
 
 static uint32_t fnv(uint32_t h, const void *data, size_t n)
 {
@@ -44,6 +58,8 @@ static uint32_t *new_table(size_t n, size_t *mask)
     size_t size = 16;
     while (size < 2 * n && size < ((size_t)1 << 30))
         size *= 2;
+    if (n >= size) /* over 2^30 keys: no room to probe (and no such model fits an MD2) */
+        return NULL;
     *mask = size - 1;
     return (uint32_t *)calloc(size, sizeof(uint32_t));
 }
@@ -169,8 +185,7 @@ static int load_images(const char *source, const imp_scene *s, unsigned char *us
         else
             ok = tool_image_read(im->path, &imgs[i], err, sizeof err);
         if (!ok) {
-            tool_error(IMPORT_CMD, "%s: the texture %s cannot be read: %s", source, im->label,
-                       err);
+            imp_error("%s: the texture %s cannot be read: %s", source, im->label, err);
             return 0;
         }
         (*count)++;
@@ -238,16 +253,17 @@ static int corner_uvs(const char *source, const imp_scene *s, const tool_image *
             u = s->uv[2 * (size_t)t];
             v = s->uv[2 * (size_t)t + 1];
         }
-        if (packed && s->tri_material && s->tri_material[tri] != IMP_NO_MATERIAL &&
-            s->material_image[s->tri_material[tri]] >= 0) {
+        if (packed && s->tri_material && s->tri_material[tri] < s->num_materials &&
+            s->material_image[s->tri_material[tri]] >= 0 &&
+            (size_t)s->material_image[s->tri_material[tri]] < s->num_images) {
             uint32_t m = s->tri_material[tri];
             size_t im = (size_t)s->material_image[m];
             if (!(u >= 0.0f && u <= 1.0f && v >= 0.0f && v <= 1.0f)) {
-                tool_error(IMPORT_CMD, "%s: material '%s' (texture %s): triangle %lu has the "
-                                       "texcoord (%g, %g), outside 0..1: its texture is packed "
-                                       "with others into one skin, where it cannot repeat",
-                           source, s->material_names[m], s->images[im].label,
-                           (unsigned long)tri, (double)u, (double)v);
+                imp_error("%s: material '%s' (texture %s): triangle %lu has the texcoord (%g, %g), "
+                          "outside 0..1: its texture is packed with others into one skin, where "
+                          "it cannot repeat",
+                          source, s->material_names[m], s->images[im].label, (unsigned long)tri,
+                          (double)u, (double)v);
                 return 0;
             }
             u = (float)(((double)x[im] + (double)u * imgs[im].width) / out->skin_width);

@@ -418,9 +418,8 @@ static int cmp_pixels(int argc, char **argv)
 {
     int wa = 0, ha = 0, wb = 0, hb = 0;
     unsigned char *a = decode(argv[2], &wa, &ha), *b = decode(argv[3], &wb, &hb);
-    double maxd = strtod(argv[4], NULL), meand = strtod(argv[5], NULL), sum = 0;
+    double maxd = strtod(argv[4], NULL), meand = strtod(argv[5], NULL);
     long x0 = argc == 8 ? strtol(argv[6], NULL, 10) : 0, y0 = argc == 8 ? strtol(argv[7], NULL, 10) : 0;
-    int worst = 0;
     if (!a || !b) {
         free(a);
         free(b);
@@ -431,6 +430,8 @@ static int cmp_pixels(int argc, char **argv)
         fail("%s: %dx%d, which does not hold %s (%dx%d) there", argv[3], wb, hb, argv[2], wa, ha);
     } else {
         long x, y;
+        double sum = 0;
+        int worst = 0;
         for (y = 0; y < ha; y++) {
             for (x = 0; x < wa; x++) {
                 const unsigned char *p = a + 4 * ((size_t)y * (size_t)wa + (size_t)x);
@@ -463,14 +464,14 @@ static long dist2(const unsigned char *p, const unsigned char *q)
 static int cmp_nearest(char **argv)
 {
     int wx = 0, hx = 0, ws = 0, hs = 0;
-    size_t size = 0, i, n;
+    size_t size = 0;
     unsigned char *x = decode(argv[2], &wx, &hx), *src = decode(argv[3], &ws, &hs);
     unsigned char *file = read_all(argv[2], &size);
     if (!x || !src || !file || size < 769 || wx != ws || hx != hs) {
         fail("%s, %s: cannot compare", argv[2], argv[3]);
     } else {
         const unsigned char *pal = file + size - 768;
-        n = (size_t)wx * (size_t)hx;
+        size_t i, n = (size_t)wx * (size_t)hx;
         for (i = 0; i < n && failures < 5; i++) {
             long best = -1;
             int e;
@@ -490,7 +491,7 @@ static int cmp_nearest(char **argv)
 
 static int cmp_palette(char **argv)
 {
-    size_t size = 0, i;
+    size_t size = 0;
     unsigned char *x = read_all(argv[2], &size), want[768];
     memset(want, 0, sizeof want);
     if (!x || size < 769) {
@@ -509,6 +510,7 @@ static int cmp_palette(char **argv)
         free(src);
     } else {
         int w = 0, h = 0;
+        size_t i;
         unsigned char *img = decode(argv[3], &w, &h);
         if (!img) {
             free(x);
