@@ -501,8 +501,8 @@ static int load_view(gl *g, int v, const char *where, const unsigned char **data
     const cJSON *o;
     int b;
     double off, length, st;
-    const unsigned char *bd;
-    size_t bsize;
+    const unsigned char *bd = NULL;
+    size_t bsize = 0;
     pathf(w, sizeof w, "bufferViews[%d]", v);
     if (!(o = j_object(g, g->views, "bufferViews", (size_t)v)))
         return 0;

@@ -783,8 +783,9 @@ static void test_skipped(void **state)
              "{\"input\":2,\"output\":3}"),
         "\"indices\":1}]", "\"indices\":1,\"material\":1}]",
         "\"nodes\"",
-        "\"materials\":[{\"name\":\"named\"},{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}}}],"
-        "\"textures\":[{\"extensions\":{\"EXT_texture_webp\":{\"source\":0}}}],\"images\":[{\"uri\":\"x.webp\"}],\"nodes\""};
+        ("\"materials\":[{\"name\":\"named\"},{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":0}}}],"
+         "\"textures\":[{\"extensions\":{\"EXT_texture_webp\":{\"source\":0}}}],\"images\":[{\"uri\":\"x.webp\"}],"
+         "\"nodes\"")};
     imp_scene s;
     (void)state;
     read_ok(p, 3, NULL, &s);
