@@ -8,6 +8,8 @@
 #    tests/test_playback.c compiles;
 #  - "Draw it" shows the region of examples/md2_draw_cpu.c between its README
 #    markers (md2_view --cpu draws with it in the md2_view_cpu_* tests);
+#  - "The md2 command" shows the path from Blender that the case
+#    readme_blender of tests/tool/import.cases runs;
 #  - and README has no other C block: a new one must come from tested code.
 #   cmake -DSOURCE_DIR=<repo> -P tests/readme_sync.cmake
 # SPDX-License-Identifier: MIT
@@ -128,6 +130,18 @@ if(at EQUAL -1)
 endif()
 known_block("${block}")
 message(STATUS "README drawing example is in sync")
+
+# ---- The md2 command: the path from Blender, run by md2_import_readme_blender --
+readme_section("The md2 command" section)
+string(FIND "${section}" "\n```sh\n# in Blender: File > Export > glTF 2.0 (.glb), as model.glb\nmd2 import model.glb -o model.md2 --height 56\nmd2 render model.md2 -o look.png\n```\n" at)
+file(READ "${SOURCE_DIR}/tests/tool/import.cases" import_cases)
+string(FIND "${import_cases}" "\nreadme_blender  0  md2 render model.md2 -o look.png\n    before  run md2 export @CRYSTAL@ -o model.glb\n    before  run md2 import model.glb -o model.md2 --height 56\n" run)
+if(at EQUAL -1 OR run EQUAL -1)
+  message(FATAL_ERROR "README.md's path from Blender (\"The md2 command\") and the case "
+    "readme_blender of tests/tool/import.cases no longer run the same two commands: "
+    "md2 import model.glb -o model.md2 --height 56, md2 render model.md2 -o look.png")
+endif()
+message(STATUS "README's path from Blender is the case md2_import_readme_blender")
 
 # ---- no other C block --------------------------------------------------------
 set(rest "${readme}")

@@ -19,21 +19,21 @@
 
 /* A name beside path that nothing has: path.old-md2, else path.old-md2-2,
  * -3, ... NULL when out of memory or all are taken (said). */
-static char *backup_name(const char *path)
+static char *backup_name(const char *cmd, const char *path)
 {
     size_t n = strlen(path);
     char *name = (char *)malloc(n + sizeof BACKUP_SUFFIX + 8);
     struct stat st;
     int i;
     if (!name) {
-        tool_error(EXPORT_CMD, "out of memory");
+        tool_error(cmd, "out of memory");
         return NULL;
     }
     memcpy(name, path, n);
     memcpy(name + n, BACKUP_SUFFIX, sizeof BACKUP_SUFFIX);
     for (i = 2; lstat(name, &st) == 0; i++) {
         if (i > 999) {
-            tool_error(EXPORT_CMD, "cannot keep the old %s aside: %s and the names after it "
+            tool_error(cmd, "cannot keep the old %s aside: %s and the names after it "
                        "are taken", path, name);
             free(name);
             return NULL;
@@ -66,12 +66,12 @@ static int no_hard_links(int e)
  * file system has no hard links, path renamed. A name taken between
  * backup_name() and link() (EEXIST) is never replaced: the next one is
  * tried. The name, or NULL (said). */
-static char *keep_aside(const char *path, int *moved)
+static char *keep_aside(const char *cmd, const char *path, int *moved)
 {
     int tries;
     *moved = 0;
     for (tries = 0; tries < 1000; tries++) {
-        char *backup = backup_name(path);
+        char *backup = backup_name(cmd, path);
         int e;
         if (!backup)
             return NULL;
@@ -89,18 +89,19 @@ static char *keep_aside(const char *path, int *moved)
             }
             e = errno;
         }
-        tool_error(EXPORT_CMD, "cannot keep the old %s aside as %s: %s", path, backup,
+        tool_error(cmd, "cannot keep the old %s aside as %s: %s", path, backup,
                    strerror(e));
         free(backup);
         return NULL;
     }
-    tool_error(EXPORT_CMD, "cannot keep the old %s aside: the names %s" BACKUP_SUFFIX
+    tool_error(cmd, "cannot keep the old %s aside: the names %s" BACKUP_SUFFIX
                " and after it keep being taken", path, path);
     return NULL;
 }
 
 int export_set_place(export_set *set, tool_out *out)
 {
+    const char *cmd = set->cmd ? set->cmd : EXPORT_CMD;
     struct stat st;
     char *backup = NULL;
     int moved = 0, ok = out->file != NULL;
@@ -111,7 +112,7 @@ int export_set_place(export_set *set, tool_out *out)
         if (cap <= (size_t)-1 / sizeof *p)
             p = (export_placed *)realloc(set->files, cap * sizeof *p);
         if (!p) {
-            tool_error(EXPORT_CMD, "out of memory");
+            tool_error(cmd, "out of memory");
             ok = 0;
         } else {
             set->files = p;
@@ -119,19 +120,19 @@ int export_set_place(export_set *set, tool_out *out)
         }
     }
     if (ok) /* else tool_out_abort() below closes it */
-        ok = tool_out_close(out, EXPORT_CMD);
+        ok = tool_out_close(out, cmd);
     /* an old file (not a folder, which the rename below refuses to
      * replace) is kept until the whole set is in place */
     if (ok && lstat(out->path, &st) == 0 && !S_ISDIR(st.st_mode)) {
-        backup = keep_aside(out->path, &moved);
+        backup = keep_aside(cmd, out->path, &moved);
         if (!backup)
             ok = 0;
     }
     if (ok && rename(out->tmp, out->path) != 0) {
         int e = errno;
-        tool_error(EXPORT_CMD, "cannot rename %s to %s: %s", out->tmp, out->path, strerror(e));
+        tool_error(cmd, "cannot rename %s to %s: %s", out->tmp, out->path, strerror(e));
         if (backup && moved && rename(backup, out->path) != 0)
-            tool_error(EXPORT_CMD, "cannot put the old %s back: it is %s", out->path, backup);
+            tool_error(cmd, "cannot put the old %s back: it is %s", out->path, backup);
         else if (backup && !moved)
             remove(backup);
         free(backup);
@@ -153,13 +154,15 @@ int export_set_place(export_set *set, tool_out *out)
 
 int export_set_write(export_set *set, const char *path, const void *data, size_t size)
 {
+    const char *cmd = set->cmd ? set->cmd : EXPORT_CMD;
     tool_out out;
-    return tool_out_open(&out, EXPORT_CMD, path) &&
-           tool_out_write(&out, EXPORT_CMD, data, size) && export_set_place(set, &out);
+    return tool_out_open(&out, cmd, path) &&
+           tool_out_write(&out, cmd, data, size) && export_set_place(set, &out);
 }
 
 void export_set_finish(export_set *set, int ok)
 {
+    const char *cmd = set->cmd ? set->cmd : EXPORT_CMD;
     size_t i;
     for (i = set->count; i-- > 0;) {
         export_placed *p = &set->files[i];
@@ -168,7 +171,7 @@ void export_set_finish(export_set *set, int ok)
                 remove(p->backup);
         } else if (p->backup) {
             if (rename(p->backup, p->path) != 0)
-                tool_error(EXPORT_CMD, "cannot put the old %s back (it is %s): %s", p->path,
+                tool_error(cmd, "cannot put the old %s back (it is %s): %s", p->path,
                            p->backup, strerror(errno));
         } else {
             remove(p->path);

@@ -92,6 +92,7 @@ typedef struct export_set {
     export_placed *files;
     size_t count;
     size_t capacity;
+    const char *cmd; /* the command named in messages ("import"); NULL: "export" */
 } export_set;
 
 /* Closes out (opened with tool_out_open()) and renames it into place as a

@@ -156,6 +156,20 @@ static int load_stb(const char *path, const unsigned char *data, size_t size,
     return 1;
 }
 
+int tool_image_decode(const char *label, const unsigned char *data, size_t size,
+                      tool_image *out, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    /* PCX by name, or by its first byte (0x0A) when the name says nothing
+     * stb_image knows */
+    if (has_extension(label, ".pcx") ||
+        (size > 0 && data[0] == 0x0A && !has_extension(label, ".png") &&
+         !has_extension(label, ".tga") && !has_extension(label, ".bmp") &&
+         !has_extension(label, ".jpg") && !has_extension(label, ".jpeg")))
+        return load_pcx(label, data, size, out, err, err_size);
+    return load_stb(label, data, size, out, err, err_size);
+}
+
 int tool_image_read(const char *path, tool_image *out, char *err, size_t err_size)
 {
     unsigned char *data = NULL;
@@ -164,15 +178,7 @@ int tool_image_read(const char *path, tool_image *out, char *err, size_t err_siz
     memset(out, 0, sizeof *out);
     if (!read_file(path, &data, &size, err, err_size))
         return 0;
-    /* PCX by name, or by its first byte (0x0A) when the name says nothing
-     * stb_image knows */
-    if (has_extension(path, ".pcx") ||
-        (size > 0 && data[0] == 0x0A && !has_extension(path, ".png") &&
-         !has_extension(path, ".tga") && !has_extension(path, ".bmp") &&
-         !has_extension(path, ".jpg") && !has_extension(path, ".jpeg")))
-        ok = load_pcx(path, data, size, out, err, err_size);
-    else
-        ok = load_stb(path, data, size, out, err, err_size);
+    ok = tool_image_decode(path, data, size, out, err, err_size);
     free(data);
     return ok;
 }

@@ -22,6 +22,12 @@ typedef struct tool_image {
  * returns 0 and writes a sentence that says why into err (err_size bytes). */
 int tool_image_read(const char *path, tool_image *out, char *err, size_t err_size);
 
+/* The same for an image already in memory (size bytes at data, still
+ * encoded); label names it in messages and, by its extension, tells PCX
+ * from the rest as a path does. */
+int tool_image_decode(const char *label, const unsigned char *data, size_t size,
+                      tool_image *out, char *err, size_t err_size);
+
 /* Releases what tool_image_read() allocated (NULL is a no-op); the struct
  * becomes empty. */
 void tool_image_free(tool_image *img);

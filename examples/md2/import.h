@@ -71,6 +71,7 @@ typedef struct imp_scene {
 /* What the command line asks of a reader. */
 typedef struct imp_options {
     double fps;                   /* keyframes a second for sampled animations (default 10) */
+    int fps_given;                /* --fps was given: fps also overrides the rates md2 export's glTF records */
     const char *const *anims;     /* --anim NAME...: keep only these animations, in this order */
     size_t num_anims;             /* 0: all of them, in the source's order */
     const char *anim_name;        /* OBJ sequences: the animation's name (--anim-name), or NULL */
@@ -79,10 +80,21 @@ typedef struct imp_options {
 
 /* glTF 2.0 (.gltf with its .bin files or data URIs, .glb). */
 int imp_gltf_read(const char *path, const imp_options *opt, imp_scene *out, char *err, size_t err_size);
+/* The same from bytes in memory (a .glb or a .gltf's JSON, told apart by
+ * the GLB magic): files it names (buffers, images) are resolved against
+ * base_dir, or refused when base_dir is NULL (the fuzz target). */
+int imp_gltf_read_memory(const unsigned char *data, size_t size, const char *base_dir, const imp_options *opt,
+                         imp_scene *out, char *err, size_t err_size);
 /* One OBJ (a single frame) or several (the frames of one animation, in the
  * order given; every file with the same faces). */
 int imp_obj_read(const char *const *paths, size_t num_paths, const imp_options *opt, imp_scene *out,
                  char *err, size_t err_size);
+/* One OBJ file from memory (size bytes at data; name stands for its path
+ * in messages and names the animation). Its mtllib files are read from
+ * base_dir, or, when base_dir is NULL (the fuzz target), not read (a note
+ * says so). */
+int imp_obj_read_memory(const unsigned char *data, size_t size, const char *name, const char *base_dir,
+                        const imp_options *opt, imp_scene *out, char *err, size_t err_size);
 
 /* Appends a note (printf-style) to s; 0 when out of memory. */
 int imp_scene_note(imp_scene *s, const char *fmt, ...)

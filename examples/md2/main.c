@@ -1,10 +1,11 @@
 /*
- * md2: inspect, validate, export and render Quake II MD2 models.
+ * md2: inspect, validate, export, render and import Quake II MD2 models.
  *
  *   md2 info MODEL [--json]
  *   md2 validate [--strict] PATH...
  *   md2 export MODEL -o OUT.{obj,gltf,glb} [options]
  *   md2 render MODEL -o OUT.png [options]
+ *   md2 import SOURCE... -o OUT.md2 [options]
  *
  * docs/tool.md is the manual; `md2 COMMAND --help` the short form.
  *
@@ -25,13 +26,14 @@ static const command commands[] = {
     {"validate", tool_validate, "check files and directory trees; exit 1 if any is refused"},
     {"export", tool_export, "write OBJ or glTF 2.0 (.gltf, .glb) with animations"},
     {"render", tool_render, "draw a pose or a contact sheet of an animation to PNG"},
+    {"import", tool_import, "make an MD2 from glTF or OBJ, or repair an MD2"},
 };
 
 static void usage(FILE *f)
 {
     size_t i;
     fprintf(f, "usage: md2 COMMAND [ARGS...]\n\n"
-               "Inspect, validate, export and render Quake II MD2 models (libmd2 %s).\n\n"
+               "Inspect, validate, export, render and import Quake II MD2 models (libmd2 %s).\n\n"
                "commands:\n",
             md2_version_string());
     for (i = 0; i < sizeof commands / sizeof commands[0]; i++)

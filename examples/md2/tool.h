@@ -1,5 +1,5 @@
 /*
- * md2: the libmd2 command (info, validate, export, render). A user of the
+ * md2: the libmd2 command (info, validate, export, render, import). A user of the
  * library like any other: everything it knows of MD2 comes from the public
  * headers. Each subcommand lives in a file of its own; this header holds
  * what they share (common.c).
@@ -33,6 +33,7 @@ int tool_info(int argc, char **argv);
 int tool_validate(int argc, char **argv);
 int tool_export(int argc, char **argv);
 int tool_render(int argc, char **argv);
+int tool_import(int argc, char **argv);
 
 /* "md2 CMD: " + the formatted message + newline, to stderr. */
 void tool_error(const char *cmd, const char *fmt, ...)

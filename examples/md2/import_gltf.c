@@ -1,0 +1,2151 @@
+/*
+ * md2 import: the glTF 2.0 reader (import.h, docs/tool.md "md2 import:
+ * glTF"). Reads a .gltf (with its .bin files or data: URIs) or a .glb,
+ * evaluates the default scene (node hierarchy, morph targets, skins) at
+ * each keyframe time of each animation, and fills an imp_scene with
+ * world-space positions in glTF's own axes and units.
+ *
+ * The JSON is parsed with cJSON; every index, count and byte range the JSON
+ * gives is checked against what it points at before anything is read or
+ * allocated, and an error names the JSON path of what is wrong.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "import.h"
+
+#include <cjson/cJSON.h>
+
+#include <errno.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define GL_BYTE 5120
+#define GL_UNSIGNED_BYTE 5121
+#define GL_SHORT 5122
+#define GL_UNSIGNED_SHORT 5123
+#define GL_UNSIGNED_INT 5125
+#define GL_FLOAT 5126
+
+/* JSON integers we take: up to 2^53, exact in a double */
+#define GL_MAX_INT 9007199254740992.0
+/* an accessor without a bufferView (zeros and sparse values) has no bytes
+ * to bound its count: it may hold this many elements at most */
+#define GL_MAX_VIEWLESS 16777216.0
+/* keyframes an animation may have */
+#define GL_MAX_KEYS 1000000.0
+
+enum { PATH_T, PATH_R, PATH_S, PATH_W };
+enum { INTERP_LINEAR, INTERP_STEP, INTERP_CUBIC };
+
+/* A decoded accessor: count elements of comps values, as floats (f) or, for
+ * indices and joints, as unsigned integers (u). */
+typedef struct gl_data {
+    size_t count;
+    int comps;
+    float *f;
+    uint32_t *u;
+} gl_data;
+
+typedef struct gl_prim {
+    int triangles;       /* a triangle primitive (else skipped) */
+    gl_data pos, nrm, uv;
+    size_t nsets;        /* JOINTS_n / WEIGHTS_n pairs */
+    gl_data *joints, *weights;
+    gl_data *tpos, *tnrm; /* one a morph target (count 0: the target has none) */
+    uint32_t *tri;       /* 3 a triangle, into pos */
+    size_t ntri;
+    int material;        /* -1: none */
+} gl_prim;
+
+typedef struct gl_mesh {
+    int loaded;
+    size_t nprims;
+    gl_prim *prims;
+    size_t ntargets;
+    double *weights; /* ntargets defaults (mesh.weights or zeros) */
+} gl_mesh;
+
+typedef struct gl_node {
+    int parent;
+    int has_matrix;
+    double matrix[16];
+    double t[3], r[4], s[3];
+    int mesh, skin;
+    const cJSON *children;
+    const cJSON *weights; /* node.weights, or NULL */
+    int state;            /* hierarchy check */
+} gl_node;
+
+typedef struct gl_skin {
+    int loaded;
+    size_t njoints;
+    int *joints;
+    double *ibm; /* 16 a joint, column-major */
+} gl_skin;
+
+typedef struct gl_channel {
+    int node, path, interp;
+    size_t width; /* values a key: 3, 4, or the morph target count */
+    gl_data in, out;
+} gl_channel;
+
+typedef struct gl_anim {
+    int index;
+    char *name;
+    size_t nchannels;
+    gl_channel *channels;
+    double t0, fps;
+    size_t nframes;
+} gl_anim;
+
+typedef struct gl_buf {
+    int loaded;
+    unsigned char *owned;
+    const unsigned char *data;
+    size_t size;
+} gl_buf;
+
+typedef struct gl {
+    cJSON *root;
+    const char *base_dir;
+    const imp_options *opt;
+    imp_scene *out;
+    char *err;
+    size_t err_size;
+    const unsigned char *bin;
+    size_t bin_size;
+    int has_bin;
+    const cJSON *buffers, *views, *accessors, *nodes_j, *meshes_j, *skins_j, *materials, *textures, *images,
+        *animations;
+    size_t nbuffers, nviews, naccessors, nnodes, nmeshes, nskins, nmaterials, ntextures, nimages, nanimations;
+    gl_buf *bufs;
+    gl_node *nodes;
+    gl_mesh *meshes;
+    gl_skin *skins;
+    int *image_map; /* glTF image -> scene image, or -1 */
+    size_t nitems;
+    int *items;     /* nodes with a mesh, in scene order */
+    int *order;     /* every node, parents before children */
+    size_t norder;
+    size_t nanims;
+    gl_anim *anims;
+} gl;
+
+/* ---- errors and small helpers --------------------------------------------- */
+
+static int fail(gl *g, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+static int fail(gl *g, const char *fmt, ...)
+{
+    if (g->err && g->err_size) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(g->err, g->err_size, fmt, ap);
+        va_end(ap);
+    }
+    return 0;
+}
+
+/* snprintf for the JSON paths of messages (which a long path may cut) */
+static void pathf(char *buf, size_t size, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+static void pathf(char *buf, size_t size, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, size, fmt, ap);
+    va_end(ap);
+}
+
+static int oom(gl *g)
+{
+    return fail(g, "out of memory");
+}
+
+static void *gl_alloc(gl *g, size_t count, size_t size)
+{
+    void *p;
+    if (count == 0)
+        count = 1;
+    if (count > (size_t)-1 / size) {
+        oom(g);
+        return NULL;
+    }
+    p = calloc(count, size);
+    if (!p)
+        oom(g);
+    return p;
+}
+
+static char *gl_strdup(gl *g, const char *s)
+{
+    size_t n = strlen(s);
+    char *d = (char *)gl_alloc(g, n + 1, 1);
+    if (d)
+        memcpy(d, s, n + 1);
+    return d;
+}
+
+static const cJSON *jget(const cJSON *o, const char *key)
+{
+    return o ? cJSON_GetObjectItemCaseSensitive(o, key) : NULL;
+}
+
+/* An optional array member: *arr NULL and *n 0 when absent. */
+static int j_array(gl *g, const cJSON *o, const char *key, const char *where, const cJSON **arr, size_t *n)
+{
+    const cJSON *a = jget(o, key);
+    *arr = NULL;
+    *n = 0;
+    if (!a)
+        return 1;
+    if (!cJSON_IsArray(a))
+        return fail(g, "%s%s%s: not an array", where, *where ? "." : "", key);
+    *arr = a;
+    *n = (size_t)cJSON_GetArraySize(a);
+    return 1;
+}
+
+static int is_int(const cJSON *v, double lo, double hi)
+{
+    return cJSON_IsNumber(v) && v->valuedouble >= lo && v->valuedouble <= hi &&
+           floor(v->valuedouble) == v->valuedouble;
+}
+
+/* An optional index member into something of count elements: *out -1
+ * when absent. */
+static int j_index(gl *g, const cJSON *o, const char *key, const char *where, size_t count, const char *what,
+                   int *out)
+{
+    const cJSON *v = jget(o, key);
+    *out = -1;
+    if (!v)
+        return 1;
+    if (!is_int(v, 0, GL_MAX_INT))
+        return fail(g, "%s.%s: not an index (a whole number from 0)", where, key);
+    if (v->valuedouble >= (double)count)
+        return fail(g, "%s.%s: %s %.0f does not exist (there %s %lu)", where, key, what, v->valuedouble,
+                    count == 1 ? "is" : "are", (unsigned long)count);
+    *out = (int)v->valuedouble;
+    return 1;
+}
+
+/* An optional whole number member in [lo, hi] (*out = def when absent). */
+static int j_uint(gl *g, const cJSON *o, const char *key, const char *where, double lo, double hi, double def,
+                  double *out)
+{
+    const cJSON *v = jget(o, key);
+    *out = def;
+    if (!v)
+        return 1;
+    if (!is_int(v, lo, hi))
+        return fail(g, "%s.%s: not a whole number from %.0f to %.0f", where, key, lo, hi);
+    *out = v->valuedouble;
+    return 1;
+}
+
+/* An optional array of exactly n finite numbers. */
+static int j_numbers(gl *g, const cJSON *o, const char *key, const char *where, size_t n, double *out)
+{
+    const cJSON *a = jget(o, key), *v;
+    size_t i = 0;
+    if (!a)
+        return 1;
+    if (!cJSON_IsArray(a) || (size_t)cJSON_GetArraySize(a) != n)
+        return fail(g, "%s.%s: not an array of %lu numbers", where, key, (unsigned long)n);
+    for (v = (a) ? (a)->child : NULL; v; v = v->next) {
+        if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble))
+            return fail(g, "%s.%s[%lu]: not a finite number", where, key, (unsigned long)i);
+        out[i++] = v->valuedouble;
+    }
+    return 1;
+}
+
+/* The i-th element of a top-level array, which must be an object. */
+static const cJSON *j_object(gl *g, const cJSON *arr, const char *name, size_t i)
+{
+    const cJSON *o = cJSON_GetArrayItem(arr, (int)i);
+    if (!cJSON_IsObject(o)) {
+        fail(g, "%s[%lu]: not an object", name, (unsigned long)i);
+        return NULL;
+    }
+    return o;
+}
+
+/* ---- URIs, base64, files ------------------------------------------------- */
+
+static int b64_value(int c)
+{
+    if (c >= 'A' && c <= 'Z')
+        return c - 'A';
+    if (c >= 'a' && c <= 'z')
+        return c - 'a' + 26;
+    if (c >= '0' && c <= '9')
+        return c - '0' + 52;
+    if (c == '+')
+        return 62;
+    if (c == '/')
+        return 63;
+    return -1;
+}
+
+/* A data: URI's bytes (base64 only). */
+static int data_uri(gl *g, const char *uri, const char *where, unsigned char **bytes, size_t *size)
+{
+    const char *comma = strchr(uri, ',');
+    const char *p;
+    size_t len, pad = 0, i, n = 0;
+    unsigned acc = 0;
+    int bits = 0;
+    unsigned char *b;
+    if (!comma || comma - uri < 7 || strncmp(comma - 7, ";base64", 7) != 0)
+        return fail(g, "%s: a data: URI that is not base64", where);
+    p = comma + 1;
+    len = strlen(p);
+    while (pad < 2 && len > pad && p[len - 1 - pad] == '=')
+        pad++;
+    if ((len % 4 != 0 && pad) || (len - pad) % 4 == 1)
+        return fail(g, "%s: bad base64 (%lu characters)", where, (unsigned long)len);
+    b = (unsigned char *)gl_alloc(g, (len - pad) / 4 * 3 + 3, 1);
+    if (!b)
+        return 0;
+    for (i = 0; i < len - pad; i++) {
+        int v = b64_value((unsigned char)p[i]);
+        if (v < 0) {
+            free(b);
+            return fail(g, "%s: bad base64 at character %lu of the data", where, (unsigned long)i);
+        }
+        acc = (acc << 6) | (unsigned)v;
+        bits += 6;
+        if (bits >= 8) {
+            bits -= 8;
+            b[n++] = (unsigned char)(acc >> bits);
+            acc &= (1u << bits) - 1;
+        }
+    }
+    *bytes = b;
+    *size = n;
+    return 1;
+}
+
+static int hex_value(int c)
+{
+    if (c >= '0' && c <= '9')
+        return c - '0';
+    if (c >= 'a' && c <= 'f')
+        return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F')
+        return c - 'A' + 10;
+    return -1;
+}
+
+/* base_dir + "/" + the percent-decoded relative URI. */
+static char *file_uri(gl *g, const char *uri, const char *where)
+{
+    size_t blen, i, n = 0;
+    char *path;
+    const char *colon = strchr(uri, ':'), *slash = strchr(uri, '/');
+    if (!*uri || uri[0] == '/' || (colon && (!slash || colon < slash))) {
+        fail(g, "%s: \"%s\" is not a relative file path", where, uri);
+        return NULL;
+    }
+    if (!g->base_dir) {
+        fail(g, "%s: \"%s\" is an external file, which is not read here", where, uri);
+        return NULL;
+    }
+    blen = strlen(g->base_dir);
+    path = (char *)gl_alloc(g, blen + strlen(uri) + 2, 1);
+    if (!path)
+        return NULL;
+    memcpy(path, g->base_dir, blen);
+    n = blen;
+    path[n++] = '/';
+    for (i = 0; uri[i]; i++) {
+        if (uri[i] == '%') {
+            int hi = hex_value((unsigned char)uri[i + 1]), lo = hi < 0 ? -1 : hex_value((unsigned char)uri[i + 2]);
+            if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
+                free(path);
+                fail(g, "%s: bad percent escape at character %lu of \"%s\"", where, (unsigned long)i, uri);
+                return NULL;
+            }
+            path[n++] = (char)(hi * 16 + lo);
+            i += 2;
+        } else {
+            path[n++] = uri[i];
+        }
+    }
+    path[n] = '\0';
+    return path;
+}
+
+/* A whole file into memory; 0 with errno set on failure. */
+static int read_file(const char *path, unsigned char **data, size_t *size)
+{
+    FILE *f = fopen(path, "rb");
+    unsigned char *buf = NULL, *grown;
+    size_t cap = 0, n = 0;
+    int e;
+    if (!f)
+        return 0;
+    for (;;) {
+        if (n == cap) {
+            size_t want = cap ? cap * 2 : 65536;
+            if (want < cap || !(grown = (unsigned char *)realloc(buf, want))) {
+                free(buf);
+                fclose(f);
+                errno = ENOMEM;
+                return 0;
+            }
+            buf = grown;
+            cap = want;
+        }
+        {
+            size_t got = fread(buf + n, 1, cap - n, f);
+            n += got;
+            if (got == 0)
+                break;
+        }
+    }
+    e = ferror(f);
+    fclose(f);
+    if (e) {
+        free(buf);
+        errno = EIO;
+        return 0;
+    }
+    *data = buf;
+    *size = n;
+    return 1;
+}
+
+/* ---- buffers, views, accessors --------------------------------------------- */
+
+static int load_buffer(gl *g, int b, const unsigned char **data, size_t *size)
+{
+    char where[64];
+    const cJSON *o, *uri;
+    double len;
+    gl_buf *buf = &g->bufs[b];
+    if (buf->loaded) {
+        *data = buf->data;
+        *size = buf->size;
+        return 1;
+    }
+    pathf(where, sizeof where, "buffers[%d]", b);
+    if (!(o = j_object(g, g->buffers, "buffers", (size_t)b)))
+        return 0;
+    if (!jget(o, "byteLength"))
+        return fail(g, "%s.byteLength: missing", where);
+    if (!j_uint(g, o, "byteLength", where, 1, GL_MAX_INT, 0, &len))
+        return 0;
+    uri = jget(o, "uri");
+    if (!uri) {
+        if (b != 0 || !g->has_bin)
+            return fail(g, "%s: no uri, and %s", where, b ? "only buffer 0 may be a GLB's binary chunk"
+                                                          : "no GLB binary chunk");
+        buf->data = g->bin;
+        buf->size = g->bin_size;
+        if (len > (double)g->bin_size)
+            return fail(g, "%s.byteLength: %.0f bytes, the GLB binary chunk has %lu", where, len,
+                        (unsigned long)g->bin_size);
+    } else {
+        char w[80];
+        size_t got = 0;
+        pathf(w, sizeof w, "%s.uri", where);
+        if (!cJSON_IsString(uri))
+            return fail(g, "%s: not a string", w);
+        if (strncmp(uri->valuestring, "data:", 5) == 0) {
+            if (!data_uri(g, uri->valuestring, w, &buf->owned, &got))
+                return 0;
+        } else {
+            char *path = file_uri(g, uri->valuestring, w);
+            if (!path)
+                return 0;
+            if (!read_file(path, &buf->owned, &got)) {
+                int e = errno;
+                free(path);
+                if (e == ENOMEM)
+                    return oom(g);
+                return fail(g, "%s: cannot read \"%s\": %s", w, uri->valuestring, strerror(e));
+            }
+            free(path);
+        }
+        buf->data = buf->owned;
+        buf->size = got;
+        if (len > (double)got) {
+            return fail(g, "%s.byteLength: %.0f bytes, its %s has %lu", where, len,
+                        strncmp(uri->valuestring, "data:", 5) == 0 ? "data: URI" : "file", (unsigned long)got);
+        }
+    }
+    buf->size = (size_t)len;
+    buf->loaded = 1;
+    *data = buf->data;
+    *size = buf->size;
+    return 1;
+}
+
+/* bufferViews[v]: its bytes and byteStride (0 when not given). */
+static int load_view(gl *g, int v, const char *where, const unsigned char **data, size_t *len, size_t *stride)
+{
+    char w[64];
+    const cJSON *o;
+    int b;
+    double off, length, st;
+    const unsigned char *bd = NULL;
+    size_t bsize = 0;
+    pathf(w, sizeof w, "bufferViews[%d]", v);
+    if (!(o = j_object(g, g->views, "bufferViews", (size_t)v)))
+        return 0;
+    if (!j_index(g, o, "buffer", w, g->nbuffers, "buffer", &b))
+        return 0;
+    if (b < 0)
+        return fail(g, "%s.buffer: missing", w);
+    if (!jget(o, "byteLength"))
+        return fail(g, "%s.byteLength: missing", w);
+    if (!j_uint(g, o, "byteOffset", w, 0, GL_MAX_INT, 0, &off) ||
+        !j_uint(g, o, "byteLength", w, 1, GL_MAX_INT, 0, &length) ||
+        !j_uint(g, o, "byteStride", w, 4, 252, 0, &st))
+        return 0;
+    if (!load_buffer(g, b, &bd, &bsize))
+        return 0;
+    if (off + length > (double)bsize)
+        return fail(g, "%s: bytes %.0f to %.0f, buffer %d has %lu (used by %s)", w, off, off + length, b,
+                    (unsigned long)bsize, where);
+    *data = bd + (size_t)off;
+    *len = (size_t)length;
+    *stride = (size_t)st;
+    return 1;
+}
+
+static size_t comp_size(int ctype)
+{
+    switch (ctype) {
+    case GL_BYTE:
+    case GL_UNSIGNED_BYTE:
+        return 1;
+    case GL_SHORT:
+    case GL_UNSIGNED_SHORT:
+        return 2;
+    case GL_UNSIGNED_INT:
+    case GL_FLOAT:
+        return 4;
+    default:
+        return 0;
+    }
+}
+
+static uint32_t le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static double comp_value(const unsigned char *p, int ctype, int normalized)
+{
+    long v;
+    float f;
+    uint32_t u;
+    switch (ctype) {
+    case GL_BYTE:
+        v = p[0] < 128 ? (long)p[0] : (long)p[0] - 256;
+        return normalized ? (v < -127 ? -1.0 : (double)v / 127.0) : (double)v;
+    case GL_UNSIGNED_BYTE:
+        return normalized ? p[0] / 255.0 : (double)p[0];
+    case GL_SHORT:
+        v = (long)(p[0] | p[1] << 8);
+        if (v >= 32768)
+            v -= 65536;
+        return normalized ? (v < -32767 ? -1.0 : (double)v / 32767.0) : (double)v;
+    case GL_UNSIGNED_SHORT:
+        v = (long)(p[0] | p[1] << 8);
+        return normalized ? (double)v / 65535.0 : (double)v;
+    case GL_UNSIGNED_INT:
+        u = le32(p);
+        return normalized ? (double)u / 4294967295.0 : (double)u;
+    default:
+        u = le32(p);
+        memcpy(&f, &u, sizeof f);
+        return (double)f;
+    }
+}
+
+static uint32_t comp_uint(const unsigned char *p, int ctype)
+{
+    return ctype == GL_UNSIGNED_BYTE ? p[0] : ctype == GL_UNSIGNED_SHORT ? (uint32_t)(p[0] | p[1] << 8) : le32(p);
+}
+
+static void data_free(gl_data *d)
+{
+    free(d->f);
+    free(d->u);
+    memset(d, 0, sizeof *d);
+}
+
+static int type_comps(const char *t, int *rows, int *cols)
+{
+    static const char *const names[] = {"SCALAR", "VEC2", "VEC3", "VEC4", "MAT2", "MAT3", "MAT4"};
+    static const int r[] = {1, 2, 3, 4, 2, 3, 4}, c[] = {1, 1, 1, 1, 2, 3, 4};
+    size_t i;
+    for (i = 0; i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(t, names[i]) == 0) {
+            *rows = r[i];
+            *cols = c[i];
+            return 1;
+        }
+    }
+    return 0;
+}
+
+/* Reads one element (rows * cols values, column by column) at p. */
+static void read_element(const unsigned char *p, int ctype, int normalized, int rows, int cols, size_t col_stride,
+                         size_t csize, float *f, uint32_t *u)
+{
+    int c, r;
+    for (c = 0; c < cols; c++) {
+        for (r = 0; r < rows; r++) {
+            const unsigned char *q = p + (size_t)c * col_stride + (size_t)r * csize;
+            if (u)
+                *u++ = comp_uint(q, ctype);
+            else
+                *f++ = (float)comp_value(q, ctype, normalized);
+        }
+    }
+}
+
+/* Decodes accessors[a], used at the JSON path where, which needs comps
+ * values an element (0: any) and, when integer, unsigned integer
+ * components (u) rather than floats (f). */
+static int decode_accessor(gl *g, int a, const char *where, int comps, int integer, gl_data *d)
+{
+    char w[64];
+    const cJSON *o, *type, *sparse, *norm;
+    int view, ctype, rows, cols, normalized;
+    double count, off, ct;
+    size_t csize, col_stride, esize, n, i;
+    const unsigned char *vdata = NULL;
+    size_t vlen = 0, stride = 0;
+    memset(d, 0, sizeof *d);
+    pathf(w, sizeof w, "accessors[%d]", a);
+    if (!(o = j_object(g, g->accessors, "accessors", (size_t)a)))
+        return 0;
+    if (!jget(o, "componentType") || !j_uint(g, o, "componentType", w, 0, 65535, 0, &ct) ||
+        !comp_size((int)ct))
+        return fail(g, "%s: accessor %d has no valid componentType", where, a);
+    ctype = (int)ct;
+    csize = comp_size(ctype);
+    type = jget(o, "type");
+    if (!cJSON_IsString(type) || !type_comps(type->valuestring, &rows, &cols))
+        return fail(g, "%s: accessor %d has no valid type", where, a);
+    if (comps && rows * cols != comps)
+        return fail(g, "%s: accessor %d is a %s, %s", where, a, type->valuestring,
+                    comps == 1 ? "a SCALAR is needed" : comps == 2 ? "a VEC2 is needed"
+                    : comps == 3 ? "a VEC3 is needed" : comps == 4 ? "a VEC4 is needed" : "a MAT4 is needed");
+    if (integer && ctype != GL_UNSIGNED_BYTE && ctype != GL_UNSIGNED_SHORT && ctype != GL_UNSIGNED_INT)
+        return fail(g, "%s: accessor %d has componentType %d, an unsigned integer type is needed", where, a, ctype);
+    norm = jget(o, "normalized");
+    if (norm && !cJSON_IsBool(norm))
+        return fail(g, "%s: accessor %d: normalized is not a boolean", where, a);
+    normalized = cJSON_IsTrue(norm);
+    if (!jget(o, "count") || !j_uint(g, o, "count", w, 1, GL_MAX_INT, 0, &count))
+        return fail(g, "%s: accessor %d has no valid count", where, a);
+    if (!j_uint(g, o, "byteOffset", w, 0, GL_MAX_INT, 0, &off) ||
+        !j_index(g, o, "bufferView", w, g->nviews, "bufferView", &view))
+        return 0;
+    col_stride = (size_t)rows * csize;
+    if (cols > 1)
+        col_stride = (col_stride + 3) & ~(size_t)3;
+    esize = col_stride * (size_t)cols;
+    if (view >= 0) {
+        double need, st;
+        if (!load_view(g, view, where, &vdata, &vlen, &stride))
+            return 0;
+        if (stride && stride < esize)
+            return fail(g, "%s: accessor %d has %lu-byte elements, its bufferView's byteStride is %lu", where, a,
+                        (unsigned long)esize, (unsigned long)stride);
+        st = (double)(stride ? stride : esize);
+        need = off + (count - 1) * st + (double)esize;
+        if (need > (double)vlen)
+            return fail(g, "%s: accessor %d needs %.0f bytes, its bufferView has %lu", where, a, need,
+                        (unsigned long)vlen);
+        if ((size_t)off % csize)
+            return fail(g, "%s: accessor %d: byteOffset %.0f is not a multiple of its component size %lu", where,
+                        a, off, (unsigned long)csize);
+        if (!stride)
+            stride = esize;
+    } else if (count > GL_MAX_VIEWLESS) {
+        return fail(g, "%s: accessor %d has no bufferView and a count of %.0f, more than %.0f", where, a, count,
+                    GL_MAX_VIEWLESS);
+    }
+    n = (size_t)count;
+    if (g->opt && g->opt->max_bytes && (double)n * rows * cols * 4 > (double)g->opt->max_bytes)
+        return fail(g, "%s: accessor %d needs %.0f bytes decoded, more than the %lu allowed", where, a,
+                    (double)n * rows * cols * 4, (unsigned long)g->opt->max_bytes);
+    d->count = n;
+    d->comps = rows * cols;
+    if (integer)
+        d->u = (uint32_t *)gl_alloc(g, n, (size_t)d->comps * sizeof(uint32_t));
+    else
+        d->f = (float *)gl_alloc(g, n, (size_t)d->comps * sizeof(float));
+    if (!d->u && !d->f)
+        return 0;
+    if (vdata) {
+        for (i = 0; i < n; i++)
+            read_element(vdata + (size_t)off + i * stride, ctype, normalized, rows, cols, col_stride, csize,
+                         d->f ? d->f + i * (size_t)d->comps : NULL, d->u ? d->u + i * (size_t)d->comps : NULL);
+    }
+    sparse = jget(o, "sparse");
+    if (sparse) {
+        char sw[96];
+        const cJSON *ind, *val;
+        double scount, ioff, voff, ict;
+        int iview, vview;
+        const unsigned char *idata, *valdata;
+        size_t ilen, vvlen, ist, vst, isize;
+        pathf(sw, sizeof sw, "%s.sparse", w);
+        if (!cJSON_IsObject(sparse))
+            return fail(g, "%s: accessor %d: sparse is not an object", where, a);
+        ind = jget(sparse, "indices");
+        val = jget(sparse, "values");
+        if (!jget(sparse, "count") || !j_uint(g, sparse, "count", sw, 1, count, 0, &scount))
+            return fail(g, "%s: accessor %d: sparse.count is not a whole number from 1 to %.0f", where, a, count);
+        if (!cJSON_IsObject(ind) || !cJSON_IsObject(val))
+            return fail(g, "%s: accessor %d: sparse needs indices and values", where, a);
+        if (!j_index(g, ind, "bufferView", sw, g->nviews, "bufferView", &iview) ||
+            !j_index(g, val, "bufferView", sw, g->nviews, "bufferView", &vview) ||
+            !j_uint(g, ind, "byteOffset", sw, 0, GL_MAX_INT, 0, &ioff) ||
+            !j_uint(g, val, "byteOffset", sw, 0, GL_MAX_INT, 0, &voff) ||
+            !j_uint(g, ind, "componentType", sw, 0, 65535, 0, &ict))
+            return 0;
+        isize = comp_size((int)ict);
+        if (iview < 0 || vview < 0)
+            return fail(g, "%s: accessor %d: sparse indices and values need a bufferView", where, a);
+        if (ict != GL_UNSIGNED_BYTE && ict != GL_UNSIGNED_SHORT && ict != GL_UNSIGNED_INT)
+            return fail(g, "%s: accessor %d: sparse.indices.componentType %.0f is not an unsigned integer type",
+                        where, a, ict);
+        if (!load_view(g, iview, where, &idata, &ilen, &ist) || !load_view(g, vview, where, &valdata, &vvlen, &vst))
+            return 0;
+        if (ioff + scount * (double)isize > (double)ilen)
+            return fail(g, "%s: accessor %d: its %.0f sparse indices need %.0f bytes, their bufferView has %lu",
+                        where, a, scount, ioff + scount * (double)isize, (unsigned long)ilen);
+        if (voff + scount * (double)esize > (double)vvlen)
+            return fail(g, "%s: accessor %d: its %.0f sparse values need %.0f bytes, their bufferView has %lu",
+                        where, a, scount, voff + scount * (double)esize, (unsigned long)vvlen);
+        for (i = 0; i < (size_t)scount; i++) {
+            uint32_t k = comp_uint(idata + (size_t)ioff + i * isize, (int)ict);
+            if (k >= n)
+                return fail(g, "%s: accessor %d: sparse index %lu is %lu, past its %lu elements", where, a,
+                            (unsigned long)i, (unsigned long)k, (unsigned long)n);
+            read_element(valdata + (size_t)voff + i * esize, ctype, normalized, rows, cols, col_stride, csize,
+                         d->f ? d->f + (size_t)k * (size_t)d->comps : NULL,
+                         d->u ? d->u + (size_t)k * (size_t)d->comps : NULL);
+        }
+    } else if (!vdata && !integer) {
+        /* zeros (calloc) */
+    }
+    if (d->f) {
+        size_t total = n * (size_t)d->comps;
+        for (i = 0; i < total; i++) {
+            if (!isfinite(d->f[i]))
+                return fail(g, "%s: accessor %d element %lu is not a finite number", where, a,
+                            (unsigned long)(i / (size_t)d->comps));
+        }
+    }
+    return 1;
+}
+
+/* The same, with nothing left allocated when it fails. */
+static int load_accessor(gl *g, int a, const char *where, int comps, int integer, gl_data *d)
+{
+    if (decode_accessor(g, a, where, comps, integer, d))
+        return 1;
+    data_free(d);
+    return 0;
+}
+
+/* An accessor named by o[key] (at the path where.key); absent: d->count 0,
+ * an error when required. */
+static int load_member(gl *g, const cJSON *o, const char *key, const char *where, int required, int comps,
+                       int integer, size_t count, gl_data *d)
+{
+    char w[160];
+    int a;
+    memset(d, 0, sizeof *d);
+    pathf(w, sizeof w, "%s.%s", where, key);
+    if (!j_index(g, o, key, where, g->naccessors, "accessor", &a))
+        return 0;
+    if (a < 0)
+        return required ? fail(g, "%s: missing", w) : 1;
+    if (!load_accessor(g, a, w, comps, integer, d))
+        return 0;
+    if (count && d->count != count) {
+        fail(g, "%s: accessor %d has %lu elements, POSITION has %lu", w, a, (unsigned long)d->count,
+             (unsigned long)count);
+        data_free(d);
+        return 0;
+    }
+    return 1;
+}
+
+/* ---- meshes --------------------------------------------------------------- */
+
+static const char *mode_name(int mode)
+{
+    static const char *const names[] = {"POINTS", "LINES", "LINE_LOOP", "LINE_STRIP"};
+    return names[mode];
+}
+
+static int load_prim(gl *g, const cJSON *po, const char *where, gl_prim *p, size_t *ntargets, int first)
+{
+    const cJSON *attrs, *targets;
+    double mode;
+    gl_data idx;
+    size_t n, nidx, i, ntg;
+    char w[160];
+    if (!cJSON_IsObject(po))
+        return fail(g, "%s: not an object", where);
+    if (!j_uint(g, po, "mode", where, 0, 6, 4, &mode) ||
+        !j_index(g, po, "material", where, g->nmaterials, "material", &p->material))
+        return 0;
+    if (mode < 4) {
+        if (!imp_scene_note(g->out, "%s: %s skipped", where, mode_name((int)mode)))
+            return oom(g);
+        return 1;
+    }
+    p->triangles = 1;
+    attrs = jget(po, "attributes");
+    if (!cJSON_IsObject(attrs))
+        return fail(g, "%s.attributes: missing or not an object", where);
+    pathf(w, sizeof w, "%s.attributes", where);
+    if (!load_member(g, attrs, "POSITION", w, 1, 3, 0, 0, &p->pos))
+        return 0;
+    n = p->pos.count;
+    if (!load_member(g, attrs, "NORMAL", w, 0, 3, 0, n, &p->nrm) ||
+        !load_member(g, attrs, "TEXCOORD_0", w, 0, 2, 0, n, &p->uv))
+        return 0;
+    for (;;) {
+        char key[32];
+        pathf(key, sizeof key, "JOINTS_%lu", (unsigned long)p->nsets);
+        if (!jget(attrs, key))
+            break;
+        p->nsets++;
+    }
+    if (p->nsets) {
+        if (!(p->joints = (gl_data *)gl_alloc(g, p->nsets, sizeof(gl_data))) ||
+            !(p->weights = (gl_data *)gl_alloc(g, p->nsets, sizeof(gl_data))))
+            return 0;
+        for (i = 0; i < p->nsets; i++) {
+            char jk[32], wk[32];
+            pathf(jk, sizeof jk, "JOINTS_%lu", (unsigned long)i);
+            pathf(wk, sizeof wk, "WEIGHTS_%lu", (unsigned long)i);
+            if (!load_member(g, attrs, jk, w, 1, 4, 1, n, &p->joints[i]) ||
+                !load_member(g, attrs, wk, w, 1, 4, 0, n, &p->weights[i]))
+                return 0;
+        }
+    }
+    if (!j_array(g, po, "targets", where, &targets, &ntg))
+        return 0;
+    if (first)
+        *ntargets = ntg;
+    else if (ntg != *ntargets)
+        return fail(g, "%s.targets: %lu morph targets, the mesh's first triangle primitive has %lu", where,
+                    (unsigned long)ntg, (unsigned long)*ntargets);
+    if (ntg) {
+        if (!(p->tpos = (gl_data *)gl_alloc(g, ntg, sizeof(gl_data))) ||
+            !(p->tnrm = (gl_data *)gl_alloc(g, ntg, sizeof(gl_data))))
+            return 0;
+        for (i = 0; i < ntg; i++) {
+            const cJSON *t = cJSON_GetArrayItem(targets, (int)i);
+            pathf(w, sizeof w, "%s.targets[%lu]", where, (unsigned long)i);
+            if (!cJSON_IsObject(t))
+                return fail(g, "%s: not an object", w);
+            if (!load_member(g, t, "POSITION", w, 0, 3, 0, n, &p->tpos[i]) ||
+                !load_member(g, t, "NORMAL", w, 0, 3, 0, n, &p->tnrm[i]))
+                return 0;
+        }
+    }
+    /* the corners, in draw order, then as triangles */
+    if (!load_member(g, po, "indices", where, 0, 1, 1, 0, &idx))
+        return 0;
+    nidx = idx.u ? idx.count : n;
+    if (idx.u) {
+        for (i = 0; i < nidx; i++) {
+            if (idx.u[i] >= n) {
+                unsigned long v = (unsigned long)idx.u[i];
+                data_free(&idx);
+                return fail(g, "%s.indices: index %lu at position %lu is out of range (POSITION has %lu vertices)",
+                            where, v, (unsigned long)i, (unsigned long)n);
+            }
+        }
+    }
+    if (mode == 4) {
+        p->ntri = nidx / 3;
+        if (nidx % 3 && !imp_scene_note(g->out, "%s: %lu indices, not a multiple of 3: the last %lu skipped", where,
+                                        (unsigned long)nidx, (unsigned long)(nidx % 3))) {
+            data_free(&idx);
+            return oom(g);
+        }
+    } else {
+        p->ntri = nidx >= 3 ? nidx - 2 : 0;
+    }
+    if (!(p->tri = (uint32_t *)gl_alloc(g, p->ntri, 3 * sizeof(uint32_t)))) {
+        data_free(&idx);
+        return 0;
+    }
+    for (i = 0; i < p->ntri; i++) {
+        size_t c[3];
+        int k;
+        if (mode == 4) {
+            c[0] = 3 * i;
+            c[1] = 3 * i + 1;
+            c[2] = 3 * i + 2;
+        } else if (mode == 5) { /* as three.js's toTrianglesDrawMode orders the corners */
+            c[0] = i % 2 ? i + 2 : i;
+            c[1] = i + 1;
+            c[2] = i % 2 ? i : i + 2;
+        } else {
+            c[0] = 0;
+            c[1] = i + 1;
+            c[2] = i + 2;
+        }
+        for (k = 0; k < 3; k++)
+            p->tri[3 * i + (size_t)k] = idx.u ? idx.u[c[k]] : (uint32_t)c[k];
+    }
+    data_free(&idx);
+    return 1;
+}
+
+static int load_mesh(gl *g, int m)
+{
+    gl_mesh *mesh = &g->meshes[m];
+    const cJSON *o, *prims;
+    size_t i, nw;
+    char where[96];
+    int first = 1;
+    if (mesh->loaded)
+        return 1;
+    mesh->loaded = 1;
+    pathf(where, sizeof where, "meshes[%d]", m);
+    if (!(o = j_object(g, g->meshes_j, "meshes", (size_t)m)))
+        return 0;
+    if (!j_array(g, o, "primitives", where, &prims, &mesh->nprims))
+        return 0;
+    if (!mesh->nprims)
+        return fail(g, "%s.primitives: missing or empty", where);
+    if (!(mesh->prims = (gl_prim *)gl_alloc(g, mesh->nprims, sizeof(gl_prim))))
+        return 0;
+    for (i = 0; i < mesh->nprims; i++) {
+        char w[128];
+        pathf(w, sizeof w, "%s.primitives[%lu]", where, (unsigned long)i);
+        mesh->prims[i].material = -1;
+        if (!load_prim(g, cJSON_GetArrayItem(prims, (int)i), w, &mesh->prims[i], &mesh->ntargets, first))
+            return 0;
+        if (mesh->prims[i].triangles)
+            first = 0;
+    }
+    if (!(mesh->weights = (double *)gl_alloc(g, mesh->ntargets, sizeof(double))))
+        return 0;
+    if (jget(o, "weights")) {
+        const cJSON *a;
+        if (!j_array(g, o, "weights", where, &a, &nw))
+            return 0;
+        if (nw != mesh->ntargets)
+            return fail(g, "%s.weights: %lu weights for %lu morph targets", where, (unsigned long)nw,
+                        (unsigned long)mesh->ntargets);
+        if (!j_numbers(g, o, "weights", where, nw, mesh->weights))
+            return 0;
+    }
+    return 1;
+}
+
+static void mesh_free(gl_mesh *mesh)
+{
+    size_t i, k;
+    for (i = 0; mesh->prims && i < mesh->nprims; i++) {
+        gl_prim *p = &mesh->prims[i];
+        data_free(&p->pos);
+        data_free(&p->nrm);
+        data_free(&p->uv);
+        for (k = 0; k < p->nsets; k++) {
+            if (p->joints)
+                data_free(&p->joints[k]);
+            if (p->weights)
+                data_free(&p->weights[k]);
+        }
+        free(p->joints);
+        free(p->weights);
+        for (k = 0; k < mesh->ntargets; k++) {
+            if (p->tpos)
+                data_free(&p->tpos[k]);
+            if (p->tnrm)
+                data_free(&p->tnrm[k]);
+        }
+        free(p->tpos);
+        free(p->tnrm);
+        free(p->tri);
+    }
+    free(mesh->prims);
+    free(mesh->weights);
+}
+
+/* ---- nodes and the scene --------------------------------------------------- */
+
+static int load_nodes(gl *g)
+{
+    size_t i;
+    if (!(g->nodes = (gl_node *)gl_alloc(g, g->nnodes, sizeof(gl_node))))
+        return 0;
+    for (i = 0; i < g->nnodes; i++)
+        g->nodes[i].parent = -1;
+    for (i = 0; i < g->nnodes; i++) {
+        gl_node *n = &g->nodes[i];
+        char where[48];
+        const cJSON *o;
+        size_t nc, k;
+        if (!(o = j_object(g, g->nodes_j, "nodes", i)))
+            return 0;
+        pathf(where, sizeof where, "nodes[%lu]", (unsigned long)i);
+        n->r[3] = n->s[0] = n->s[1] = n->s[2] = 1;
+        if (jget(o, "matrix")) {
+            n->has_matrix = 1;
+            if (!j_numbers(g, o, "matrix", where, 16, n->matrix))
+                return 0;
+        }
+        if (!j_numbers(g, o, "translation", where, 3, n->t) || !j_numbers(g, o, "rotation", where, 4, n->r) ||
+            !j_numbers(g, o, "scale", where, 3, n->s) ||
+            !j_index(g, o, "mesh", where, g->nmeshes, "mesh", &n->mesh) ||
+            !j_index(g, o, "skin", where, g->nskins, "skin", &n->skin))
+            return 0;
+        n->weights = jget(o, "weights");
+        if (!j_array(g, o, "children", where, &n->children, &nc))
+            return 0;
+        for (k = 0; k < nc; k++) {
+            const cJSON *c = cJSON_GetArrayItem(n->children, (int)k);
+            if (!is_int(c, 0, GL_MAX_INT) || c->valuedouble >= (double)g->nnodes)
+                return fail(g, "%s.children[%lu]: not the index of a node", where, (unsigned long)k);
+            if (g->nodes[(size_t)c->valuedouble].parent >= 0)
+                return fail(g, "%s.children: node %.0f already has a parent, node %d", where, c->valuedouble,
+                            g->nodes[(size_t)c->valuedouble].parent);
+            g->nodes[(size_t)c->valuedouble].parent = (int)i;
+        }
+    }
+    /* every node has one parent at most: a cycle is a loop of parents */
+    for (i = 0; i < g->nnodes; i++) {
+        int j = (int)i;
+        while (j >= 0 && g->nodes[j].state == 0) {
+            g->nodes[j].state = 1;
+            j = g->nodes[j].parent;
+        }
+        if (j >= 0 && g->nodes[j].state == 1)
+            return fail(g, "nodes[%d].children: node %d is its own ancestor", g->nodes[j].parent, j);
+        for (j = (int)i; j >= 0 && g->nodes[j].state == 1; j = g->nodes[j].parent)
+            g->nodes[j].state = 2;
+    }
+    /* parents before children: a depth-first walk from every root */
+    if (!(g->order = (int *)gl_alloc(g, g->nnodes, sizeof(int))))
+        return 0;
+    for (i = 0; i < g->nnodes; i++) {
+        size_t k;
+        if (g->nodes[i].parent >= 0)
+            continue;
+        g->order[g->norder++] = (int)i;
+        for (k = g->norder - 1; k < g->norder; k++) {
+            const cJSON *c;
+            for (c = g->nodes[g->order[k]].children ? g->nodes[g->order[k]].children->child : NULL; c; c = c->next)
+                g->order[g->norder++] = (int)c->valuedouble;
+        }
+    }
+    return 1;
+}
+
+/* The default scene's nodes with a mesh, depth-first in child order. */
+static int scene_items(gl *g)
+{
+    const cJSON *scenes, *sc, *roots, *r;
+    size_t nscenes, nroots;
+    int s, *stack;
+    size_t *next;
+    double sd;
+    if (!j_array(g, g->root, "scenes", "", &scenes, &nscenes))
+        return 0;
+    if (!nscenes)
+        return fail(g, "scenes: none, so nothing to import");
+    if (!j_uint(g, g->root, "scene", "", 0, GL_MAX_INT, 0, &sd))
+        return 0;
+    if (sd >= (double)nscenes)
+        return fail(g, "scene: scene %.0f does not exist (there are %lu)", sd, (unsigned long)nscenes);
+    s = (int)sd;
+    if (!(sc = j_object(g, scenes, "scenes", (size_t)s)))
+        return 0;
+    {
+        char where[48];
+        size_t k = 0;
+        pathf(where, sizeof where, "scenes[%d]", s);
+        if (!j_array(g, sc, "nodes", where, &roots, &nroots))
+            return 0;
+        for (r = (roots) ? (roots)->child : NULL; r; r = r->next) {
+            if (!is_int(r, 0, GL_MAX_INT) || r->valuedouble >= (double)g->nnodes)
+                return fail(g, "%s.nodes[%lu]: not the index of a node", where, (unsigned long)k);
+            if (g->nodes[(size_t)r->valuedouble].parent >= 0)
+                return fail(g, "%s.nodes[%lu]: node %.0f is a child of node %d, not a root", where, (unsigned long)k,
+                            r->valuedouble, g->nodes[(size_t)r->valuedouble].parent);
+            if (g->nodes[(size_t)r->valuedouble].state == 3)
+                return fail(g, "%s.nodes[%lu]: node %.0f is listed twice", where, (unsigned long)k, r->valuedouble);
+            g->nodes[(size_t)r->valuedouble].state = 3;
+            k++;
+        }
+    }
+    stack = (int *)gl_alloc(g, g->nnodes, sizeof(int));
+    next = (size_t *)gl_alloc(g, g->nnodes, sizeof(size_t));
+    g->items = (int *)gl_alloc(g, g->nnodes, sizeof(int));
+    if (!stack || !next || !g->items) {
+        free(stack);
+        free(next);
+        return 0;
+    }
+    for (r = (roots) ? (roots)->child : NULL; r; r = r->next) {
+        size_t top = 1;
+        stack[0] = (int)r->valuedouble;
+        next[0] = 0;
+        if (g->nodes[stack[0]].mesh >= 0)
+            g->items[g->nitems++] = stack[0];
+        while (top) {
+            gl_node *n = &g->nodes[stack[top - 1]];
+            const cJSON *c = cJSON_GetArrayItem(n->children, (int)next[top - 1]);
+            if (!c) {
+                top--;
+                continue;
+            }
+            next[top - 1]++;
+            stack[top] = (int)c->valuedouble;
+            next[top] = 0;
+            if (g->nodes[stack[top]].mesh >= 0)
+                g->items[g->nitems++] = stack[top];
+            top++;
+        }
+    }
+    free(stack);
+    free(next);
+    return 1;
+}
+
+static int load_skin(gl *g, int s)
+{
+    gl_skin *sk = &g->skins[s];
+    const cJSON *o, *joints, *j;
+    char where[48];
+    gl_data ibm;
+    size_t i = 0;
+    int a;
+    if (sk->loaded)
+        return 1;
+    sk->loaded = 1;
+    pathf(where, sizeof where, "skins[%d]", s);
+    if (!(o = j_object(g, g->skins_j, "skins", (size_t)s)))
+        return 0;
+    if (!j_array(g, o, "joints", where, &joints, &sk->njoints))
+        return 0;
+    if (!sk->njoints)
+        return fail(g, "%s.joints: missing or empty", where);
+    if (!(sk->joints = (int *)gl_alloc(g, sk->njoints, sizeof(int))) ||
+        !(sk->ibm = (double *)gl_alloc(g, sk->njoints, 16 * sizeof(double))))
+        return 0;
+    for (j = (joints) ? (joints)->child : NULL; j; j = j->next) {
+        if (!is_int(j, 0, GL_MAX_INT) || j->valuedouble >= (double)g->nnodes)
+            return fail(g, "%s.joints[%lu]: not the index of a node", where, (unsigned long)i);
+        sk->joints[i++] = (int)j->valuedouble;
+    }
+    if (!j_index(g, o, "inverseBindMatrices", where, g->naccessors, "accessor", &a))
+        return 0;
+    for (i = 0; i < sk->njoints; i++) {
+        sk->ibm[16 * i] = sk->ibm[16 * i + 5] = sk->ibm[16 * i + 10] = sk->ibm[16 * i + 15] = 1;
+    }
+    if (a >= 0) {
+        char w[80];
+        pathf(w, sizeof w, "%s.inverseBindMatrices", where);
+        if (!load_accessor(g, a, w, 16, 0, &ibm))
+            return 0;
+        if (ibm.count < sk->njoints) {
+            data_free(&ibm);
+            return fail(g, "%s: accessor %d has %lu matrices for %lu joints", w, a, (unsigned long)ibm.count,
+                        (unsigned long)sk->njoints);
+        }
+        for (i = 0; i < 16 * sk->njoints; i++)
+            sk->ibm[i] = ibm.f[i];
+        data_free(&ibm);
+    }
+    return 1;
+}
+
+/* Morph weights a node starts from: node.weights, else its mesh's. */
+static int node_weights(gl *g, int n, double *w)
+{
+    gl_node *node = &g->nodes[n];
+    gl_mesh *m = &g->meshes[node->mesh];
+    char where[48];
+    if (!node->weights) {
+        if (m->ntargets)
+            memcpy(w, m->weights, m->ntargets * sizeof *w);
+        return 1;
+    }
+    pathf(where, sizeof where, "nodes[%d]", n);
+    if (!cJSON_IsArray(node->weights) || (size_t)cJSON_GetArraySize(node->weights) != m->ntargets)
+        return fail(g, "%s.weights: not an array of %lu numbers, one for each morph target of mesh %d", where,
+                    (unsigned long)m->ntargets, node->mesh);
+    return j_numbers(g, cJSON_GetArrayItem(g->nodes_j, n), "weights", where, m->ntargets, w);
+}
+
+/* ---- animations ------------------------------------------------------------ */
+
+static int load_channel(gl *g, const cJSON *ao, const char *where, size_t c, gl_channel *ch)
+{
+    const cJSON *cho = cJSON_GetArrayItem(jget(ao, "channels"), (int)c), *target, *path, *samplers, *so, *interp;
+    char w[128], sw[128];
+    int s;
+    size_t nsamplers, keys, per_key, i;
+    pathf(w, sizeof w, "%s.channels[%lu]", where, (unsigned long)c);
+    ch->node = -1;
+    if (!cJSON_IsObject(cho))
+        return fail(g, "%s: not an object", w);
+    if (!j_array(g, ao, "samplers", where, &samplers, &nsamplers) ||
+        !j_index(g, cho, "sampler", w, nsamplers, "sampler", &s))
+        return 0;
+    if (s < 0)
+        return fail(g, "%s.sampler: missing", w);
+    target = jget(cho, "target");
+    if (!cJSON_IsObject(target))
+        return fail(g, "%s.target: missing or not an object", w);
+    pathf(sw, sizeof sw, "%s.target", w);
+    if (!j_index(g, target, "node", sw, g->nnodes, "node", &ch->node))
+        return 0;
+    path = jget(target, "path");
+    if (!cJSON_IsString(path))
+        return fail(g, "%s.target.path: missing or not a string", w);
+    if (ch->node < 0 || strcmp(path->valuestring, "pointer") == 0) {
+        ch->node = -1;
+        return imp_scene_note(g->out, "%s: a target other than a node's transform or weights, skipped", w) ? 1
+                                                                                                            : oom(g);
+    }
+    if (strcmp(path->valuestring, "translation") == 0)
+        ch->path = PATH_T, ch->width = 3;
+    else if (strcmp(path->valuestring, "rotation") == 0)
+        ch->path = PATH_R, ch->width = 4;
+    else if (strcmp(path->valuestring, "scale") == 0)
+        ch->path = PATH_S, ch->width = 3;
+    else if (strcmp(path->valuestring, "weights") == 0)
+        ch->path = PATH_W, ch->width = 0;
+    else
+        return fail(g, "%s.target.path: \"%s\" is not a glTF 2.0 path", w, path->valuestring);
+    if (ch->path == PATH_W) {
+        int m = g->nodes[ch->node].mesh;
+        if (m < 0)
+            return fail(g, "%s.target: node %d has no mesh, so no morph weights", w, ch->node);
+        if (!load_mesh(g, m))
+            return 0;
+        if (!(ch->width = g->meshes[m].ntargets))
+            return fail(g, "%s.target: node %d's mesh %d has no morph targets", w, ch->node, m);
+    } else if (g->nodes[ch->node].has_matrix) {
+        return fail(g, "%s.target: node %d has a matrix, which an animation cannot drive", w, ch->node);
+    }
+    pathf(sw, sizeof sw, "%s.samplers[%d]", where, s);
+    so = cJSON_GetArrayItem(samplers, s);
+    if (!cJSON_IsObject(so))
+        return fail(g, "%s: not an object", sw);
+    interp = jget(so, "interpolation");
+    ch->interp = INTERP_LINEAR;
+    if (interp) {
+        if (cJSON_IsString(interp) && strcmp(interp->valuestring, "LINEAR") == 0)
+            ch->interp = INTERP_LINEAR;
+        else if (cJSON_IsString(interp) && strcmp(interp->valuestring, "STEP") == 0)
+            ch->interp = INTERP_STEP;
+        else if (cJSON_IsString(interp) && strcmp(interp->valuestring, "CUBICSPLINE") == 0)
+            ch->interp = INTERP_CUBIC;
+        else
+            return fail(g, "%s.interpolation: not LINEAR, STEP or CUBICSPLINE", sw);
+    }
+    if (!load_member(g, so, "input", sw, 1, 1, 0, 0, &ch->in))
+        return 0;
+    keys = ch->in.count;
+    for (i = 1; i < keys; i++) {
+        if (ch->in.f[i] < ch->in.f[i - 1])
+            return fail(g, "%s.input: time %g of key %lu comes before key %lu's %g", sw, (double)ch->in.f[i],
+                        (unsigned long)i, (unsigned long)(i - 1), (double)ch->in.f[i - 1]);
+    }
+    if (!load_member(g, so, "output", sw, 1, ch->path == PATH_W ? 1 : (int)ch->width, 0, 0, &ch->out))
+        return 0;
+    per_key = (ch->interp == INTERP_CUBIC ? 3 : 1) * (ch->path == PATH_W ? ch->width : 1);
+    if (ch->out.count != keys * per_key)
+        return fail(g, "%s.output: %lu values for %lu keys, %lu are needed", sw, (unsigned long)ch->out.count,
+                    (unsigned long)keys, (unsigned long)(keys * per_key));
+    return 1;
+}
+
+static void anims_free(gl *g)
+{
+    size_t a, c;
+    for (a = 0; g->anims && a < g->nanims; a++) {
+        for (c = 0; g->anims[a].channels && c < g->anims[a].nchannels; c++) {
+            data_free(&g->anims[a].channels[c].in);
+            data_free(&g->anims[a].channels[c].out);
+        }
+        free(g->anims[a].channels);
+        free(g->anims[a].name);
+    }
+    free(g->anims);
+}
+
+static const char *anim_name(const cJSON *ao, char *buf, size_t size, size_t index)
+{
+    const cJSON *n = jget(ao, "name");
+    if (cJSON_IsString(n))
+        return n->valuestring;
+    pathf(buf, size, "anim%lu", (unsigned long)index);
+    return buf;
+}
+
+/* The animations kept (all, or those of opt->anims in their order). */
+static int pick_anims(gl *g)
+{
+    size_t want = g->opt && g->opt->num_anims ? g->opt->num_anims : g->nanimations, i, k;
+    char buf[32];
+    if (!want)
+        return 1;
+    if (!(g->anims = (gl_anim *)gl_alloc(g, want, sizeof(gl_anim))))
+        return 0;
+    for (i = 0; i < want; i++) {
+        int found = -1;
+        if (g->opt && g->opt->num_anims) {
+            for (k = 0; k < g->nanimations && found < 0; k++) {
+                const cJSON *ao = cJSON_GetArrayItem(g->animations, (int)k);
+                if (strcmp(anim_name(ao, buf, sizeof buf, k), g->opt->anims[i]) == 0)
+                    found = (int)k;
+            }
+            if (found < 0) {
+                fail(g, "--anim %s: no animation of that name; there %s: ", g->opt->anims[i],
+                     g->nanimations == 1 ? "is" : "are");
+                if (!g->err || !g->err_size)
+                    return 0;
+                if (!g->nanimations)
+                    strncat(g->err, "none", g->err_size - strlen(g->err) - 1);
+                for (k = 0; k < g->nanimations; k++) {
+                    const char *nm = anim_name(cJSON_GetArrayItem(g->animations, (int)k), buf, sizeof buf, k);
+                    size_t len = strlen(g->err);
+                    pathf(g->err + len, g->err_size - len, "%s\"%s\"", k ? ", " : "", nm);
+                }
+                return 0;
+            }
+        } else {
+            found = (int)i;
+        }
+        g->anims[i].index = found;
+        g->nanims++;
+        if (!(g->anims[i].name =
+                  gl_strdup(g, anim_name(cJSON_GetArrayItem(g->animations, found), buf, sizeof buf, (size_t)found))))
+            return 0;
+    }
+    return 1;
+}
+
+static int load_anim(gl *g, gl_anim *an)
+{
+    const cJSON *ao, *channels, *extras;
+    char where[48];
+    size_t c, kept = 0;
+    double fps = g->opt && g->opt->fps > 0 && isfinite(g->opt->fps) ? g->opt->fps : 10, t1 = 0, x;
+    pathf(where, sizeof where, "animations[%d]", an->index);
+    if (!(ao = j_object(g, g->animations, "animations", (size_t)an->index)))
+        return 0;
+    if (!j_array(g, ao, "channels", where, &channels, &an->nchannels))
+        return 0;
+    if (!(an->channels = (gl_channel *)gl_alloc(g, an->nchannels, sizeof(gl_channel))))
+        return 0;
+    an->t0 = 0;
+    for (c = 0; c < an->nchannels; c++) {
+        gl_channel *ch = &an->channels[c];
+        if (!load_channel(g, ao, where, c, ch))
+            return 0;
+        if (ch->node < 0)
+            continue;
+        if (!kept || ch->in.f[0] < an->t0)
+            an->t0 = ch->in.f[0];
+        if (!kept || ch->in.f[ch->in.count - 1] > t1)
+            t1 = ch->in.f[ch->in.count - 1];
+        kept++;
+    }
+    if (!kept)
+        t1 = an->t0;
+    extras = jget(ao, "extras");
+    if (!(g->opt && g->opt->fps_given) && cJSON_IsObject(extras)) {
+        const cJSON *ef = jget(extras, "fps"), *first = jget(extras, "first"), *last = jget(extras, "last");
+        if (cJSON_IsNumber(ef) && isfinite(ef->valuedouble) && ef->valuedouble > 0 &&
+            is_int(first, 0, GL_MAX_INT) && is_int(last, 0, GL_MAX_INT) && last->valuedouble >= first->valuedouble &&
+            last->valuedouble - first->valuedouble < GL_MAX_KEYS) {
+            an->fps = ef->valuedouble;
+            an->nframes = (size_t)(last->valuedouble - first->valuedouble) + 1;
+            return 1;
+        }
+    }
+    an->fps = fps;
+    x = ((double)t1 - an->t0) * fps;
+    if (x >= GL_MAX_KEYS)
+        return fail(g, "%s: %g seconds at %g keyframes a second is more than %.0f keyframes", where, t1 - an->t0, fps,
+                    GL_MAX_KEYS);
+    /* a float time's rounding must not lose the last keyframe */
+    an->nframes = (size_t)floor(x + 1e-6 * (1 + x)) + 1;
+    return 1;
+}
+
+/* ---- evaluation ------------------------------------------------------------ */
+
+typedef struct gl_pose {
+    double *t, *r, *s; /* 3, 4, 3 a node */
+    double *w;         /* weights: node n's at w + woff[n] */
+    size_t *woff;
+    double *world;     /* 16 a node */
+} gl_pose;
+
+/* Spherical linear interpolation from a to b0 along the shorter arc; close
+ * rotations (cosine 0.9995 or more) are blended linearly and normalised. */
+static void slerp(const double *a, const double *b0, double s, double *out)
+{
+    double b[4], d = a[0] * b0[0] + a[1] * b0[1] + a[2] * b0[2] + a[3] * b0[3];
+    int i;
+    if (s <= 0 || s >= 1 || (a[0] == b0[0] && a[1] == b0[1] && a[2] == b0[2] && a[3] == b0[3])) {
+        memcpy(out, s >= 1 ? b0 : a, 4 * sizeof *out); /* a key's own value, as it is */
+        return;
+    }
+    for (i = 0; i < 4; i++)
+        b[i] = d < 0 ? -b0[i] : b0[i];
+    d = fabs(d);
+    if (d < 0.9995) {
+        double th = acos(d), sn = sin(th);
+        double ka = sin((1 - s) * th) / sn, kb = sin(s * th) / sn;
+        for (i = 0; i < 4; i++)
+            out[i] = ka * a[i] + kb * b[i];
+    } else {
+        double len;
+        for (i = 0; i < 4; i++)
+            out[i] = (1 - s) * a[i] + s * b[i];
+        len = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
+        if (len > 0)
+            for (i = 0; i < 4; i++)
+                out[i] /= len;
+    }
+}
+
+/* The channel's value at time t into out (width values). */
+static void sample(const gl_channel *ch, double t, double *out)
+{
+    const float *in = ch->in.f, *v = ch->out.f;
+    size_t n = ch->in.count, w = ch->width, lo = 0, hi = n - 1, k, i;
+    size_t stride = ch->interp == INTERP_CUBIC ? 3 * w : w, at = ch->interp == INTERP_CUBIC ? w : 0;
+    double s, dt;
+    if (t <= in[0] || n == 1) {
+        for (k = 0; k < w; k++)
+            out[k] = v[at + k];
+        return;
+    }
+    if (t >= in[n - 1]) {
+        for (k = 0; k < w; k++)
+            out[k] = v[(n - 1) * stride + at + k];
+        return;
+    }
+    while (hi - lo > 1) { /* in[lo] <= t < in[hi] */
+        size_t mid = lo + (hi - lo) / 2;
+        if (in[mid] <= t)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    i = lo;
+    dt = (double)in[i + 1] - in[i];
+    s = (t - in[i]) / dt;
+    if (ch->interp == INTERP_STEP) {
+        for (k = 0; k < w; k++)
+            out[k] = v[i * stride + k];
+    } else if (ch->interp == INTERP_LINEAR) {
+        if (ch->path == PATH_R) {
+            double a[4], b[4];
+            for (k = 0; k < 4; k++) {
+                a[k] = v[i * stride + k];
+                b[k] = v[(i + 1) * stride + k];
+            }
+            slerp(a, b, s, out);
+        } else {
+            for (k = 0; k < w; k++)
+                out[k] = v[i * stride + k] * (1 - s) + v[(i + 1) * stride + k] * s;
+        }
+    } else {
+        double s2 = s * s, s3 = s2 * s;
+        double h00 = 2 * s3 - 3 * s2 + 1, h10 = s3 - 2 * s2 + s, h01 = -2 * s3 + 3 * s2, h11 = s3 - s2;
+        for (k = 0; k < w; k++) {
+            double p0 = v[i * stride + w + k], m0 = v[i * stride + 2 * w + k];
+            double p1 = v[(i + 1) * stride + w + k], m1 = v[(i + 1) * stride + k];
+            out[k] = h00 * p0 + h10 * dt * m0 + h01 * p1 + h11 * dt * m1;
+        }
+        if (ch->path == PATH_R) {
+            double len = sqrt(out[0] * out[0] + out[1] * out[1] + out[2] * out[2] + out[3] * out[3]);
+            if (len > 0)
+                for (k = 0; k < 4; k++)
+                    out[k] /= len;
+        }
+    }
+}
+
+static void mat_mul(const double *a, const double *b, double *out)
+{
+    double r[16];
+    int i, j, k;
+    for (j = 0; j < 4; j++)
+        for (i = 0; i < 4; i++) {
+            double s = 0;
+            for (k = 0; k < 4; k++)
+                s += a[k * 4 + i] * b[j * 4 + k];
+            r[j * 4 + i] = s;
+        }
+    memcpy(out, r, sizeof r);
+}
+
+static void mat_trs(const double *t, const double *q, const double *s, double *m)
+{
+    double x = q[0], y = q[1], z = q[2], w = q[3];
+    m[0] = (1 - 2 * (y * y + z * z)) * s[0];
+    m[1] = (2 * (x * y + z * w)) * s[0];
+    m[2] = (2 * (x * z - y * w)) * s[0];
+    m[3] = 0;
+    m[4] = (2 * (x * y - z * w)) * s[1];
+    m[5] = (1 - 2 * (x * x + z * z)) * s[1];
+    m[6] = (2 * (y * z + x * w)) * s[1];
+    m[7] = 0;
+    m[8] = (2 * (x * z + y * w)) * s[2];
+    m[9] = (2 * (y * z - x * w)) * s[2];
+    m[10] = (1 - 2 * (x * x + y * y)) * s[2];
+    m[11] = 0;
+    m[12] = t[0];
+    m[13] = t[1];
+    m[14] = t[2];
+    m[15] = 1;
+}
+
+static double det3(const double *m)
+{
+    return m[0] * (m[5] * m[10] - m[6] * m[9]) - m[4] * (m[1] * m[10] - m[2] * m[9]) +
+           m[8] * (m[1] * m[6] - m[2] * m[5]);
+}
+
+/* The normal matrix (the inverse transpose of m's 3x3, up to scale: its
+ * cofactors), 9 values row by row: n' = N n. */
+static void normal_matrix(const double *m, double *n)
+{
+    /* m as rows: a(i,j) = m[j * 4 + i]; cofactor matrix C(i,j) */
+#define A(i, j) m[(j) * 4 + (i)]
+    n[0] = A(1, 1) * A(2, 2) - A(1, 2) * A(2, 1);
+    n[1] = A(1, 2) * A(2, 0) - A(1, 0) * A(2, 2);
+    n[2] = A(1, 0) * A(2, 1) - A(1, 1) * A(2, 0);
+    n[3] = A(0, 2) * A(2, 1) - A(0, 1) * A(2, 2);
+    n[4] = A(0, 0) * A(2, 2) - A(0, 2) * A(2, 0);
+    n[5] = A(0, 1) * A(2, 0) - A(0, 0) * A(2, 1);
+    n[6] = A(0, 1) * A(1, 2) - A(0, 2) * A(1, 1);
+    n[7] = A(0, 2) * A(1, 0) - A(0, 0) * A(1, 2);
+    n[8] = A(0, 0) * A(1, 1) - A(0, 1) * A(1, 0);
+#undef A
+    if (det3(m) < 0) { /* cofactors are det * inverse transpose: keep the direction */
+        int i;
+        for (i = 0; i < 9; i++)
+            n[i] = -n[i];
+    }
+}
+
+/* The pose at time t of animation an (NULL: the rest pose). */
+static int pose_at(gl *g, gl_pose *p, const gl_anim *an, double t)
+{
+    size_t i, c;
+    for (i = 0; i < g->nnodes; i++) {
+        memcpy(p->t + 3 * i, g->nodes[i].t, 3 * sizeof(double));
+        memcpy(p->r + 4 * i, g->nodes[i].r, 4 * sizeof(double));
+        memcpy(p->s + 3 * i, g->nodes[i].s, 3 * sizeof(double));
+        if (g->nodes[i].mesh >= 0 && g->meshes[g->nodes[i].mesh].loaded &&
+            !node_weights(g, (int)i, p->w + p->woff[i]))
+            return 0;
+    }
+    for (c = 0; an && c < an->nchannels; c++) {
+        const gl_channel *ch = &an->channels[c];
+        int n = ch->node;
+        if (n < 0)
+            continue;
+        sample(ch, t, ch->path == PATH_T   ? p->t + 3 * n
+                      : ch->path == PATH_R ? p->r + 4 * n
+                      : ch->path == PATH_S ? p->s + 3 * n
+                                           : p->w + p->woff[n]);
+    }
+    for (i = 0; i < g->norder; i++) {
+        int n = g->order[i];
+        double local[16];
+        if (g->nodes[n].has_matrix)
+            memcpy(local, g->nodes[n].matrix, sizeof local);
+        else
+            mat_trs(p->t + 3 * n, p->r + 4 * n, p->s + 3 * n, local);
+        if (g->nodes[n].parent >= 0)
+            mat_mul(p->world + 16 * g->nodes[n].parent, local, p->world + 16 * n);
+        else
+            memcpy(p->world + 16 * n, local, sizeof local);
+    }
+    return 1;
+}
+
+static int is_skinned(const gl *g, int node, const gl_prim *p)
+{
+    return g->nodes[node].skin >= 0 && p->nsets > 0;
+}
+
+/* Positions (and normals) of frame f from pose p. */
+static int write_frame(gl *g, const gl_pose *p, size_t f, double *joints)
+{
+    imp_scene *s = g->out;
+    size_t it, pi, v, base = 0, k, set, c;
+    for (it = 0; it < g->nitems; it++) {
+        int node = g->items[it];
+        const gl_mesh *m = &g->meshes[g->nodes[node].mesh];
+        const double *w = p->w + p->woff[node], *world = p->world + 16 * node;
+        double nm[9];
+        const gl_skin *sk = g->nodes[node].skin >= 0 ? &g->skins[g->nodes[node].skin] : NULL;
+        normal_matrix(world, nm);
+        if (sk) {
+            for (k = 0; k < sk->njoints; k++)
+                mat_mul(p->world + 16 * sk->joints[k], sk->ibm + 16 * k, joints + 16 * k);
+        }
+        for (pi = 0; pi < m->nprims; pi++) {
+            const gl_prim *pr = &m->prims[pi];
+            int skinned = is_skinned(g, node, pr);
+            if (!pr->triangles)
+                continue;
+            for (v = 0; v < pr->pos.count; v++) {
+                double pos[3], nrm[3] = {0, 0, 0}, mat[16], out[3], on[3];
+                const double *mt = world, *nmat = nm;
+                double nmj[9];
+                float *dst = s->positions + 3 * (f * s->num_vertices + base + v);
+                for (c = 0; c < 3; c++) {
+                    pos[c] = pr->pos.f[3 * v + c];
+                    if (pr->nrm.f)
+                        nrm[c] = pr->nrm.f[3 * v + c];
+                }
+                for (k = 0; k < m->ntargets; k++) {
+                    for (c = 0; c < 3; c++) {
+                        if (pr->tpos[k].f)
+                            pos[c] += w[k] * pr->tpos[k].f[3 * v + c];
+                        if (pr->tnrm[k].f)
+                            nrm[c] += w[k] * pr->tnrm[k].f[3 * v + c];
+                    }
+                }
+                if (skinned) {
+                    double sum = 0;
+                    memset(mat, 0, sizeof mat);
+                    for (set = 0; set < pr->nsets; set++)
+                        for (c = 0; c < 4; c++)
+                            sum += pr->weights[set].f[4 * v + c];
+                    for (set = 0; set < pr->nsets; set++) {
+                        for (c = 0; c < 4; c++) {
+                            /* weights scaled to sum 1, as three.js's normalizeSkinWeights(); none: joint 0 */
+                            double wt = sum > 0 ? pr->weights[set].f[4 * v + c] / sum : set == 0 && c == 0 ? 1 : 0;
+                            uint32_t j = pr->joints[set].u[4 * v + c];
+                            int e;
+                            if (wt == 0)
+                                continue;
+                            for (e = 0; e < 16; e++)
+                                mat[e] += wt * joints[16 * (size_t)j + (size_t)e];
+                        }
+                    }
+                    mt = mat;
+                    normal_matrix(mat, nmj);
+                    nmat = nmj;
+                }
+                for (c = 0; c < 3; c++) {
+                    out[c] = mt[c] * pos[0] + mt[4 + c] * pos[1] + mt[8 + c] * pos[2] + mt[12 + c];
+                    on[c] = nmat[3 * c] * nrm[0] + nmat[3 * c + 1] * nrm[1] + nmat[3 * c + 2] * nrm[2];
+                }
+                for (c = 0; c < 3; c++) {
+                    dst[c] = (float)out[c];
+                    if (!isfinite(dst[c]))
+                        return fail(g, "nodes[%d]: a vertex of mesh %d leaves the range of a float at keyframe %lu",
+                                    node, g->nodes[node].mesh, (unsigned long)f);
+                }
+                if (s->normals) {
+                    float *dn = s->normals + 3 * (f * s->num_vertices + base + v);
+                    double len = sqrt(on[0] * on[0] + on[1] * on[1] + on[2] * on[2]);
+                    for (c = 0; c < 3; c++)
+                        dn[c] = len > 0 && isfinite(len) ? (float)(on[c] / len) : 0.0f;
+                }
+            }
+            base += pr->pos.count;
+        }
+    }
+    return 1;
+}
+
+/* ---- materials and images ---------------------------------------------------- */
+
+static int load_image(gl *g, int j, int *index)
+{
+    imp_scene *s = g->out;
+    imp_image *im;
+    const cJSON *o, *uri;
+    char where[48];
+    int view;
+    if (g->image_map[j] >= 0) {
+        *index = g->image_map[j];
+        return 1;
+    }
+    pathf(where, sizeof where, "images[%d]", j);
+    if (!(o = j_object(g, g->images, "images", (size_t)j)))
+        return 0;
+    im = &s->images[s->num_images];
+    memset(im, 0, sizeof *im);
+    if (!j_index(g, o, "bufferView", where, g->nviews, "bufferView", &view))
+        return 0;
+    uri = jget(o, "uri");
+    if (uri && !cJSON_IsString(uri))
+        return fail(g, "%s.uri: not a string", where);
+    if (view >= 0) {
+        const unsigned char *d;
+        size_t len, st;
+        if (!load_view(g, view, where, &d, &len, &st))
+            return 0;
+        if (!(im->bytes = (unsigned char *)gl_alloc(g, len, 1)))
+            return 0;
+        memcpy(im->bytes, d, len);
+        im->size = len;
+        s->num_images++;
+        if (!(im->label = gl_strdup(g, where)))
+            return 0;
+    } else if (uri) {
+        char w[64];
+        pathf(w, sizeof w, "%s.uri", where);
+        if (strncmp(uri->valuestring, "data:", 5) == 0) {
+            if (!data_uri(g, uri->valuestring, w, &im->bytes, &im->size))
+                return 0;
+            s->num_images++;
+            if (!(im->label = gl_strdup(g, where)))
+                return 0;
+        } else {
+            if (!(im->path = file_uri(g, uri->valuestring, w)))
+                return 0;
+            s->num_images++;
+            /* the file's name as the file system has it (percent-decoded) */
+            if (!(im->label = gl_strdup(g, im->path + strlen(g->base_dir) + 1)))
+                return 0;
+        }
+    } else {
+        return fail(g, "%s: neither a uri nor a bufferView", where);
+    }
+    *index = g->image_map[j] = (int)(s->num_images - 1);
+    return 1;
+}
+
+static int load_materials(gl *g)
+{
+    imp_scene *s = g->out;
+    size_t i;
+    if (!g->nmaterials)
+        return 1;
+    if (!(s->material_image = (int32_t *)gl_alloc(g, g->nmaterials, sizeof(int32_t))) ||
+        !(s->material_names = (char **)gl_alloc(g, g->nmaterials, sizeof(char *))) ||
+        !(s->images = (imp_image *)gl_alloc(g, g->nimages, sizeof(imp_image))) ||
+        !(g->image_map = (int *)gl_alloc(g, g->nimages, sizeof(int))))
+        return 0;
+    s->num_materials = g->nmaterials;
+    for (i = 0; i < g->nimages; i++)
+        g->image_map[i] = -1;
+    for (i = 0; i < g->nmaterials; i++) {
+        const cJSON *o = j_object(g, g->materials, "materials", i), *name, *pbr, *tex;
+        char where[48], buf[96];
+        int t, src = -1;
+        if (!o)
+            return 0;
+        s->material_image[i] = -1;
+        pathf(where, sizeof where, "materials[%lu]", (unsigned long)i);
+        name = jget(o, "name");
+        if (!(s->material_names[i] = gl_strdup(g, cJSON_IsString(name) ? name->valuestring : where)))
+            return 0;
+        pbr = jget(o, "pbrMetallicRoughness");
+        tex = jget(pbr, "baseColorTexture");
+        if (!tex)
+            continue;
+        pathf(buf, sizeof buf, "%s.pbrMetallicRoughness", where);
+        if (!cJSON_IsObject(tex))
+            return fail(g, "%s.baseColorTexture: not an object", buf);
+        pathf(buf, sizeof buf, "%s.pbrMetallicRoughness.baseColorTexture", where);
+        if (!j_index(g, tex, "index", buf, g->ntextures, "texture", &t))
+            return 0;
+        if (t < 0)
+            return fail(g, "%s.index: missing", buf);
+        {
+            const cJSON *to = j_object(g, g->textures, "textures", (size_t)t);
+            char tw[48];
+            pathf(tw, sizeof tw, "textures[%d]", t);
+            if (!to || !j_index(g, to, "source", tw, g->nimages, "image", &src))
+                return 0;
+        }
+        if (src < 0) {
+            if (!imp_scene_note(s, "textures[%d]: no source image (an extension's only), %s untextured", t,
+                                s->material_names[i]))
+                return oom(g);
+            continue;
+        }
+        if (!load_image(g, src, &t))
+            return 0;
+        s->material_image[i] = t;
+    }
+    return 1;
+}
+
+/* ---- the whole file ------------------------------------------------------------ */
+
+static int check_top(gl *g)
+{
+    const cJSON *asset = jget(g->root, "asset"), *ver, *req, *e;
+    size_t i = 0;
+    if (!cJSON_IsObject(asset))
+        return fail(g, "asset: missing or not an object");
+    ver = jget(asset, "version");
+    if (!cJSON_IsString(ver))
+        return fail(g, "asset.version: missing or not a string");
+    if (strncmp(ver->valuestring, "2.", 2) != 0)
+        return fail(g, "asset.version: \"%s\", only glTF 2 is read", ver->valuestring);
+    req = jget(g->root, "extensionsRequired");
+    if (req && !cJSON_IsArray(req))
+        return fail(g, "extensionsRequired: not an array");
+    for (e = (req) ? (req)->child : NULL; e; e = e->next) {
+        if (!cJSON_IsString(e))
+            return fail(g, "extensionsRequired[%lu]: not a string", (unsigned long)i);
+        if (strcmp(e->valuestring, "KHR_mesh_quantization") != 0)
+            return fail(g, "extensionsRequired[%lu]: %s is not supported", (unsigned long)i, e->valuestring);
+        i++;
+    }
+    return j_array(g, g->root, "buffers", "", &g->buffers, &g->nbuffers) &&
+           j_array(g, g->root, "bufferViews", "", &g->views, &g->nviews) &&
+           j_array(g, g->root, "accessors", "", &g->accessors, &g->naccessors) &&
+           j_array(g, g->root, "nodes", "", &g->nodes_j, &g->nnodes) &&
+           j_array(g, g->root, "meshes", "", &g->meshes_j, &g->nmeshes) &&
+           j_array(g, g->root, "skins", "", &g->skins_j, &g->nskins) &&
+           j_array(g, g->root, "materials", "", &g->materials, &g->nmaterials) &&
+           j_array(g, g->root, "textures", "", &g->textures, &g->ntextures) &&
+           j_array(g, g->root, "images", "", &g->images, &g->nimages) &&
+           j_array(g, g->root, "animations", "", &g->animations, &g->nanimations);
+}
+
+/* Splits a .glb into its JSON and binary chunks. */
+static int glb_chunks(gl *g, const unsigned char *data, size_t size, const unsigned char **json, size_t *json_len)
+{
+    uint32_t version, length, clen, ctype;
+    size_t at;
+    if (size < 12)
+        return fail(g, "GLB header: %lu bytes, a header has 12", (unsigned long)size);
+    version = le32(data + 4);
+    length = le32(data + 8);
+    if (version != 2)
+        return fail(g, "GLB header: version %lu, only 2 is read", (unsigned long)version);
+    if (length != size)
+        return fail(g, "GLB header: length %lu, the file has %lu bytes%s", (unsigned long)length,
+                    (unsigned long)size, length > size ? " (truncated?)" : "");
+    if (size < 20)
+        return fail(g, "GLB chunk 0: its header runs past the end of the file (%lu bytes)", (unsigned long)size);
+    clen = le32(data + 12);
+    ctype = le32(data + 16);
+    if (ctype != 0x4E4F534Au)
+        return fail(g, "GLB chunk 0: type 0x%08lx, the first chunk must be JSON (0x4e4f534a)", (unsigned long)ctype);
+    if (clen > size - 20)
+        return fail(g, "GLB chunk 0: length %lu at byte 20 runs past the end of the file (%lu bytes)",
+                    (unsigned long)clen, (unsigned long)size);
+    *json = data + 20;
+    *json_len = clen;
+    at = 20 + (size_t)clen;
+    while (at < size) {
+        if (size - at < 8)
+            return fail(g, "GLB chunk at byte %lu: its header runs past the end of the file", (unsigned long)at);
+        clen = le32(data + at);
+        ctype = le32(data + at + 4);
+        if (clen > size - at - 8)
+            return fail(g, "GLB chunk at byte %lu: length %lu runs past the end of the file (%lu bytes)",
+                        (unsigned long)at, (unsigned long)clen, (unsigned long)size);
+        if (ctype == 0x004E4942u && !g->has_bin) {
+            g->has_bin = 1;
+            g->bin = data + at + 8;
+            g->bin_size = clen;
+        }
+        at += 8 + (size_t)clen;
+    }
+    return 1;
+}
+
+static int read_all(gl *g, const unsigned char *data, size_t size)
+{
+    imp_scene *s = g->out;
+    const unsigned char *json = data;
+    size_t json_len = size, it, pi, a, f, nverts = 0, ntris = 0, frames = 0, tri = 0, base = 0;
+    const char *end = NULL;
+    int all_normals = 1, any_uv = 0;
+    double need;
+    gl_pose p;
+    double *joints = NULL;
+    size_t max_joints = 0, nweights = 0;
+    int ok = 0;
+    if (size >= 4 && memcmp(data, "glTF", 4) == 0 && !glb_chunks(g, data, size, &json, &json_len))
+        return 0;
+    g->root = cJSON_ParseWithLengthOpts((const char *)json, json_len, &end, 0);
+    if (!g->root) {
+        if (end && (const unsigned char *)end >= json && (size_t)((const unsigned char *)end - json) <= json_len)
+            return fail(g, "not JSON: a syntax error near byte %lu of the JSON", (unsigned long)((const unsigned char *)end - json));
+        return fail(g, "not JSON (or out of memory)");
+    }
+    if (!cJSON_IsObject(g->root))
+        return fail(g, "the JSON is not an object");
+    if (!check_top(g))
+        return 0;
+    if (!(g->bufs = (gl_buf *)gl_alloc(g, g->nbuffers, sizeof(gl_buf))) ||
+        !(g->meshes = (gl_mesh *)gl_alloc(g, g->nmeshes, sizeof(gl_mesh))) ||
+        !(g->skins = (gl_skin *)gl_alloc(g, g->nskins, sizeof(gl_skin))))
+        return 0;
+    if (!load_nodes(g) || !scene_items(g))
+        return 0;
+    for (it = 0; it < g->nitems; it++) {
+        gl_node *n = &g->nodes[g->items[it]];
+        gl_mesh *m;
+        if (!load_mesh(g, n->mesh))
+            return 0;
+        m = &g->meshes[n->mesh];
+        if (n->skin >= 0) {
+            gl_skin *sk;
+            if (!load_skin(g, n->skin))
+                return 0;
+            sk = &g->skins[n->skin];
+            if (sk->njoints > max_joints)
+                max_joints = sk->njoints;
+            for (pi = 0; pi < m->nprims; pi++) {
+                size_t set, v;
+                for (set = 0; set < m->prims[pi].nsets; set++)
+                    for (v = 0; v < 4 * m->prims[pi].joints[set].count; v++)
+                        if (m->prims[pi].joints[set].u[v] >= sk->njoints)
+                            return fail(g, "meshes[%d].primitives[%lu].attributes.JOINTS_%lu: joint %lu of vertex %lu, "
+                                        "skin %d has %lu joints", n->mesh, (unsigned long)pi, (unsigned long)set,
+                                        (unsigned long)m->prims[pi].joints[set].u[v], (unsigned long)(v / 4), n->skin,
+                                        (unsigned long)sk->njoints);
+            }
+        }
+        for (pi = 0; pi < m->nprims; pi++) {
+            const gl_prim *pr = &m->prims[pi];
+            if (!pr->triangles)
+                continue;
+            if (pr->pos.count > (size_t)UINT32_MAX - nverts || pr->ntri > (size_t)UINT32_MAX - ntris)
+                return fail(g, "meshes[%d]: more than 2^32 vertices or triangles in the scene", n->mesh);
+            nverts += pr->pos.count;
+            ntris += pr->ntri;
+            if (!pr->nrm.f)
+                all_normals = 0;
+            if (pr->uv.f)
+                any_uv = 1;
+        }
+    }
+    if (!nverts || !ntris)
+        return fail(g, "scenes: the default scene has no triangles");
+    if (!pick_anims(g))
+        return 0;
+    for (a = 0; a < g->nanims; a++) {
+        if (!load_anim(g, &g->anims[a]))
+            return 0;
+        frames += g->anims[a].nframes;
+    }
+    if (!g->nanims)
+        frames = 1;
+    need = (double)frames * (double)nverts * 12.0 * (all_normals ? 2 : 1);
+    if (g->opt && g->opt->max_bytes && need > (double)g->opt->max_bytes)
+        return fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices, more than the %lu allowed", need,
+                    (unsigned long)frames, (unsigned long)nverts, (unsigned long)g->opt->max_bytes);
+    if (need > (double)((size_t)-1 / 2))
+        return fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices", need, (unsigned long)frames,
+                    (unsigned long)nverts);
+    /* the scene's arrays */
+    s->num_frames = frames;
+    s->num_vertices = nverts;
+    s->num_triangles = ntris;
+    if (!(s->positions = (float *)gl_alloc(g, frames * nverts, 3 * sizeof(float))) ||
+        (all_normals && !(s->normals = (float *)gl_alloc(g, frames * nverts, 3 * sizeof(float)))) ||
+        !(s->triangles = (uint32_t *)gl_alloc(g, ntris, 6 * sizeof(uint32_t))) ||
+        (any_uv && !(s->uv = (float *)gl_alloc(g, nverts, 2 * sizeof(float)))) ||
+        (g->nmaterials && !(s->tri_material = (uint32_t *)gl_alloc(g, ntris, sizeof(uint32_t)))))
+        return 0;
+    s->num_texcoords = any_uv ? nverts : 0;
+    if (!load_materials(g))
+        return 0;
+    /* the pose's arrays */
+    memset(&p, 0, sizeof p);
+    if (!(p.woff = (size_t *)gl_alloc(g, g->nnodes, sizeof(size_t))))
+        return 0;
+    for (it = 0; it < g->nnodes; it++) {
+        p.woff[it] = nweights;
+        if (g->nodes[it].mesh >= 0 && g->meshes[g->nodes[it].mesh].loaded)
+            nweights += g->meshes[g->nodes[it].mesh].ntargets;
+    }
+    if (!(p.t = (double *)gl_alloc(g, g->nnodes, 3 * sizeof(double))) ||
+        !(p.r = (double *)gl_alloc(g, g->nnodes, 4 * sizeof(double))) ||
+        !(p.s = (double *)gl_alloc(g, g->nnodes, 3 * sizeof(double))) ||
+        !(p.w = (double *)gl_alloc(g, nweights, sizeof(double))) ||
+        !(p.world = (double *)gl_alloc(g, g->nnodes, 16 * sizeof(double))) ||
+        !(joints = (double *)gl_alloc(g, max_joints, 16 * sizeof(double))))
+        goto done;
+    /* triangles, texcoords and materials, in scene order, from the rest pose */
+    if (!pose_at(g, &p, NULL, 0))
+        goto done;
+    for (it = 0; it < g->nitems; it++) {
+        int node = g->items[it];
+        const gl_mesh *m = &g->meshes[g->nodes[node].mesh];
+        for (pi = 0; pi < m->nprims; pi++) {
+            const gl_prim *pr = &m->prims[pi];
+            size_t t, v;
+            int flip;
+            if (!pr->triangles)
+                continue;
+            flip = !is_skinned(g, node, pr) && det3(p.world + 16 * node) < 0;
+            for (t = 0; t < pr->ntri; t++, tri++) {
+                uint32_t *dst = s->triangles + 6 * tri;
+                uint32_t c0 = (uint32_t)base + pr->tri[3 * t], c1 = (uint32_t)base + pr->tri[3 * t + 1],
+                         c2 = (uint32_t)base + pr->tri[3 * t + 2];
+                if (flip) {
+                    uint32_t x = c1;
+                    c1 = c2;
+                    c2 = x;
+                }
+                dst[0] = c0;
+                dst[2] = c1;
+                dst[4] = c2;
+                dst[1] = any_uv ? c0 : 0;
+                dst[3] = any_uv ? c1 : 0;
+                dst[5] = any_uv ? c2 : 0;
+                if (s->tri_material)
+                    s->tri_material[tri] = pr->material >= 0 ? (uint32_t)pr->material : IMP_NO_MATERIAL;
+            }
+            for (v = 0; any_uv && pr->uv.f && v < pr->pos.count; v++) {
+                s->uv[2 * (base + v)] = pr->uv.f[2 * v];
+                s->uv[2 * (base + v) + 1] = pr->uv.f[2 * v + 1];
+            }
+            base += pr->pos.count;
+        }
+    }
+    /* the keyframes */
+    if (!g->nanims) {
+        if (!write_frame(g, &p, 0, joints))
+            goto done;
+    } else {
+        if (!(s->anims = (imp_anim *)gl_alloc(g, g->nanims, sizeof(imp_anim))))
+            goto done;
+        for (a = 0, f = 0; a < g->nanims; a++) {
+            gl_anim *an = &g->anims[a];
+            size_t k;
+            imp_anim *ia = &s->anims[s->num_anims];
+            ia->name = an->name;
+            an->name = NULL;
+            ia->first_frame = f;
+            ia->num_frames = an->nframes;
+            ia->fps = an->fps;
+            s->num_anims++;
+            for (k = 0; k < an->nframes; k++, f++) {
+                if (!pose_at(g, &p, an, an->t0 + (double)k / an->fps) || !write_frame(g, &p, f, joints))
+                    goto done;
+            }
+        }
+    }
+    ok = 1;
+done:
+    free(p.woff);
+    free(p.t);
+    free(p.r);
+    free(p.s);
+    free(p.w);
+    free(p.world);
+    free(joints);
+    return ok;
+}
+
+int imp_gltf_read_memory(const unsigned char *data, size_t size, const char *base_dir, const imp_options *opt,
+                         imp_scene *out, char *err, size_t err_size)
+{
+    gl g;
+    size_t i;
+    int ok;
+    memset(&g, 0, sizeof g);
+    memset(out, 0, sizeof *out);
+    if (err && err_size)
+        err[0] = '\0';
+    g.base_dir = base_dir;
+    g.opt = opt;
+    g.out = out;
+    g.err = err;
+    g.err_size = err_size;
+    ok = read_all(&g, data, size);
+    for (i = 0; g.bufs && i < g.nbuffers; i++)
+        free(g.bufs[i].owned);
+    free(g.bufs);
+    for (i = 0; g.meshes && i < g.nmeshes; i++)
+        mesh_free(&g.meshes[i]);
+    free(g.meshes);
+    for (i = 0; g.skins && i < g.nskins; i++) {
+        free(g.skins[i].joints);
+        free(g.skins[i].ibm);
+    }
+    free(g.skins);
+    anims_free(&g);
+    free(g.nodes);
+    free(g.order);
+    free(g.items);
+    free(g.image_map);
+    cJSON_Delete(g.root);
+    if (!ok) {
+        if (err && err_size && !err[0])
+            pathf(err, err_size, "out of memory");
+        imp_scene_free(out);
+    }
+    return ok;
+}
+
+int imp_gltf_read(const char *path, const imp_options *opt, imp_scene *out, char *err, size_t err_size)
+{
+    unsigned char *data = NULL;
+    size_t size = 0, n;
+    const char *slash = strrchr(path, '/');
+    char *dir;
+    int ok;
+    memset(out, 0, sizeof *out);
+    if (!read_file(path, &data, &size)) {
+        if (err && err_size)
+            pathf(err, err_size, "%s: %s", path, strerror(errno));
+        return 0;
+    }
+    n = slash ? (size_t)(slash - path) : 1;
+    dir = (char *)malloc(n + 2);
+    if (!dir) {
+        free(data);
+        if (err && err_size)
+            pathf(err, err_size, "out of memory");
+        return 0;
+    }
+    if (slash)
+        memcpy(dir, path, n);
+    else
+        dir[0] = '.';
+    dir[n] = '\0';
+    if (slash && n == 0) {
+        dir[0] = '/';
+        dir[1] = '\0';
+    }
+    ok = imp_gltf_read_memory(data, size, dir, opt, out, err, err_size);
+    free(dir);
+    free(data);
+    return ok;
+}

@@ -1,0 +1,448 @@
+/*
+ * md2 import: a source's scene (import.h) turned into what the builder
+ * takes (import_cmd.h).
+ *
+ * - Axes: the scene is Y up, +Z forward (glTF; OBJ unless --up z), MD2 Z
+ *   up, X forward: MD2 (x, y, z) = scene (z, x, y), the exact inverse of
+ *   md2 export's glTF (x, y, z) = MD2 (y, z, x): no bit of a coordinate
+ *   changes. With --up z the coordinates stay as they are.
+ * - Size: every coordinate times the scale (--scale, or --height H over
+ *   the first frame's height); a scale of 1 changes nothing.
+ * - Winding: the scene's counter-clockwise corners (0, 1, 2) become MD2's
+ *   clockwise (0, 2, 1).
+ * - Welding: scene vertices whose positions (and normals, when there are
+ *   some) have the same bits in every frame become one MD2 vertex, and
+ *   corners with the same texcoord bits (after packing) one texcoord:
+ *   hash tables, in the order vertices are first met.
+ * - Skin: the images of the materials the triangles use; several are
+ *   packed side by side, left to right in the order of the scene's images,
+ *   their tops aligned, and their texcoords remapped (which then must lie
+ *   in 0..1).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "import_cmd.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void imp_error(const char *fmt, ...)
+{
+    char line[2048];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    fputs("md2 " IMPORT_CMD ": ", stderr);
+    tool_put_clean(stderr, line);
+    fputc('\n', stderr);
+}
+
+static uint32_t fnv(uint32_t h, const void *data, size_t n)
+{
+    const unsigned char *p = (const unsigned char *)data;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        h ^= p[i];
+        h *= 16777619u;
+    }
+    return h;
+}
+
+/* A table of 2^k slots for n keys, each slot 0 (empty) or 1 + a key. */
+static uint32_t *new_table(size_t n, size_t *mask)
+{
+    size_t size = 16;
+    while (size < 2 * n && size < ((size_t)1 << 30))
+        size *= 2;
+    if (n >= size) /* over 2^30 keys: no room to probe (and no such model fits an MD2) */
+        return NULL;
+    *mask = size - 1;
+    return (uint32_t *)calloc(size, sizeof(uint32_t));
+}
+
+static int same_vertex(const imp_scene *s, size_t a, size_t b)
+{
+    size_t f, nv = s->num_vertices;
+    for (f = 0; f < s->num_frames; f++) {
+        if (memcmp(s->positions + 3 * (f * nv + a), s->positions + 3 * (f * nv + b),
+                   3 * sizeof(float)) != 0)
+            return 0;
+        if (s->normals && memcmp(s->normals + 3 * (f * nv + a), s->normals + 3 * (f * nv + b),
+                                 3 * sizeof(float)) != 0)
+            return 0;
+    }
+    return 1;
+}
+
+static uint32_t vertex_hash(const imp_scene *s, size_t i)
+{
+    size_t f, nv = s->num_vertices;
+    uint32_t h = 2166136261u;
+    for (f = 0; f < s->num_frames; f++) {
+        h = fnv(h, s->positions + 3 * (f * nv + i), 3 * sizeof(float));
+        if (s->normals)
+            h = fnv(h, s->normals + 3 * (f * nv + i), 3 * sizeof(float));
+    }
+    return h;
+}
+
+/* map[i]: the welded vertex of scene vertex i, for the vertices the
+ * triangles use (others: UINT32_MAX); rep[w]: a scene vertex of welded w.
+ * Returns the welded count, or (size_t)-1 when out of memory. */
+static size_t weld_vertices(const imp_scene *s, uint32_t *map, uint32_t *rep)
+{
+    size_t mask, i, n = 0;
+    uint32_t *table = new_table(s->num_vertices, &mask);
+    if (!table)
+        return (size_t)-1;
+    for (i = 0; i < s->num_vertices; i++)
+        map[i] = UINT32_MAX;
+    for (i = 0; i < 3 * s->num_triangles; i++) {
+        uint32_t v = s->triangles[2 * i];
+        size_t slot;
+        if (map[v] != UINT32_MAX)
+            continue;
+        slot = vertex_hash(s, v) & mask;
+        while (table[slot] && !same_vertex(s, rep[table[slot] - 1], v))
+            slot = (slot + 1) & mask;
+        if (!table[slot]) {
+            rep[n] = v;
+            table[slot] = (uint32_t)++n;
+        }
+        map[v] = table[slot] - 1;
+    }
+    free(table);
+    return n;
+}
+
+/* corner_uv (2 floats a corner) welded into uv (*count), each corner's
+ * index into tex. Returns 0 when out of memory. */
+static int weld_uv(const float *corner_uv, size_t corners, float *uv, size_t *count, uint32_t *tex)
+{
+    size_t mask, i, n = 0;
+    uint32_t *table = new_table(corners, &mask);
+    if (!table)
+        return 0;
+    for (i = 0; i < corners; i++) {
+        const float *q = corner_uv + 2 * i;
+        size_t slot = fnv(2166136261u, q, 2 * sizeof(float)) & mask;
+        while (table[slot] && memcmp(uv + 2 * (table[slot] - 1), q, 2 * sizeof(float)) != 0)
+            slot = (slot + 1) & mask;
+        if (!table[slot]) {
+            memcpy(uv + 2 * n, q, 2 * sizeof(float));
+            table[slot] = (uint32_t)++n;
+        }
+        tex[i] = table[slot] - 1;
+    }
+    free(table);
+    *count = n;
+    return 1;
+}
+
+/* MD2 axes from the scene's: (z, x, y), or as they are with up_z. */
+static void to_md2(const float *in, float *out, int up_z, double scale)
+{
+    float p[3];
+    if (up_z) {
+        p[0] = in[0], p[1] = in[1], p[2] = in[2];
+    } else {
+        p[0] = in[2], p[1] = in[0], p[2] = in[1];
+    }
+    if (scale != 1.0) {
+        p[0] = (float)((double)p[0] * scale);
+        p[1] = (float)((double)p[1] * scale);
+        p[2] = (float)((double)p[2] * scale);
+    }
+    memcpy(out, p, sizeof p);
+}
+
+/* The images the triangles use (used[i] = 1), decoded into imgs. */
+static int load_images(const char *source, const imp_scene *s, unsigned char *used,
+                       tool_image *imgs, size_t *count)
+{
+    size_t i;
+    char err[600];
+    *count = 0;
+    if (!s->tri_material)
+        return 1;
+    for (i = 0; i < s->num_triangles; i++) {
+        uint32_t m = s->tri_material[i];
+        if (m != IMP_NO_MATERIAL && m < s->num_materials && s->material_image[m] >= 0 &&
+            (size_t)s->material_image[m] < s->num_images)
+            used[s->material_image[m]] = 1;
+    }
+    for (i = 0; i < s->num_images; i++) {
+        const imp_image *im = &s->images[i];
+        int ok;
+        if (!used[i])
+            continue;
+        if (im->bytes)
+            ok = tool_image_decode(im->label, im->bytes, im->size, &imgs[i], err, sizeof err);
+        else
+            ok = tool_image_read(im->path, &imgs[i], err, sizeof err);
+        if (!ok) {
+            imp_error("%s: the texture %s cannot be read: %s", source, im->label, err);
+            return 0;
+        }
+        (*count)++;
+    }
+    return 1;
+}
+
+/* The skin from the used images: the one, or all side by side; x[i] the
+ * left column of image i. */
+static int pack_skin(const imp_scene *s, const unsigned char *used, tool_image *imgs, size_t count,
+                     imp_made *out, uint32_t *x)
+{
+    size_t i, w = 0, h = 0, row;
+    if (count == 1) {
+        for (i = 0; i < s->num_images; i++) {
+            if (used[i]) {
+                out->skin = imgs[i];
+                memset(&imgs[i], 0, sizeof imgs[i]);
+                x[i] = 0;
+            }
+        }
+        return 1;
+    }
+    for (i = 0; i < s->num_images; i++) {
+        if (!used[i])
+            continue;
+        x[i] = (uint32_t)w;
+        w += (size_t)imgs[i].width;
+        if ((size_t)imgs[i].height > h)
+            h = (size_t)imgs[i].height;
+        if (w > 32768) {
+            tool_error(IMPORT_CMD, "the %lu textures side by side would be over 32768 pixels "
+                                   "wide", (unsigned long)count);
+            return 0;
+        }
+    }
+    out->skin.rgba = (unsigned char *)calloc(w * h, 4);
+    if (!out->skin.rgba) {
+        tool_error(IMPORT_CMD, "out of memory");
+        return 0;
+    }
+    out->skin.width = (int)w;
+    out->skin.height = (int)h;
+    for (i = 0; i < s->num_images; i++) {
+        size_t iw = (size_t)imgs[i].width;
+        if (!used[i])
+            continue;
+        for (row = 0; row < (size_t)imgs[i].height; row++)
+            memcpy(out->skin.rgba + 4 * (row * w + x[i]), imgs[i].rgba + 4 * row * iw, 4 * iw);
+    }
+    return 1;
+}
+
+/* Each corner's uv on the skin: the scene's, remapped into its image's
+ * place when images are packed (checked to lie in 0..1 there). */
+static int corner_uvs(const char *source, const imp_scene *s, const tool_image *imgs,
+                      const uint32_t *x, int packed, const imp_made *out, float *cuv)
+{
+    size_t i;
+    for (i = 0; i < 3 * s->num_triangles; i++) {
+        uint32_t t = s->triangles[2 * i + 1];
+        size_t tri = i / 3;
+        float u = 0, v = 0;
+        if (s->num_texcoords > 0) {
+            u = s->uv[2 * (size_t)t];
+            v = s->uv[2 * (size_t)t + 1];
+        }
+        if (packed && s->tri_material && s->tri_material[tri] < s->num_materials &&
+            s->material_image[s->tri_material[tri]] >= 0 &&
+            (size_t)s->material_image[s->tri_material[tri]] < s->num_images) {
+            uint32_t m = s->tri_material[tri];
+            size_t im = (size_t)s->material_image[m];
+            if (!(u >= 0.0f && u <= 1.0f && v >= 0.0f && v <= 1.0f)) {
+                imp_error("%s: material '%s' (texture %s): triangle %lu has the texcoord (%g, %g), "
+                          "outside 0..1: its texture is packed with others into one skin, where "
+                          "it cannot repeat",
+                          source, s->material_names[m], s->images[im].label, (unsigned long)tri,
+                          (double)u, (double)v);
+                return 0;
+            }
+            u = (float)(((double)x[im] + (double)u * imgs[im].width) / out->skin_width);
+            v = (float)((double)v * imgs[im].height / out->skin_height);
+        }
+        cuv[2 * i] = u;
+        cuv[2 * i + 1] = v;
+    }
+    return 1;
+}
+
+/* The frames' animations for the builder: the scene's, in order, frames
+ * outside them named "frame". */
+static int make_anims(const char *source, const imp_scene *s, imp_made *out)
+{
+    size_t i, at = 0, n = 0;
+    out->anims = (md2_build_anim *)calloc(2 * s->num_anims + 1, sizeof *out->anims);
+    out->anim_fps = (double *)calloc(2 * s->num_anims + 1, sizeof *out->anim_fps);
+    if (!out->anims || !out->anim_fps) {
+        tool_error(IMPORT_CMD, "out of memory");
+        return 0;
+    }
+    for (i = 0; i <= s->num_anims; i++) {
+        size_t first = i < s->num_anims ? s->anims[i].first_frame : s->num_frames;
+        if (first < at || (i < s->num_anims && (s->anims[i].num_frames == 0 ||
+                                                s->anims[i].num_frames > s->num_frames - first))) {
+            tool_error(IMPORT_CMD, "%s: animation %lu's frames are not after the ones before",
+                       source, (unsigned long)i);
+            return 0;
+        }
+        if (first > at) {
+            out->anims[n].name = "frame";
+            out->anims[n].count = first - at;
+            out->anim_fps[n++] = 10.0;
+        }
+        if (i == s->num_anims)
+            break;
+        out->anims[n].name = s->anims[i].name;
+        out->anims[n].count = s->anims[i].num_frames;
+        out->anim_fps[n++] = s->anims[i].fps;
+        at = first + s->anims[i].num_frames;
+    }
+    out->num_anims = n;
+    return 1;
+}
+
+/* The scale: opt->scale, or opt->height over the first frame's height. */
+static int find_scale(const char *source, const imp_scene *s, const imp_make_options *opt,
+                      double *scale)
+{
+    size_t i;
+    float lo = 0, hi = 0;
+    *scale = opt->scale;
+    if (opt->height <= 0)
+        return 1;
+    for (i = 0; i < 3 * s->num_triangles; i++) {
+        float p[3];
+        to_md2(s->positions + 3 * (size_t)s->triangles[2 * i], p, opt->up_z, 1.0);
+        if (i == 0 || p[2] < lo)
+            lo = p[2];
+        if (i == 0 || p[2] > hi)
+            hi = p[2];
+    }
+    if (!(hi > lo)) {
+        tool_error(IMPORT_CMD, "%s: --height: the first frame has no height to scale", source);
+        return 0;
+    }
+    *scale = opt->height / ((double)hi - (double)lo);
+    return 1;
+}
+
+int imp_make(const char *source, const imp_scene *s, const imp_make_options *opt, imp_made *out)
+{
+    size_t nv = s->num_vertices, nc = 3 * s->num_triangles, i, f, count = 0;
+    uint32_t *map = NULL, *rep = NULL, *tex = NULL, *x = NULL;
+    unsigned char *used = NULL;
+    tool_image *imgs = NULL;
+    float *cuv = NULL;
+    int ok = 0;
+    memset(out, 0, sizeof *out);
+    if (s->num_triangles == 0) {
+        tool_error(IMPORT_CMD, "%s: no triangles to make a model of", source);
+        return 0;
+    }
+    for (i = 0; i < nc; i++) {
+        if (s->triangles[2 * i] >= nv ||
+            (s->num_texcoords > 0 && s->triangles[2 * i + 1] >= s->num_texcoords)) {
+            tool_error(IMPORT_CMD, "%s: triangle %lu has an index out of range", source,
+                       (unsigned long)(i / 3));
+            return 0;
+        }
+    }
+    map = (uint32_t *)malloc(nv * sizeof *map);
+    rep = (uint32_t *)malloc(nv * sizeof *rep);
+    tex = (uint32_t *)malloc(nc * sizeof *tex);
+    cuv = (float *)malloc(nc * 2 * sizeof *cuv);
+    used = (unsigned char *)calloc(s->num_images + 1, 1);
+    imgs = (tool_image *)calloc(s->num_images + 1, sizeof *imgs);
+    x = (uint32_t *)calloc(s->num_images + 1, sizeof *x);
+    if (!map || !rep || !tex || !cuv || !used || !imgs || !x)
+        goto oom;
+    if (!find_scale(source, s, opt, &out->scale) || !make_anims(source, s, out))
+        goto done;
+    /* the skin */
+    if (!load_images(source, s, used, imgs, &count))
+        goto done;
+    out->skin_images = count;
+    if (count > 0) {
+        if (!pack_skin(s, used, imgs, count, out, x))
+            goto done;
+        out->skin_width = (uint32_t)out->skin.width;
+        out->skin_height = (uint32_t)out->skin.height;
+    } else {
+        out->skin_width = opt->skin_width > 0 ? (uint32_t)opt->skin_width : IMP_DEFAULT_SKIN_SIZE;
+        out->skin_height =
+            opt->skin_height > 0 ? (uint32_t)opt->skin_height : IMP_DEFAULT_SKIN_SIZE;
+    }
+    if (!corner_uvs(source, s, imgs, x, count > 1, out, cuv))
+        goto done;
+    /* welding */
+    out->num_vertices = weld_vertices(s, map, rep);
+    if (out->num_vertices == (size_t)-1)
+        goto oom;
+    out->uv = (float *)malloc(nc * 2 * sizeof *out->uv);
+    if (!out->uv || !weld_uv(cuv, nc, out->uv, &out->num_texcoords, tex))
+        goto oom;
+    out->num_frames = s->num_frames;
+    out->num_triangles = s->num_triangles;
+    out->triangles = (uint32_t *)malloc(nc * 2 * sizeof *out->triangles);
+    out->positions = (float *)malloc(s->num_frames * out->num_vertices * 3 * sizeof(float));
+    if (s->normals)
+        out->normals = (float *)malloc(s->num_frames * out->num_vertices * 3 * sizeof(float));
+    if (!out->triangles || !out->positions || (s->normals && !out->normals))
+        goto oom;
+    for (i = 0; i < s->num_triangles; i++) {
+        static const int order[3] = {0, 2, 1};
+        int k;
+        for (k = 0; k < 3; k++) {
+            size_t c = 3 * i + (size_t)order[k];
+            out->triangles[6 * i + 2 * (size_t)k] = map[s->triangles[2 * c]];
+            out->triangles[6 * i + 2 * (size_t)k + 1] = tex[c];
+        }
+    }
+    for (f = 0; f < s->num_frames; f++) {
+        for (i = 0; i < out->num_vertices; i++) {
+            size_t from = 3 * (f * nv + rep[i]), to = 3 * (f * out->num_vertices + i);
+            to_md2(s->positions + from, out->positions + to, opt->up_z, out->scale);
+            if (out->normals)
+                to_md2(s->normals + from, out->normals + to, opt->up_z, 1.0);
+        }
+    }
+    ok = 1;
+    goto done;
+oom:
+    tool_error(IMPORT_CMD, "out of memory");
+done:
+    if (imgs)
+        for (i = 0; i < s->num_images; i++)
+            tool_image_free(&imgs[i]);
+    free(imgs);
+    free(used);
+    free(x);
+    free(map);
+    free(rep);
+    free(tex);
+    free(cuv);
+    if (!ok)
+        imp_made_free(out);
+    return ok;
+}
+
+void imp_made_free(imp_made *m)
+{
+    free(m->positions);
+    free(m->normals);
+    free(m->uv);
+    free(m->triangles);
+    tool_image_free(&m->skin);
+    free(m->anims);
+    free(m->anim_fps);
+    memset(m, 0, sizeof *m);
+}
