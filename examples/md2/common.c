@@ -23,14 +23,64 @@
 #define O_NOFOLLOW 0
 #endif
 
+/* The formatted text of fmt and ap in a malloc'd string, or NULL (out of
+ * memory, or a format error). */
+static char *format_text(const char *fmt, va_list ap)
+{
+    va_list again;
+    char *s;
+    int n;
+    va_copy(again, ap);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    if (n < 0) {
+        va_end(again);
+        return NULL;
+    }
+    s = (char *)malloc((size_t)n + 1);
+    if (s)
+        vsnprintf(s, (size_t)n + 1, fmt, again);
+    va_end(again);
+    return s;
+}
+
+/* Writes the formatted text cleaned (tool_put_clean()); when it cannot be
+ * formatted whole (out of memory), its first bytes, from a buffer of a
+ * fixed size, cleaned all the same. */
+static void put_clean_v(FILE *f, const char *fmt, va_list ap)
+{
+    va_list again;
+    char *s;
+    va_copy(again, ap);
+    s = format_text(fmt, ap);
+    if (s) {
+        tool_put_clean(f, s);
+        free(s);
+    } else {
+        char fixed[512];
+        vsnprintf(fixed, sizeof fixed, fmt, again);
+        tool_put_clean(f, fixed);
+    }
+    va_end(again);
+}
+
 void tool_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "md2 %s: ", cmd);
+    fputs("md2 ", stderr);
+    tool_put_clean(stderr, cmd);
+    fputs(": ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    put_clean_v(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+}
+
+void tool_term_printf(FILE *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    put_clean_v(f, fmt, ap);
+    va_end(ap);
 }
 
 int tool_is_help(const char *arg)
@@ -163,26 +213,49 @@ static size_t utf8_length(const unsigned char *s)
     return n;
 }
 
+/* 1 if the code point of the n-byte UTF-8 sequence at s is one a terminal
+ * acts on rather than shows: a C1 control (U+0080 to U+009F, such as CSI
+ * U+009B and OSC U+009D), the line and paragraph separators U+2028 and
+ * U+2029, or a bidirectional control (U+061C, U+200E, U+200F, U+202A to
+ * U+202E, U+2066 to U+2069), which reorder the text shown after them. */
+static int is_control_point(const unsigned char *s, size_t n)
+{
+    unsigned long cp;
+    if (n == 2)
+        cp = ((unsigned long)(s[0] & 0x1F) << 6) | (s[1] & 0x3F);
+    else if (n == 3)
+        cp = ((unsigned long)(s[0] & 0x0F) << 12) | ((unsigned long)(s[1] & 0x3F) << 6) |
+             (s[2] & 0x3F);
+    else
+        return 0; /* nothing above U+FFFF is a control */
+    return cp <= 0x9F || cp == 0x061C || cp == 0x200E || cp == 0x200F ||
+           (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
 size_t tool_put_clean(FILE *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
-    size_t columns = 0, n;
+    size_t columns = 0, n, i;
     while (*p) {
         if (*p >= 0x20 && *p < 0x7F) {
             if (f)
                 fputc(*p, f);
             p++;
             columns++;
-        } else if ((n = utf8_length(p)) != 0) {
+        } else if ((n = utf8_length(p)) != 0 && !is_control_point(p, n)) {
             if (f)
                 fwrite(p, 1, n, f);
             p += n;
             columns++;
         } else {
-            if (f)
-                fprintf(f, "\\x%02X", (unsigned)*p);
-            p++;
-            columns += 4;
+            if (n == 0)
+                n = 1;
+            for (i = 0; i < n; i++) {
+                if (f)
+                    fprintf(f, "\\x%02X", (unsigned)p[i]);
+                columns += 4;
+            }
+            p += n;
         }
     }
     return columns;

@@ -86,7 +86,7 @@ static int format_of(const char *path)
 static int usage_error(const char *fmt, const char *arg)
 {
     fputs("md2 " EXPORT_CMD ": ", stderr);
-    fprintf(stderr, fmt, arg);
+    tool_term_printf(stderr, fmt, arg);
     fputc('\n', stderr);
     synopsis(stderr);
     fputs("`md2 export --help` describes the options.\n", stderr);
@@ -99,12 +99,12 @@ static void note_no_skin(const export_job *job)
     const md2_model *m = job->tm->model;
     size_t i, shown = m->num_skins > 4 ? 3 : m->num_skins;
     if (m->num_skins == 0) {
-        fprintf(stderr, "md2 " EXPORT_CMD ": note: %s names no skin; no texture (--skin FILE "
-                        "gives one)\n", job->model_path);
+        tool_error(EXPORT_CMD, "note: %s names no skin; no texture (--skin FILE gives one)",
+                   job->model_path);
         return;
     }
-    fprintf(stderr, "md2 " EXPORT_CMD ": note: no skin file found for %s (it names ",
-            job->model_path);
+    tool_term_printf(stderr, "md2 " EXPORT_CMD ": note: no skin file found for %s (it names ",
+                     job->model_path);
     for (i = 0; i < shown; i++) {
         if (i > 0)
             fputs(", ", stderr);
@@ -121,16 +121,13 @@ static void note_unreadable_skin(const char *path, const char *err)
 {
     size_t n = strlen(path);
     const char *at = n > 0 ? strstr(err, path) : NULL;
-    fprintf(stderr, "md2 " EXPORT_CMD ": note: %s cannot be read (", path);
-    if (at == err && strncmp(err + n, ": ", 2) == 0) {
-        fputs(err + n + 2, stderr);
-    } else if (at) {
-        fwrite(err, 1, (size_t)(at - err), stderr);
-        fputs("it", stderr);
-        fputs(at + n, stderr);
-    } else {
-        fputs(err, stderr);
-    }
+    tool_term_printf(stderr, "md2 " EXPORT_CMD ": note: %s cannot be read (", path);
+    if (at == err && strncmp(err + n, ": ", 2) == 0)
+        tool_put_clean(stderr, err + n + 2);
+    else if (at)
+        tool_term_printf(stderr, "%.*sit%s", (int)(at - err), err, at + n);
+    else
+        tool_put_clean(stderr, err);
     fputs("); no texture (--skin FILE gives one)\n", stderr);
 }
 
@@ -266,9 +263,9 @@ int tool_export(int argc, char **argv)
         return TOOL_FAILED;
     }
     for (w = 0; w < tm.warning_count; w++)
-        fprintf(stderr, "md2 export: warning: %s\n", tm.warnings[w].message);
+        tool_error(EXPORT_CMD, "warning: %s", tm.warnings[w].message);
     if (tm.warnings_lost)
-        fprintf(stderr, "md2 export: warning: more warnings were lost (out of memory)\n");
+        tool_error(EXPORT_CMD, "warning: more warnings were lost (out of memory)");
 
     memset(&job, 0, sizeof job);
     job.model_path = model_path;

@@ -969,12 +969,12 @@ int export_gltf(const export_job *job, int binary)
         !tool_write_file(EXPORT_CMD, job->out_path, file.data, file.size))
         goto fail;
 
-    printf("wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph target%s, "
+    tool_term_printf(stdout, "wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph target%s, "
            "%lu animation%s, ", job->out_path, (unsigned long)file.size, (unsigned long)g.nv,
            (unsigned long)(g.mesh->num_indices / 3), (unsigned long)g.nt, g.nt == 1 ? "" : "s",
            (unsigned long)job->num_anims, job->num_anims == 1 ? "" : "s");
     if (job->png)
-        printf("skin %s (%dx%d, %lu bytes of PNG)", job->skin_path, job->skin_width,
+        tool_term_printf(stdout, "skin %s (%dx%d, %lu bytes of PNG)", job->skin_path, job->skin_width,
                job->skin_height, (unsigned long)job->png_size);
     else
         printf("no skin");

@@ -99,7 +99,7 @@ static void usage(FILE *f)
 static int usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "md2 " CMD ": ");
-    fprintf(stderr, fmt, arg);
+    tool_term_printf(stderr, fmt, arg);
     fputc('\n', stderr);
     synopsis(stderr);
     fprintf(stderr, "`md2 render --help` describes the options.\n");
@@ -346,12 +346,12 @@ static int load_skin(const render_args *a, render_job *job)
     if (a->skin)
         return tool_image_load(CMD, a->skin, &job->skin);
     if (!tool_find_skin(a->model, job->model.model, path, sizeof path)) {
-        fprintf(stderr, "md2 " CMD ": note: no skin file found for %s; drawing it light grey "
-                        "(--skin FILE gives one)\n", a->model);
+        tool_error(CMD, "note: no skin file found for %s; drawing it light grey (--skin FILE "
+                   "gives one)", a->model);
         return 1;
     }
     if (!tool_image_load(CMD, path, &job->skin))
-        fprintf(stderr, "md2 " CMD ": note: drawing %s light grey instead\n", a->model);
+        tool_error(CMD, "note: drawing %s light grey instead", a->model);
     return 1;
 }
 

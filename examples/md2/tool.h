@@ -34,7 +34,10 @@ int tool_validate(int argc, char **argv);
 int tool_export(int argc, char **argv);
 int tool_render(int argc, char **argv);
 
-/* "md2 CMD: " + the formatted message + newline, to stderr. */
+/* "md2 CMD: " + the formatted message + newline, to stderr; the message
+ * goes through tool_put_clean(), so whatever it quotes from a file (or a
+ * command line) cannot break the line or reach the terminal as control
+ * sequences. The format must therefore hold no newline of its own. */
 void tool_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -81,10 +84,24 @@ void tool_load_error(const char *cmd, const char *path, const md2_diagnostic *d)
 
 /* Writes s for a person at a terminal: printable ASCII and valid UTF-8 as
  * they are, every other byte (control characters, DEL, bytes that are not
- * UTF-8) as \xNN, so that a name from a file can neither break a line nor
- * send escape sequences. Returns the number of columns written (a UTF-8
- * character counts as one); with f NULL, writes nothing and only counts. */
+ * UTF-8) as \xNN, and so is each byte of a character that a terminal acts
+ * on instead of showing it (the C1 controls U+0080 to U+009F, U+2028,
+ * U+2029, and the bidirectional controls U+061C, U+200E, U+200F, U+202A to
+ * U+202E, U+2066 to U+2069), so that a name from a file can neither break
+ * a line, nor send escape sequences, nor reorder what follows it. Returns
+ * the number of columns written (a UTF-8 character counts as one); with f
+ * NULL, writes nothing and only counts. The one escaping function of the
+ * command: everything it prints that a file or a command line gave goes
+ * through it (directly, or through tool_error() and tool_term_printf()). */
 size_t tool_put_clean(FILE *f, const char *s);
+
+/* printf() of fmt to f through tool_put_clean(): the whole formatted text
+ * is cleaned, a newline in it included (write the line's end apart). */
+void tool_term_printf(FILE *f, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* Writes s as a JSON string, in pure ASCII: '"' and '\\' escaped, printable
  * ASCII as it is, every other byte b as \u00XX (the code point b, so a
