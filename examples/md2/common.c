@@ -11,6 +11,9 @@
 #include <md2/skin.h>
 #include <png.h>
 
+#include <sys/stat.h>
+#include <sys/types.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -150,17 +153,100 @@ static void keep_warning(void *user, const md2_diagnostic *w)
     m->warnings[m->warning_count++] = *w;
 }
 
+/* The files of one tool_load(): the model as a stream, the side files
+ * through side_read(). why holds the reason of the last failure. */
+typedef struct load_files {
+    int fd;        /* the model */
+    int error;     /* errno of the model's failed read */
+    char why[128]; /* why a side file cannot be read */
+} load_files;
+
+static size_t model_read(void *user, void *dst, size_t size)
+{
+    load_files *lf = (load_files *)user;
+    size_t n = tool_read_fd(lf->fd, dst, size, &lf->error);
+    if (n == (size_t)-1) {
+        snprintf(lf->why, sizeof lf->why, "%s", tool_errno_text(lf->error));
+        return MD2_READ_ERROR;
+    }
+    return n;
+}
+
+/* md2_file_fn for the side files: regular files only (a FIFO would make
+ * the load wait forever), of at most TOOL_MAX_SIDE_FILE bytes, read in one
+ * pass each time. */
+static size_t side_read(void *user, const char *path, void *dst, size_t capacity)
+{
+    load_files *lf = (load_files *)user;
+    struct stat st;
+    size_t got, n;
+    int missing, error = 0, fd = tool_open_input(path, 0, &missing, lf->why, sizeof lf->why);
+    unsigned char probe;
+    if (fd < 0)
+        return missing ? MD2_FILE_MISSING : MD2_FILE_ERROR;
+    if (fstat(fd, &st) != 0 || st.st_size < 0) {
+        snprintf(lf->why, sizeof lf->why, "%s", tool_errno_text(errno));
+        close(fd);
+        return MD2_FILE_ERROR;
+    }
+    if ((unsigned long long)st.st_size > TOOL_MAX_SIDE_FILE) {
+        snprintf(lf->why, sizeof lf->why, "it has %llu bytes, more than the %lu a side file may "
+                 "have", (unsigned long long)st.st_size, (unsigned long)TOOL_MAX_SIDE_FILE);
+        close(fd);
+        return MD2_FILE_ERROR;
+    }
+    if (!dst) {
+        close(fd);
+        return (size_t)st.st_size;
+    }
+    got = tool_read_fd(fd, dst, capacity, &error);
+    /* one byte more: the file grew since it was measured */
+    if (got == capacity && (n = tool_read_fd(fd, &probe, 1, &error)) != (size_t)-1)
+        got += n;
+    close(fd);
+    if (got == (size_t)-1 || error) {
+        snprintf(lf->why, sizeof lf->why, "%s", tool_errno_text(error));
+        return MD2_FILE_ERROR;
+    }
+    return got;
+}
+
+static const char *load_why(void *user)
+{
+    return ((load_files *)user)->why;
+}
+
 md2_result tool_load(const char *path, uint32_t strict, tool_model *out, md2_diagnostic *error)
 {
     md2_options opts;
     md2_result r;
+    load_files lf;
+    int missing;
     memset(out, 0, sizeof *out);
+    memset(&lf, 0, sizeof lf);
+    /* the model as given: a regular file, or a pipe or device read as a
+     * stream (md2 info /dev/stdin), never a directory */
+    lf.fd = tool_open_input(path, 1, &missing, lf.why, sizeof lf.why);
+    if (lf.fd < 0) {
+        memset(error, 0, sizeof *error);
+        error->result = MD2_ERR_IO;
+        error->field = "path";
+        if (missing)
+            snprintf(error->message, sizeof error->message, "cannot open '%s': no such file",
+                     path);
+        else
+            snprintf(error->message, sizeof error->message,
+                     "%s: the file exists but cannot be read: %s", path, lf.why);
+        return MD2_ERR_IO;
+    }
     memset(&opts, 0, sizeof opts);
     opts.strict = strict;
     opts.error = error;
     opts.on_warning = keep_warning;
     opts.warning_user = out;
-    r = md2_bundle_load_file(path, &opts, &out->bundle);
+    r = md2_bundle_load_stream(path, model_read, &lf, side_read, &lf, load_why, &opts,
+                               &out->bundle);
+    close(lf.fd);
     if (r != MD2_OK) {
         tool_model_free(out);
         return r;
@@ -492,7 +578,9 @@ int tool_png_encode(const tool_image *img, unsigned char **png, size_t *size, ch
  * would pass over the model's first skin for the next one. */
 static int accept_existing(void *user, const char *path)
 {
-    int fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: a FIFO there is found (and then refused with a note by
+     * the image reader), never waited on */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
     (void)user;
     if (fd < 0)
         return 0;

@@ -54,6 +54,10 @@ int tool_parse_double(const char *arg, double *out);
 /* Parses "AxB" (two whole numbers in [1, max]) into *a and *b. */
 int tool_parse_pair(const char *arg, long max, long *a, long *b);
 
+/* The largest side file (.anm, .framegroups, .tag) the command reads: the
+ * real ones are a few kilobytes; a larger one is refused unread. */
+#define TOOL_MAX_SIDE_FILE (16ul * 1024ul * 1024ul)
+
 /* A model loaded with its side files (md2_bundle_load_file(): .anm or
  * .framegroups animations, else animations from the frame names; .tag
  * tags), and every warning raised while loading them. */
@@ -70,7 +74,10 @@ typedef struct tool_model {
 
 /* Loads path and its side files. strict: md2_warning flags to refuse
  * (MD2_STRICT_ALL or 0). On failure returns the result and fills *error;
- * *out is then empty. */
+ * *out is then empty. The model is opened with tool_open_input() (a pipe
+ * works) and read as md2_load_stream() reads (its header first, then no
+ * further than it describes); the side files must be regular files of at
+ * most TOOL_MAX_SIDE_FILE bytes (md2_bundle_load_stream()). */
 md2_result tool_load(const char *path, uint32_t strict, tool_model *out, md2_diagnostic *error);
 
 /* The message of d without the "PATH: " it starts with when it is about
