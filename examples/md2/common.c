@@ -137,9 +137,23 @@ int tool_parse_pair(const char *arg, long max, long *a, long *b)
     return tool_parse_long(first, 1, max, a) && tool_parse_long(x + 1, 1, max, b);
 }
 
+size_t tool_warning_kind(const md2_diagnostic *w)
+{
+    size_t bit = 0, section = (size_t)w->section;
+    while (bit + 1 < TOOL_WARNING_FLAGS && !(w->warning & (1u << bit)))
+        bit++;
+    if (section >= TOOL_WARNING_SECTIONS)
+        section = TOOL_WARNING_SECTIONS - 1;
+    return bit * TOOL_WARNING_SECTIONS + section;
+}
+
 static void keep_warning(void *user, const md2_diagnostic *w)
 {
     tool_model *m = (tool_model *)user;
+    size_t kind = tool_warning_kind(w);
+    m->warning_total++;
+    if (m->kind_count[kind]++ > 0 && m->warning_count >= TOOL_KEPT_WARNINGS)
+        return; /* counted; not the first of its kind */
     if (m->warning_count == m->warning_capacity) {
         size_t cap = m->warning_capacity ? m->warning_capacity * 2 : 8;
         md2_diagnostic *p = (md2_diagnostic *)realloc(m->warnings, cap * sizeof *p);
@@ -389,6 +403,19 @@ void tool_model_free(tool_model *m)
     memset(m, 0, sizeof *m);
 }
 
+int tool_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    return strcmp(a, b) == 0;
+}
+
+int tool_is_out_of_memory(const char *err)
+{
+    return errno == ENOMEM || strstr(err, "out of memory") != NULL;
+}
+
 static char *copy_string(const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -398,12 +425,24 @@ static char *copy_string(const char *s)
     return p;
 }
 
+size_t tool_name_beside(const char *path, size_t suffix_len)
+{
+    size_t n = strlen(path), base = n;
+    while (base > 0 && path[base - 1] != '/')
+        base--;
+    if (n - base + suffix_len <= TOOL_NAME_MAX)
+        return n;
+    /* the file's name cut so that its name and the suffix fit */
+    return base + (TOOL_NAME_MAX > suffix_len ? TOOL_NAME_MAX - suffix_len : 1);
+}
+
 #define TMP_SUFFIX ".tmp-md2"
 #define TMP_NAMES 1000 /* OUT.tmp-md2, then OUT.tmp-md2-1 .. -999 */
 
 int tool_out_open(tool_out *out, const char *cmd, const char *path)
 {
-    size_t n = strlen(path);
+    /* room for "-999" after the suffix */
+    size_t n = tool_name_beside(path, sizeof TMP_SUFFIX - 1 + 4);
     int fd = -1, i;
     memset(out, 0, sizeof *out);
     out->path = copy_string(path);

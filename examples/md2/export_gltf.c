@@ -653,11 +653,13 @@ static int write_animations(gltf *g)
         size_t input, output;
         int wide;
         for (k = 1; k < keys; k++) {
-            if (!(times[k] > times[k - 1])) {
+            /* the side-file parsers refuse rates whose times would not be
+             * finite floats; this keeps the file valid whatever comes */
+            if (!(times[k] > times[k - 1]) || !(times[k] <= FLT_MAX)) {
                 fputs("md2 " EXPORT_CMD ": animation '", stderr);
                 tool_put_clean(stderr, an->name);
-                fprintf(stderr, "': its rate (%g fps) is too high for glTF's float key times\n",
-                        (double)an->fps);
+                fprintf(stderr, "': its rate (%g fps) gives key times that glTF's floats cannot "
+                        "hold\n", (double)an->fps);
                 ok = 0;
                 break;
             }
@@ -900,6 +902,13 @@ int export_gltf(const export_job *job, int binary)
         gltf_free(&g);
         return TOOL_FAILED;
     }
+    /* the least the file holds: each keyframe's offsets (6 bytes of
+     * position, 3 of normal a vertex), the base attributes (32 bytes a
+     * vertex), the sparse indices and the triangles' */
+    if (!export_within_budget(job, (double)g.nv * (9.0 * (double)g.nt + 34.0) +
+                                       2.0 * (double)g.mesh->num_indices + (double)job->png_size,
+                              0))
+        goto fail;
     if (!alloc_arrays(&g))
         goto out_of_memory;
     if (!measure(&g))
@@ -965,7 +974,7 @@ int export_gltf(const export_job *job, int binary)
     }
     if (file.failed)
         goto out_of_memory;
-    if (!export_not_skin(job, job->out_path) ||
+    if (!export_within_budget(job, (double)file.size, 1) || !export_not_skin(job, job->out_path) ||
         !tool_write_file(EXPORT_CMD, job->out_path, file.data, file.size))
         goto fail;
 

@@ -169,6 +169,13 @@ int export_obj(const export_job *job)
         tool_error(EXPORT_CMD, "out of memory");
         goto done;
     }
+    /* the least the files hold: "v 0 0 0", "vn 0 0 1", "vt 0 1" lines a
+     * vertex and texcoord, "f 1/1/1 2/2/2 3/3/3" a triangle, each file */
+    if (!export_within_budget(job, (double)count * (17.0 * (double)m->num_vertices +
+                                                    7.0 * (double)m->num_texcoords +
+                                                    20.0 * (double)m->num_triangles) +
+                                       (double)job->png_size, 0))
+        goto done;
     if (png_path && (!export_not_skin(job, png_path) ||
                      !export_set_write(&set, png_path, job->png, job->png_size)))
         goto done;
@@ -184,7 +191,7 @@ int export_obj(const export_job *job)
         }
         written = write_frame(job, path ? path : job->out_path, mtl_path, frame, i, pos, nrm, &set);
         free(path);
-        if (!written)
+        if (!written || !export_within_budget(job, set.bytes, 0))
             goto done;
     }
     ok = 1;

@@ -58,17 +58,33 @@ int tool_parse_pair(const char *arg, long max, long *a, long *b);
  * real ones are a few kilobytes; a larger one is refused unread. */
 #define TOOL_MAX_SIDE_FILE (16ul * 1024ul * 1024ul)
 
-/* A model loaded with its side files (md2_bundle_load_file(): .anm or
+/* Warnings by kind: the same md2_warning flag in the same section (so a
+ * model's ofs_end and its tag file's are two kinds). */
+#define TOOL_WARNING_FLAGS 32
+#define TOOL_WARNING_SECTIONS 16
+#define TOOL_WARNING_KINDS (TOOL_WARNING_FLAGS * TOOL_WARNING_SECTIONS)
+/* The warnings kept whatever their kind; past them, only the first of each
+ * kind is kept (the others are counted), so that a file with 200,000 bad
+ * triangles costs no more memory than one with a thousand. */
+#define TOOL_KEPT_WARNINGS 1000
+
+/* w's kind: 0 to TOOL_WARNING_KINDS - 1. */
+size_t tool_warning_kind(const md2_diagnostic *w);
+
+/* A model loaded with its side files (md2_bundle_load_stream(): .anm or
  * .framegroups animations, else animations from the frame names; .tag
- * tags), and every warning raised while loading them. */
+ * tags), and the warnings raised while loading them: all counted, the
+ * first TOOL_KEPT_WARNINGS kept, and after them the first of each kind. */
 typedef struct tool_model {
     md2_bundle *bundle;
     const md2_model *model;   /* bundle->model */
     const md2_anim *anims;    /* bundle->anims, num_anims entries */
     size_t num_anims;
-    md2_diagnostic *warnings; /* warning_count entries, malloc'd */
+    md2_diagnostic *warnings; /* warning_count entries, malloc'd: the ones kept */
     size_t warning_count;
     size_t warning_capacity;
+    size_t warning_total;     /* every warning raised, kept or not */
+    size_t kind_count[TOOL_WARNING_KINDS]; /* warnings raised of each kind */
     int warnings_lost;        /* 1 if a warning could not be kept (out of memory) */
 } tool_model;
 
@@ -120,6 +136,25 @@ void tool_json_string(FILE *f, const char *s);
  * are (names as tool_put_clean() writes them). */
 size_t tool_find_anim(const char *cmd, const tool_model *m, const char *name);
 void tool_model_free(tool_model *m);
+
+/* 1 if paths a and b name the same file: the same device and inode when
+ * both exist (./skin.png, skin.png and a link to it), else the same
+ * spelling. An output that would replace an input is refused with it. */
+int tool_same_file(const char *a, const char *b);
+
+/* 1 if a failed read ran out of memory (errno ENOMEM, set to 0 before the
+ * read, or "out of memory" in its message err): an error even where a
+ * file that cannot be read is only a note. */
+int tool_is_out_of_memory(const char *err);
+
+/* The longest file name the command makes (a folder entry's limit on the
+ * common file systems). */
+#define TOOL_NAME_MAX 255
+
+/* How many bytes of path to keep before adding a suffix of suffix_len
+ * bytes ("PATH.tmp-md2-999") so that the file's name stays within
+ * TOOL_NAME_MAX: all of path, or less, its name cut short. */
+size_t tool_name_beside(const char *path, size_t suffix_len);
 
 /* An output file that appears only when it is complete: the bytes go to a
  * temporary file beside path, and tool_out_commit() renames it into place.

@@ -17,9 +17,12 @@
  *                                them with 3 texcoords of their own each,
  *                                and F keyframes: it welds to 3T vertices,
  *                                so a glTF export holds 3T x F morph offsets
+ *   bounds_make badtris N FILE   a model of one triangle and N more whose
+ *                                vertex indices are out of range: N warnings
+ *                                (lenient loading drops them)
  *
  * The models are written byte by byte from the format (../shared/FORMAT.md),
- * and pass md2 validate --strict. Exit status 0, or 1 with a message.
+ * and but for badtris pass md2 validate --strict. Exit status 0, or 1 with a message.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -154,8 +157,8 @@ static int write_model(const char *path, unsigned long num_st, unsigned long num
         int flip = mode == 0 && i % 2 == 1;
         for (k = 0; k < 3; k++) {
             int c = flip && k > 0 ? 3 - k : k;
-            put16(t + 2 * k, (unsigned)c);
-            put16(t + 6 + 2 * k, (unsigned)(mode == 0 ? (unsigned long)c : 3 * i + (unsigned long)k));
+            put16(t + 2 * k, (unsigned)(mode == 2 && i > 0 ? c + 3 : c));
+            put16(t + 6 + 2 * k, (unsigned)(mode != 1 ? (unsigned long)c : 3 * i + (unsigned long)k));
         }
     }
     for (i = 0; i < num_frames; i++) {
@@ -191,11 +194,15 @@ int main(int argc, char **argv)
         unsigned long n = strtoul(argv[2], NULL, 10);
         return write_model(argv[3], 3, 2 * n, 1, 0);
     }
+    if (argc == 4 && strcmp(argv[1], "badtris") == 0) {
+        unsigned long n = strtoul(argv[2], NULL, 10);
+        return write_model(argv[3], 3, n + 1, 1, 2);
+    }
     if (argc == 5 && strcmp(argv[1], "weld") == 0) {
         unsigned long t = strtoul(argv[2], NULL, 10), frames = strtoul(argv[3], NULL, 10);
         return write_model(argv[4], 3 * t, t, frames, 1);
     }
     fprintf(stderr, "usage: bounds_make names DIR | png W H FILE | fill N FILE | "
-                    "weld T F FILE\n");
+                    "weld T F FILE | badtris N FILE\n");
     return 2;
 }

@@ -1706,6 +1706,8 @@ int main(int argc, char **argv)
         bad_table("the exit status must be a number, not '%s'", the_table.found.exit_text);
     vg = getenv("LD_PRELOAD");
     the_runner.valgrind = getenv("MD2_TOOL_VALGRIND") != NULL || (vg && strstr(vg, "vgpreload_memcheck"));
+    if (!the_runner.valgrind)
+        words_add(&flags, "no-valgrind"); /* a measure of memory means something */
     printf("md2_tool_cases: %s:%u: %s%s\n", argv[2], the_table.found.line, argv[3],
            the_runner.valgrind ? " (programs of ours under valgrind)" : "");
     if (!fs_mkdirs(case_dir.s, why, sizeof why) || !fs_empty_dir(case_dir.s, why, sizeof why)) {
