@@ -118,13 +118,12 @@ int export_set_place(export_set *set, tool_out *out)
             set->capacity = cap;
         }
     }
-    if (ok) {
+    if (ok) { /* else tool_out_abort() below closes it */
         long size = ftell(out->file);
         if (size > 0)
             set->bytes += (double)size;
-    }
-    if (ok) /* else tool_out_abort() below closes it */
         ok = tool_out_close(out, EXPORT_CMD);
+    }
     /* an old file (not a folder, which the rename below refuses to
      * replace) is kept until the whole set is in place */
     if (ok && lstat(out->path, &st) == 0 && !S_ISDIR(st.st_mode)) {

@@ -101,7 +101,7 @@ static int hexval(int c)
 int main(int argc, char **argv)
 {
     static int seen[256];
-    int all = 0, i, bad = 0, b;
+    int all = 0, i, bad = 0;
     for (i = 1; i < argc; i++) {
         unsigned char *d;
         size_t n, at = 0, line = 1;
@@ -134,6 +134,7 @@ int main(int argc, char **argv)
         free(d);
     }
     if (all) {
+        int b;
         for (b = 1; b < 256; b++) {
             if ((b >= 0x20 && b < 0x7F) || seen[b])
                 continue;
