@@ -878,6 +878,8 @@ int export_gltf(const export_job *job, int binary)
     md2_result r;
     xbuf json, file;
     int ok = 0;
+    double least;
+    size_t a;
 
     memset(&g, 0, sizeof g);
     memset(&json, 0, sizeof json);
@@ -904,10 +906,14 @@ int export_gltf(const export_job *job, int binary)
     }
     /* the least the file holds: each keyframe's offsets (6 bytes of
      * position, 3 of normal a vertex), the base attributes (32 bytes a
-     * vertex), the sparse indices and the triangles' */
-    if (!export_within_budget(job, (double)g.nv * (9.0 * (double)g.nt + 34.0) +
-                                       2.0 * (double)g.mesh->num_indices + (double)job->png_size,
-                              0))
+     * vertex), the sparse indices and the triangles', and for each
+     * animation 7 bytes a keyframe (time, weight index, weight) and 200
+     * of JSON */
+    least = (double)g.nv * (9.0 * (double)g.nt + 34.0) + 2.0 * (double)g.mesh->num_indices +
+            (double)job->png_size;
+    for (a = 0; a < job->num_anims; a++)
+        least += 7.0 * ((double)job->anims[a].last - job->anims[a].first + 1.0) + 200.0;
+    if (!export_within_budget(job, least, 0))
         goto fail;
     if (!alloc_arrays(&g))
         goto out_of_memory;
