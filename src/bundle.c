@@ -28,6 +28,10 @@ typedef struct bctx {
     const char *current;        /* the file being read or parsed */
     uint32_t warnings;          /* every flag raised */
     char *path;                 /* the model's path, then a side file's */
+    md2_read_fn stream;         /* the model as a stream (NULL: read through read) */
+    void *stream_user;
+    const char *(*stream_why)(void *user); /* why stream failed (NULL: unknown) */
+    int stream_file;            /* stream reads a file: wording of a failed first read */
     size_t base_len;            /* bytes of the path before its extension */
     int upper;                  /* side-file extensions in upper case */
 } bctx;
@@ -279,16 +283,44 @@ static md2_result load_tags(bctx *c, const md2_model *m, md2_tags **out)
     return r == MD2_OK ? MD2_OK : pass_error(c, r);
 }
 
-/* md2_bundle_load(), with why(user) (may be NULL) telling why read
- * failed when it returns MD2_FILE_ERROR. */
-static md2_result bundle_load(const char *model_path, md2_file_fn read, void *user,
-                              const char *(*why)(void *user), const md2_options *opts,
-                              md2_bundle **out)
+/* The model at c->current: as a stream (header first, bounded, one pass:
+ * md2__load_source()) when c->stream is set, else the whole file through
+ * c->read, then md2_parse(). */
+static md2_result load_model(bctx *c, md2_model **model)
+{
+    uint8_t *data;
+    size_t size;
+    int found;
+    md2_result r;
+    if (c->stream) {
+        r = md2__load_source(c->stream, c->stream_user, c->stream_why, c->stream_file, &c->opts,
+                             model);
+        return r == MD2_OK ? MD2_OK : pass_error(c, r);
+    }
+    MD2_TRY(read_file(c, 1, &data, &size, &found));
+    r = md2_parse(data, size, &c->opts, model);
+    c->a.free(c->a.user, data);
+    return r == MD2_OK ? MD2_OK : pass_error(c, r);
+}
+
+/* How bundle_load() reads: side files through read (why(user), may be
+ * NULL, tells why it returned MD2_FILE_ERROR); the model through stream,
+ * when it is not NULL. */
+typedef struct bundle_reads {
+    md2_file_fn read;
+    void *user;
+    const char *(*why)(void *user);
+    md2_read_fn stream;
+    void *stream_user;
+    const char *(*stream_why)(void *user);
+    int stream_file;
+} bundle_reads;
+
+static md2_result bundle_load(const char *model_path, const bundle_reads *how,
+                              const md2_options *opts, md2_bundle **out)
 {
     bctx c;
-    uint8_t *data;
-    size_t size, len;
-    int found;
+    size_t len;
     md2_model *model = NULL;
     md2_tags *tags = NULL;
     md2_bundle *b = NULL;
@@ -297,15 +329,19 @@ static md2_result bundle_load(const char *model_path, md2_file_fn read, void *us
     md2__diag_clear(opts ? opts->error : NULL);
     if (out)
         *out = NULL;
-    if (!model_path || !read || !out)
+    if (!model_path || !how->read || !out)
         return md2__fail(opts ? opts->error : NULL, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE,
                          "", 0, 0, "md2_bundle_load: %s is NULL",
-                         !model_path ? "model_path" : !read ? "read" : "out");
+                         !model_path ? "model_path" : !how->read ? "read" : "out");
     MD2_TRY(md2__reserved_options(opts));
     memset(&c, 0, sizeof c);
-    c.read = read;
-    c.user = user;
-    c.why = why;
+    c.read = how->read;
+    c.user = how->user;
+    c.why = how->why;
+    c.stream = how->stream;
+    c.stream_user = how->stream_user;
+    c.stream_why = how->stream_why;
+    c.stream_file = how->stream_file;
     c.caller = opts;
     if (opts)
         c.opts = *opts;
@@ -325,14 +361,7 @@ static md2_result bundle_load(const char *model_path, md2_file_fn read, void *us
                     (unsigned long)(c.base_len + LONGEST_EXTENSION));
     memcpy(c.path, model_path, c.base_len);
 
-    /* the model */
-    r = read_file(&c, 1, &data, &size, &found);
-    if (r == MD2_OK) {
-        r = md2_parse(data, size, &c.opts, &model);
-        c.a.free(c.a.user, data);
-        if (r != MD2_OK)
-            r = pass_error(&c, r);
-    }
+    r = load_model(&c, &model);
     /* the side files */
     if (r == MD2_OK)
         r = load_anims(&c, model, &b);
@@ -358,7 +387,33 @@ static md2_result bundle_load(const char *model_path, md2_file_fn read, void *us
 md2_result md2_bundle_load(const char *model_path, md2_file_fn read, void *user,
                            const md2_options *opts, md2_bundle **out)
 {
-    return bundle_load(model_path, read, user, NULL, opts, out);
+    bundle_reads how;
+    memset(&how, 0, sizeof how);
+    how.read = read;
+    how.user = user;
+    return bundle_load(model_path, &how, opts, out);
+}
+
+md2_result md2_bundle_load_stream(const char *model_path, md2_read_fn read_model,
+                                  void *model_user, md2_file_fn read, void *user, md2_why_fn why,
+                                  const md2_options *opts, md2_bundle **out)
+{
+    bundle_reads how;
+    if (!read_model) {
+        md2__diag_clear(opts ? opts->error : NULL);
+        if (out)
+            *out = NULL;
+        return md2__fail(opts ? opts->error : NULL, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE,
+                         "", 0, 0, "md2_bundle_load_stream: read_model is NULL");
+    }
+    memset(&how, 0, sizeof how);
+    how.read = read;
+    how.user = user;
+    how.why = why;
+    how.stream = read_model;
+    how.stream_user = model_user;
+    how.stream_why = why;
+    return bundle_load(model_path, &how, opts, out);
 }
 
 /* md2_file_fn over the C library's stdio; user is an int that receives
@@ -409,11 +464,77 @@ static const char *stdio_why(void *user)
     return md2__errno_text(*(const int *)user);
 }
 
+/* The model file for md2_bundle_load_file(), read as a stream. */
+typedef struct model_file {
+    FILE *f;
+    int error; /* errno of the failed read */
+} model_file;
+
+static size_t model_file_read(void *user, void *dst, size_t size)
+{
+    model_file *mf = (model_file *)user;
+    size_t n;
+    errno = 0;
+    n = fread(dst, 1, size, mf->f);
+    if (n < size && ferror(mf->f)) {
+        mf->error = errno;
+        return MD2_READ_ERROR;
+    }
+    return n;
+}
+
+static const char *model_file_why(void *user)
+{
+    return md2__errno_text(((const model_file *)user)->error);
+}
+
 md2_result md2_bundle_load_file(const char *model_path, const md2_options *opts,
                                 md2_bundle **out)
 {
+    md2_diagnostic *err = opts ? opts->error : NULL;
+    bundle_reads how;
+    model_file mf;
     int error = 0;
-    return bundle_load(model_path, stdio_read, &error, stdio_why, opts, out);
+    md2_result r;
+
+    if (out)
+        *out = NULL;
+    if (model_path && out) {
+        /* the model is opened here, and read as md2_load_file() reads:
+         * the header first, then no further than it describes */
+        errno = 0;
+        mf.f = fopen(model_path, "rb");
+        mf.error = 0;
+        if (!mf.f) {
+            md2__diag_clear(err);
+#ifdef ENOENT
+            if (errno == ENOENT || errno == 0)
+#else
+            if (errno == 0)
+#endif
+                return md2__fail(err, MD2_ERR_IO, MD2_SECTION_NONE, "path", 0, 0,
+                                 "cannot open '%s': no such file", model_path);
+            return md2__fail(err, MD2_ERR_IO, MD2_SECTION_NONE, "path", 0, 0,
+                             "%s: the file exists but cannot be read: %s", model_path,
+                             md2__errno_text(errno));
+        }
+    } else {
+        mf.f = NULL;
+    }
+    memset(&how, 0, sizeof how);
+    how.read = stdio_read;
+    how.user = &error;
+    how.why = stdio_why;
+    if (mf.f) {
+        how.stream = model_file_read;
+        how.stream_user = &mf;
+        how.stream_why = model_file_why;
+        how.stream_file = 1;
+    }
+    r = bundle_load(model_path, &how, opts, out);
+    if (mf.f)
+        fclose(mf.f);
+    return r;
 }
 
 void md2_bundle_free(md2_bundle *bundle)

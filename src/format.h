@@ -66,6 +66,14 @@ void md2__glcmds_scan(const uint8_t *bytes, const int32_t *words, size_t n,
 md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follows,
                       const md2_options *opts, md2_model **out);
 
+/* md2_load_stream() without the argument checks, for the bundle loader:
+ * the messages name no file (the caller puts its name before them), a
+ * read's failure has why(user)'s reason (why may be NULL), and with
+ * whole_file a read that fails at byte 0 is "the file exists but cannot be
+ * read: REASON" (a directory opened as a file). */
+md2_result md2__load_source(md2_read_fn read, void *user, const char *(*why)(void *user),
+                            int whole_file, const md2_options *opts, md2_model **out);
+
 /* The checks md2__parse() makes on the header alone, in the same order and
  * with the same results (warnings are not reported: the parse that follows
  * reports them). On success, *sections_end is where the last section ends

@@ -22,7 +22,11 @@
 typedef struct source {
     md2_read_fn read;
     void *user;
-    const char *name;        /* "stream", or the file's path, for messages */
+    const char *name;        /* "stream", or the file's path, for messages;
+                              * NULL: messages name nothing (the caller adds
+                              * the name) */
+    int whole_file;          /* a read error at byte 0 is "the file exists
+                              * but cannot be read" (a directory, ...) */
     const char *(*why)(void *user); /* the reason for a read error, or NULL */
     md2_diagnostic *err;
     size_t got;              /* bytes read so far */
@@ -41,12 +45,18 @@ static int read_some(source *src, uint8_t *dst, size_t n, size_t *done)
             break;
         if (r == MD2_READ_ERROR || r > want) {
             const char *why = src->why ? src->why(src->user) : NULL;
-            md2__fail(src->err, MD2_ERR_IO, MD2_SECTION_NONE, "", src->got, 0,
-                      "%s: reading failed at byte %lu: %s", src->name,
-                      (unsigned long)src->got,
-                      r != MD2_READ_ERROR ? "the read callback returned more bytes than asked for"
-                      : why ? why
-                            : "the read callback reported an error");
+            const char *reason = r != MD2_READ_ERROR
+                                     ? "the read callback returned more bytes than asked for"
+                                 : why ? why
+                                       : "the read callback reported an error";
+            if (src->whole_file && src->got == 0 && r == MD2_READ_ERROR)
+                md2__fail(src->err, MD2_ERR_IO, MD2_SECTION_NONE, "path", 0, 0,
+                          "%s%sthe file exists but cannot be read: %s", src->name ? src->name : "",
+                          src->name ? ": " : "", reason);
+            else
+                md2__fail(src->err, MD2_ERR_IO, MD2_SECTION_NONE, "", src->got, 0,
+                          "%s%sreading failed at byte %lu: %s", src->name ? src->name : "",
+                          src->name ? ": " : "", (unsigned long)src->got, reason);
             return -1;
         }
         *done += r;
@@ -104,8 +114,8 @@ static md2_result load(source *src, const md2_options *opts, md2_model **out)
     buf = (uint8_t *)a.alloc(a.user, cap);
     if (!buf)
         return md2__fail(src->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
-                         "%s: allocating a %lu-byte read buffer failed", src->name,
-                         (unsigned long)cap);
+                         "%s%sallocating a %lu-byte read buffer failed",
+                         src->name ? src->name : "", src->name ? ": " : "", (unsigned long)cap);
     memcpy(buf, header, MD2_HEADER_SIZE);
     /* the buffer doubles only as data arrives: a header that lies about
      * sizes costs memory in proportion to the bytes really delivered */
@@ -116,9 +126,9 @@ static md2_result load(source *src, const md2_options *opts, md2_model **out)
             if (!nbuf) {
                 a.free(a.user, buf);
                 return md2__fail(src->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "",
-                                 src->got, 0,
-                                 "%s: growing the read buffer to %lu bytes failed",
-                                 src->name, (unsigned long)ncap);
+                                 src->got, 0, "%s%sgrowing the read buffer to %lu bytes failed",
+                                 src->name ? src->name : "", src->name ? ": " : "",
+                                 (unsigned long)ncap);
             }
             memcpy(nbuf, buf, src->got);
             a.free(a.user, buf);
@@ -146,6 +156,20 @@ static md2_result load(source *src, const md2_options *opts, md2_model **out)
         res = md2__parse(buf, keep, size, 0, opts, out);
     a.free(a.user, buf);
     return res;
+}
+
+md2_result md2__load_source(md2_read_fn read, void *user, const char *(*why)(void *user),
+                            int whole_file, const md2_options *opts, md2_model **out)
+{
+    source src;
+    memset(&src, 0, sizeof src);
+    src.read = read;
+    src.user = user;
+    src.why = why;
+    src.whole_file = whole_file;
+    src.err = opts ? opts->error : NULL;
+    *out = NULL;
+    return load(&src, opts, out);
 }
 
 md2_result md2_load_stream(md2_read_fn read, void *user, const md2_options *opts,

@@ -371,9 +371,13 @@ static int parse_rate(const token *tk, float *out, const char **why)
     return 1;
 }
 
-/* Reads field k as a rate into *fps; a rate of 0 is the hold quirk. */
+/* Reads field k as the rate of an animation of frames keyframes into
+ * *fps; a rate of 0 is the hold quirk. A rate so slow that the animation
+ * (frames / fps seconds, with the key back on its first frame that a loop
+ * has) would last longer than the largest float is refused: every time in
+ * it must be a finite float. */
 static md2_result read_rate(const line_fields *lf, size_t k, const cursor *c,
-                            float *fps)
+                            uint64_t frames, float *fps)
 {
     const token *tk = &lf->field[k];
     const char *why = "";
@@ -381,6 +385,11 @@ static md2_result read_rate(const line_fields *lf, size_t k, const cursor *c,
     if (!parse_rate(tk, fps, &why))
         return fail(c, MD2_ERR_PARSE_SIDEFILE, tk->column, "fps",
                     "fps '%.*s' %s", quote_len(tk), tk->s, why);
+    if (*fps != 0.0f && (double)frames / (double)*fps > (double)FLT_MAX)
+        return fail(c, MD2_ERR_PARSE_SIDEFILE, tk->column, "fps",
+                    "fps '%.*s' is too small: %lu frames at that rate would last %.3g seconds, "
+                    "longer than a float can hold", quote_len(tk), tk->s, (unsigned long)frames,
+                    (double)frames / (double)*fps);
     if (*fps == 0.0f)
         return warn(c, MD2_WARN_ANIM_RATE_ZERO, tk->column, "fps",
                     "fps '%.*s' is 0: the animation holds its first frame",
@@ -468,7 +477,7 @@ static md2_result parse_anm_line(const line_fields *lf, const cursor *c,
         return fail(c, MD2_ERR_PARSE_SIDEFILE, lf->field[2].column, "last",
                     "last frame %lu is before first frame %lu",
                     (unsigned long)last, (unsigned long)first);
-    MD2_TRY(read_rate(lf, 3, c, &fps));
+    MD2_TRY(read_rate(lf, 3, c, (uint64_t)last - first + 1u, &fps));
     MD2_TRY(check_range(m, first, last, c, &lf->field[1]));
     set_anim(a, lf->field[0].s, lf->field[0].len, c->entry, first, last, fps, -1);
     return MD2_OK;
@@ -502,7 +511,7 @@ static md2_result parse_framegroups_line(const line_fields *lf, const cursor *c,
         return fail(c, MD2_ERR_PARSE_SIDEFILE, lf->field[1].column, "count",
                     "first frame + count is too large");
     if (lf->count >= 3)
-        MD2_TRY(read_rate(lf, 2, c, &fps));
+        MD2_TRY(read_rate(lf, 2, c, count, &fps));
     if (lf->count >= 4 && !parse_flag(&lf->field[3], &loop))
         return fail(c, MD2_ERR_PARSE_SIDEFILE, lf->field[3].column, "loop",
                     "loop flag '%.*s' is not a whole number",

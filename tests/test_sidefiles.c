@@ -530,6 +530,19 @@ static void test_numbers_far_out_of_range(void **state)
     assert_int_equal(anm("run 0 1 3.5e38\n", NULL, a, &n, &d), MD2_ERR_PARSE_SIDEFILE);
     assert_int_equal(anm("run 0 1 1.2e-38\n", NULL, a, &n, &d), MD2_OK);
     assert_int_equal(anm("run 0 1 1e-39\n", NULL, a, &n, &d), MD2_ERR_PARSE_SIDEFILE);
+    /* a rate whose animation would outlast the largest float: 6 frames at
+     * 1.2e-38 fps last 5e38 seconds (glTF key times would be infinite) */
+    assert_int_equal(anm("run 0 5 1.2e-38\n", NULL, a, &n, &d), MD2_ERR_PARSE_SIDEFILE);
+    assert_string_equal(d.message, "line 1, column 9: fps '1.2e-38' is too small: 6 frames at "
+                                   "that rate would last 5e+38 seconds, longer than a float can "
+                                   "hold");
+    assert_int_equal(d.column, 9);
+    assert_string_equal(d.field, "fps");
+    assert_int_equal(fg("0 6 1.2e-38 1\n", NULL, a, &n, &d), MD2_ERR_PARSE_SIDEFILE);
+    assert_non_null(strstr(d.message, "column 5: fps '1.2e-38' is too small: 6 frames"));
+    assert_int_equal(fg("0 2 1.2e-38 1\n", NULL, a, &n, &d), MD2_OK);
+    assert_int_equal(anm("run 0 65535 1e-33\n", NULL, a, &n, &d), MD2_OK);
+    assert_int_equal(anm("run 0 65535 1e-34\n", NULL, a, &n, &d), MD2_ERR_PARSE_SIDEFILE);
     free(text);
 }
 

@@ -1891,6 +1891,129 @@ static void test_bundle_files(void **state)
 #endif
 }
 
+/* md2_bundle_load_stream(): the model read as md2_load_stream() reads it,
+ * the side files through the md2_file_fn. */
+static void test_bundle_stream(void **state)
+{
+    uint8_t model[TU_MAX_FILE];
+    static uint8_t zeros[1u << 20];
+    size_t model_size = tu_tiny(model);
+    memfs fs;
+    tu_memstream ms;
+    md2_bundle *b = (md2_bundle *)&fs;
+    md2_diagnostic d;
+    md2_options o;
+    tu_alloc a;
+    (void)state;
+
+    memset(&fs, 0, sizeof fs);
+    mem_add(&fs, "body.anm", anm_text, strlen(anm_text));
+    tu_memstream_init(&ms, model, model_size, 7);
+    opts_init(&o, &d, &a, MD2_STRICT_ALL);
+    assert_int_equal(md2_bundle_load_stream("body.md2", tu_mem_read, &ms, mem_read, &fs, NULL, &o, &b),
+                     MD2_OK);
+    assert_int_equal(b->anim_source, MD2_ANIMS_FROM_ANM);
+    assert_int_equal(b->model->num_frames, 3);
+    /* the model is never asked of the md2_file_fn */
+    assert_string_equal(fs.asked[0], "body.anm");
+    md2_bundle_free(b);
+    assert_int_equal(a.live, 0);
+
+    /* an endless stream that is not a model: refused after the header */
+    tu_memstream_init(&ms, zeros, sizeof zeros, 0);
+    opts_init(&o, &d, &a, 0);
+    assert_int_equal(md2_bundle_load_stream("zero.md2", tu_mem_read, &ms, mem_read, &fs, NULL, &o, &b),
+                     MD2_ERR_BAD_MAGIC);
+    assert_null(b);
+    assert_true(ms.pos <= 68);
+    assert_true(strncmp(d.message, "zero.md2: ", 10) == 0);
+    assert_int_equal(a.live, 0);
+
+    /* a read error names the model */
+    tu_memstream_init(&ms, model, model_size, 0);
+    ms.fail_at = 100;
+    assert_int_equal(md2_bundle_load_stream("body.md2", tu_mem_read, &ms, mem_read, &fs, NULL, &o, &b),
+                     MD2_ERR_IO);
+    assert_non_null(strstr(d.message, "body.md2: reading failed at byte"));
+    assert_int_equal(a.live, 0);
+
+    /* allocation failures, each in turn */
+    for (a.fail_at = 1;; a.fail_at++) {
+        md2_result r;
+        size_t at = a.fail_at;
+        opts_init(&o, &d, &a, 0);
+        a.fail_at = at;
+        tu_memstream_init(&ms, model, model_size, 0);
+        r = md2_bundle_load_stream("body.md2", tu_mem_read, &ms, mem_read, &fs, NULL, &o, &b);
+        if (r == MD2_OK) {
+            md2_bundle_free(b);
+            assert_int_equal(a.live, 0);
+            break;
+        }
+        assert_int_equal(r, MD2_ERR_OUT_OF_MEMORY);
+        assert_null(b);
+        assert_int_equal(a.live, 0);
+    }
+
+    assert_int_equal(md2_bundle_load_stream("body.md2", NULL, NULL, mem_read, &fs, NULL, &o, &b),
+                     MD2_ERR_INVALID_ARGUMENT);
+    assert_null(b);
+    assert_non_null(strstr(d.message, "read_model"));
+    assert_int_equal(md2_bundle_load_stream("body.md2", tu_mem_read, &ms, NULL, &fs, NULL, &o, &b),
+                     MD2_ERR_INVALID_ARGUMENT);
+}
+
+/* md2_bundle_load_file() reads the model as md2_load_file() does: a model
+ * followed by a gigabyte (a sparse file) costs what the model needs, and
+ * /dev/zero is refused after its first 68 bytes. */
+static void test_bundle_file_bounded(void **state)
+{
+#if TT_POSIX
+    char dir[] = "test_tags_bounded.XXXXXX", path[512];
+    uint8_t model[TU_MAX_FILE];
+    size_t model_size = tu_tiny(model);
+    md2_bundle *b;
+    md2_diagnostic d;
+    md2_options o;
+    tu_alloc a;
+    FILE *f;
+    (void)state;
+
+    assert_non_null(mkdtemp(dir));
+    snprintf(path, sizeof path, "%s/big.md2", dir);
+    f = fopen(path, "wb");
+    assert_non_null(f);
+    assert_int_equal(fwrite(model, 1, model_size, f), model_size);
+    assert_int_equal(fseek(f, 1L << 30, SEEK_SET), 0);
+    assert_int_equal(fputc('x', f), 'x');
+    assert_int_equal(fclose(f), 0);
+    opts_init(&o, &d, &a, 0);
+    assert_int_equal(md2_bundle_load_file(path, &o, &b), MD2_OK);
+    assert_true((b->warnings & MD2_WARN_OFS_END) != 0);
+    /* the model's bytes, its copy and the bundle: far below the file */
+    assert_true(a.peak_bytes < 4 * model_size + 4096);
+    md2_bundle_free(b);
+    assert_int_equal(a.live, 0);
+    /* strict: refused, as md2_load_file() refuses it */
+    opts_init(&o, &d, &a, MD2_STRICT_ALL);
+    assert_int_equal(md2_bundle_load_file(path, &o, &b), MD2_ERR_BAD_OFS_END);
+    assert_true(strncmp(d.message, path, strlen(path)) == 0);
+    assert_int_equal(a.live, 0);
+    assert_int_equal(remove(path), 0);
+    assert_int_equal(rmdir(dir), 0);
+
+    if (access("/dev/zero", R_OK) == 0) {
+        opts_init(&o, &d, &a, 0);
+        assert_int_equal(md2_bundle_load_file("/dev/zero", &o, &b), MD2_ERR_BAD_MAGIC);
+        assert_true(a.peak_bytes <= 68);
+        assert_int_equal(a.live, 0);
+    }
+#else
+    (void)state;
+    skip();
+#endif
+}
+
 /* ------------------------------------------------------------------------ */
 /* docs/animation.md: "A soldier and the rifle in its hand"                 */
 /* ------------------------------------------------------------------------ */
@@ -2071,6 +2194,8 @@ int main(void)
         cmocka_unit_test(test_bundle_limits),
         cmocka_unit_test(test_bundle_allocation_failures),
         cmocka_unit_test(test_bundle_files),
+        cmocka_unit_test(test_bundle_stream),
+        cmocka_unit_test(test_bundle_file_bounded),
         cmocka_unit_test(test_doc_soldier),
         cmocka_unit_test(test_doc_snippet_matches),
     };

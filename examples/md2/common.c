@@ -11,6 +11,9 @@
 #include <md2/skin.h>
 #include <png.h>
 
+#include <sys/stat.h>
+#include <sys/types.h>
+
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -23,14 +26,64 @@
 #define O_NOFOLLOW 0
 #endif
 
+/* The formatted text of fmt and ap in a malloc'd string, or NULL (out of
+ * memory, or a format error). */
+static char *format_text(const char *fmt, va_list ap)
+{
+    va_list again;
+    char *s;
+    int n;
+    va_copy(again, ap);
+    n = vsnprintf(NULL, 0, fmt, ap);
+    if (n < 0) {
+        va_end(again);
+        return NULL;
+    }
+    s = (char *)malloc((size_t)n + 1);
+    if (s)
+        vsnprintf(s, (size_t)n + 1, fmt, again);
+    va_end(again);
+    return s;
+}
+
+/* Writes the formatted text cleaned (tool_put_clean()); when it cannot be
+ * formatted whole (out of memory), its first bytes, from a buffer of a
+ * fixed size, cleaned all the same. */
+static void put_clean_v(FILE *f, const char *fmt, va_list ap)
+{
+    va_list again;
+    char *s;
+    va_copy(again, ap);
+    s = format_text(fmt, ap);
+    if (s) {
+        tool_put_clean(f, s);
+        free(s);
+    } else {
+        char fixed[512];
+        vsnprintf(fixed, sizeof fixed, fmt, again);
+        tool_put_clean(f, fixed);
+    }
+    va_end(again);
+}
+
 void tool_error(const char *cmd, const char *fmt, ...)
 {
     va_list ap;
-    fprintf(stderr, "md2 %s: ", cmd);
+    fputs("md2 ", stderr);
+    tool_put_clean(stderr, cmd);
+    fputs(": ", stderr);
     va_start(ap, fmt);
-    vfprintf(stderr, fmt, ap);
+    put_clean_v(stderr, fmt, ap);
     va_end(ap);
     fputc('\n', stderr);
+}
+
+void tool_term_printf(FILE *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    put_clean_v(f, fmt, ap);
+    va_end(ap);
 }
 
 int tool_is_help(const char *arg)
@@ -84,9 +137,23 @@ int tool_parse_pair(const char *arg, long max, long *a, long *b)
     return tool_parse_long(first, 1, max, a) && tool_parse_long(x + 1, 1, max, b);
 }
 
+size_t tool_warning_kind(const md2_diagnostic *w)
+{
+    size_t bit = 0, section = (size_t)w->section;
+    while (bit + 1 < TOOL_WARNING_FLAGS && !(w->warning & (1u << bit)))
+        bit++;
+    if (section >= TOOL_WARNING_SECTIONS)
+        section = TOOL_WARNING_SECTIONS - 1;
+    return bit * TOOL_WARNING_SECTIONS + section;
+}
+
 static void keep_warning(void *user, const md2_diagnostic *w)
 {
     tool_model *m = (tool_model *)user;
+    size_t kind = tool_warning_kind(w);
+    m->warning_total++;
+    if (m->kind_count[kind]++ > 0 && m->warning_count >= TOOL_KEPT_WARNINGS)
+        return; /* counted; not the first of its kind */
     if (m->warning_count == m->warning_capacity) {
         size_t cap = m->warning_capacity ? m->warning_capacity * 2 : 8;
         md2_diagnostic *p = (md2_diagnostic *)realloc(m->warnings, cap * sizeof *p);
@@ -100,17 +167,100 @@ static void keep_warning(void *user, const md2_diagnostic *w)
     m->warnings[m->warning_count++] = *w;
 }
 
+/* The files of one tool_load(): the model as a stream, the side files
+ * through side_read(). why holds the reason of the last failure. */
+typedef struct load_files {
+    int fd;        /* the model */
+    int error;     /* errno of the model's failed read */
+    char why[128]; /* why a side file cannot be read */
+} load_files;
+
+static size_t model_read(void *user, void *dst, size_t size)
+{
+    load_files *lf = (load_files *)user;
+    size_t n = tool_read_fd(lf->fd, dst, size, &lf->error);
+    if (n == (size_t)-1) {
+        snprintf(lf->why, sizeof lf->why, "%s", tool_errno_text(lf->error));
+        return MD2_READ_ERROR;
+    }
+    return n;
+}
+
+/* md2_file_fn for the side files: regular files only (a FIFO would make
+ * the load wait forever), of at most TOOL_MAX_SIDE_FILE bytes, read in one
+ * pass each time. */
+static size_t side_read(void *user, const char *path, void *dst, size_t capacity)
+{
+    load_files *lf = (load_files *)user;
+    struct stat st;
+    size_t got, n;
+    int missing, error = 0, fd = tool_open_input(path, 0, &missing, lf->why, sizeof lf->why);
+    unsigned char probe;
+    if (fd < 0)
+        return missing ? MD2_FILE_MISSING : MD2_FILE_ERROR;
+    if (fstat(fd, &st) != 0 || st.st_size < 0) {
+        snprintf(lf->why, sizeof lf->why, "%s", tool_errno_text(errno));
+        close(fd);
+        return MD2_FILE_ERROR;
+    }
+    if ((unsigned long long)st.st_size > TOOL_MAX_SIDE_FILE) {
+        snprintf(lf->why, sizeof lf->why, "it has %llu bytes, more than the %lu a side file may "
+                 "have", (unsigned long long)st.st_size, (unsigned long)TOOL_MAX_SIDE_FILE);
+        close(fd);
+        return MD2_FILE_ERROR;
+    }
+    if (!dst) {
+        close(fd);
+        return (size_t)st.st_size;
+    }
+    got = tool_read_fd(fd, dst, capacity, &error);
+    /* one byte more: the file grew since it was measured */
+    if (got == capacity && (n = tool_read_fd(fd, &probe, 1, &error)) != (size_t)-1)
+        got += n;
+    close(fd);
+    if (got == (size_t)-1 || error) {
+        snprintf(lf->why, sizeof lf->why, "%s", tool_errno_text(error));
+        return MD2_FILE_ERROR;
+    }
+    return got;
+}
+
+static const char *load_why(void *user)
+{
+    return ((load_files *)user)->why;
+}
+
 md2_result tool_load(const char *path, uint32_t strict, tool_model *out, md2_diagnostic *error)
 {
     md2_options opts;
     md2_result r;
+    load_files lf;
+    int missing;
     memset(out, 0, sizeof *out);
+    memset(&lf, 0, sizeof lf);
+    /* the model as given: a regular file, or a pipe or device read as a
+     * stream (md2 info /dev/stdin), never a directory */
+    lf.fd = tool_open_input(path, 1, &missing, lf.why, sizeof lf.why);
+    if (lf.fd < 0) {
+        memset(error, 0, sizeof *error);
+        error->result = MD2_ERR_IO;
+        error->field = "path";
+        if (missing)
+            snprintf(error->message, sizeof error->message, "cannot open '%s': no such file",
+                     path);
+        else
+            snprintf(error->message, sizeof error->message,
+                     "%s: the file exists but cannot be read: %s", path, lf.why);
+        return MD2_ERR_IO;
+    }
     memset(&opts, 0, sizeof opts);
     opts.strict = strict;
     opts.error = error;
     opts.on_warning = keep_warning;
     opts.warning_user = out;
-    r = md2_bundle_load_file(path, &opts, &out->bundle);
+    r = md2_bundle_load_stream(path, model_read, &lf, side_read, &lf, load_why, &opts,
+                               &out->bundle);
+    close(lf.fd);
     if (r != MD2_OK) {
         tool_model_free(out);
         return r;
@@ -163,26 +313,49 @@ static size_t utf8_length(const unsigned char *s)
     return n;
 }
 
+/* 1 if the code point of the n-byte UTF-8 sequence at s is one a terminal
+ * acts on rather than shows: a C1 control (U+0080 to U+009F, such as CSI
+ * U+009B and OSC U+009D), the line and paragraph separators U+2028 and
+ * U+2029, or a bidirectional control (U+061C, U+200E, U+200F, U+202A to
+ * U+202E, U+2066 to U+2069), which reorder the text shown after them. */
+static int is_control_point(const unsigned char *s, size_t n)
+{
+    unsigned long cp;
+    if (n == 2)
+        cp = ((unsigned long)(s[0] & 0x1F) << 6) | (s[1] & 0x3F);
+    else if (n == 3)
+        cp = ((unsigned long)(s[0] & 0x0F) << 12) | ((unsigned long)(s[1] & 0x3F) << 6) |
+             (s[2] & 0x3F);
+    else
+        return 0; /* nothing above U+FFFF is a control */
+    return cp <= 0x9F || cp == 0x061C || cp == 0x200E || cp == 0x200F ||
+           (cp >= 0x2028 && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x2069);
+}
+
 size_t tool_put_clean(FILE *f, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
-    size_t columns = 0, n;
+    size_t columns = 0, n, i;
     while (*p) {
         if (*p >= 0x20 && *p < 0x7F) {
             if (f)
                 fputc(*p, f);
             p++;
             columns++;
-        } else if ((n = utf8_length(p)) != 0) {
+        } else if ((n = utf8_length(p)) != 0 && !is_control_point(p, n)) {
             if (f)
                 fwrite(p, 1, n, f);
             p += n;
             columns++;
         } else {
-            if (f)
-                fprintf(f, "\\x%02X", (unsigned)*p);
-            p++;
-            columns += 4;
+            if (n == 0)
+                n = 1;
+            for (i = 0; i < n; i++) {
+                if (f)
+                    fprintf(f, "\\x%02X", (unsigned)p[i]);
+                columns += 4;
+            }
+            p += n;
         }
     }
     return columns;
@@ -230,6 +403,19 @@ void tool_model_free(tool_model *m)
     memset(m, 0, sizeof *m);
 }
 
+int tool_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
+        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    return strcmp(a, b) == 0;
+}
+
+int tool_is_out_of_memory(const char *err)
+{
+    return errno == ENOMEM || strstr(err, "out of memory") != NULL;
+}
+
 static char *copy_string(const char *s)
 {
     size_t n = strlen(s) + 1;
@@ -239,12 +425,24 @@ static char *copy_string(const char *s)
     return p;
 }
 
+size_t tool_name_beside(const char *path, size_t suffix_len)
+{
+    size_t n = strlen(path), base = n;
+    while (base > 0 && path[base - 1] != '/')
+        base--;
+    if (n - base + suffix_len <= TOOL_NAME_MAX)
+        return n;
+    /* the file's name cut so that its name and the suffix fit */
+    return base + (TOOL_NAME_MAX > suffix_len ? TOOL_NAME_MAX - suffix_len : 1);
+}
+
 #define TMP_SUFFIX ".tmp-md2"
 #define TMP_NAMES 1000 /* OUT.tmp-md2, then OUT.tmp-md2-1 .. -999 */
 
 int tool_out_open(tool_out *out, const char *cmd, const char *path)
 {
-    size_t n = strlen(path);
+    /* room for "-999" after the suffix */
+    size_t n = tool_name_beside(path, sizeof TMP_SUFFIX - 1 + 4);
     int fd = -1, i;
     memset(out, 0, sizeof *out);
     out->path = copy_string(path);
@@ -419,7 +617,9 @@ int tool_png_encode(const tool_image *img, unsigned char **png, size_t *size, ch
  * would pass over the model's first skin for the next one. */
 static int accept_existing(void *user, const char *path)
 {
-    int fd = open(path, O_RDONLY);
+    /* O_NONBLOCK: a FIFO there is found (and then refused with a note by
+     * the image reader), never waited on */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
     (void)user;
     if (fd < 0)
         return 0;

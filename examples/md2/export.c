@@ -18,10 +18,14 @@
 
 enum { FORMAT_NONE, FORMAT_OBJ, FORMAT_GLTF, FORMAT_GLB };
 
+/* The warnings shown before "... and N more". */
+#define EXPORT_SHOWN_WARNINGS 20
+
 static void synopsis(FILE *f)
 {
     fputs("usage: md2 export MODEL -o OUT.{obj,gltf,glb} [--anim NAME] [--frame N]\n"
-          "                  [--y-up] [--skin FILE]\n",
+          "                  [--y-up] [--skin FILE] [--max-output BYTES]\n"
+          "                  [--max-skin-pixels N]\n",
           f);
 }
 
@@ -46,6 +50,12 @@ static void usage(FILE *f)
           "  --skin FILE    the skin (PCX, PNG, TGA, BMP, JPEG), converted to PNG; default:\n"
           "                 the model's skin found as a game would, else (none found, or it\n"
           "                 cannot be read) no texture, with a note.\n"
+          "  --max-output BYTES\n"
+          "                 the most bytes the export may write (default 268435456,\n"
+          "                 256 MiB), checked before the work where it can be\n"
+          "  --max-skin-pixels N\n"
+          "                 the most pixels a skin may have (default 16777216, 4096 x\n"
+          "                 4096), checked before it is decoded\n"
           "  -h, --help     this text; -- ends the options (a MODEL named -x.md2)\n"
           "\n"
           "Animations come from MODEL.anm or MODEL.framegroups beside the model, else from\n"
@@ -86,7 +96,7 @@ static int format_of(const char *path)
 static int usage_error(const char *fmt, const char *arg)
 {
     fputs("md2 " EXPORT_CMD ": ", stderr);
-    fprintf(stderr, fmt, arg);
+    tool_term_printf(stderr, fmt, arg);
     fputc('\n', stderr);
     synopsis(stderr);
     fputs("`md2 export --help` describes the options.\n", stderr);
@@ -99,12 +109,12 @@ static void note_no_skin(const export_job *job)
     const md2_model *m = job->tm->model;
     size_t i, shown = m->num_skins > 4 ? 3 : m->num_skins;
     if (m->num_skins == 0) {
-        fprintf(stderr, "md2 " EXPORT_CMD ": note: %s names no skin; no texture (--skin FILE "
-                        "gives one)\n", job->model_path);
+        tool_error(EXPORT_CMD, "note: %s names no skin; no texture (--skin FILE gives one)",
+                   job->model_path);
         return;
     }
-    fprintf(stderr, "md2 " EXPORT_CMD ": note: no skin file found for %s (it names ",
-            job->model_path);
+    tool_term_printf(stderr, "md2 " EXPORT_CMD ": note: no skin file found for %s (it names ",
+                     job->model_path);
     for (i = 0; i < shown; i++) {
         if (i > 0)
             fputs(", ", stderr);
@@ -121,16 +131,13 @@ static void note_unreadable_skin(const char *path, const char *err)
 {
     size_t n = strlen(path);
     const char *at = n > 0 ? strstr(err, path) : NULL;
-    fprintf(stderr, "md2 " EXPORT_CMD ": note: %s cannot be read (", path);
-    if (at == err && strncmp(err + n, ": ", 2) == 0) {
-        fputs(err + n + 2, stderr);
-    } else if (at) {
-        fwrite(err, 1, (size_t)(at - err), stderr);
-        fputs("it", stderr);
-        fputs(at + n, stderr);
-    } else {
-        fputs(err, stderr);
-    }
+    tool_term_printf(stderr, "md2 " EXPORT_CMD ": note: %s cannot be read (", path);
+    if (at == err && strncmp(err + n, ": ", 2) == 0)
+        tool_put_clean(stderr, err + n + 2);
+    else if (at)
+        tool_term_printf(stderr, "%.*sit%s", (int)(at - err), err, at + n);
+    else
+        tool_put_clean(stderr, err);
     fputs("); no texture (--skin FILE gives one)\n", stderr);
 }
 
@@ -138,8 +145,8 @@ static void note_unreadable_skin(const char *path, const char *err)
  * Without one (none found, or the one found cannot be read) there is no
  * texture, and a note says why. Converted to PNG into job. 0 on failure
  * (said): a --skin that cannot be read, or out of memory. */
-static int load_skin(export_job *job, const char *skin_arg, char *found, size_t found_size,
-                     unsigned char **png)
+static int load_skin(export_job *job, const char *skin_arg, unsigned long max_pixels,
+                     char *found, size_t found_size, unsigned char **png)
 {
     tool_image img;
     char err[512];
@@ -154,9 +161,9 @@ static int load_skin(export_job *job, const char *skin_arg, char *found, size_t 
         path = found;
     }
     errno = 0;
-    if (!tool_image_read(path, &img, err, sizeof err)) {
+    if (!tool_image_read_max(path, max_pixels, "--max-skin-pixels", &img, err, sizeof err)) {
         /* running out of memory is an error, whichever skin it is */
-        if (skin_arg || errno == ENOMEM || strstr(err, "out of memory")) {
+        if (skin_arg || tool_is_out_of_memory(err)) {
             tool_error(EXPORT_CMD, "%s", err);
             return 0;
         }
@@ -199,10 +206,34 @@ static int pick_frame(export_job *job, long frame, const char *anim_name, const 
     return 1;
 }
 
+/* bytes as a person reads them: "268 MiB", "1.7 GiB". */
+static void size_text(double bytes, char *out, size_t size)
+{
+    if (bytes >= 1073741824.0)
+        snprintf(out, size, "%.3g GiB", bytes / 1073741824.0);
+    else if (bytes >= 1048576.0)
+        snprintf(out, size, "%.4g MiB", bytes / 1048576.0);
+    else
+        snprintf(out, size, "%.0f bytes", bytes);
+}
+
+int export_within_budget(const export_job *job, double bytes, int exact)
+{
+    char would[32], limit[32];
+    if (bytes <= job->max_output)
+        return 1;
+    size_text(bytes, would, sizeof would);
+    size_text(job->max_output, limit, sizeof limit);
+    tool_error(EXPORT_CMD, "the export would be %s%s, over the %s limit; --max-output raises it",
+               exact ? "" : "at least ", would, limit);
+    return 0;
+}
+
 int tool_export(int argc, char **argv)
 {
     const char *model_path = NULL, *out_path = NULL, *anim_name = NULL, *skin_arg = NULL;
-    const char *frame_arg = NULL;
+    const char *frame_arg = NULL, *max_output_arg = NULL, *max_pixels_arg = NULL;
+    long max_output = (long)EXPORT_MAX_OUTPUT, max_pixels = (long)TOOL_MAX_SKIN_PIXELS;
     int y_up = 0, format, i, status, options = 1;
     long frame = 0;
     tool_model tm;
@@ -238,6 +269,10 @@ int tool_export(int argc, char **argv)
             value = &frame_arg;
         else if (strcmp(a, "--skin") == 0)
             value = &skin_arg;
+        else if (strcmp(a, "--max-output") == 0)
+            value = &max_output_arg;
+        else if (strcmp(a, "--max-skin-pixels") == 0)
+            value = &max_pixels_arg;
         else if (strcmp(a, "--y-up") == 0) {
             y_up = 1;
             continue;
@@ -260,21 +295,31 @@ int tool_export(int argc, char **argv)
                            ".gltf or .glb", out_path);
     if (frame_arg && !tool_parse_long(frame_arg, 0, LONG_MAX, &frame))
         return usage_error("--frame needs a keyframe number (0, 1, ...), not '%s'", frame_arg);
+    if (max_output_arg && !tool_parse_long(max_output_arg, 1, LONG_MAX, &max_output))
+        return usage_error("--max-output needs a number of bytes (1 or more), not '%s'",
+                           max_output_arg);
+    if (max_pixels_arg && !tool_parse_long(max_pixels_arg, 1, 2147483647L, &max_pixels))
+        return usage_error("--max-skin-pixels needs a number of pixels (1 or more), not '%s'",
+                           max_pixels_arg);
     r = tool_load(model_path, 0, &tm, &diag);
     if (r != MD2_OK) {
         tool_load_error(EXPORT_CMD, model_path, &diag);
         return TOOL_FAILED;
     }
-    for (w = 0; w < tm.warning_count; w++)
-        fprintf(stderr, "md2 export: warning: %s\n", tm.warnings[w].message);
-    if (tm.warnings_lost)
-        fprintf(stderr, "md2 export: warning: more warnings were lost (out of memory)\n");
+    for (w = 0; w < tm.warning_count && w < EXPORT_SHOWN_WARNINGS; w++)
+        tool_error(EXPORT_CMD, "warning: %s", tm.warnings[w].message);
+    if (tm.warning_total > w)
+        tool_error(EXPORT_CMD, "warning: ... and %lu more (md2 info lists them by kind)",
+                   (unsigned long)(tm.warning_total - w));
+    else if (tm.warnings_lost)
+        tool_error(EXPORT_CMD, "warning: more warnings were lost (out of memory)");
 
     memset(&job, 0, sizeof job);
     job.model_path = model_path;
     job.out_path = out_path;
     job.tm = &tm;
     job.y_up = y_up;
+    job.max_output = (double)max_output;
     job.anims = tm.anims;
     job.num_anims = tm.num_anims;
     status = TOOL_FAILED;
@@ -295,7 +340,7 @@ int tool_export(int argc, char **argv)
                    model_path);
         goto done;
     }
-    if (!load_skin(&job, skin_arg, found, sizeof found, &png))
+    if (!load_skin(&job, skin_arg, (unsigned long)max_pixels, found, sizeof found, &png))
         goto done;
     status = format == FORMAT_OBJ ? export_obj(&job) : export_gltf(&job, format == FORMAT_GLB);
 done:

@@ -21,7 +21,7 @@
  * -3, ... NULL when out of memory or all are taken (said). */
 static char *backup_name(const char *cmd, const char *path)
 {
-    size_t n = strlen(path);
+    size_t n = tool_name_beside(path, sizeof BACKUP_SUFFIX - 1 + 4);
     char *name = (char *)malloc(n + sizeof BACKUP_SUFFIX + 8);
     struct stat st;
     int i;
@@ -119,8 +119,12 @@ int export_set_place(export_set *set, tool_out *out)
             set->capacity = cap;
         }
     }
-    if (ok) /* else tool_out_abort() below closes it */
+    if (ok) { /* else tool_out_abort() below closes it */
+        long size = ftell(out->file);
+        if (size > 0)
+            set->bytes += (double)size;
         ok = tool_out_close(out, cmd);
+    }
     /* an old file (not a folder, which the rename below refuses to
      * replace) is kept until the whole set is in place */
     if (ok && lstat(out->path, &st) == 0 && !S_ISDIR(st.st_mode)) {
@@ -183,17 +187,9 @@ void export_set_finish(export_set *set, int ok)
     memset(set, 0, sizeof *set);
 }
 
-int export_same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
-        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
-    return strcmp(a, b) == 0;
-}
-
 int export_not_skin(const export_job *job, const char *path)
 {
-    if (!job->skin_path || !export_same_file(path, job->skin_path))
+    if (!job->skin_path || !tool_same_file(path, job->skin_path))
         return 1;
     if (strcmp(path, job->out_path) == 0)
         tool_error(EXPORT_CMD, "-o %s is the skin %s: choose another -o", path, job->skin_path);

@@ -653,11 +653,13 @@ static int write_animations(gltf *g)
         size_t input, output;
         int wide;
         for (k = 1; k < keys; k++) {
-            if (!(times[k] > times[k - 1])) {
+            /* the side-file parsers refuse rates whose times would not be
+             * finite floats; this keeps the file valid whatever comes */
+            if (!(times[k] > times[k - 1]) || !(times[k] <= FLT_MAX)) {
                 fputs("md2 " EXPORT_CMD ": animation '", stderr);
                 tool_put_clean(stderr, an->name);
-                fprintf(stderr, "': its rate (%g fps) is too high for glTF's float key times\n",
-                        (double)an->fps);
+                fprintf(stderr, "': its rate (%g fps) gives key times that glTF's floats cannot "
+                        "hold\n", (double)an->fps);
                 ok = 0;
                 break;
             }
@@ -876,6 +878,8 @@ int export_gltf(const export_job *job, int binary)
     md2_result r;
     xbuf json, file;
     int ok = 0;
+    double least;
+    size_t a;
 
     memset(&g, 0, sizeof g);
     memset(&json, 0, sizeof json);
@@ -900,6 +904,17 @@ int export_gltf(const export_job *job, int binary)
         gltf_free(&g);
         return TOOL_FAILED;
     }
+    /* the least the file holds: each keyframe's offsets (6 bytes of
+     * position, 3 of normal a vertex), the base attributes (32 bytes a
+     * vertex), the sparse indices and the triangles', and for each
+     * animation 7 bytes a keyframe (time, weight index, weight) and 200
+     * of JSON */
+    least = (double)g.nv * (9.0 * (double)g.nt + 34.0) + 2.0 * (double)g.mesh->num_indices +
+            (double)job->png_size;
+    for (a = 0; a < job->num_anims; a++)
+        least += 7.0 * ((double)job->anims[a].last - job->anims[a].first + 1.0) + 200.0;
+    if (!export_within_budget(job, least, 0))
+        goto fail;
     if (!alloc_arrays(&g))
         goto out_of_memory;
     if (!measure(&g))
@@ -965,16 +980,16 @@ int export_gltf(const export_job *job, int binary)
     }
     if (file.failed)
         goto out_of_memory;
-    if (!export_not_skin(job, job->out_path) ||
+    if (!export_within_budget(job, (double)file.size, 1) || !export_not_skin(job, job->out_path) ||
         !tool_write_file(EXPORT_CMD, job->out_path, file.data, file.size))
         goto fail;
 
-    printf("wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph target%s, "
+    tool_term_printf(stdout, "wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph target%s, "
            "%lu animation%s, ", job->out_path, (unsigned long)file.size, (unsigned long)g.nv,
            (unsigned long)(g.mesh->num_indices / 3), (unsigned long)g.nt, g.nt == 1 ? "" : "s",
            (unsigned long)job->num_anims, job->num_anims == 1 ? "" : "s");
     if (job->png)
-        printf("skin %s (%dx%d, %lu bytes of PNG)", job->skin_path, job->skin_width,
+        tool_term_printf(stdout, "skin %s (%dx%d, %lu bytes of PNG)", job->skin_path, job->skin_width,
                job->skin_height, (unsigned long)job->png_size);
     else
         printf("no skin");

@@ -27,7 +27,16 @@ typedef struct export_job {
     const unsigned char *png;/* the skin as PNG (png_size bytes), or NULL */
     size_t png_size;
     int skin_width, skin_height;
+    double max_output;       /* --max-output: the most bytes the export may write */
 } export_job;
+
+/* The most bytes an export writes by default (--max-output raises it). */
+#define EXPORT_MAX_OUTPUT 268435456.0
+
+/* 1 if bytes (at least what the export will write, or with exact what it
+ * wrote) are within job->max_output; else 0 after saying so: "the export
+ * would be 1.7 GiB, over the 256 MiB limit; --max-output raises it". */
+int export_within_budget(const export_job *job, double bytes, int exact);
 
 /* Each returns TOOL_OK, or TOOL_FAILED after printing why; nothing is left
  * behind on failure. */
@@ -93,6 +102,7 @@ typedef struct export_set {
     size_t count;
     size_t capacity;
     const char *cmd; /* the command named in messages ("import"); NULL: "export" */
+    double bytes;     /* the bytes of the files placed */
 } export_set;
 
 /* Closes out (opened with tool_out_open()) and renames it into place as a
@@ -105,10 +115,6 @@ int export_set_write(export_set *set, const char *path, const void *data, size_t
  * puts back the old files they replaced, last placed first. Empties set. */
 void export_set_finish(export_set *set, int ok);
 
-/* 1 if the paths a and b name the same file: the same device and inode
- * when both exist (./x.png and x.png, a link and its target), else the
- * same text. */
-int export_same_file(const char *a, const char *b);
 /* 0 after printing why when path, an output of job, is its skin file
  * (which the export must not overwrite); else 1. */
 int export_not_skin(const export_job *job, const char *path);

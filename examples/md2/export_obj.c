@@ -169,6 +169,13 @@ int export_obj(const export_job *job)
         tool_error(EXPORT_CMD, "out of memory");
         goto done;
     }
+    /* the least the files hold: "v 0 0 0", "vn 0 0 1", "vt 0 1" lines a
+     * vertex and texcoord, "f 1/1/1 2/2/2 3/3/3" a triangle, each file */
+    if (!export_within_budget(job, (double)count * (17.0 * (double)m->num_vertices +
+                                                    7.0 * (double)m->num_texcoords +
+                                                    20.0 * (double)m->num_triangles) +
+                                       (double)job->png_size, 0))
+        goto done;
     if (png_path && (!export_not_skin(job, png_path) ||
                      !export_set_write(&set, png_path, job->png, job->png_size)))
         goto done;
@@ -184,15 +191,15 @@ int export_obj(const export_job *job)
         }
         written = write_frame(job, path ? path : job->out_path, mtl_path, frame, i, pos, nrm, &set);
         free(path);
-        if (!written)
+        if (!written || !export_within_budget(job, set.bytes, 0))
             goto done;
     }
     ok = 1;
     if (job->anim_given) {
         char *first = frame_path(stem, 0, count), *last = frame_path(stem, count - 1, count);
-        printf("wrote %s", first ? first : stem);
+        tool_term_printf(stdout, "wrote %s", first ? first : stem);
         if (count > 1)
-            printf(" .. %s (the %lu keyframes of animation ", last ? last : stem,
+            tool_term_printf(stdout, " .. %s (the %lu keyframes of animation ", last ? last : stem,
                    (unsigned long)count);
         else
             printf(" (the one keyframe of animation ");
@@ -201,21 +208,23 @@ int export_obj(const export_job *job)
         free(first);
         free(last);
     } else {
-        printf("wrote %s (keyframe %lu)", job->out_path, (unsigned long)job->frame);
+        tool_term_printf(stdout, "wrote %s (keyframe %lu)", job->out_path, (unsigned long)job->frame);
     }
     if (png_path)
-        printf(", %s and %s", mtl_path, png_path);
+        tool_term_printf(stdout, ", %s and %s", mtl_path, png_path);
     else
-        printf(" and %s", mtl_path);
+        tool_term_printf(stdout, " and %s", mtl_path);
     printf(": %lu vert%s, %lu texture coordinate%s, %lu triangle%s%s, ",
            (unsigned long)m->num_vertices, m->num_vertices == 1 ? "ex" : "ices",
            (unsigned long)m->num_texcoords, m->num_texcoords == 1 ? "" : "s",
            (unsigned long)m->num_triangles, m->num_triangles == 1 ? "" : "s",
            count > 1 ? " each" : "");
     if (png_path)
-        printf("skin %s (%dx%d)\n", job->skin_path, job->skin_width, job->skin_height);
+        tool_term_printf(stdout, "skin %s (%dx%d)", job->skin_path, job->skin_width,
+                         job->skin_height);
     else
-        printf("no skin\n");
+        printf("no skin");
+    putchar('\n');
 done:
     export_set_finish(&set, ok);
     free(stem);

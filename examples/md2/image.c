@@ -3,74 +3,166 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#define _POSIX_C_SOURCE 200809L
+
 #include "image.h"
 
 #include <md2/skin.h>
 #include <stb/stb_image.h>
 
+#include <sys/stat.h>
+#include <sys/types.h>
+
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 /* Images larger than this are refused before they are read. */
 #define MAX_IMAGE_FILE (256u * 1024u * 1024u)
 
+const char *tool_errno_text(int e)
+{
+    switch (e) {
+    case ENOENT: return "no such file or directory";
+    case ENOTDIR: return "a component of the path is not a directory";
+    case EACCES: return "permission denied";
+    case EISDIR: return "is a directory";
+    case ELOOP: return "too many levels of symbolic links";
+    case ENAMETOOLONG: return "file name too long";
+    default: return strerror(e);
+    }
+}
+
+/* What a file that is not a regular file is, for messages. */
+static const char *kind_of(mode_t mode)
+{
+    if (S_ISDIR(mode))
+        return "is a directory";
+    if (S_ISFIFO(mode))
+        return "not a regular file (a FIFO)";
+    if (S_ISCHR(mode))
+        return "not a regular file (a character device)";
+    if (S_ISBLK(mode))
+        return "not a regular file (a block device)";
+#ifdef S_ISSOCK
+    if (S_ISSOCK(mode))
+        return "not a regular file (a socket)";
+#endif
+    return "not a regular file";
+}
+
+int tool_open_input(const char *path, int streams, int *missing, char *why, size_t why_size)
+{
+    struct stat st;
+    int fd, flags;
+    *missing = 0;
+    if (why_size)
+        why[0] = '\0';
+    /* O_NONBLOCK: opening a FIFO without a writer (or some devices) would
+     * wait; then fstat() says what was opened */
+    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    if (fd < 0) {
+        *missing = errno == ENOENT;
+        snprintf(why, why_size, "%s", tool_errno_text(errno));
+        return -1;
+    }
+    if (fstat(fd, &st) != 0) {
+        snprintf(why, why_size, "%s", tool_errno_text(errno));
+        close(fd);
+        return -1;
+    }
+    if (!S_ISREG(st.st_mode) && !(streams && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))) {
+        snprintf(why, why_size, "%s", kind_of(st.st_mode));
+        close(fd);
+        return -1;
+    }
+    /* reads wait for data again (a pipe's writer may be slower than us) */
+    flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        snprintf(why, why_size, "%s", tool_errno_text(errno));
+        close(fd);
+        return -1;
+    }
+    return fd;
+}
+
+size_t tool_read_fd(int fd, void *dst, size_t size, int *error)
+{
+    size_t got = 0;
+    while (got < size) {
+        ssize_t n = read(fd, (unsigned char *)dst + got, size - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0) {
+            *error = errno;
+            return (size_t)-1;
+        }
+        if (n == 0)
+            break;
+        got += (size_t)n;
+    }
+    return got;
+}
+
 int tool_file_exists(const char *path)
 {
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    char why[64];
+    int missing, fd = tool_open_input(path, 0, &missing, why, sizeof why);
+    if (fd < 0)
         return 0;
-    fclose(f);
+    close(fd);
     return 1;
 }
 
-/* The whole file at path in a malloc'd buffer (*data, *size), or 0 with a
- * message in err. */
+/* The whole regular file at path in a malloc'd buffer (*data, *size), read
+ * in one pass after fstat() gave its size, or 0 with a message in err. */
 static int read_file(const char *path, unsigned char **data, size_t *size,
                      char *err, size_t err_size)
 {
-    FILE *f = fopen(path, "rb");
-    unsigned char *buf = NULL;
-    size_t len = 0, cap = 0;
-    if (!f) {
-        snprintf(err, err_size, "cannot open %s: %s", path, strerror(errno));
+    struct stat st;
+    unsigned char *buf;
+    size_t len, got;
+    int missing, error = 0, fd;
+    char why[128];
+    fd = tool_open_input(path, 0, &missing, why, sizeof why);
+    if (fd < 0) {
+        snprintf(err, err_size, "cannot open %s: %s", path, why);
         return 0;
     }
-    for (;;) {
-        size_t got;
-        if (len == cap) {
-            size_t new_cap = cap ? cap * 2 : 64u * 1024u;
-            unsigned char *p;
-            if (cap >= MAX_IMAGE_FILE) {
-                snprintf(err, err_size, "%s is larger than %u bytes", path, MAX_IMAGE_FILE);
-                free(buf);
-                fclose(f);
-                return 0;
-            }
-            p = (unsigned char *)realloc(buf, new_cap);
-            if (!p) {
-                snprintf(err, err_size, "out of memory reading %s", path);
-                free(buf);
-                fclose(f);
-                return 0;
-            }
-            buf = p;
-            cap = new_cap;
-        }
-        got = fread(buf + len, 1, cap - len, f);
-        len += got;
-        if (got == 0)
-            break;
+    if (fstat(fd, &st) != 0 || st.st_size < 0) {
+        snprintf(err, err_size, "cannot read %s: %s", path, tool_errno_text(errno));
+        close(fd);
+        return 0;
     }
-    if (ferror(f)) {
-        snprintf(err, err_size, "cannot read %s", path);
+    if ((unsigned long long)st.st_size > MAX_IMAGE_FILE) {
+        snprintf(err, err_size, "%s is larger than %u bytes", path, MAX_IMAGE_FILE);
+        close(fd);
+        return 0;
+    }
+    len = (size_t)st.st_size;
+    /* one byte more: to see that the file grew since fstat() */
+    buf = (unsigned char *)malloc(len + 1);
+    if (!buf) {
+        snprintf(err, err_size, "out of memory reading %s", path);
+        close(fd);
+        return 0;
+    }
+    got = tool_read_fd(fd, buf, len + 1, &error);
+    close(fd);
+    if (got == (size_t)-1) {
+        snprintf(err, err_size, "cannot read %s: %s", path, tool_errno_text(error));
         free(buf);
-        fclose(f);
         return 0;
     }
-    fclose(f);
+    if (got != len) {
+        snprintf(err, err_size, "cannot read %s: it changed size while it was read", path);
+        free(buf);
+        return 0;
+    }
     *data = buf;
     *size = len;
     return 1;
@@ -156,21 +248,89 @@ static int load_stb(const char *path, const unsigned char *data, size_t size,
     return 1;
 }
 
-int tool_image_decode(const char *label, const unsigned char *data, size_t size,
-                      tool_image *out, char *err, size_t err_size)
+/* The formats a skin may have, told by the file's first bytes, never by
+ * its name (stb_image would also decode GIF, PSD, HDR, PIC and PNM under
+ * any name: more decoder than a skin needs). */
+enum { FORMAT_UNKNOWN, FORMAT_PCX, FORMAT_PNG, FORMAT_JPEG, FORMAT_BMP, FORMAT_TGA };
+
+static int format_of(const char *path, const unsigned char *d, size_t n)
 {
+    static const unsigned char png[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+    if (n >= 8 && memcmp(d, png, 8) == 0)
+        return FORMAT_PNG;
+    if (n >= 3 && d[0] == 0xFF && d[1] == 0xD8 && d[2] == 0xFF)
+        return FORMAT_JPEG;
+    if (n >= 2 && d[0] == 'B' && d[1] == 'M')
+        return FORMAT_BMP;
+    if (n >= 1 && d[0] == 0x0A)
+        return FORMAT_PCX;
+    /* TGA has no signature: a file named .tga whose header is one (no
+     * colour map or one of type 1; image type 1, 2, 3, 9, 10 or 11) */
+    if (n >= 18 && has_extension(path, ".tga") && d[1] <= 1 &&
+        (d[2] == 1 || d[2] == 2 || d[2] == 3 || d[2] == 9 || d[2] == 10 || d[2] == 11))
+        return FORMAT_TGA;
+    return FORMAT_UNKNOWN;
+}
+
+/* The size a PCX header gives (xmax - xmin + 1 by ymax - ymin + 1). */
+static void pcx_size(const unsigned char *d, size_t n, long *w, long *h)
+{
+    *w = *h = 0;
+    if (n < 12)
+        return;
+    *w = (long)(d[8] | d[9] << 8) - (long)(d[4] | d[5] << 8) + 1;
+    *h = (long)(d[10] | d[11] << 8) - (long)(d[6] | d[7] << 8) + 1;
+}
+
+/* The image in data (size bytes; label names it in messages and, for TGA,
+ * by its name): its format by signature and its size by its header, both
+ * checked before a decoder sees it. */
+static int decode_max(const char *label, const unsigned char *data, size_t size,
+                      unsigned long max_pixels, const char *option, tool_image *out, char *err,
+                      size_t err_size)
+{
+    int format, w = 0, h = 0, channels = 0;
+    long pw, ph;
+    double pixels;
     memset(out, 0, sizeof *out);
-    /* PCX by name, or by its first byte (0x0A) when the name says nothing
-     * stb_image knows */
-    if (has_extension(label, ".pcx") ||
-        (size > 0 && data[0] == 0x0A && !has_extension(label, ".png") &&
-         !has_extension(label, ".tga") && !has_extension(label, ".bmp") &&
-         !has_extension(label, ".jpg") && !has_extension(label, ".jpeg")))
+    format = format_of(label, data, size);
+    if (format == FORMAT_UNKNOWN) {
+        snprintf(err, err_size, "%s is not a PCX, PNG, JPEG or BMP file (by its first bytes), "
+                 "nor a TGA file named .tga", label);
+        return 0;
+    }
+    /* the pixels, from the header, before any decoder allocates them */
+    if (format == FORMAT_PCX) {
+        pcx_size(data, size, &pw, &ph);
+        pixels = (double)pw * (double)ph;
+    } else if (size <= (size_t)INT_MAX && stbi_info_from_memory(data, (int)size, &w, &h,
+                                                               &channels)) {
+        pw = w;
+        ph = h;
+        pixels = (double)w * (double)h;
+    } else {
+        pw = ph = 0;
+        pixels = 0.0; /* the decoder says what is wrong */
+    }
+    if (pixels > (double)max_pixels) {
+        snprintf(err, err_size, "%s: a %ldx%ld image is over the limit of %lu pixels for a "
+                 "skin%s%s%s", label, pw, ph, max_pixels, option ? "; " : "",
+                 option ? option : "", option ? " raises it" : "");
+        return 0;
+    }
+    if (format == FORMAT_PCX)
         return load_pcx(label, data, size, out, err, err_size);
     return load_stb(label, data, size, out, err, err_size);
 }
 
-int tool_image_read(const char *path, tool_image *out, char *err, size_t err_size)
+int tool_image_decode(const char *label, const unsigned char *data, size_t size,
+                      tool_image *out, char *err, size_t err_size)
+{
+    return decode_max(label, data, size, TOOL_MAX_SKIN_PIXELS, NULL, out, err, err_size);
+}
+
+int tool_image_read_max(const char *path, unsigned long max_pixels, const char *option,
+                        tool_image *out, char *err, size_t err_size)
 {
     unsigned char *data = NULL;
     size_t size = 0;
@@ -178,9 +338,14 @@ int tool_image_read(const char *path, tool_image *out, char *err, size_t err_siz
     memset(out, 0, sizeof *out);
     if (!read_file(path, &data, &size, err, err_size))
         return 0;
-    ok = tool_image_decode(path, data, size, out, err, err_size);
+    ok = decode_max(path, data, size, max_pixels, option, out, err, err_size);
     free(data);
     return ok;
+}
+
+int tool_image_read(const char *path, tool_image *out, char *err, size_t err_size)
+{
+    return tool_image_read_max(path, TOOL_MAX_SKIN_PIXELS, NULL, out, err, err_size);
 }
 
 void tool_image_free(tool_image *img)

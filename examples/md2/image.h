@@ -18,13 +18,26 @@ typedef struct tool_image {
     unsigned char *rgba; /* width * height * 4 bytes, malloc'd */
 } tool_image;
 
-/* Loads the image at path into *out. Returns 1 on success; on failure
- * returns 0 and writes a sentence that says why into err (err_size bytes). */
+/* The most pixels a skin may have by default: 4096 x 4096 (64 MiB of
+ * RGBA). A 16384 x 16384 PNG of one bit a pixel is 55 KB of file. */
+#define TOOL_MAX_SKIN_PIXELS 16777216ul
+
+/* Loads the image at path into *out: a regular file (tool_open_input()),
+ * of at most 256 MiB, whose format is told by its first bytes (PCX, PNG,
+ * JPEG, BMP; TGA, which has none, by its name and header), and whose
+ * header gives at most max_pixels pixels: checked before any decoder sees
+ * the pixels. Returns 1 on success; on failure returns 0 and writes a
+ * sentence that says why into err (err_size bytes); over the limit, it
+ * ends with "; OPTION raises it" when option is not NULL. */
+int tool_image_read_max(const char *path, unsigned long max_pixels, const char *option,
+                        tool_image *out, char *err, size_t err_size);
+
+/* tool_image_read_max() with TOOL_MAX_SKIN_PIXELS and no option. */
 int tool_image_read(const char *path, tool_image *out, char *err, size_t err_size);
 
-/* The same for an image already in memory (size bytes at data, still
- * encoded); label names it in messages and, by its extension, tells PCX
- * from the rest as a path does. */
+/* tool_image_read() for an image already in memory (size bytes at data,
+ * still encoded): the same formats told by signature, the same pixel
+ * limit; label names it in messages (and, by its extension, a TGA). */
 int tool_image_decode(const char *label, const unsigned char *data, size_t size,
                       tool_image *out, char *err, size_t err_size);
 
@@ -32,7 +45,29 @@ int tool_image_decode(const char *label, const unsigned char *data, size_t size,
  * becomes empty. */
 void tool_image_free(tool_image *img);
 
-/* 1 if the file at path can be opened for reading, else 0. */
+/* 1 if the file at path is a regular file that can be opened for
+ * reading (tool_open_input()), else 0. */
 int tool_file_exists(const char *path);
+
+/* The operating system's reason for errno value e, in the words of
+ * libmd2's messages for the common ones ("is a directory", "permission
+ * denied"), else strerror()'s. */
+const char *tool_errno_text(int e);
+
+/* Opens path for reading without ever waiting on the way: open() with
+ * O_NONBLOCK (opening a FIFO that has no writer would wait), then fstat().
+ * A regular file is opened; with streams 1, a FIFO, a pipe or a character
+ * device too (md2 info /dev/stdin); anything else (a directory, a socket,
+ * a FIFO without streams) is refused. Reads on the descriptor wait for data
+ * as usual. Returns the descriptor (close() it), or -1 with *missing 1 when
+ * nothing is at path, and the reason in why (why_size bytes): the
+ * operating system's (tool_errno_text()), "is a directory", or "not a
+ * regular file (a FIFO)". Every file the md2 command reads is opened so.
+ * POSIX. */
+int tool_open_input(const char *path, int streams, int *missing, char *why, size_t why_size);
+
+/* Reads up to size bytes from fd (to its end), retrying interrupted reads:
+ * the count, or (size_t)-1 with *error set to errno. */
+size_t tool_read_fd(int fd, void *dst, size_t size, int *error);
 
 #endif /* MD2_TOOL_IMAGE_H */

@@ -258,6 +258,7 @@ static void write_warnings(jw *w, const tool_model *m)
     size_t i;
     jw_uint(w, "warning_flags", m->bundle->warnings);
     jw_bool(w, "warnings_lost", m->warnings_lost);
+    jw_uint(w, "warnings_total", m->warning_total);
     jw_open(w, "warnings", '[', 0);
     for (i = 0; i < m->warning_count; i++)
         write_warning(w, &m->warnings[i]);

@@ -269,7 +269,7 @@ static void write_warnings(FILE *f, const info_report *r)
         fputs("none\n", f);
         return;
     }
-    fprintf(f, "%lu%s\n", (unsigned long)t->warning_count,
+    fprintf(f, "%lu%s\n", (unsigned long)t->warning_total,
             t->warnings_lost ? " (and more: out of memory to keep them)" : "");
     info_groups_count(&groups, t);
     for (i = 0; i < t->warning_count; i++) {

@@ -43,27 +43,15 @@ char *info_side_path(const char *path, const char *ext)
 }
 
 /* The kind of a warning: its flag's bit and its section. */
-static size_t group_key(const md2_diagnostic *w)
-{
-    size_t bit = 0, section = (size_t)w->section;
-    while (bit + 1 < INFO_GROUP_FLAGS && !(w->warning & (1u << bit)))
-        bit++;
-    if (section >= INFO_GROUP_SECTIONS)
-        section = INFO_GROUP_SECTIONS - 1;
-    return bit * INFO_GROUP_SECTIONS + section;
-}
-
 void info_groups_count(info_groups *g, const tool_model *m)
 {
-    size_t i;
     memset(g, 0, sizeof *g);
-    for (i = 0; i < m->warning_count; i++)
-        g->count[group_key(&m->warnings[i])]++;
+    memcpy(g->count, m->kind_count, sizeof g->count);
 }
 
 size_t info_groups_first(info_groups *g, const md2_diagnostic *w)
 {
-    size_t key = group_key(w);
+    size_t key = tool_warning_kind(w);
     if (g->seen[key])
         return 0;
     g->seen[key] = 1;

@@ -16,16 +16,13 @@
 char *info_side_path(const char *path, const char *ext);
 
 
-/* Warnings grouped by kind: the same md2_warning flag in the same section
- * (so a model's ofs_end and its tag file's are two kinds). */
-#define INFO_GROUP_FLAGS 32
-#define INFO_GROUP_SECTIONS 16
+/* Warnings grouped by kind (tool_warning_kind()). */
 typedef struct info_groups {
-    size_t count[INFO_GROUP_FLAGS * INFO_GROUP_SECTIONS];
-    unsigned char seen[INFO_GROUP_FLAGS * INFO_GROUP_SECTIONS];
+    size_t count[TOOL_WARNING_KINDS];
+    unsigned char seen[TOOL_WARNING_KINDS];
 } info_groups;
 
-/* Counts the warnings of m by kind. */
+/* The counts of the warnings of m by kind (all of them, kept or not). */
 void info_groups_count(info_groups *g, const tool_model *m);
 
 /* For the warnings of m in order: the number of warnings of w's kind when

@@ -60,7 +60,8 @@ int main(int argc, char **argv)
                 return commands[i].run(2, args);
             }
         }
-        fprintf(stderr, "md2: unknown command '%s'\n\n", argv[2]);
+        tool_term_printf(stderr, "md2: unknown command '%s'", argv[2]);
+        fputs("\n\n", stderr);
         usage(stderr);
         return TOOL_USAGE;
     }
@@ -76,7 +77,8 @@ int main(int argc, char **argv)
         if (strcmp(argv[1], commands[i].name) == 0)
             return commands[i].run(argc - 1, argv + 1);
     }
-    fprintf(stderr, "md2: unknown command '%s'\n\n", argv[1]);
+    tool_term_printf(stderr, "md2: unknown command '%s'", argv[1]);
+    fputs("\n\n", stderr);
     usage(stderr);
     return TOOL_USAGE;
 }

@@ -488,6 +488,38 @@ void raster_draw(const raster_target *t, const raster_camera *cam, const raster_
         draw_polygon(t, cam, s, buf[cur], n);
 }
 
+double raster_cost(int width, int height, const raster_camera *cam,
+                   const raster_vertex *const v[3])
+{
+    double lo_x = 0.0, hi_x = 0.0, lo_y = 0.0, hi_y = 0.0, area = (double)width * height;
+    int i;
+    for (i = 0; i < 3; i++) {
+        double c[3], x, y;
+        raster_camera_view(cam, v[i]->position, c);
+        if (!(c[2] > cam->distance / 1000.0))
+            return area + RASTER_TRIANGLE_COST; /* clipped: count the whole picture */
+        x = cam->half_width + cam->focal * (c[0] / c[2] - cam->shift_x);
+        y = cam->half_height - cam->focal * (c[1] / c[2] - cam->shift_y);
+        if (i == 0 || x < lo_x)
+            lo_x = x;
+        if (i == 0 || x > hi_x)
+            hi_x = x;
+        if (i == 0 || y < lo_y)
+            lo_y = y;
+        if (i == 0 || y > hi_y)
+            hi_y = y;
+    }
+    lo_x = lo_x < 0.0 ? 0.0 : lo_x;
+    lo_y = lo_y < 0.0 ? 0.0 : lo_y;
+    hi_x = hi_x > width ? (double)width : hi_x;
+    hi_y = hi_y > height ? (double)height : hi_y;
+    if (!(hi_x > lo_x) || !(hi_y > lo_y))
+        return RASTER_TRIANGLE_COST;
+    /* the box's pixel rows and columns, partly covered ones included */
+    return (floor(hi_x) - floor(lo_x) + 1.0) * (floor(hi_y) - floor(lo_y) + 1.0) +
+           RASTER_TRIANGLE_COST;
+}
+
 /* ------------------------------------------------------------------------ */
 /* Memory                                                                    */
 /* ------------------------------------------------------------------------ */

@@ -157,6 +157,17 @@ void raster_clear(const raster_target *t);
 void raster_draw(const raster_target *t, const raster_camera *cam, const raster_shading *s,
                  const raster_vertex *const v[3]);
 
+/* What a triangle costs raster_draw() beside its box: setting it up. */
+#define RASTER_TRIANGLE_COST 16.0
+
+/* The work of drawing triangle v into a picture of width x height, in
+ * pixels tested: the pixels of its box on screen, clipped to the picture,
+ * plus RASTER_TRIANGLE_COST (a triangle that reaches behind the near plane
+ * counts the whole picture). Back faces count as well: an upper bound, for
+ * a budget checked before drawing. */
+double raster_cost(int width, int height, const raster_camera *cam,
+                   const raster_vertex *const v[3]);
+
 /* The texel of tex at (u, v): column floor(u * width), row
  * floor(v * height), both wrapped around (the skin repeats). */
 const unsigned char *raster_texel(const raster_texture *tex, double u, double v);

@@ -13,6 +13,7 @@
 #include <md2/mesh.h>
 #include <md2/skin.h>
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,7 +35,15 @@ typedef struct render_args {
     long width, height;     /* 0: not given */
     double yaw, pitch;
     int wireframe, unlit;
+    long max_skin_pixels;   /* --max-skin-pixels */
+    long max_overdraw;      /* --max-overdraw */
 } render_args;
+
+/* The work a render may do by default: RENDER_MAX_OVERDRAW pixels tested
+ * (raster_cost()) for each pixel of the picture, or RENDER_MIN_WORK if that
+ * is more. A real model tests each pixel a few times. */
+#define RENDER_MAX_OVERDRAW 64L
+#define RENDER_MIN_WORK 16777216.0
 
 /* Everything a render holds; render_job_free() releases it. */
 typedef struct render_job {
@@ -87,6 +96,10 @@ static void usage(FILE *f)
         "  --yaw DEG          turn the camera DEG degrees about the vertical axis\n"
         "                     (default 30: front and left of the model; 0: front)\n"
         "  --pitch DEG        raise the camera DEG degrees (default 15; -89 to 89)\n"
+        "  --max-skin-pixels N  the most pixels a skin may have (default 16777216,\n"
+        "                     4096 x 4096), checked before it is decoded\n"
+        "  --max-overdraw N   the most pixels drawing may test for each pixel of the\n"
+        "                     picture (default 64), checked before drawing\n"
         "\n"
         "The camera looks at the centre of the model's bounding box (for a sheet, the\n"
         "box of every keyframe drawn) and fits the box to the picture. `--` ends the\n"
@@ -99,7 +112,7 @@ static void usage(FILE *f)
 static int usage_error(const char *fmt, const char *arg)
 {
     fprintf(stderr, "md2 " CMD ": ");
-    fprintf(stderr, fmt, arg);
+    tool_term_printf(stderr, fmt, arg);
     fputc('\n', stderr);
     synopsis(stderr);
     fprintf(stderr, "`md2 render --help` describes the options.\n");
@@ -132,7 +145,7 @@ static int parse_angle(const char *opt, const char *value, long limit, double *o
  * --wireframe and --unlit take a value. */
 enum {
     OPT_NONE, OPT_OUTPUT, OPT_SKIN, OPT_ANIM, OPT_FRAME, OPT_SIZE, OPT_SHEET, OPT_YAW, OPT_PITCH,
-    OPT_WIREFRAME, OPT_UNLIT
+    OPT_WIREFRAME, OPT_UNLIT, OPT_MAX_SKIN_PIXELS, OPT_MAX_OVERDRAW
 };
 
 static int option_of(const char *arg)
@@ -145,7 +158,8 @@ static int option_of(const char *arg)
                    {"--frame", OPT_FRAME}, {"--size", OPT_SIZE},
                    {"--sheet", OPT_SHEET}, {"--yaw", OPT_YAW},
                    {"--pitch", OPT_PITCH}, {"--wireframe", OPT_WIREFRAME},
-                   {"--unlit", OPT_UNLIT}};
+                   {"--unlit", OPT_UNLIT}, {"--max-skin-pixels", OPT_MAX_SKIN_PIXELS},
+                   {"--max-overdraw", OPT_MAX_OVERDRAW}};
     size_t i;
     for (i = 0; i < sizeof options / sizeof options[0]; i++) {
         if (strcmp(arg, options[i].name) == 0)
@@ -182,6 +196,15 @@ static int parse_valued(int opt, const char *name, const char *value, render_arg
         return 1;
     case OPT_YAW:
         return parse_angle(name, value, RENDER_MAX_YAW, &a->yaw);
+    case OPT_MAX_SKIN_PIXELS:
+    case OPT_MAX_OVERDRAW:
+        if (!tool_parse_long(value, 1, 2147483647L,
+                             opt == OPT_MAX_OVERDRAW ? &a->max_overdraw : &a->max_skin_pixels))
+            return usage_error(opt == OPT_MAX_OVERDRAW
+                                   ? "bad --max-overdraw '%s': expected a whole number from 1"
+                                   : "bad --max-skin-pixels '%s': expected a whole number from 1",
+                               value);
+        return 1;
     default:
         return parse_angle(name, value, RENDER_MAX_PITCH, &a->pitch);
     }
@@ -237,6 +260,8 @@ static int parse_args(int argc, char **argv, render_args *a)
     a->frame = -1;
     a->yaw = 30.0;
     a->pitch = 15.0;
+    a->max_skin_pixels = (long)TOOL_MAX_SKIN_PIXELS;
+    a->max_overdraw = RENDER_MAX_OVERDRAW;
     for (i = 1; i < argc; i++) {
         const char *arg = argv[i];
         if (!options || arg[0] != '-' || arg[1] == '\0') {
@@ -339,19 +364,33 @@ static int pick_frames(const render_args *a, render_job *job)
     return 1;
 }
 
-/* --skin, else the model's own skin, else none; 0 only when --skin fails. */
+/* --skin, else the model's own skin, else none. 0 (said) when --skin
+ * fails, when the output is the skin, or when memory runs out reading the
+ * skin found; a skin found that cannot be read is a note. */
 static int load_skin(const render_args *a, render_job *job)
 {
-    char path[MD2_SKIN_PATH_MAX];
-    if (a->skin)
-        return tool_image_load(CMD, a->skin, &job->skin);
-    if (!tool_find_skin(a->model, job->model.model, path, sizeof path)) {
-        fprintf(stderr, "md2 " CMD ": note: no skin file found for %s; drawing it light grey "
-                        "(--skin FILE gives one)\n", a->model);
-        return 1;
+    char path[MD2_SKIN_PATH_MAX], err[512];
+    const char *skin = a->skin;
+    if (!skin) {
+        if (!tool_find_skin(a->model, job->model.model, path, sizeof path)) {
+            tool_error(CMD, "note: no skin file found for %s; drawing it light grey (--skin "
+                       "FILE gives one)", a->model);
+            return 1;
+        }
+        skin = path;
     }
-    if (!tool_image_load(CMD, path, &job->skin))
-        fprintf(stderr, "md2 " CMD ": note: drawing %s light grey instead\n", a->model);
+    if (tool_same_file(a->output, skin)) {
+        tool_error(CMD, "-o %s is the skin %s: choose another -o", a->output, skin);
+        return 0;
+    }
+    errno = 0;
+    if (tool_image_read_max(skin, (unsigned long)a->max_skin_pixels, "--max-skin-pixels",
+                            &job->skin, err, sizeof err))
+        return 1;
+    tool_error(CMD, "%s", err);
+    if (a->skin || tool_is_out_of_memory(err))
+        return 0;
+    tool_error(CMD, "note: drawing %s light grey instead", a->model);
     return 1;
 }
 
@@ -376,17 +415,22 @@ static int build_mesh(render_job *job)
     return 1;
 }
 
-/* The picture (transparent) and one cell's depth buffer. */
-static int alloc_picture(const render_args *a, render_job *job)
+/* The picture's and the cells' sizes. */
+static int set_picture_size(const render_args *a, render_job *job)
 {
-    /* w and h: at most RENDER_MAX_SIDE (check_args()) */
-    size_t w = (size_t)(a->cols ? a->cols : 1) * (size_t)a->width;
-    size_t h = (size_t)(a->rows ? a->rows : 1) * (size_t)a->height, pixels;
+    /* at most RENDER_MAX_SIDE (check_args()) */
     job->cols = (int)(a->cols ? a->cols : 1);
     job->cell_width = (int)a->width;
     job->cell_height = (int)a->height;
-    job->picture.width = (int)w;
-    job->picture.height = (int)h;
+    job->picture.width = (int)((a->cols ? a->cols : 1) * a->width);
+    job->picture.height = (int)((a->rows ? a->rows : 1) * a->height);
+    return 1;
+}
+
+/* The picture (transparent) and one cell's depth buffer. */
+static int alloc_picture(const render_args *a, render_job *job)
+{
+    size_t w = (size_t)job->picture.width, h = (size_t)job->picture.height, pixels;
     if (raster_size_mul(w, h, &pixels))
         job->picture.rgba = (unsigned char *)raster_calloc_array(pixels, 4);
     if (raster_size_mul((size_t)a->width, (size_t)a->height, &pixels))
@@ -516,6 +560,42 @@ static int write_png(const char *path, const tool_image *img)
     return ok;
 }
 
+/* The work of drawing every cell (raster_cost()), checked against the
+ * budget before any drawing; 0 after saying so. */
+static int check_work(const render_args *a, render_job *job)
+{
+    raster_camera cam;
+    double lo[3], hi[3], work = 0.0, pixels, limit;
+    const uint32_t *idx = job->mesh->indices;
+    size_t c, i;
+    frames_box(job, lo, hi);
+    raster_camera_fit(&cam, lo, hi, a->yaw, a->pitch, job->cell_width, job->cell_height);
+    pixels = (double)job->picture.width * job->picture.height;
+    limit = (double)a->max_overdraw * pixels;
+    if (limit < RENDER_MIN_WORK)
+        limit = RENDER_MIN_WORK;
+    for (c = 0; c < job->cells; c++) {
+        if (job->frames[c] == RENDER_NO_FRAME)
+            continue;
+        if (!pose_frame(job, job->frames[c]))
+            return 0;
+        for (i = 0; i + 2 < job->mesh->num_indices; i += 3) {
+            const raster_vertex *v[3];
+            v[0] = &job->corners[idx[i]];
+            v[1] = &job->corners[idx[i + 1]];
+            v[2] = &job->corners[idx[i + 2]];
+            work += raster_cost(job->cell_width, job->cell_height, &cam, v);
+        }
+    }
+    if (work > limit) {
+        tool_error(CMD, "drawing would test %.3g pixels, over the limit of %.3g (%ld for each "
+                   "of the picture's %.0f pixels); --max-overdraw raises it", work, limit,
+                   a->max_overdraw, pixels);
+        return 0;
+    }
+    return 1;
+}
+
 static void render_job_free(render_job *job)
 {
     free(job->depth);
@@ -538,7 +618,8 @@ static int run(const render_args *a, render_job *job)
         return 0;
     }
     return pick_frames(a, job) && load_skin(a, job) && build_mesh(job) &&
-           alloc_picture(a, job) && draw_cells(a, job) && write_png(a->output, &job->picture);
+           set_picture_size(a, job) && check_work(a, job) && alloc_picture(a, job) &&
+           draw_cells(a, job) && write_png(a->output, &job->picture);
 }
 
 int tool_render(int argc, char **argv)

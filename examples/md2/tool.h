@@ -35,7 +35,10 @@ int tool_export(int argc, char **argv);
 int tool_render(int argc, char **argv);
 int tool_import(int argc, char **argv);
 
-/* "md2 CMD: " + the formatted message + newline, to stderr. */
+/* "md2 CMD: " + the formatted message + newline, to stderr; the message
+ * goes through tool_put_clean(), so whatever it quotes from a file (or a
+ * command line) cannot break the line or reach the terminal as control
+ * sequences. The format must therefore hold no newline of its own. */
 void tool_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -52,23 +55,46 @@ int tool_parse_double(const char *arg, double *out);
 /* Parses "AxB" (two whole numbers in [1, max]) into *a and *b. */
 int tool_parse_pair(const char *arg, long max, long *a, long *b);
 
-/* A model loaded with its side files (md2_bundle_load_file(): .anm or
+/* The largest side file (.anm, .framegroups, .tag) the command reads: the
+ * real ones are a few kilobytes; a larger one is refused unread. */
+#define TOOL_MAX_SIDE_FILE (16ul * 1024ul * 1024ul)
+
+/* Warnings by kind: the same md2_warning flag in the same section (so a
+ * model's ofs_end and its tag file's are two kinds). */
+#define TOOL_WARNING_FLAGS 32
+#define TOOL_WARNING_SECTIONS 16
+#define TOOL_WARNING_KINDS (TOOL_WARNING_FLAGS * TOOL_WARNING_SECTIONS)
+/* The warnings kept whatever their kind; past them, only the first of each
+ * kind is kept (the others are counted), so that a file with 200,000 bad
+ * triangles costs no more memory than one with a thousand. */
+#define TOOL_KEPT_WARNINGS 1000
+
+/* w's kind: 0 to TOOL_WARNING_KINDS - 1. */
+size_t tool_warning_kind(const md2_diagnostic *w);
+
+/* A model loaded with its side files (md2_bundle_load_stream(): .anm or
  * .framegroups animations, else animations from the frame names; .tag
- * tags), and every warning raised while loading them. */
+ * tags), and the warnings raised while loading them: all counted, the
+ * first TOOL_KEPT_WARNINGS kept, and after them the first of each kind. */
 typedef struct tool_model {
     md2_bundle *bundle;
     const md2_model *model;   /* bundle->model */
     const md2_anim *anims;    /* bundle->anims, num_anims entries */
     size_t num_anims;
-    md2_diagnostic *warnings; /* warning_count entries, malloc'd */
+    md2_diagnostic *warnings; /* warning_count entries, malloc'd: the ones kept */
     size_t warning_count;
     size_t warning_capacity;
+    size_t warning_total;     /* every warning raised, kept or not */
+    size_t kind_count[TOOL_WARNING_KINDS]; /* warnings raised of each kind */
     int warnings_lost;        /* 1 if a warning could not be kept (out of memory) */
 } tool_model;
 
 /* Loads path and its side files. strict: md2_warning flags to refuse
  * (MD2_STRICT_ALL or 0). On failure returns the result and fills *error;
- * *out is then empty. */
+ * *out is then empty. The model is opened with tool_open_input() (a pipe
+ * works) and read as md2_load_stream() reads (its header first, then no
+ * further than it describes); the side files must be regular files of at
+ * most TOOL_MAX_SIDE_FILE bytes (md2_bundle_load_stream()). */
 md2_result tool_load(const char *path, uint32_t strict, tool_model *out, md2_diagnostic *error);
 
 /* The message of d without the "PATH: " it starts with when it is about
@@ -82,10 +108,24 @@ void tool_load_error(const char *cmd, const char *path, const md2_diagnostic *d)
 
 /* Writes s for a person at a terminal: printable ASCII and valid UTF-8 as
  * they are, every other byte (control characters, DEL, bytes that are not
- * UTF-8) as \xNN, so that a name from a file can neither break a line nor
- * send escape sequences. Returns the number of columns written (a UTF-8
- * character counts as one); with f NULL, writes nothing and only counts. */
+ * UTF-8) as \xNN, and so is each byte of a character that a terminal acts
+ * on instead of showing it (the C1 controls U+0080 to U+009F, U+2028,
+ * U+2029, and the bidirectional controls U+061C, U+200E, U+200F, U+202A to
+ * U+202E, U+2066 to U+2069), so that a name from a file can neither break
+ * a line, nor send escape sequences, nor reorder what follows it. Returns
+ * the number of columns written (a UTF-8 character counts as one); with f
+ * NULL, writes nothing and only counts. The one escaping function of the
+ * command: everything it prints that a file or a command line gave goes
+ * through it (directly, or through tool_error() and tool_term_printf()). */
 size_t tool_put_clean(FILE *f, const char *s);
+
+/* printf() of fmt to f through tool_put_clean(): the whole formatted text
+ * is cleaned, a newline in it included (write the line's end apart). */
+void tool_term_printf(FILE *f, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* Writes s as a JSON string, in pure ASCII: '"' and '\\' escaped, printable
  * ASCII as it is, every other byte b as \u00XX (the code point b, so a
@@ -97,6 +137,25 @@ void tool_json_string(FILE *f, const char *s);
  * are (names as tool_put_clean() writes them). */
 size_t tool_find_anim(const char *cmd, const tool_model *m, const char *name);
 void tool_model_free(tool_model *m);
+
+/* 1 if paths a and b name the same file: the same device and inode when
+ * both exist (./skin.png, skin.png and a link to it), else the same
+ * spelling. An output that would replace an input is refused with it. */
+int tool_same_file(const char *a, const char *b);
+
+/* 1 if a failed read ran out of memory (errno ENOMEM, set to 0 before the
+ * read, or "out of memory" in its message err): an error even where a
+ * file that cannot be read is only a note. */
+int tool_is_out_of_memory(const char *err);
+
+/* The longest file name the command makes (a folder entry's limit on the
+ * common file systems). */
+#define TOOL_NAME_MAX 255
+
+/* How many bytes of path to keep before adding a suffix of suffix_len
+ * bytes ("PATH.tmp-md2-999") so that the file's name stays within
+ * TOOL_NAME_MAX: all of path, or less, its name cut short. */
+size_t tool_name_beside(const char *path, size_t suffix_len);
 
 /* An output file that appears only when it is complete: the bytes go to a
  * temporary file beside path, and tool_out_commit() renames it into place.

@@ -377,7 +377,9 @@ MD2_API md2_result md2_bundle_load(const char *model_path, md2_file_fn read,
                                    md2_bundle **out);
 
 /** md2_bundle_load() from the file system, through the C library's fopen
- *  and fread: a file that fopen cannot open because it does not exist
+ *  and fread, with the model read as md2_load_file() reads it (the header
+ *  first, bounded, one pass: md2_bundle_load_stream()): a file that fopen
+ *  cannot open because it does not exist
  *  (ENOENT) is missing; any other failure to open or read is MD2_ERR_IO,
  *  and its message ends with the operating system's reason, in
  *  md2_load_file()'s words ("x.tag: the file exists but cannot be read:
@@ -385,6 +387,31 @@ MD2_API md2_result md2_bundle_load(const char *model_path, md2_file_fn read,
 MD2_API md2_result md2_bundle_load_file(const char *model_path,
                                         const md2_options *opts,
                                         md2_bundle **out);
+
+/** The reason a read callback failed, for messages ("is a directory");
+ *  called with the callback's user pointer right after it failed. */
+typedef const char *(*md2_why_fn)(void *user);
+
+/** md2_bundle_load() with the model read as a stream, through
+ *  read_model(model_user, ...), the way md2_load_stream() reads it: the
+ *  68-byte header first (a stream that is not an MD2 file is refused after
+ *  it), then only as far as the header describes (plus one byte, to learn
+ *  whether more follows), in one pass: pipes work, and a huge file costs
+ *  what its model needs. The side files beside model_path are read through
+ *  read(user, ...) as md2_bundle_load() reads them. why (may be NULL) says
+ *  why a call failed: why(user) after read returned MD2_FILE_ERROR,
+ *  why(model_user) after read_model returned MD2_READ_ERROR; its text ends
+ *  the message ("body.tag: the file exists but cannot be read: is a
+ *  directory"). Messages start with model_path as md2_bundle_load()'s do.
+ *  Errors: those of md2_bundle_load() (MD2_ERR_INVALID_ARGUMENT also for
+ *  read_model NULL) and of md2_load_stream(). Thread-safe if the callbacks
+ *  are. */
+MD2_API md2_result md2_bundle_load_stream(const char *model_path,
+                                          md2_read_fn read_model,
+                                          void *model_user, md2_file_fn read,
+                                          void *user, md2_why_fn why,
+                                          const md2_options *opts,
+                                          md2_bundle **out);
 
 /** Releases a bundle and everything in it. NULL is a no-op. */
 MD2_API void md2_bundle_free(md2_bundle *bundle);

@@ -741,6 +741,8 @@ typedef struct runner {
     int tty, other_user, valgrind, valgrind_off, expected_exit;
     char *stdout_to;
     words prefix; /* as-other-user: the command that runs md2 as nobody */
+    char *timeout; /* timeout SECONDS: coreutils' timeout, then its words */
+    char *timeout_seconds;
     char *out, *err;
     sbuf last_check; /* what the last check printed */
     snapshot_entry *snap;
@@ -768,6 +770,13 @@ static void command_words(runner *r, const char *text, int under_test, words *ou
     free(subst);
     if (w.n == 0)
         bad_table("an empty command");
+    if (under_test && r->timeout) {
+        /* killed (status 124, 137 after -k) when it runs longer */
+        words_add(out, r->timeout);
+        words_add(out, "-k");
+        words_add(out, "5");
+        words_add(out, r->timeout_seconds);
+    }
     if (under_test) {
         for (i = 0; i < r->prefix.n; i++)
             words_add(out, r->prefix.v[i]);
@@ -1501,7 +1510,8 @@ static void read_settings(runner *r)
         current_line = c->line;
         subst = substitute(c->text);
         if (strcmp(k, "in") == 0 || strcmp(k, "env") == 0 || strcmp(k, "preload") == 0 ||
-            strcmp(k, "address-space") == 0 || strcmp(k, "stdout-to") == 0) {
+            strcmp(k, "address-space") == 0 || strcmp(k, "stdout-to") == 0 ||
+            strcmp(k, "timeout") == 0) {
             split_words(subst, &w);
             if (w.n != 1)
                 bad_table("%s takes one word", k);
@@ -1537,6 +1547,14 @@ static void read_settings(runner *r)
                 skip_case("tty needs util-linux `script`");
             free(script);
             r->tty = 1;
+        } else if (strcmp(k, "timeout") == 0) {
+            long seconds = strtol(w.v[0], NULL, 10);
+            if (seconds <= 0)
+                bad_table("timeout SECONDS");
+            r->timeout = fs_which("timeout");
+            if (!r->timeout)
+                skip_case("timeout needs coreutils' `timeout`");
+            r->timeout_seconds = xstrdup(w.v[0]);
         } else if (strcmp(k, "as-other-user") == 0) {
             r->other_user = 1;
         } else if (strcmp(k, "each-alloc-fails") == 0) {
@@ -1688,6 +1706,8 @@ int main(int argc, char **argv)
         bad_table("the exit status must be a number, not '%s'", the_table.found.exit_text);
     vg = getenv("LD_PRELOAD");
     the_runner.valgrind = getenv("MD2_TOOL_VALGRIND") != NULL || (vg && strstr(vg, "vgpreload_memcheck"));
+    if (!the_runner.valgrind)
+        words_add(&flags, "no-valgrind"); /* a measure of memory means something */
     printf("md2_tool_cases: %s:%u: %s%s\n", argv[2], the_table.found.line, argv[3],
            the_runner.valgrind ? " (programs of ours under valgrind)" : "");
     if (!fs_mkdirs(case_dir.s, why, sizeof why) || !fs_empty_dir(case_dir.s, why, sizeof why)) {
