@@ -118,16 +118,16 @@ int tool_file_exists(const char *path)
     return 1;
 }
 
-/* The whole regular file at path in a malloc'd buffer (*data, *size), read
- * in one pass after fstat() gave its size, or 0 with a message in err. */
-static int read_file(const char *path, unsigned char **data, size_t *size,
-                     char *err, size_t err_size)
+int tool_read_regular(const char *path, size_t max_size, unsigned char **data, size_t *size,
+                      char *err, size_t err_size)
 {
     struct stat st;
     unsigned char *buf;
     size_t len, got;
     int missing, error = 0, fd;
     char why[128];
+    *data = NULL;
+    *size = 0;
     fd = tool_open_input(path, 0, &missing, why, sizeof why);
     if (fd < 0) {
         snprintf(err, err_size, "cannot open %s: %s", path, why);
@@ -138,13 +138,14 @@ static int read_file(const char *path, unsigned char **data, size_t *size,
         close(fd);
         return 0;
     }
-    if ((unsigned long long)st.st_size > MAX_IMAGE_FILE) {
-        snprintf(err, err_size, "%s is larger than %u bytes", path, MAX_IMAGE_FILE);
+    if ((unsigned long long)st.st_size > (unsigned long long)max_size) {
+        snprintf(err, err_size, "%s is larger than %lu bytes", path, (unsigned long)max_size);
         close(fd);
         return 0;
     }
     len = (size_t)st.st_size;
-    /* one byte more: to see that the file grew since fstat() */
+    /* one byte more: to see that the file grew since fstat(); it ends the
+     * text with a NUL */
     buf = (unsigned char *)malloc(len + 1);
     if (!buf) {
         snprintf(err, err_size, "out of memory reading %s", path);
@@ -163,6 +164,7 @@ static int read_file(const char *path, unsigned char **data, size_t *size,
         free(buf);
         return 0;
     }
+    buf[len] = 0;
     *data = buf;
     *size = len;
     return 1;
@@ -336,7 +338,7 @@ int tool_image_read_max(const char *path, unsigned long max_pixels, const char *
     size_t size = 0;
     int ok;
     memset(out, 0, sizeof *out);
-    if (!read_file(path, &data, &size, err, err_size))
+    if (!tool_read_regular(path, MAX_IMAGE_FILE, &data, &size, err, err_size))
         return 0;
     ok = decode_max(path, data, size, max_pixels, option, out, err, err_size);
     free(data);

@@ -66,6 +66,15 @@ const char *tool_errno_text(int e);
  * POSIX. */
 int tool_open_input(const char *path, int streams, int *missing, char *why, size_t why_size);
 
+/* The whole regular file at path (tool_open_input() without streams), of at
+ * most max_size bytes, read in one pass after fstat() gave its size, into a
+ * malloc'd buffer *data of *size bytes plus a NUL after them (for text).
+ * Returns 1, or 0 with *data NULL and a sentence naming path in err: it
+ * cannot be opened (why), is not a regular file, is larger than max_size,
+ * changed size while read, or memory ran out ("out of memory reading"). */
+int tool_read_regular(const char *path, size_t max_size, unsigned char **data, size_t *size,
+                      char *err, size_t err_size);
+
 /* Reads up to size bytes from fd (to its end), retrying interrupted reads:
  * the count, or (size_t)-1 with *error set to errno. */
 size_t tool_read_fd(int fd, void *dst, size_t size, int *error);

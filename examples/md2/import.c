@@ -9,6 +9,8 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#define _POSIX_C_SOURCE 200809L /* close() */
+
 #include "import_cmd.h"
 #include "export_internal.h"
 
@@ -20,6 +22,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 enum { SRC_NONE, SRC_GLTF, SRC_OBJ, SRC_MD2 };
 
@@ -108,7 +111,7 @@ static void usage(FILE *f)
 static int usage_error(const char *fmt, const char *arg)
 {
     fputs("md2 " IMPORT_CMD ": ", stderr);
-    fprintf(stderr, fmt, arg);
+    tool_term_printf(stderr, fmt, arg); /* arg is the command line's: cleaned */
     fputc('\n', stderr);
     synopsis(stderr);
     fputs("`md2 import --help` describes the options.\n", stderr);
@@ -225,16 +228,15 @@ static char *pattern_path(const obj_pattern *pt, unsigned long n)
  * of memory, no permission...). */
 static int file_there(const char *path)
 {
-    FILE *f;
-    errno = 0;
-    f = fopen(path, "rb");
-    if (f) {
-        fclose(f);
+    char why[128];
+    int missing, fd = tool_open_input(path, 0, &missing, why, sizeof why);
+    if (fd >= 0) {
+        close(fd);
         return 1;
     }
-    if (errno == ENOENT || errno == ENOTDIR)
+    if (missing || strcmp(why, tool_errno_text(ENOTDIR)) == 0)
         return 0;
-    tool_error(IMPORT_CMD, "cannot open %s: %s", path, strerror(errno));
+    tool_error(IMPORT_CMD, "cannot open %s: %s", path, why);
     return -1;
 }
 
@@ -676,10 +678,10 @@ static int not_a_texture(const imp_scene *s, const import_report *r)
         const char *tex = s->images[i].path;
         if (!tex)
             continue;
-        if ((r->skin_file && export_same_file(r->skin_file, tex)) ||
-            (r->anm_file && export_same_file(r->anm_file, tex))) {
+        if ((r->skin_file && tool_same_file(r->skin_file, tex)) ||
+            (r->anm_file && tool_same_file(r->anm_file, tex))) {
             fputs("md2 import: ", stderr);
-            tool_put_clean(stderr, r->skin_file && export_same_file(r->skin_file, tex)
+            tool_put_clean(stderr, r->skin_file && tool_same_file(r->skin_file, tex)
                                        ? r->skin_file : r->anm_file);
             fputs(" would be written over the texture ", stderr);
             tool_put_clean(stderr, tex);
@@ -1096,7 +1098,7 @@ int tool_import(int argc, char **argv)
         }
     }
     for (k = 0; k < a.num_sources; k++) {
-        if (export_same_file(a.out, a.sources[k])) {
+        if (tool_same_file(a.out, a.sources[k])) {
             usage_error("-o %s is a source: choose another -o", a.out);
             goto done;
         }

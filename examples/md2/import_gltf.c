@@ -12,6 +12,8 @@
  * SPDX-License-Identifier: MIT
  */
 #include "import.h"
+#include "image.h"
+#include "tool.h"
 
 #include <cjson/cJSON.h>
 
@@ -388,44 +390,15 @@ static char *file_uri(gl *g, const char *uri, const char *where)
     return path;
 }
 
-/* A whole file into memory; 0 with errno set on failure. */
-static int read_file(const char *path, unsigned char **data, size_t *size)
+/* The most bytes of a file a glTF reads (the .gltf or .glb, a .bin). */
+#define GLTF_MAX_FILE ((size_t)1 << 30)
+
+/* A whole regular file into memory (tool_read_regular(): never a FIFO or a
+ * device, bounded, one pass); 0 with the reason in why. */
+static int read_file(const char *path, unsigned char **data, size_t *size, char *why,
+                     size_t why_size)
 {
-    FILE *f = fopen(path, "rb");
-    unsigned char *buf = NULL, *grown;
-    size_t cap = 0, n = 0;
-    int e;
-    if (!f)
-        return 0;
-    for (;;) {
-        if (n == cap) {
-            size_t want = cap ? cap * 2 : 65536;
-            if (want < cap || !(grown = (unsigned char *)realloc(buf, want))) {
-                free(buf);
-                fclose(f);
-                errno = ENOMEM;
-                return 0;
-            }
-            buf = grown;
-            cap = want;
-        }
-        {
-            size_t got = fread(buf + n, 1, cap - n, f);
-            n += got;
-            if (got == 0)
-                break;
-        }
-    }
-    e = ferror(f);
-    fclose(f);
-    if (e) {
-        free(buf);
-        errno = EIO;
-        return 0;
-    }
-    *data = buf;
-    *size = n;
-    return 1;
+    return tool_read_regular(path, GLTF_MAX_FILE, data, size, why, why_size);
 }
 
 /* ---- buffers, views, accessors --------------------------------------------- */
@@ -468,15 +441,15 @@ static int load_buffer(gl *g, int b, const unsigned char **data, size_t *size)
             if (!data_uri(g, uri->valuestring, w, &buf->owned, &got))
                 return 0;
         } else {
+            char why[512];
             char *path = file_uri(g, uri->valuestring, w);
             if (!path)
                 return 0;
-            if (!read_file(path, &buf->owned, &got)) {
-                int e = errno;
+            if (!read_file(path, &buf->owned, &got, why, sizeof why)) {
                 free(path);
-                if (e == ENOMEM)
+                if (tool_is_out_of_memory(why))
                     return oom(g);
-                return fail(g, "%s: cannot read \"%s\": %s", w, uri->valuestring, strerror(e));
+                return fail(g, "%s: %s", w, why);
             }
             free(path);
         }
@@ -2122,11 +2095,8 @@ int imp_gltf_read(const char *path, const imp_options *opt, imp_scene *out, char
     char *dir;
     int ok;
     memset(out, 0, sizeof *out);
-    if (!read_file(path, &data, &size)) {
-        if (err && err_size)
-            pathf(err, err_size, "%s: %s", path, strerror(errno));
+    if (!read_file(path, &data, &size, err ? err : NULL, err ? err_size : 0))
         return 0;
-    }
     n = slash ? (size_t)(slash - path) : 1;
     dir = (char *)malloc(n + 2);
     if (!dir) {

@@ -19,6 +19,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "import.h"
+#include "image.h"
 
 #include <errno.h>
 #include <math.h>
@@ -440,37 +441,24 @@ static int parse_obj(obj_ctx *c, obj_file *f, char *text, size_t size)
     return 1;
 }
 
-/* The whole file at path, with a NUL after its *size bytes. */
+/* The most bytes of an OBJ or MTL file the reader takes. */
+#define OBJ_MAX_FILE ((size_t)1 << 30)
+
+/* The whole regular file at path (tool_read_regular(): never a FIFO or a
+ * device, bounded, one pass), with a NUL after its *size bytes; cited
+ * names the file or line that refers to it in the message. */
 static char *read_text(obj_ctx *c, const char *path, size_t *size, const char *cited)
 {
-    FILE *fp = fopen(path, "rb");
-    char *buf = NULL;
-    size_t len = 0, cap = 0;
-    if (!fp) {
-        fail(c, "%s: cannot open '%s': %s", cited, path, strerror(errno));
+    unsigned char *buf;
+    char why[512];
+    if (!tool_read_regular(path, OBJ_MAX_FILE, &buf, size, why, sizeof why)) {
+        if (strcmp(cited, path) == 0) /* why names it */
+            fail(c, "%s", why);
+        else
+            fail(c, "%s: %s", cited, why);
         return NULL;
     }
-    for (;;) {
-        size_t got;
-        if (!grow(c, (void **)&buf, &cap, len + 4096 + 1, 1, path))
-            goto fail;
-        got = fread(buf + len, 1, cap - len - 1, fp);
-        len += got;
-        if (got == 0)
-            break;
-    }
-    if (ferror(fp)) {
-        fail(c, "%s: cannot read it: %s", path, strerror(errno));
-        goto fail;
-    }
-    fclose(fp);
-    buf[len] = '\0';
-    *size = len;
-    return buf;
-fail:
-    fclose(fp);
-    free(buf);
-    return NULL;
+    return (char *)buf;
 }
 
 /* dir (up to and with its last '/', "" for none) + name; name as it is

@@ -147,10 +147,13 @@ static int load_palette(const char *path, uint8_t *palette)
         int pcx = len >= 4 && (path[len - 1] | 0x20) == 'x' && (path[len - 2] | 0x20) == 'c' &&
                   (path[len - 3] | 0x20) == 'p' && path[len - 4] == '.';
         if (pcx) {
-            FILE *f = fopen(path, "rb");
-            int ok = f && fseek(f, -768L, SEEK_END) == 0 && fread(palette, 1, 768, f) == 768;
-            if (f)
-                fclose(f);
+            unsigned char *bytes;
+            size_t size;
+            int ok = tool_read_regular(path, (size_t)256 << 20, &bytes, &size, err, sizeof err) &&
+                     size >= 768;
+            if (ok)
+                memcpy(palette, bytes + size - 768, 768);
+            free(bytes);
             tool_image_free(&img);
             if (!ok) {
                 tool_error(IMPORT_CMD, "--palette: cannot read the palette of %s", path);

@@ -187,13 +187,13 @@ static void run(const char *md2, int cmd, const char *dir, const char *model, co
     worsts[cmd].runs++;
     if (ratio > worsts[cmd].rss_ratio) {
         worsts[cmd].rss_ratio = ratio;
-        snprintf(worsts[cmd].rss_input, sizeof worsts[cmd].rss_input, "%s (%ld KiB, %.0f bytes "
+        snprintf(worsts[cmd].rss_input, sizeof worsts[cmd].rss_input, "%.180s (%ld KiB, %.0f bytes "
                  "in, %.0f out)", label, (long)ru.ru_maxrss, in, out);
     }
     /* against the time bound: 20 ms + 1 microsecond a byte */
     if (cpu / (START_SECONDS + SECONDS_PER_BYTE * (in + out)) > worsts[cmd].cpu_ratio) {
         worsts[cmd].cpu_ratio = cpu / (START_SECONDS + SECONDS_PER_BYTE * (in + out));
-        snprintf(worsts[cmd].cpu_input, sizeof worsts[cmd].cpu_input, "%s (%.3f s, %.0f bytes)",
+        snprintf(worsts[cmd].cpu_input, sizeof worsts[cmd].cpu_input, "%.180s (%.3f s, %.0f bytes)",
                  label, cpu, in + out);
     }
     if (!WIFEXITED(status) || WEXITSTATUS(status) > 1) {

@@ -431,7 +431,7 @@ static void test_buffers(void **state)
     imp_options o = defaults();
     (void)state;
     assert_false(imp_gltf_read_memory(data, sizeof data - 1, ".", &o, &s, err, sizeof err));
-    assert_string_equal(err, "buffers[0].uri: cannot read \"no%20such.bin\": No such file or directory");
+    assert_string_equal(err, "buffers[0].uri: cannot open ./no such.bin: no such file or directory");
     assert_false(imp_gltf_read_memory(data, sizeof data - 1, NULL, &o, &s, err, sizeof err));
     assert_string_equal(err, "buffers[0].uri: \"no%20such.bin\" is an external file, which is not read here");
     BAD("buffers[0].uri: bad base64 at character 3 of the data", "\"@B@\"",
