@@ -5,6 +5,7 @@
  *   md2 validate [--strict] PATH...
  *   md2 export MODEL -o OUT.{obj,gltf,glb} [options]
  *   md2 render MODEL -o OUT.png [options]
+ *   md2 simplify MODEL -o OUT.md2 (--ratio R | --triangles N | --error E) [--levels R,...]
  *
  * docs/tool.md is the manual; `md2 COMMAND --help` the short form.
  *
@@ -25,6 +26,7 @@ static const command commands[] = {
     {"validate", tool_validate, "check files and directory trees; exit 1 if any is refused"},
     {"export", tool_export, "write OBJ or glTF 2.0 (.gltf, .glb) with animations"},
     {"render", tool_render, "draw a pose or a contact sheet of an animation to PNG"},
+    {"simplify", tool_simplify, "fewer triangles, the same collapses in every frame (levels of detail)"},
 };
 
 static void usage(FILE *f)

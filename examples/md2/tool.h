@@ -33,6 +33,7 @@ int tool_info(int argc, char **argv);
 int tool_validate(int argc, char **argv);
 int tool_export(int argc, char **argv);
 int tool_render(int argc, char **argv);
+int tool_simplify(int argc, char **argv);
 
 /* "md2 CMD: " + the formatted message + newline, to stderr. */
 void tool_error(const char *cmd, const char *fmt, ...)
