@@ -56,7 +56,9 @@ static char *level_path(const char *out, size_t n)
     return p;
 }
 
-static int write_level(const char *path, const md2_model *src, const md2_lod *lod)
+/* The file of a level, written to a temporary file beside path (opened
+ * in out); the caller commits it once every level is written. */
+static int write_level(tool_out *out, const char *path, const md2_lod *lod)
 {
     size_t size = md2_write_size(lod->model), written = 0;
     unsigned char *bytes = (unsigned char *)malloc(size ? size : 1);
@@ -71,15 +73,18 @@ static int write_level(const char *path, const md2_model *src, const md2_lod *lo
         free(bytes);
         return 0;
     }
-    ok = tool_write_file(CMD, path, bytes, written);
+    ok = tool_out_open(out, CMD, path) && tool_out_write(out, CMD, bytes, written);
     free(bytes);
-    if (ok)
-        printf("%s: %lu of %lu triangles, %lu of %lu vertices; error over %lu frames: largest %.4g (%.3g%% of the model's size), mean %.4g\n",
-               path, (unsigned long)lod->model->num_triangles,
-               (unsigned long)src->num_triangles, (unsigned long)lod->model->num_vertices,
-               (unsigned long)src->num_vertices, (unsigned long)src->num_frames,
-               lod->max_error, 100.0 * lod->relative_error, lod->mean_error);
     return ok;
+}
+
+static void report(const char *path, const md2_model *src, const md2_lod *lod)
+{
+    printf("%s: %lu of %lu triangles, %lu of %lu vertices; error over %lu frames: largest %.4g (%.3g%% of the model's size), mean %.4g\n",
+           path, (unsigned long)lod->model->num_triangles, (unsigned long)src->num_triangles,
+           (unsigned long)lod->model->num_vertices, (unsigned long)src->num_vertices,
+           (unsigned long)src->num_frames, lod->max_error, 100.0 * lod->relative_error,
+           lod->mean_error);
 }
 
 int tool_simplify(int argc, char **argv)
@@ -87,6 +92,8 @@ int tool_simplify(int argc, char **argv)
     const char *model = NULL, *output = NULL, *levels_arg = NULL;
     md2_simplify_target targets[SIMPLIFY_MAX_LEVELS + 1];
     md2_lod lods[SIMPLIFY_MAX_LEVELS + 1];
+    tool_out outs[SIMPLIFY_MAX_LEVELS + 1];
+    char *paths[SIMPLIFY_MAX_LEVELS + 1];
     size_t count = 0, i;
     int have_target = 0, status = TOOL_OK;
     tool_model tm;
@@ -183,16 +190,26 @@ int tool_simplify(int argc, char **argv)
         tool_model_free(&tm);
         return TOOL_FAILED;
     }
+    /* every file written to its temporary file first, then all renamed:
+     * a failure leaves none of them */
+    memset(outs, 0, sizeof outs);
+    memset(paths, 0, sizeof paths);
     for (i = 0; i < count && status == TOOL_OK; i++) {
-        char *path = i == 0 ? NULL : level_path(output, i);
-        if (i > 0 && !path) {
+        paths[i] = i == 0 ? NULL : level_path(output, i);
+        if (i > 0 && !paths[i]) {
             tool_error(CMD, "out of memory");
             status = TOOL_FAILED;
-            break;
-        }
-        if (!write_level(i == 0 ? output : path, tm.model, &lods[i]))
+        } else if (!write_level(&outs[i], i == 0 ? output : paths[i], &lods[i])) {
             status = TOOL_FAILED;
-        free(path);
+        }
+    }
+    for (i = 0; i < count; i++) {
+        if (status == TOOL_OK && !tool_out_commit(&outs[i], CMD))
+            status = TOOL_FAILED;
+        else if (status == TOOL_OK)
+            report(i == 0 ? output : paths[i], tm.model, &lods[i]);
+        tool_out_abort(&outs[i]);
+        free(paths[i]);
     }
     for (i = 0; i < count; i++)
         md2_lod_free(&lods[i]);
