@@ -757,6 +757,18 @@ static int alive_at(const sjob *j, size_t tri, size_t k)
     return j->death[tri] != 0 && (j->death[tri] == ALIVE || j->death[tri] > k);
 }
 
+/* The grid cell along one axis of coordinate x (rounded arithmetic, so
+ * that a triangle and a point at one place get the same cell). */
+static size_t cell_of(float x, float lo, float h, size_t R)
+{
+    float c = md2__div(md2__sub(x, lo), h);
+    if (!(c > 0.0f))
+        return 0;
+    if (c >= (float)R)
+        return R - 1;
+    return (size_t)c;
+}
+
 /* The error of the prefix of k steps (replayed in tv): the largest and
  * mean distance over frames and used source vertices to the surface.
  * Per frame, triangles are put in a uniform grid; each vertex's distance
@@ -800,7 +812,7 @@ static int measure(sjob *j, size_t k, double *max_out, double *mean_out)
         for (v = V; v > 0; v--)
             vstart[v] = vstart[v - 1];
         vstart[0] = 0;
-        while ((R + 1) * (R + 1) * (R + 1) <= nt && R < 64)
+        while ((R + 1) * (R + 1) * (R + 1) <= 2 * nt && R < 64)
             R++;
         cells = R * R * R;
         cell_start = (uint32_t *)alloc_n(j, cells + 1, sizeof(uint32_t), &ok);
@@ -827,8 +839,8 @@ static int measure(sjob *j, size_t k, double *max_out, double *mean_out)
         for (a = 0; a < 3; a++)
             if (hi[a] - lo[a] > h)
                 h = hi[a] - lo[a];
-        h = h > 0.0f ? h / (float)R : 1.0f;
-#define CELL(x, a) ((size_t)((x) - lo[a] < 0.0f ? 0 : ((x) - lo[a]) / h >= (float)R ? R - 1 : ((x) - lo[a]) / h))
+        h = h > 0.0f ? md2__div(h, (float)R) : 1.0f;
+#define CELL(x, a) cell_of((x), lo[a], h, R)
         /* count, then fill: each triangle into the cells of its box */
         memset(cell_start, 0, (cells + 1) * sizeof(uint32_t));
         for (int pass = 0; pass < 2 && ok; pass++) {
@@ -893,12 +905,10 @@ static int measure(sjob *j, size_t k, double *max_out, double *mean_out)
             }
             reach = best < FLT_MAX ? sqrt_f(best) : FLT_MAX;
             for (a = 0; a < 3; a++) {
-                b0[a] = reach == FLT_MAX ? 0 : CELL(p[a] - reach, a);
-                b1[a] = reach == FLT_MAX ? R - 1 : CELL(p[a] + reach, a);
-                if (b0[a] > 0)
-                    b0[a]--;
-                if (b1[a] + 1 < R)
-                    b1[a]++;
+                /* the cells of the box of the sphere of radius reach (the
+                 * box's faces rounded outwards by the sums' rounding) */
+                b0[a] = reach == FLT_MAX ? 0 : CELL(md2__sub(p[a], md2__mul(reach, 1.0001f)), a);
+                b1[a] = reach == FLT_MAX ? R - 1 : CELL(md2__add(p[a], md2__mul(reach, 1.0001f)), a);
             }
             for (z = b0[2]; z <= b1[2]; z++)
                 for (y = b0[1]; y <= b1[1]; y++)
