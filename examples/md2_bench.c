@@ -1254,8 +1254,8 @@ static simplify_result bench_simplify(const unsigned char *data, size_t size, do
         if (md2_mesh_build(m, NULL, &mesh) == MD2_OK) {
             float *wp = (float *)malloc(mesh->num_vertices * 3 * sizeof(float));
             unsigned *idx = (unsigned *)malloc(mesh->num_indices * sizeof(unsigned));
-            size_t i;
             if (wp && idx) {
+                size_t i;
                 md2_decode_frame(m, 0, frame, 0, NULL, 0);
                 for (i = 0; i < mesh->num_vertices; i++)
                     memcpy(wp + 3 * i, frame + 3 * mesh->source_vertex[i], 3 * sizeof(float));
@@ -1376,13 +1376,13 @@ int main(int argc, char **argv)
         printf("mesh build of a synthetic 65000-triangle model (%lu welded vertices): %.1f ms\n",
                (unsigned long)big_welded, t_big * 1e3);
     }
-    if (!json)
+    if (!json) {
         printf("md2_normal_nearest: %.1f M directions/s; the brute force over 162 normals "
                "%.1f M/s: %.1fx (one thread, %d random directions, answers %s)\n",
                nearest.lib * 1e-6, nearest.brute * 1e-6, nearest.lib / nearest.brute,
                NEAREST_DIRS, nearest.same ? "equal" : "differ");
-    if (!json)
         print_simplify(path, &simp);
+    }
     rc = 0;
 done:
     free(data);

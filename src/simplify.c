@@ -347,7 +347,8 @@ static void quad_merge(sjob *j, uint32_t v, uint32_t u, float cost)
 
 static int heap_less(const sjob *j, uint32_t a, uint32_t b)
 {
-    return j->cost[a] < j->cost[b] || (j->cost[a] == j->cost[b] && a < b);
+    float ca = j->cost[a], cb = j->cost[b];
+    return ca < cb || (ca == cb && a < b);
 }
 
 static void heap_swap(sjob *j, size_t x, size_t y)
@@ -462,7 +463,6 @@ static size_t neighbours(sjob *j, uint32_t v, const uint32_t *fanv, size_t n)
         for (k = 0; k < 3; k++) {
             uint32_t w = j->tv[3 * tri + (uint32_t)k];
             nbr *e;
-            size_t x;
             if (w == v)
                 continue;
             if (j->mark[w] != j->stamp) {
@@ -472,6 +472,7 @@ static size_t neighbours(sjob *j, uint32_t v, const uint32_t *fanv, size_t n)
                 e->count = 0;
                 e->special = 0;
             } else {
+                size_t x;
                 for (x = 0; j->nb[x].vertex != w; x++) {
                 }
                 e = &j->nb[x];
@@ -1083,7 +1084,8 @@ static int stop_writing(void *user, const void *data, size_t size)
 }
 
 static md2_result check(const md2_model *m, const md2_simplify_target *targets, size_t num,
-                        const md2_simplify_options *opts, md2_lod *levels, md2_diagnostic *d)
+                        const md2_simplify_options *opts, const md2_lod *levels,
+                        md2_diagnostic *d)
 {
     size_t i, r;
     md2_result res;

@@ -9,8 +9,13 @@
 #include <md2/build.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#ifndef MD2_SHARED_DIR
+#define MD2_SHARED_DIR "../shared"
+#endif
 
 static const double pi = 3.14159265358979323846;
 
@@ -243,4 +248,47 @@ done:
     free(pf);
     free(p);
     free(used);
+}
+
+int lod_has_texcoord(const md2_model *src, uint32_t v, md2_texcoord st)
+{
+    size_t t;
+    int k;
+    for (t = 0; t < src->num_triangles; t++)
+        for (k = 0; k < 3; k++) {
+            const md2_texcoord *s = &src->texcoords[src->triangles[t].texcoord[k]];
+            if (src->triangles[t].vertex[k] == v && s->s == st.s && s->t == st.t)
+                return 1;
+        }
+    return 0;
+}
+
+md2_model *lod_corpus_model(const char *name)
+{
+    char path[1024];
+    md2_model *m = NULL;
+    md2_result r;
+    snprintf(path, sizeof path, "%s/corpus/%s", MD2_SHARED_DIR, name);
+    r = md2_load_file(path, NULL, &m);
+    if (r != MD2_OK && r != MD2_ERR_IO) {
+        fprintf(stderr, "%s: %s\n", path, md2_result_string(r));
+        abort(); /* the corpus is there but does not load: a failure, not a skip */
+    }
+    return m;
+}
+
+void lod_some_frames(const md2_model *src, size_t step, size_t max, md2_frame *frames,
+                     md2_model *out)
+{
+    size_t f;
+    *out = *src;
+    memset(&out->header, 0, sizeof out->header);
+    memset(&out->allocator, 0, sizeof out->allocator);
+    out->warnings = 0;
+    out->glcmds = NULL;
+    out->num_glcmds = 0;
+    out->num_frames = 0;
+    for (f = 0; f < src->num_frames && out->num_frames < max; f += step)
+        frames[out->num_frames++] = src->frames[f];
+    out->frames = frames;
 }

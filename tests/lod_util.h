@@ -33,4 +33,17 @@ md2_model *lod_plane(size_t n, size_t frames);
 void lod_brute_error(const md2_model *src, const uint32_t *tris, size_t num_tris,
                      double *max_error, double *mean_error);
 
+/* 1 if source vertex v has texcoord value st at some corner of src. */
+int lod_has_texcoord(const md2_model *src, uint32_t v, md2_texcoord st);
+
+/* The corpus model name (from MD2_SHARED_DIR/corpus), or NULL when the
+ * file cannot be read (the shared corpus is absent: tests then skip); a
+ * file that is there but does not load aborts. Free it with md2_free(). */
+md2_model *lod_corpus_model(const char *name);
+
+/* A view of src with every step-th of its frames, at most max of them
+ * (frames holds max entries): a hand-made model, not to be freed. */
+void lod_some_frames(const md2_model *src, size_t step, size_t max, md2_frame *frames,
+                     md2_model *out);
+
 #endif /* MD2_LOD_UTIL_H */

@@ -40,20 +40,6 @@ static md2_simplify_target target(md2_simplify_kind kind, double value)
     return t;
 }
 
-/* 1 if source vertex v has texcoord value st at some corner. */
-static int source_has_st(const md2_model *src, uint32_t v, md2_texcoord st)
-{
-    size_t t;
-    int k;
-    for (t = 0; t < src->num_triangles; t++)
-        for (k = 0; k < 3; k++) {
-            const md2_texcoord *s = &src->texcoords[src->triangles[t].texcoord[k]];
-            if (src->triangles[t].vertex[k] == v && s->s == st.s && s->t == st.t)
-                return 1;
-        }
-    return 0;
-}
-
 /* Edges used by exactly one triangle of model m (as vertex pairs mapped by
  * map, NULL: as they are) are marked in border[a * n + b]. */
 static unsigned char *border_edges(const md2_model *m, const uint32_t *map, size_t n)
@@ -122,7 +108,7 @@ static void check_level(const md2_model *src, const md2_lod *lod, const char *wh
             const md2_texcoord *orig = &src->texcoords[lod->source_texcoord[tr->texcoord[k]]];
             assert_int_equal(st.s, orig->s);
             assert_int_equal(st.t, orig->t);
-            if (!source_has_st(src, sv, st))
+            if (!lod_has_texcoord(src, sv, st))
                 fail_msg("%s: triangle %lu corner %d: texcoord (%d, %d) is not one that source vertex %u has: a torn seam",
                          what, (unsigned long)t, k, st.s, st.t, sv);
             tris[3 * t + (size_t)k] = sv;
@@ -253,26 +239,13 @@ static void test_corpus(void **state)
     size_t i, found = 0;
     (void)state;
     for (i = 0; i < 2; i++) {
-        char path[1024];
-        md2_model *m;
-        if (!tu_corpus(names[i], path, sizeof path))
-            continue;
-        md2_model few;
+        md2_model *m = lod_corpus_model(names[i]), few;
         md2_frame frames[10];
-        size_t f;
-        assert_int_equal(md2_load_file(path, NULL, &m), MD2_OK);
+        if (!m)
+            continue;
         /* every 20th frame (the brute-force measure of the checks is slow
          * under valgrind); test_simplify_meshopt takes them all */
-        few = *m;
-        memset(&few.header, 0, sizeof few.header);
-        memset(&few.allocator, 0, sizeof few.allocator);
-        few.warnings = 0;
-        few.glcmds = NULL;
-        few.num_glcmds = 0;
-        few.num_frames = 0;
-        for (f = 0; f < m->num_frames && few.num_frames < 10; f += 20)
-            frames[few.num_frames++] = m->frames[f];
-        few.frames = frames;
+        lod_some_frames(m, 20, 10, frames, &few);
         chain(&few, names[i]);
         md2_free(m);
         found++;

@@ -33,7 +33,6 @@
 #include <string.h>
 
 #include "lod_util.h"
-#include "test_util.h"
 
 typedef struct pair {
     size_t meshopt_tris, ours_tris;
@@ -100,32 +99,32 @@ static pair compare(const md2_model *m, double ratio, const char *name)
     return r;
 }
 
+/* The issue's goal on a generated shape: at most 0.7 times meshoptimizer's
+ * largest and mean error, at 50 % and 25 % of the triangles. */
+static void goal_met(md2_model *m, const char *name)
+{
+    double ratios[2] = {0.5, 0.25};
+    int i;
+    assert_non_null(m);
+    for (i = 0; i < 2; i++) {
+        pair p = compare(m, ratios[i], name);
+        assert_true(p.ours_tris <= p.meshopt_tris);
+        assert_true(p.ours_max <= 0.7 * p.meshopt_max);
+        assert_true(p.ours_mean <= 0.7 * p.meshopt_mean);
+    }
+    md2_free(m);
+}
+
 static void test_cylinder(void **state)
 {
-    md2_model *m = lod_cylinder(12, 16, 24);
-    pair a, b;
     (void)state;
-    assert_non_null(m);
-    a = compare(m, 0.5, "bending cylinder");
-    b = compare(m, 0.25, "bending cylinder");
-    assert_true(a.ours_tris <= a.meshopt_tris && b.ours_tris <= b.meshopt_tris);
-    assert_true(a.ours_max <= 0.7 * a.meshopt_max && a.ours_mean <= 0.7 * a.meshopt_mean);
-    assert_true(b.ours_max <= 0.7 * b.meshopt_max && b.ours_mean <= 0.7 * b.meshopt_mean);
-    md2_free(m);
+    goal_met(lod_cylinder(12, 16, 24), "bending cylinder");
 }
 
 static void test_plane(void **state)
 {
-    md2_model *m = lod_plane(16, 20);
-    pair a, b;
     (void)state;
-    assert_non_null(m);
-    a = compare(m, 0.5, "waving plane");
-    b = compare(m, 0.25, "waving plane");
-    assert_true(a.ours_tris <= a.meshopt_tris && b.ours_tris <= b.meshopt_tris);
-    assert_true(a.ours_max <= 0.7 * a.meshopt_max && a.ours_mean <= 0.7 * a.meshopt_mean);
-    assert_true(b.ours_max <= 0.7 * b.meshopt_max && b.ours_mean <= 0.7 * b.meshopt_mean);
-    md2_free(m);
+    goal_met(lod_plane(16, 20), "waving plane");
 }
 
 static void test_corpus(void **state)
@@ -134,12 +133,10 @@ static void test_corpus(void **state)
     size_t i, found = 0;
     (void)state;
     for (i = 0; i < 2; i++) {
-        char path[1024];
-        md2_model *m;
+        md2_model *m = lod_corpus_model(names[i]);
         pair a, b;
-        if (!tu_corpus(names[i], path, sizeof path))
+        if (!m)
             continue;
-        assert_int_equal(md2_load_file(path, NULL, &m), MD2_OK);
         a = compare(m, 0.5, names[i]);
         b = compare(m, 0.25, names[i]);
         assert_true(a.ours_tris <= a.meshopt_tris);

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
+#include "../lod_util.h"
 
 typedef struct falloc {
     size_t calls, fail_at, live;
@@ -48,19 +49,6 @@ static void f_free(void *user, void *ptr)
     free(ptr);
 }
 
-static int has_st(const md2_model *src, uint32_t v, md2_texcoord st)
-{
-    size_t t;
-    int k;
-    for (t = 0; t < src->num_triangles; t++)
-        for (k = 0; k < 3; k++) {
-            const md2_texcoord *s = &src->texcoords[src->triangles[t].texcoord[k]];
-            if (src->triangles[t].vertex[k] == v && s->s == st.s && s->t == st.t)
-                return 1;
-        }
-    return 0;
-}
-
 static void check_level(const md2_model *src, const md2_lod *lod)
 {
     const md2_model *m = lod->model;
@@ -74,7 +62,7 @@ static void check_level(const md2_model *src, const md2_lod *lod)
     CHECK(lod->mean_error >= 0.0 && lod->mean_error <= lod->max_error);
     for (t = 0; t < m->num_triangles; t++)
         for (k = 0; k < 3; k++)
-            CHECK(has_st(src, lod->source_vertex[m->triangles[t].vertex[k]],
+            CHECK(lod_has_texcoord(src, lod->source_vertex[m->triangles[t].vertex[k]],
                          m->texcoords[m->triangles[t].texcoord[k]]));
     for (f = 0; f < m->num_frames; f++)
         for (i = 0; i < m->num_vertices; i++)
@@ -98,6 +86,7 @@ static void check_level(const md2_model *src, const md2_lod *lod)
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     md2_model *m = NULL, few;
+    md2_frame frames[4];
     md2_simplify_target t[3];
     md2_simplify_options o;
     md2_diagnostic d;
@@ -131,14 +120,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     o.error = &d;
     /* a long animation: its first 4 frames (keeps each run short) */
     few = *m;
-    if (few.num_frames > 4 && few.num_vertices * few.num_frames > 4000u) {
-        memset(&few.header, 0, sizeof few.header);
-        memset(&few.allocator, 0, sizeof few.allocator);
-        few.warnings = 0;
-        few.glcmds = NULL;
-        few.num_glcmds = 0;
-        few.num_frames = 4;
-    }
+    if (few.num_frames > 4 && few.num_vertices * few.num_frames > 4000u)
+        lod_some_frames(m, 1, 4, frames, &few);
     r = md2_simplify(&few, t, 3, &o, lod);
     if (r == MD2_OK) {
         for (i = 0; i < 3; i++) {
