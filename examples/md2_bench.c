@@ -54,7 +54,11 @@
  *
  * Last, md2_normal_nearest() in directions a second against a brute-force
  * loop over the 162 normals (one thread, the same random directions,
- * taken in turn: the ratio is measured in one run).
+ * taken in turn: the ratio is measured in one run); and md2_simplify() to
+ * half the model's triangles (without and with its error measure) beside
+ * meshoptimizer's meshopt_simplify() on frame 0 (where md2_bench was built
+ * with meshoptimizer) and one pass over the frames (md2_decode_frame() of
+ * each): the issue's yardstick is 3 times meshoptimizer plus that pass.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -67,6 +71,11 @@
 #include <md2/animation.h>
 #include <md2/mesh.h>
 #include <md2/build.h>
+#include <md2/simplify.h>
+
+#ifdef MD2_BENCH_MESHOPT
+#include <meshoptimizer.h>
+#endif
 
 #include "md2_bench_model.h"
 
@@ -1096,6 +1105,106 @@ static const char *cpu_simd(void)
 #endif
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* md2_simplify beside meshoptimizer                                         */
+/* ------------------------------------------------------------------------ */
+
+typedef struct simplify_result {
+    double ours, ours_measured, meshopt, pass; /* seconds a call; -1: not run */
+    size_t triangles;
+} simplify_result;
+
+/* The fastest of samples of one call, for about budget seconds. */
+#define FASTEST(out, budget, call)                                            \
+    do {                                                                      \
+        double t_end_ = now() + (budget), best_ = -1.0;                       \
+        do {                                                                  \
+            double t0_ = now(), t_;                                           \
+            call;                                                             \
+            t_ = now() - t0_;                                                 \
+            if (best_ < 0.0 || t_ < best_)                                    \
+                best_ = t_;                                                   \
+        } while (now() < t_end_);                                             \
+        (out) = best_;                                                        \
+    } while (0)
+
+static simplify_result bench_simplify(const unsigned char *data, size_t size, double budget)
+{
+    simplify_result r = {-1.0, -1.0, -1.0, -1.0, 0};
+    md2_model *m = NULL;
+    md2_simplify_target tg;
+    md2_simplify_options o;
+    md2_lod lod;
+    float *frame;
+    uint32_t f;
+
+    if (md2_parse(data, size, NULL, &m) != MD2_OK || m->num_triangles < 4) {
+        md2_free(m);
+        return r;
+    }
+    frame = (float *)malloc(m->num_vertices * 3 * sizeof(float));
+    if (!frame) {
+        md2_free(m);
+        return r;
+    }
+    memset(&tg, 0, sizeof tg);
+    tg.kind = MD2_SIMPLIFY_RATIO;
+    tg.value = 0.5;
+    memset(&o, 0, sizeof o);
+    o.flags = MD2_SIMPLIFY_NO_ERROR;
+    FASTEST(r.pass, budget, for (f = 0; f < m->num_frames; f++) {
+        md2_decode_frame(m, f, frame, 0, NULL, 0);
+        sink += (unsigned long)(frame[0] > 0.0f);
+    });
+    FASTEST(r.ours, budget, if (md2_simplify(m, &tg, 1, &o, &lod) == MD2_OK) {
+        r.triangles = lod.model->num_triangles;
+        md2_lod_free(&lod);
+    });
+    FASTEST(r.ours_measured, budget, if (md2_simplify(m, &tg, 1, NULL, &lod) == MD2_OK)
+                                         md2_lod_free(&lod));
+#ifdef MD2_BENCH_MESHOPT
+    {
+        md2_mesh *mesh = NULL;
+        if (md2_mesh_build(m, NULL, &mesh) == MD2_OK) {
+            float *wp = (float *)malloc(mesh->num_vertices * 3 * sizeof(float));
+            unsigned *idx = (unsigned *)malloc(mesh->num_indices * sizeof(unsigned));
+            if (wp && idx) {
+                size_t i;
+                md2_decode_frame(m, 0, frame, 0, NULL, 0);
+                for (i = 0; i < mesh->num_vertices; i++)
+                    memcpy(wp + 3 * i, frame + 3 * mesh->source_vertex[i], 3 * sizeof(float));
+                FASTEST(r.meshopt, budget,
+                        sink += meshopt_simplify(idx, mesh->indices, mesh->num_indices, wp,
+                                                 mesh->num_vertices, 12,
+                                                 3 * (m->num_triangles / 2), 1.0f, 0, NULL));
+            }
+            free(wp);
+            free(idx);
+        }
+        md2_mesh_free(mesh);
+    }
+#endif
+    free(frame);
+    md2_free(m);
+    return r;
+}
+
+static void print_simplify(const char *label, const simplify_result *s)
+{
+    if (s->ours < 0.0)
+        return;
+    printf("md2_simplify of %s to %lu triangles: %.2f ms (%.2f ms with its error measure); "
+           "one pass over the frames %.3f ms",
+           label, (unsigned long)s->triangles, s->ours * 1e3, s->ours_measured * 1e3,
+           s->pass * 1e3);
+    if (s->meshopt >= 0.0)
+        printf("; meshopt_simplify of frame 0 %.3f ms: %.1f times 3 x meshopt + one pass\n",
+               s->meshopt * 1e3, s->ours / (3.0 * s->meshopt + s->pass));
+    else
+        printf(" (md2_bench was built without meshoptimizer)\n");
+}
+
 int main(int argc, char **argv)
 {
     const char *path = NULL;
@@ -1104,6 +1213,7 @@ int main(int argc, char **argv)
     unsigned char *data = NULL, *big = NULL;
     size_t size = 0, big_size = 0, big_welded = 0;
     nearest_result nearest;
+    simplify_result simp;
     report *reports = (report *)calloc(2, sizeof(report));
 
     for (i = 1; i < argc; i++) {
@@ -1159,6 +1269,7 @@ int main(int argc, char **argv)
         print_report(&reports[1]);
     t_big = time_big_mesh(65000, &big_welded);
     nearest = bench_nearest(budget);
+    simp = bench_simplify(data, size, budget);
     if (json) {
         printf("{\"libmd2\": \"%s\", \"simd\": \"%s\", \"seconds_per_measurement\": %g,\n"
                " \"models\": [\n  ",
@@ -1171,15 +1282,22 @@ int main(int argc, char **argv)
                "\"brute_force_per_second\": %.4g, \"vs_naive\": %.3g, \"same\": %s}",
                nearest.lib, nearest.brute, nearest.lib / nearest.brute,
                nearest.same ? "true" : "false");
+        printf(",\n \"simplify_half\": {\"triangles\": %lu, \"seconds\": %.4g, "
+               "\"seconds_with_error\": %.4g, \"pass_over_frames_seconds\": %.4g, "
+               "\"meshopt_frame0_seconds\": %.4g}",
+               (unsigned long)simp.triangles, simp.ours, simp.ours_measured, simp.pass,
+               simp.meshopt);
     } else if (t_big >= 0.0) {
         printf("mesh build of a synthetic 65000-triangle model (%lu welded vertices): %.1f ms\n",
                (unsigned long)big_welded, t_big * 1e3);
     }
-    if (!json)
+    if (!json) {
         printf("md2_normal_nearest: %.1f M directions/s; the brute force over 162 normals "
                "%.1f M/s: %.1fx (one thread, %d random directions, answers %s)\n",
                nearest.lib * 1e-6, nearest.brute * 1e-6, nearest.lib / nearest.brute,
                NEAREST_DIRS, nearest.same ? "equal" : "differ");
+        print_simplify(path, &simp);
+    }
     rc = 0;
 done:
     free(data);

@@ -19,20 +19,26 @@
  *                      model's keyframes fills the picture's height)
  *   --bg RRGGBB        background colour in hex (default 303846)
  *   --wireframe        start in wireframe
+ *   --lod R1,R2,...    levels of detail at these ratios of the triangles
+ *                      (md2_simplify(), one run), switched with the D key
+ *                      (level 0: the model itself; at most 8 levels)
+ *   --level K          start with level K (0: the model)
  *   --cpu              draw with the CPU path (md2_draw_cpu.c, the code of
  *                      README.md's "Draw it"): the pose written into a
  *                      vertex buffer every frame, cross-fades shown
  *   --screenshot FILE  render one picture offscreen and exit: PNG if FILE
  *                      ends in .png, else binary PPM; prints
- *                      "projected-bbox x0 y0 x1 y1"
+ *                      "projected-bbox x0 y0 x1 y1" and "triangles N" (of
+ *                      the level drawn)
  *   --frame N          screenshot: keyframe N (default 0)
  *   --t T              screenshot: blended towards keyframe N + 1 by T in
  *                      [0, 1] (default 0); the last keyframe blends with
  *                      itself
  *
  * Keys: Right or N / Left or P next / previous animation (cross-faded
- * with --cpu), S next skin, W wireframe, L lighting, O orthographic, Space
- * pause, Escape quit. Drag with the left mouse button to orbit, use the
+ * with --cpu), S next skin, W wireframe, L lighting, O orthographic, D next
+ * level of detail (--lod; the title shows its triangles), Space pause,
+ * Escape quit. Drag with the left mouse button to orbit, use the
  * wheel to zoom.
  *
  * How it draws by default (the GPU path): md2_mesh_build() welds the model
@@ -76,6 +82,7 @@
 #include <md2/animation.h>
 #include <md2/md2.h>
 #include <md2/mesh.h>
+#include <md2/simplify.h>
 #include <md2/skin.h>
 
 #include "md2_draw_cpu.h"
@@ -97,6 +104,7 @@
 #define VIEW_PI 3.14159265358979323846
 #define FOVY_DEGREES 40.0
 #define MAX_SKINS 64
+#define MAX_LEVELS 8 /* levels of detail, the model's own included */
 #define MAX_SIZE 8192
 #define CROSSFADE_SECONDS 0.2f /* --cpu: animation switches from the keys */
 
@@ -115,6 +123,9 @@ typedef struct options {
     float t;
     int unlit, ortho, wireframe;
     int cpu;             /* --cpu: draw with md2_draw_cpu.c */
+    double lod[MAX_LEVELS]; /* --lod ratios */
+    size_t num_lod;
+    unsigned long level; /* --level */
     double yaw, pitch;   /* degrees */
     double zoom;
     unsigned char bg[3];
@@ -125,11 +136,11 @@ static int usage(void)
     fprintf(stderr,
             "usage: md2_view [--skin FILE] [--game DIR] [--anim NAME] [--size WxH]\n"
             "                [--unlit] [--ortho] [--yaw DEG] [--pitch DEG] [--zoom F] [--bg RRGGBB]\n"
-            "                [--wireframe] [--cpu] [--screenshot FILE [--frame N] [--t T]]\n"
-            "                MODEL.md2\n"
+            "                [--wireframe] [--cpu] [--lod R1,R2,... [--level K]]\n"
+            "                [--screenshot FILE [--frame N] [--t T]] MODEL.md2\n"
             "keys: Right/N, Left/P animation (cross-faded with --cpu); S skin; W wireframe;\n"
-            "      L lighting; O orthographic; Space pause; Escape quit; drag to orbit,\n"
-            "      wheel to zoom\n");
+            "      L lighting; O orthographic; D level of detail (--lod); Space pause;\n"
+            "      Escape quit; drag to orbit, wheel to zoom\n");
     return 2;
 }
 
@@ -250,6 +261,27 @@ static int parse_args(int argc, char **argv, options *o)
                         argv[i]);
                 return 0;
             }
+        } else if (strcmp(a, "--lod") == 0) {
+            const char *p = argv[++i];
+            o->num_lod = 0;
+            while (*p) {
+                char *end;
+                d = strtod(p, &end);
+                if (end == p || !(d >= 0.0 && d <= 1.0) || o->num_lod == MAX_LEVELS - 1 ||
+                    (*end != ',' && *end != '\0') || (*end == ',' && end[1] == '\0')) {
+                    fprintf(stderr, "md2_view: --lod wants at most %d ratios from 0 to 1, as 0.5,0.25, not \"%s\"\n",
+                            MAX_LEVELS - 1, argv[i]);
+                    return 0;
+                }
+                o->lod[o->num_lod++] = d;
+                p = *end == ',' ? end + 1 : end;
+            }
+        } else if (strcmp(a, "--level") == 0) {
+            if (!parse_double(argv[++i], &d) || d < 0 || d >= MAX_LEVELS || d != floor(d)) {
+                fprintf(stderr, "md2_view: --level wants a level number, not \"%s\"\n", argv[i]);
+                return 0;
+            }
+            o->level = (unsigned long)d;
         } else if (strcmp(a, "--bg") == 0) {
             if (!parse_colour(argv[++i], o->bg)) {
                 fprintf(stderr, "md2_view: --bg wants RRGGBB in hex, not \"%s\"\n", argv[i]);
@@ -264,6 +296,11 @@ static int parse_args(int argc, char **argv, options *o)
     }
     if (!o->model)
         return 0;
+    if (o->level > o->num_lod) {
+        fprintf(stderr, "md2_view: --level %lu: there are %lu levels (0 to %lu; --lod makes them)\n",
+                o->level, (unsigned long)o->num_lod + 1, (unsigned long)o->num_lod);
+        return 0;
+    }
     if (o->pitch > 89.0)
         o->pitch = 89.0;
     if (o->pitch < -89.0)
@@ -467,8 +504,11 @@ typedef struct viewer {
     options opt;
     GLFWwindow *window;
 
-    /* model and animation */
+    /* model and animation: model is the level shown, source the file's */
     md2_model *model;
+    md2_model *source;
+    md2_lod lods[MAX_LEVELS - 1];  /* levels 1 .. num_levels - 1 (--lod) */
+    size_t num_levels, level;
     md2_mesh *mesh;
     md2_mesh *cpu_mesh;         /* --cpu: the one draw_cpu_upload() built */
     md2_anim *anims;
@@ -620,12 +660,13 @@ static void load_skin(viewer *v, size_t index)
 }
 
 /* Loads the model, its animations and its mesh. */
+static int select_level(viewer *v, size_t k);
+static void release_gl(viewer *v);
+
 static int load_model(viewer *v)
 {
     md2_options opts;
     md2_diagnostic diag;
-    md2_mesh_options mopts;
-    md2_result r;
     size_t count;
     memset(&opts, 0, sizeof opts);
     opts.error = &diag;
@@ -634,6 +675,13 @@ static int load_model(viewer *v)
         return 0;
     }
     v->model_name = base_name(v->opt.model);
+    /* every level has the model's frames and transforms */
+    v->transforms = (float *)malloc(v->model->num_frames * 6 * sizeof *v->transforms);
+    if (!v->transforms) {
+        fprintf(stderr, "md2_view: out of memory\n");
+        return 0;
+    }
+    md2_frame_transforms(v->model, v->transforms);
 
     count = md2_anims_from_names(v->model, NULL, 0);
     v->anims = (md2_anim *)calloc(count ? count : 1, sizeof *v->anims);
@@ -651,11 +699,42 @@ static int load_model(viewer *v)
         v->num_anims = 1;
     }
 
+    v->source = v->model;
+    v->num_levels = 1;
+    if (v->opt.num_lod > 0) {
+        md2_simplify_target t[MAX_LEVELS - 1];
+        md2_simplify_options so;
+        size_t i;
+        memset(t, 0, sizeof t);
+        for (i = 0; i < v->opt.num_lod; i++) {
+            t[i].kind = MD2_SIMPLIFY_RATIO;
+            t[i].value = v->opt.lod[i];
+        }
+        memset(&so, 0, sizeof so);
+        so.flags = MD2_SIMPLIFY_NO_ERROR;
+        so.error = &diag;
+        if (md2_simplify(v->source, t, v->opt.num_lod, &so, v->lods) != MD2_OK) {
+            fprintf(stderr, "md2_view: --lod: %s\n", diag.message);
+            return 0;
+        }
+        v->num_levels = 1 + v->opt.num_lod;
+    }
+    return select_level(v, v->opt.level);
+}
+
+/* Shows level k (0: the model as loaded): its mesh, for the GPU path. */
+static int select_level(viewer *v, size_t k)
+{
+    md2_diagnostic diag;
+    md2_mesh_options mopts;
+    md2_mesh_free(v->mesh);
+    v->mesh = NULL;
+    v->level = k;
+    v->model = k == 0 ? v->source : v->lods[k - 1].model;
     memset(&mopts, 0, sizeof mopts);
     mopts.flags = MD2_MESH_COUNTER_CLOCKWISE;
     mopts.error = &diag;
-    r = md2_mesh_build(v->model, &mopts, &v->mesh);
-    if (r != MD2_OK) {
+    if (md2_mesh_build(v->model, &mopts, &v->mesh) != MD2_OK) {
         fprintf(stderr, "md2_view: cannot build the mesh: %s\n", diag.message);
         return 0;
     }
@@ -668,13 +747,6 @@ static int load_model(viewer *v)
         return 0;
     }
     v->num_indices = (GLsizei)v->mesh->num_indices;
-
-    v->transforms = (float *)malloc(v->model->num_frames * 6 * sizeof *v->transforms);
-    if (!v->transforms) {
-        fprintf(stderr, "md2_view: out of memory\n");
-        return 0;
-    }
-    md2_frame_transforms(v->model, v->transforms);
     return 1;
 }
 
@@ -1144,6 +1216,7 @@ static int screenshot(viewer *v, uint32_t a, uint32_t b, float t)
     printf("pose-bounds %g %g %g %g %g %g\n", (double)lo[0], (double)lo[1], (double)lo[2],
            (double)hi[0], (double)hi[1], (double)hi[2]);
     print_projected_box("projected-bbox", mvp, corners, 8, w, h);
+    printf("triangles %lu\n", (unsigned long)v->model->num_triangles);
     print_projected_box("projected-vertex-bbox", mvp, pose, v->mesh->num_vertices, w, h);
     free(pose);
     return 1;
@@ -1204,6 +1277,16 @@ static void on_key(GLFWwindow *window, int key, int scancode, int action, int mo
         if (action == GLFW_PRESS)
             v->ortho = !v->ortho;
         break;
+    case GLFW_KEY_D:
+        if (action == GLFW_PRESS && v->num_levels > 1) {
+            size_t skin = v->skin;
+            release_gl(v);
+            if (!select_level(v, (v->level + 1) % v->num_levels) || !upload_model(v))
+                glfwSetWindowShouldClose(window, GLFW_TRUE);
+            else if (skin != v->skin && !v->opt.cpu)
+                load_skin(v, skin);
+        }
+        break;
     case GLFW_KEY_SPACE:
         if (action == GLFW_PRESS)
             v->paused = !v->paused;
@@ -1255,11 +1338,13 @@ static void update_title(viewer *v, const md2_player_frames *st)
 {
     char title[sizeof v->title];
     const char *skin = v->skin < v->num_skins ? base_name(v->skin_paths[v->skin]) : "checkerboard";
-    snprintf(title, sizeof title, "md2_view - %s - %s (%zu/%zu)%s - frame %lu %s%s - skin %s%s",
+    snprintf(title, sizeof title,
+             "md2_view - %s - %s (%zu/%zu)%s - frame %lu %s%s - skin %s%s - level %zu/%zu: %zu triangles",
              v->model_name, v->anims[v->anim].name, v->anim + 1, v->num_anims,
              st->weight < 1.0f ? " fading in" : "", (unsigned long)st->frame_a,
              v->model->frames[st->frame_a].name, v->paused ? " - paused" : "", skin,
-             v->opt.cpu ? " - CPU path" : "");
+             v->opt.cpu ? " - CPU path" : "", v->level, v->num_levels - 1,
+             v->model->num_triangles);
     if (strcmp(title, v->title) != 0) {
         memcpy(v->title, title, sizeof title);
         glfwSetWindowTitle(v->window, title);
@@ -1307,24 +1392,33 @@ static void on_glfw_error(int code, const char *message)
     fprintf(stderr, "md2_view: GLFW error 0x%x: %s\n", (unsigned)code, message);
 }
 
+/* Deletes the GL objects of the model shown (and --cpu's mesh). */
+static void release_gl(viewer *v)
+{
+    if (v->texture)
+        glDeleteTextures(1, &v->texture);
+    if (v->ebo)
+        glDeleteBuffers(1, &v->ebo);
+    if (v->uv_vbo)
+        glDeleteBuffers(1, &v->uv_vbo);
+    if (v->vertex_vbo)
+        glDeleteBuffers(1, &v->vertex_vbo);
+    if (v->morph_vbo)
+        glDeleteBuffers(1, &v->morph_vbo);
+    if (v->vao)
+        glDeleteVertexArrays(1, &v->vao);
+    if (v->program)
+        glDeleteProgram(v->program);
+    v->texture = v->ebo = v->uv_vbo = v->vertex_vbo = v->morph_vbo = v->vao = v->program = 0;
+    md2_mesh_free(v->cpu_mesh);
+    v->cpu_mesh = NULL;
+}
+
 static void release(viewer *v)
 {
     size_t i;
     if (v->window) {
-        if (v->texture)
-            glDeleteTextures(1, &v->texture);
-        if (v->ebo)
-            glDeleteBuffers(1, &v->ebo);
-        if (v->uv_vbo)
-            glDeleteBuffers(1, &v->uv_vbo);
-        if (v->vertex_vbo)
-            glDeleteBuffers(1, &v->vertex_vbo);
-        if (v->morph_vbo)
-            glDeleteBuffers(1, &v->morph_vbo);
-        if (v->vao)
-            glDeleteVertexArrays(1, &v->vao);
-        if (v->program)
-            glDeleteProgram(v->program);
+        release_gl(v);
         glfwDestroyWindow(v->window);
     }
     glfwTerminate();
@@ -1334,7 +1428,9 @@ static void release(viewer *v)
     free(v->anims);
     md2_mesh_free(v->cpu_mesh);
     md2_mesh_free(v->mesh);
-    md2_free(v->model);
+    for (i = 0; i + 1 < v->num_levels; i++)
+        md2_lod_free(&v->lods[i]);
+    md2_free(v->source ? v->source : v->model);
 }
 
 int main(int argc, char **argv)

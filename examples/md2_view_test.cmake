@@ -23,7 +23,8 @@
 # these arguments instead of VIEW_ARGS (the same pose by another path: the
 # --cpu tests' reference is the GPU path), and the two must be the same
 # picture: at most MAX_DIFFERENT_PIXELS (default 0) pixels may differ by
-# more than CHANNEL_TOLERANCE (default 0) in a colour channel.
+# more than CHANNEL_TOLERANCE (default 0) in a colour channel. EXPECT: a
+# regular expression md2_view's output must match ("triangles 162").
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.21)
 
@@ -67,6 +68,9 @@ function(render picture)
 endfunction()
 
 render("${OUT}" ${_view_args})
+if(NOT "${EXPECT}" STREQUAL "" AND NOT _out MATCHES "${EXPECT}")
+  message(FATAL_ERROR "md2_view's output does not match '${EXPECT}'")
+endif()
 
 # check(<label> <checker args...>): runs md2_view_check against the box
 # md2_view printed after <label>.

@@ -10,6 +10,9 @@
  * builder makes of it (<md2/build.h>): its frames decoded to floats, and
  * scaled, built with a box per frame and with a shared one (smooth
  * normals, GL commands), and md2_rebuild() with every change asked for.
+ * A third line hashes what md2_simplify() makes of it: the files of its
+ * levels at 50, 25 and 12 % and at an error target, with the collapses
+ * counted and the errors it reports (their float bits).
  * CI runs it natively, on big-endian s390x and
  * as a 32-bit build: the lines must be identical. Missing files are
  * reported as "absent" (the shared corpus is not in every checkout).
@@ -21,6 +24,7 @@
 #include <md2/build.h>
 #include <md2/md2.h>
 #include <md2/mesh.h>
+#include <md2/simplify.h>
 #include <md2/tags.h>
 
 #include <stdio.h>
@@ -130,6 +134,54 @@ static uint64_t fnv_built(uint64_t h, md2_result r, md2_model *b)
     free(out);
     md2_free(b);
     return h;
+}
+
+/* md2_simplify() on model src (every 20th frame): four levels from one run
+ * (three ratios and an error target of 1 model unit), each level's file bytes, collapse count
+ * and reported errors (rounded to float: they are floats in the library)
+ * hashed. */
+static void digest_simplify(const char *name, const md2_model *src)
+{
+    uint64_t h = 14695981039346656037ull;
+    md2_simplify_target t[4];
+    md2_lod lod[4];
+    md2_result r;
+    size_t i;
+    md2_frame frames[10];
+    md2_model few = *src;
+    const md2_model *m = &few;
+
+    /* every 20th frame, at most 10 (the measures are slow under qemu) */
+    memset(&few.header, 0, sizeof few.header);
+    memset(&few.allocator, 0, sizeof few.allocator);
+    few.warnings = 0;
+    few.num_frames = 0;
+    for (i = 0; i < src->num_frames && few.num_frames < 10; i += 20)
+        frames[few.num_frames++] = src->frames[i];
+    few.frames = frames;
+
+    memset(t, 0, sizeof t);
+    t[0].kind = t[1].kind = t[2].kind = MD2_SIMPLIFY_RATIO;
+    t[0].value = 0.5;
+    t[1].value = 0.25;
+    t[2].value = 0.125;
+    t[3].kind = MD2_SIMPLIFY_ERROR;
+    t[3].value = 1.0;
+    r = md2_simplify(m, t, 4, NULL, lod);
+    h = fnv(h, (uint32_t)r);
+    for (i = 0; r == MD2_OK && i < 4; i++) {
+        float e[3];
+        e[0] = (float)lod[i].max_error;
+        e[1] = (float)lod[i].mean_error;
+        e[2] = (float)lod[i].relative_error;
+        h = fnv(h, (uint32_t)lod[i].num_collapses);
+        h = fnv_floats(h, e, 3);
+        h = fnv_built(h, MD2_OK, lod[i].model);
+        lod[i].model = NULL; /* fnv_built() freed it */
+        md2_lod_free(&lod[i]);
+    }
+    printf("%s simplified: digest %08lx%08lx\n", name, (unsigned long)(h >> 32),
+           (unsigned long)(h & 0xFFFFFFFFu));
 }
 
 /* The builder on model m: its decoded frames as they are and scaled by
@@ -254,6 +306,7 @@ static int digest(const char *path)
            (unsigned long)(h >> 32), (unsigned long)(h & 0xFFFFFFFFu),
            ok ? "" : " (out of memory: poses not hashed)");
     digest_build(strrchr(path, '/') ? strrchr(path, '/') + 1 : path, m);
+    digest_simplify(strrchr(path, '/') ? strrchr(path, '/') + 1 : path, m);
     free(pos);
     free(nrm);
     free(out);

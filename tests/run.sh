@@ -107,6 +107,8 @@ have npm || judges_missing="$judges_missing npm"
 # tests judge (three.js's MD2Loader comes with three, below).
 { have pkg-config && pkg-config --exists assimp; } || judges_missing="$judges_missing libassimp-dev"
 [ -f /usr/include/irrlicht/irrlicht.h ] || judges_missing="$judges_missing libirrlicht-dev"
+# meshoptimizer: the simplifier's yardstick (test_simplify_meshopt, md2_bench)
+[ -f /usr/include/meshoptimizer.h ] || judges_missing="$judges_missing libmeshoptimizer-dev"
 if [ -n "$judges_missing" ]; then
     if [ "$require_viewer" = ON ] ||
         { have apt-get && { [ "$(id -u)" = 0 ] || have sudo; }; }; then

@@ -6,6 +6,7 @@
  *   md2 export MODEL -o OUT.{obj,gltf,glb} [options]
  *   md2 render MODEL -o OUT.png [options]
  *   md2 import SOURCE... -o OUT.md2 [options]
+ *   md2 simplify MODEL -o OUT.md2 (--ratio R | --triangles N | --error E) [--levels R,...]
  *
  * docs/tool.md is the manual; `md2 COMMAND --help` the short form.
  *
@@ -27,6 +28,7 @@ static const command commands[] = {
     {"export", tool_export, "write OBJ or glTF 2.0 (.gltf, .glb) with animations"},
     {"render", tool_render, "draw a pose or a contact sheet of an animation to PNG"},
     {"import", tool_import, "make an MD2 from glTF or OBJ, or repair an MD2"},
+    {"simplify", tool_simplify, "fewer triangles, the same collapses in every frame (levels of detail)"},
 };
 
 static void usage(FILE *f)

@@ -34,6 +34,7 @@ int tool_validate(int argc, char **argv);
 int tool_export(int argc, char **argv);
 int tool_render(int argc, char **argv);
 int tool_import(int argc, char **argv);
+int tool_simplify(int argc, char **argv);
 
 /* "md2 CMD: " + the formatted message + newline, to stderr; the message
  * goes through tool_put_clean(), so whatever it quotes from a file (or a

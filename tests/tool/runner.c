@@ -749,6 +749,9 @@ typedef struct runner {
     size_t num_snap;
 } runner;
 
+/* The run (main() fills it in; check_needs() asks it about valgrind). */
+static runner the_runner;
+
 static void join_path(sbuf *b, const char *dir, const char *name)
 {
     b->n = 0;
@@ -1453,7 +1456,9 @@ static void other_user(runner *r)
     }
 }
 
-/* needs WHAT...: a path that exists (it has a '/'), or a flag of the build. */
+/* needs WHAT...: a path that exists (it has a '/'), or a flag of the build
+ * (no-valgrind is one outside the valgrind pass: for cases that measure
+ * memory, or whose work on a real model would take many minutes there). */
 static void check_needs(const char *text)
 {
     words w = {0};
@@ -1649,8 +1654,7 @@ static void run_case(runner *r)
 }
 
 /* What a run keeps until it exits (static: still reachable then, which
- * the leak checkers of the sanitizer builds see). */
-static runner the_runner;
+ * the leak checkers of the sanitizer builds see); the_runner is above. */
 static table_reader the_table;
 static sbuf case_dir, out_file, err_file, check_file;
 

@@ -1,0 +1,218 @@
+/*
+ * md2 simplify: levels of detail of a model (md2_simplify(), one sequence
+ * of collapses for every keyframe). The manual is docs/tool.md (its "md2
+ * simplify" section); `md2 simplify --help` the short form.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "tool.h"
+
+#include <md2/simplify.h>
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CMD "simplify"
+#define SIMPLIFY_MAX_LEVELS 16
+
+static void synopsis(FILE *f)
+{
+    fprintf(f, "usage: md2 simplify MODEL -o OUT.md2 (--ratio R | --triangles N | --error E)\n"
+               "                    [--levels R1,R2,...]\n");
+}
+
+static void help(void)
+{
+    synopsis(stdout);
+    printf("\nWrites OUT.md2 with fewer triangles, the same collapses in every frame:\n"
+           "  --ratio R      at most R times the model's triangles (0 to 1)\n"
+           "  --triangles N  at most N triangles\n"
+           "  --error E      as few triangles as keep every vertex of the model within E\n"
+           "                 model units of the simplified surface, in every frame\n"
+           "  --levels R,..  also OUT_lod1.md2, OUT_lod2.md2, ... at these ratios, from the\n"
+           "                 same run (at most %d)\n"
+           "Each written file gets a line: its triangles and vertices, and its largest and\n"
+           "mean error over every frame.\n",
+           SIMPLIFY_MAX_LEVELS);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fprintf(stderr, "md2 " CMD ": ");
+    fprintf(stderr, fmt, arg);
+    fprintf(stderr, "\n");
+    synopsis(stderr);
+    return TOOL_USAGE;
+}
+
+/* "OUT_lodN.md2" for OUT.md2 (the extension kept where there is one). */
+static char *level_path(const char *out, size_t n)
+{
+    const char *dot = strrchr(out, '.'), *slash = strrchr(out, '/');
+    size_t stem = dot && (!slash || dot > slash) ? (size_t)(dot - out) : strlen(out);
+    char *p = (char *)malloc(strlen(out) + 32);
+    if (p)
+        sprintf(p, "%.*s_lod%lu%s", (int)stem, out, (unsigned long)n, out + stem);
+    return p;
+}
+
+/* The file of a level, written to a temporary file beside path (opened
+ * in out); the caller commits it once every level is written. */
+static int write_level(tool_out *out, const char *path, const md2_lod *lod)
+{
+    size_t size = md2_write_size(lod->model), written = 0;
+    unsigned char *bytes = (unsigned char *)malloc(size ? size : 1);
+    md2_diagnostic d;
+    int ok;
+    if (!bytes) {
+        tool_error(CMD, "%s: out of memory", path);
+        return 0;
+    }
+    if (md2_write(lod->model, bytes, size, &written, &d) != MD2_OK) {
+        tool_error(CMD, "%s: %s", path, d.message);
+        free(bytes);
+        return 0;
+    }
+    ok = tool_out_open(out, CMD, path) && tool_out_write(out, CMD, bytes, written);
+    free(bytes);
+    return ok;
+}
+
+static void report(const char *path, const md2_model *src, const md2_lod *lod)
+{
+    printf("%s: %lu of %lu triangles, %lu of %lu vertices; error over %lu frames: largest %.4g (%.3g%% of the model's size), mean %.4g\n",
+           path, (unsigned long)lod->model->num_triangles, (unsigned long)src->num_triangles,
+           (unsigned long)lod->model->num_vertices, (unsigned long)src->num_vertices,
+           (unsigned long)src->num_frames, lod->max_error, 100.0 * lod->relative_error,
+           lod->mean_error);
+}
+
+int tool_simplify(int argc, char **argv)
+{
+    const char *model = NULL, *output = NULL, *levels_arg = NULL;
+    md2_simplify_target targets[SIMPLIFY_MAX_LEVELS + 1];
+    md2_lod lods[SIMPLIFY_MAX_LEVELS + 1];
+    tool_out outs[SIMPLIFY_MAX_LEVELS + 1];
+    char *paths[SIMPLIFY_MAX_LEVELS + 1];
+    size_t count = 0, i;
+    int have_target = 0, status = TOOL_OK;
+    tool_model tm;
+    md2_diagnostic d;
+    md2_simplify_options o;
+    md2_result r;
+
+    memset(targets, 0, sizeof targets);
+    for (i = 1; i < (size_t)argc; i++) {
+        const char *a = argv[i];
+        double v;
+        if (tool_is_help(a)) {
+            help();
+            return TOOL_OK;
+        }
+        if (strcmp(a, "-o") == 0 || strcmp(a, "--ratio") == 0 || strcmp(a, "--triangles") == 0 ||
+            strcmp(a, "--error") == 0 || strcmp(a, "--levels") == 0) {
+            if (i + 1 >= (size_t)argc)
+                return usage_error("%s needs a value", a);
+            i++;
+            if (strcmp(a, "-o") == 0) {
+                output = argv[i];
+                continue;
+            }
+            if (strcmp(a, "--levels") == 0) {
+                levels_arg = argv[i];
+                continue;
+            }
+            if (have_target)
+                return usage_error("give one of --ratio, --triangles and --error (%s is another)", a);
+            have_target = 1;
+            if (strcmp(a, "--triangles") == 0) {
+                long n;
+                if (!tool_parse_long(argv[i], 0, 2147483647L, &n))
+                    return usage_error("--triangles '%s' is not a whole number of at least 0", argv[i]);
+                targets[0].kind = MD2_SIMPLIFY_TRIANGLES;
+                targets[0].value = (double)n;
+            } else if (!tool_parse_double(argv[i], &v) || !(v >= 0.0) ||
+                       (strcmp(a, "--ratio") == 0 && v > 1.0) || v > 1e30) {
+                return usage_error(strcmp(a, "--ratio") == 0
+                                       ? "--ratio '%s' is not a number from 0 to 1"
+                                       : "--error '%s' is not a number of at least 0",
+                                   argv[i]);
+            } else {
+                targets[0].kind = strcmp(a, "--ratio") == 0 ? MD2_SIMPLIFY_RATIO : MD2_SIMPLIFY_ERROR;
+                targets[0].value = v;
+            }
+            continue;
+        }
+        if (a[0] == '-' && a[1] != '\0')
+            return usage_error("unknown option '%s'", a);
+        if (model)
+            return usage_error("one model at a time ('%s' is a second)", a);
+        model = a;
+    }
+    if (!model)
+        return usage_error("%s", "no model given");
+    if (!output)
+        return usage_error("%s", "no output given (-o OUT.md2)");
+    if (!have_target)
+        return usage_error("%s", "no target given (--ratio, --triangles or --error)");
+    count = 1;
+    if (levels_arg) {
+        const char *p = levels_arg;
+        while (*p) {
+            char word[64];
+            size_t n = strcspn(p, ",");
+            double v;
+            if (n == 0 || n >= sizeof word)
+                return usage_error("--levels '%s' is not a list of ratios (R1,R2,...)", levels_arg);
+            memcpy(word, p, n);
+            word[n] = '\0';
+            if (!tool_parse_double(word, &v) || !(v >= 0.0) || v > 1.0)
+                return usage_error("--levels: '%s' is not a ratio from 0 to 1", word);
+            if (count > SIMPLIFY_MAX_LEVELS)
+                return usage_error("--levels '%s': more than 16 levels", levels_arg);
+            targets[count].kind = MD2_SIMPLIFY_RATIO;
+            targets[count].value = v;
+            count++;
+            p += n;
+            if (*p == ',' && *++p == '\0')
+                return usage_error("--levels '%s' ends in a comma", levels_arg);
+        }
+    }
+    if (tool_load(model, 0, &tm, &d) != MD2_OK) {
+        tool_load_error(CMD, model, &d);
+        return TOOL_FAILED;
+    }
+    memset(&o, 0, sizeof o);
+    o.error = &d;
+    r = md2_simplify(tm.model, targets, count, &o, lods);
+    if (r != MD2_OK) {
+        tool_error(CMD, "%s: %s", model, d.message);
+        tool_model_free(&tm);
+        return TOOL_FAILED;
+    }
+    /* every file written to its temporary file first, then all renamed:
+     * a failure leaves none of them */
+    memset(outs, 0, sizeof outs);
+    memset(paths, 0, sizeof paths);
+    for (i = 0; i < count && status == TOOL_OK; i++) {
+        paths[i] = i == 0 ? NULL : level_path(output, i);
+        if (i > 0 && !paths[i]) {
+            tool_error(CMD, "out of memory");
+            status = TOOL_FAILED;
+        } else if (!write_level(&outs[i], i == 0 ? output : paths[i], &lods[i])) {
+            status = TOOL_FAILED;
+        }
+    }
+    for (i = 0; i < count; i++) {
+        if (status == TOOL_OK && !tool_out_commit(&outs[i], CMD))
+            status = TOOL_FAILED;
+        else if (status == TOOL_OK)
+            report(i == 0 ? output : paths[i], tm.model, &lods[i]);
+        tool_out_abort(&outs[i]);
+        free(paths[i]);
+    }
+    for (i = 0; i < count; i++)
+        md2_lod_free(&lods[i]);
+    tool_model_free(&tm);
+    return status;
+}
