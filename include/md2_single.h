@@ -2384,6 +2384,7 @@ md2_result md2__fail(md2_diagnostic *d, md2_result r, md2_section section,
 #undef MD2_STR
 
 /* ==== src/reserved.c ==== */
+#define refuse md2_single__reserved_refuse
 /*
  * Reserved fields: the check that the reserved_ members of the public
  * structs a caller passes in are zero (reserved.h). Reads the structs
@@ -2830,12 +2831,21 @@ md2_result md2__reserved_build_anims(const md2_build_anim *anims, size_t count,
 #undef FIELDS6
 #undef FIELDS8
 #undef SAME_COUNT
+#undef refuse
 
 /* ==== src/strips.c ==== */
-#define corner_key md2__strips_corner_key
-#define emit md2__strips_emit
-#define hash_slot md2__strips_hash_slot
-#define weld_corners md2__strips_weld_corners
+#define across md2_single__strips_across
+#define build md2_single__strips_build
+#define commit md2_single__strips_commit
+#define corner_key md2_single__strips_corner_key
+#define emit md2_single__strips_emit
+#define hash_slot md2_single__strips_hash_slot
+#define layout md2_single__strips_layout
+#define lower md2_single__strips_lower
+#define nx md2_single__strips_nx
+#define strips md2_single__strips_strips
+#define take md2_single__strips_take
+#define weld_corners md2_single__strips_weld_corners
 /*
  * GL command strips and fans for a triangle list (strips.h): a greedy
  * stripifier over the corners' values.
@@ -3971,13 +3981,21 @@ md2_result md2__strips_build(const md2_triangle *triangles, size_t num_triangles
 #undef NEIGHBOUR_CAP
 #undef DEG_USED
 #undef DEG_LONELY
+#undef across
+#undef build
+#undef commit
 #undef corner_key
 #undef emit
 #undef hash_slot
+#undef layout
+#undef lower
+#undef nx
+#undef strips
+#undef take
 #undef weld_corners
 
 /* ==== src/format.c ==== */
-#define max_coord md2__format_max_coord
+#define max_coord md2_single__format_max_coord
 /*
  * The format's shared facts: the section table and header field names of
  * the parser and the stream loader, the frame transform rule of the parser
@@ -4363,14 +4381,15 @@ void md2_texcoord_uv(const md2_model *model, md2_texcoord st, float *u, float *v
 #undef max_coord
 
 /* ==== src/parse.c ==== */
-#define check_counts md2__parse_check_counts
-#define check_data md2__parse_check_data
-#define check_header md2__parse_check_header
-#define check_sizes md2__parse_check_sizes
-#define field_fail md2__parse_field_fail
-#define reserve md2__parse_reserve
-#define scan_names md2__parse_scan_names
-#define warn md2__parse_warn
+#define begin md2_single__parse_begin
+#define check_counts md2_single__parse_check_counts
+#define check_data md2_single__parse_check_data
+#define check_header md2_single__parse_check_header
+#define check_sizes md2_single__parse_check_sizes
+#define field_fail md2_single__parse_field_fail
+#define reserve md2_single__parse_reserve
+#define scan_names md2_single__parse_scan_names
+#define warn md2_single__parse_warn
 /*
  * The parser: validates an MD2 file held in memory and copies it into one
  * owned allocation. Every check that can refuse the file runs before the
@@ -5947,6 +5966,7 @@ void md2_free(md2_model *model)
 #undef any_bad_normal
 #undef MD2_SCAN_AVX2
 #undef any_bad_normal_avx2
+#undef begin
 #undef check_counts
 #undef check_data
 #undef check_header
@@ -5957,8 +5977,9 @@ void md2_free(md2_model *model)
 #undef warn
 
 /* ==== src/load.c ==== */
-#define load md2__load_load
-#define read_file md2__load_read_file
+#define load md2_single__load_load
+#define read_file md2_single__load_read_file
+#define source md2_single__load_source
 /*
  * Loading from streams and files: a thin layer over the parser. It reads
  * the 68-byte header and checks it as the parser does (so a stream that is
@@ -6535,6 +6556,7 @@ md2_result md2_load_file(const char *path, const md2_options *opts, md2_model **
 #undef MD2_STREAM_FIRST_CHUNK
 #undef load
 #undef read_file
+#undef source
 
 /* ==== src/glcmds.c ==== */
 /*
@@ -7109,11 +7131,11 @@ md2_glcmd_vertex md2_glcmd_get(const md2_glcmd *cmd, size_t i)
 }
 
 /* ==== src/write.c ==== */
-#define check_counts md2__write_check_counts
-#define check_model md2__write_check_model
-#define emit md2__write_emit
-#define plan md2__write_plan
-#define put_u32 md2__write_put_u32
+#define check_counts md2_single__write_check_counts
+#define check_model md2_single__write_check_model
+#define emit md2_single__write_emit
+#define plan md2_single__write_plan
+#define put_u32 md2_single__write_put_u32
 /*
  * The writer: serialises a model to MD2 bytes in canonical section order.
  * md2_write() writes in place into the caller's buffer; md2_write_stream()
@@ -7791,8 +7813,9 @@ md2_result md2_write(const md2_model *m, void *buffer, size_t capacity,
 #undef put_u32
 
 /* ==== src/skin.c ==== */
-#define append md2__skin_append
-#define check_sizes md2__skin_check_sizes
+#define append md2_single__skin_append
+#define base_len md2_single__skin_base_len
+#define check_sizes md2_single__skin_check_sizes
 /*
  * Skins (<md2/skin.h>): PCX images decoded to RGBA, and the candidate
  * paths of a skin file.
@@ -8704,11 +8727,12 @@ md2_result md2_skin_find(const char *model_path, const char *skin_name,
 #undef SKIN_NUM_EXTS
 #undef SKIN_NUM_CANDIDATES
 #undef append
+#undef base_len
 #undef check_sizes
 
 /* ==== src/pcx_write.c ==== */
-#define check_input md2__pcx_write_check_input
-#define plan md2__pcx_write_plan
+#define check_input md2_single__pcx_write_check_input
+#define plan md2_single__pcx_write_plan
 /*
  * PCX writing (<md2/skin.h>): md2_pcx_encode(), the inverse of
  * md2_pcx_decode() for 8-bit images.
@@ -9245,6 +9269,7 @@ md2_result md2_pcx_encode(const md2_pcx_input *in, void *buffer, size_t capacity
 #undef plan
 
 /* ==== src/pose.c ==== */
+#define decode md2_single__pose_decode
 /*
  * Poses of a model (<md2/md2.h>): md2_lerp(), md2_decode_frame(),
  * md2_normalize() and keyframe bounds, and the pose jobs every pose call
@@ -9903,10 +9928,11 @@ md2_result md2__pair_bounds(const md2_model *m, uint32_t a, uint32_t b, float t,
     return MD2_OK;
 }
 #undef MD2_VEC3_BYTES
+#undef decode
 
 /* ==== src/pose_kernels.c ==== */
-#define min_length md2__pose_kernels_min_length
-#define put3 md2__pose_kernels_put3
+#define min_length md2_single__pose_kernels_min_length
+#define put3 md2_single__pose_kernels_put3
 /*
  * Pose kernels: decode keyframe vertices (scale * v + translate), look up
  * their normals and blend two keyframes, for md2_lerp(), md2_mesh_lerp()
@@ -12113,7 +12139,7 @@ const float *md2_normal(unsigned index)
 #undef MD2_FALLBACK_ROWS32
 
 /* ==== src/normal_nearest.c ==== */
-#define dot3 md2__normal_nearest_dot3
+#define dot3 md2_single__normal_nearest_dot3
 /*
  * md2_normal_nearest(): the table normal nearest to a direction, exactly,
  * at the cost of three dot products instead of 162.
@@ -13098,6 +13124,7 @@ unsigned md2_normal_nearest(float x, float y, float z)
 #undef dot3
 
 /* ==== src/animations.c ==== */
+#define continues md2_single__animations_continues
 /*
  * Animations from frame names, the standard Quake II player table, lookup
  * and validation. Reads the model only; never allocates.
@@ -13650,10 +13677,12 @@ md2_result md2_anims_validate(const md2_anim *anims, size_t count,
     return MD2_OK;
 }
 #undef NAME_MAX_DIGITS
+#undef continues
 
 /* ==== src/sidefiles.c ==== */
-#define fail md2__sidefiles_fail
-#define warn md2__sidefiles_warn
+#define cursor md2_single__sidefiles_cursor
+#define fail md2_single__sidefiles_fail
+#define warn md2_single__sidefiles_warn
 /*
  * Animation side files parsed from memory: UFO:AI .anm and DarkPlaces
  * .framegroups. Line-based, bounds-checked, locale-independent, no
@@ -14426,11 +14455,14 @@ md2_result md2_parse_framegroups(const char *text, size_t size,
 #undef QUOTE_MAX
 #undef EXP_CAP
 #undef SIG_DIGITS
+#undef cursor
 #undef fail
 #undef warn
 
 /* ==== src/playback.c ==== */
-#define load md2__playback_load
+#define load md2_single__playback_load
+#define span md2_single__playback_span
+#define store md2_single__playback_store
 /*
  * Per-instance playback: play modes, drift-free time, cross-fades, pose
  * output, interpolated bounds and skin choice. The player is caller-owned
@@ -15503,11 +15535,14 @@ const char *md2_player_skin_name(const md2_player *p, const md2_model *m)
 }
 #undef HUGE_STEP
 #undef load
+#undef span
+#undef store
 
 /* ==== src/mesh.c ==== */
-#define cross3 md2__mesh_cross3
-#define dot3 md2__mesh_dot3
-#define put3 md2__mesh_put3
+#define before md2_single__mesh_before
+#define cross3 md2_single__mesh_cross3
+#define dot3 md2_single__mesh_dot3
+#define put3 md2_single__mesh_put3
 /*
  * Draw-ready meshes (<md2/mesh.h>): poses written into caller layouts, GPU
  * morph data, back-to-front order and smooth normals with tangents. Reads
@@ -16500,15 +16535,16 @@ md2_result md2_mesh_smooth(const md2_mesh *mesh, void *vertices, const md2_verte
     }
     return MD2_OK;
 }
+#undef before
 #undef cross3
 #undef dot3
 #undef put3
 
 /* ==== src/mesh_build.c ==== */
-#define check_triangles md2__mesh_build_check_triangles
-#define corner_key md2__mesh_build_corner_key
-#define hash_slot md2__mesh_build_hash_slot
-#define weld_corners md2__mesh_build_weld_corners
+#define check_triangles md2_single__mesh_build_check_triangles
+#define corner_key md2_single__mesh_build_corner_key
+#define hash_slot md2_single__mesh_build_hash_slot
+#define weld_corners md2_single__mesh_build_weld_corners
 /*
  * Building draw-ready meshes (<md2/mesh.h>): welding the distinct
  * (vertex, s, t) corners of a model's triangles into one index space with
@@ -16925,15 +16961,15 @@ size_t md2_mesh_memory(const md2_mesh *mesh)
 #undef weld_corners
 
 /* ==== src/tags.c ==== */
-#define check_data md2__tags_check_data
-#define check_header md2__tags_check_header
-#define cross3 md2__tags_cross3
-#define dot3 md2__tags_dot3
-#define field_fail md2__tags_field_fail
-#define min_length md2__tags_min_length
-#define put_u32 md2__tags_put_u32
-#define scan_names md2__tags_scan_names
-#define warn md2__tags_warn
+#define check_data md2_single__tags_check_data
+#define check_header md2_single__tags_check_header
+#define cross3 md2_single__tags_cross3
+#define dot3 md2_single__tags_dot3
+#define field_fail md2_single__tags_field_fail
+#define min_length md2_single__tags_min_length
+#define put_u32 md2_single__tags_put_u32
+#define scan_names md2_single__tags_scan_names
+#define warn md2_single__tags_warn
 /*
  * UFO:AI tag files: the parser (every check before its one allocation),
  * the writer, name lookup and tag interpolation into matrices.
@@ -18431,6 +18467,7 @@ md2_result md2_tag_lerp(const md2_tags *tags, size_t tag, uint32_t frame_a,
 #undef warn
 
 /* ==== src/attach.c ==== */
+#define canonical md2_single__attach_canonical
 /*
  * Attachments through a player: the tag matrix of the pose a player shows
  * (cross-fades included), and linked models posed with a player's frames
@@ -19169,11 +19206,12 @@ md2_result md2_attach(const float parent[16], const float tag[16], float child[1
     memcpy(child, m, sizeof m);
     return MD2_OK;
 }
+#undef canonical
 
 /* ==== src/bundle.c ==== */
-#define append md2__bundle_append
-#define fail md2__bundle_fail
-#define read_file md2__bundle_read_file
+#define append md2_single__bundle_append
+#define fail md2_single__bundle_fail
+#define read_file md2_single__bundle_read_file
 /*
  * A model and its side files in one call: the .anm, .framegroups and .tag
  * files beside a model are found by name, read through the caller's
@@ -20378,6 +20416,8 @@ void md2_bundle_free(md2_bundle *bundle)
 #undef read_file
 
 /* ==== src/build_frames.c ==== */
+#define decoded md2_single__build_frames_decoded
+#define row md2_single__build_frames_row
 /*
  * The builder's frames: boxes and frame transforms, quantisation that
  * rounds, and normals (build_frames.h). Every float operation is rounded
@@ -20936,16 +20976,25 @@ void md2__normals_smooth(const float *pos, size_t stride, size_t n,
     for (i = 0; i < n; i++)
         out[i].normal = (uint8_t)md2_normal_nearest(sum[3 * i], sum[3 * i + 1], sum[3 * i + 2]);
 }
+#undef decoded
+#undef row
 
 /* ==== src/build.c ==== */
-#define check_counts md2__build_check_counts
-#define check_input md2__build_check_input
-#define check_model md2__build_check_model
-#define check_triangles md2__build_check_triangles
-#define fail md2__build_fail
-#define max_coord md2__build_max_coord
-#define reserve md2__build_reserve
-#define warn md2__build_warn
+#define build_frames md2_single__build_build_frames
+#define check_counts md2_single__build_check_counts
+#define check_input md2_single__build_check_input
+#define check_model md2_single__build_check_model
+#define check_triangles md2_single__build_check_triangles
+#define counts md2_single__build_counts
+#define degenerate md2_single__build_degenerate
+#define fail md2_single__build_fail
+#define job md2_single__build_job
+#define max_coord md2_single__build_max_coord
+#define reserve md2_single__build_reserve
+#define rule md2_single__build_rule
+#define rules md2_single__build_rules
+#define start md2_single__build_start
+#define warn md2_single__build_warn
 /*
  * The builder (<md2/build.h>, docs/build.md): md2_build() makes a model
  * from floats, md2_rebuild() makes one from a model.
@@ -23000,13 +23049,20 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
 #undef ALL_FLAGS
 #undef NUM_RULES
 #undef INVALID
+#undef build_frames
 #undef check_counts
 #undef check_input
 #undef check_model
 #undef check_triangles
+#undef counts
+#undef degenerate
 #undef fail
+#undef job
 #undef max_coord
 #undef reserve
+#undef rule
+#undef rules
+#undef start
 #undef warn
 
 #endif /* MD2_IMPLEMENTATION */
