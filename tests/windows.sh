@@ -115,11 +115,12 @@ windows() {
     if grep -Eq '\*\*\*Skipped|Not Run|\[  SKIPPED \]' "$1/ctest.log"; then
         die "$1: tests were skipped (see $1/ctest.log)"
     fi
-    # every test's output is in CTest's log: no cmocka skip either
-    if grep -q 'SKIPPED' "$1/Testing/Temporary/LastTest.log"; then
-        grep 'SKIPPED' "$1/Testing/Temporary/LastTest.log" >&2
-        die "$1: cmocka skipped tests"
-    fi
+    # every test's output is in CTest's log: no cmocka skip either, but for
+    # the one a 64-bit host skips natively too (test_size_overflow: size_t
+    # overflow, which only a 32-bit size_t has)
+    skipped=$(tr -d '\r' < "$1/Testing/Temporary/LastTest.log" | sed -n 's/^\[  SKIPPED \] \([A-Za-z_0-9]*\)$/\1/p' |
+        sort -u | grep -vx 'test_size_overflow' || true)
+    [ -z "$skipped" ] || die "$1: cmocka skipped $(echo "$skipped" | tr '\n' ' ')"
 }
 windows build-windows OFF
 windows build-windows-dll ON
