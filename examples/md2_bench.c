@@ -686,6 +686,7 @@ typedef struct worker {
     unsigned long posed;
 } worker;
 
+#if defined(BENCH_THREADS)
 /* Until the deadline, poses each of the worker's instances in turn:
  * instance k shows the pair (k + round, k + round + 1) at a t of its own. */
 static void *work(void *arg)
@@ -705,6 +706,7 @@ static void *work(void *arg)
         }
     return NULL;
 }
+#endif
 
 /* Instances a second posed by threads threads sharing m (each posing its
  * share of the instances, in its own buffers) over budget seconds: the
