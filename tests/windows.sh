@@ -7,10 +7,13 @@
 #      build's own, so the system's apt configuration is not touched; its
 #      one Debian patch changes only the documentation, which is not built)
 #   2. build-windows: the static library, every cmocka test, the header
-#      tests and the one file (include/md2_single.h: its C and C++
+#      tests, the examples' tests (md2_demo, md2_bench --quick, README's
+#      example, ...) and the one file (include/md2_single.h: its C and C++
 #      consumers, the unit tests and the digest on it), all run as .exe
 #      under Wine with CTest
 #   3. build-windows-dll: the same with libmd2.dll and its import library
+#      (but the one file's tests, which do not use the library), and the
+#      DLL's export table (shared_exports)
 #   4. md2_digest under Wine against the native build's: every bit decoded
 #      from the bundled and corpus models is the same
 #   5. MSVC hygiene without MSVC: every file of src/ and the one file's
@@ -21,7 +24,7 @@
 #      (MD2_STATIC) declarations; the public headers also as C++
 #
 # Not built: the md2 command and md2_view (their Windows ports are not
-# done), and the examples. Installs what is missing with apt-get (Debian:
+# done). Installs what is missing with apt-get (Debian:
 # gcc-mingw-w64-x86-64-posix, g++-mingw-w64-x86-64-posix, wine64, clang).
 # Wine's prefix lives in each build folder. Exits non-zero on any failure,
 # skipped test or difference.
@@ -103,7 +106,7 @@ wine_boot() {
 windows() {
     say "Configuring $1 for Windows (BUILD_SHARED_LIBS=$2)"
     run cmake -S . -B "$1" -DCMAKE_TOOLCHAIN_FILE="$toolchain" -DCMAKE_BUILD_TYPE=Debug \
-        -DBUILD_SHARED_LIBS="$2" -DMD2_WERROR=ON -DMD2_BUILD_TESTS=ON -DMD2_BUILD_EXAMPLES=OFF \
+        -DBUILD_SHARED_LIBS="$2" -DMD2_WERROR=ON -DMD2_BUILD_TESTS=ON -DMD2_BUILD_EXAMPLES=ON \
         -DMD2_BUILD_TOOL=OFF -DMD2_INSTALL=OFF \
         -DMD2_CMOCKA_LIBRARY="$cmocka/lib/libcmocka-static.a" -DMD2_CMOCKA_INCLUDE_DIR="$cmocka/include"
     say "Building $1"
