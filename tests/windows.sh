@@ -26,8 +26,9 @@
 # Not built: the md2 command and md2_view (their Windows ports are not
 # done). Installs what is missing with apt-get (Debian:
 # gcc-mingw-w64-x86-64-posix, g++-mingw-w64-x86-64-posix, wine64, clang).
-# Wine's prefix lives in each build folder. Exits non-zero on any failure,
-# skipped test or difference.
+# Wine's prefix lives in each build folder. Exits non-zero on any failure
+# or difference, and with CI=true on any skipped test (without the corpus
+# in ../shared/corpus its checks skip, which is said).
 #
 # SPDX-License-Identifier: MIT
 set -eu
@@ -123,7 +124,11 @@ windows() {
     # overflow, which only a 32-bit size_t has)
     skipped=$(tr -d '\r' < "$1/Testing/Temporary/LastTest.log" | sed -n 's/^\[  SKIPPED \] \([A-Za-z_0-9]*\)$/\1/p' |
         sort -u | grep -vx 'test_size_overflow' || true)
-    [ -z "$skipped" ] || die "$1: cmocka skipped $(echo "$skipped" | tr '\n' ' ')"
+    if [ -n "$skipped" ]; then
+        # without ../shared/corpus the corpus checks skip; CI has the corpus
+        [ "${CI:-}" != true ] || die "$1: cmocka skipped $(echo "$skipped" | tr '\n' ' ')"
+        echo "$1: cmocka skipped (no ../shared/corpus here?): $(echo "$skipped" | tr '\n' ' ')"
+    fi
 }
 windows build-windows OFF
 windows build-windows-dll ON
