@@ -678,6 +678,7 @@ static void json_report(const report *r)
 
 #define INSTANCES 64
 
+#if defined(BENCH_THREADS)
 typedef struct worker {
     const md2_model *model;
     float *buffers;      /* 6 floats a vertex for each of its instances */
@@ -686,7 +687,6 @@ typedef struct worker {
     unsigned long posed;
 } worker;
 
-#if defined(BENCH_THREADS)
 /* Until the deadline, poses each of the worker's instances in turn:
  * instance k shows the pair (k + round, k + round + 1) at a t of its own. */
 static void *work(void *arg)
