@@ -685,6 +685,7 @@ static void json_report(const report *r)
 
 #define INSTANCES 64
 
+#if defined(BENCH_THREADS)
 typedef struct worker {
     const md2_model *model;
     float *buffers;      /* 6 floats a vertex for each of its instances */
@@ -712,6 +713,7 @@ static void *work(void *arg)
         }
     return NULL;
 }
+#endif
 
 /* Instances a second posed by threads threads sharing m (each posing its
  * share of the instances, in its own buffers) over budget seconds: the

@@ -34,8 +34,13 @@
             return md2_try_r_;                                                \
     } while (0)
 
-/* Alignment of a type in C99. */
+/* Alignment of a type in C99 (C++, which compiles include/md2_single.h's
+ * implementation too, defines no type inside offsetof: it has alignof). */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define MD2_ALIGNOF(type) alignof(type)
+#else
 #define MD2_ALIGNOF(type) offsetof(struct { char c; type member; }, member)
+#endif
 
 /* 1 on a little-endian host, where the model's int16/uint16/int32 arrays
  * hold a file's bytes as they are. */

@@ -1,6 +1,38 @@
 # Fails unless the shared library exports only md2_* functions.
 #   cmake -DLIB=<libmd2.so> -DNM=<nm> -P tests/exports.cmake
+#   cmake -DLIB=<libmd2.dll> -DOBJDUMP=<objdump> -P tests/exports.cmake
+# (a DLL: the names of its export table, which must be the public API,
+# md2_ but not the internal md2__)
 # SPDX-License-Identifier: MIT
+if(OBJDUMP)
+  execute_process(COMMAND "${OBJDUMP}" -p "${LIB}" OUTPUT_VARIABLE out RESULT_VARIABLE rc)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "${OBJDUMP} -p failed on ${LIB}")
+  endif()
+  string(FIND "${out}" "[Ordinal/Name Pointer] Table" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "${LIB} has no export table")
+  endif()
+  string(SUBSTRING "${out}" ${at} -1 out)
+  string(REPLACE "\n" ";" lines "${out}")
+  set(count 0)
+  foreach(line IN LISTS lines)
+    if(line MATCHES "^[ \t]*\\[ *[0-9]+\\] (.+)$")
+      set(name "${CMAKE_MATCH_1}")
+      if(NOT name MATCHES "^md2_" OR name MATCHES "^md2__")
+        message(FATAL_ERROR "${LIB} exports ${name}, which is not public API")
+      endif()
+      math(EXPR count "${count} + 1")
+    elseif(count GREATER 0 AND line STREQUAL "")
+      break()
+    endif()
+  endforeach()
+  if(count EQUAL 0)
+    message(FATAL_ERROR "no exported symbols found in ${LIB}")
+  endif()
+  message(STATUS "${count} exported functions, all public API")
+  return()
+endif()
 execute_process(COMMAND "${NM}" -D --defined-only "${LIB}"
   OUTPUT_VARIABLE out RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)

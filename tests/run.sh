@@ -171,11 +171,12 @@ if [ "$valgrind" = 1 ]; then
     # embed: builds other projects; gpu: md2_view under Xvfb and Mesa, which
     # is slow and reports Mesa's own leaks under valgrind; judge: node
     # (glTF-Validator, three.js) and the poses they compare with; script:
-    # the md2 command's cases (tests/tool), run below
-    say "Running every test program under valgrind (embedding, gpu, judge and script tests excluded)"
+    # the md2 command's cases (tests/tool), run below; single: the unit
+    # tests again on include/md2_single.h, the same code as the library's
+    say "Running every test program under valgrind (embedding, gpu, judge, script and single tests excluded)"
     vg_opts="--error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all --show-leak-kinds=all --track-origins=yes"
     status=0
-    run ctest --test-dir "$build_dir" -T memcheck -LE 'embed|gpu|judge|script' -j"$jobs" --timeout 1800 \
+    run ctest --test-dir "$build_dir" -T memcheck -LE 'embed|gpu|judge|script|single' -j"$jobs" --timeout 1800 \
         --output-on-failure \
         --overwrite MemoryCheckCommand="$(command -v valgrind)" \
         --overwrite MemoryCheckCommandOptions="$vg_opts" || status=$?

@@ -4,7 +4,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#if defined(__unix__) || defined(__APPLE__)
+#if defined(__unix__) || defined(__APPLE__) || defined(__MINGW32__) /* mingw-w64: winpthreads */
 #define _POSIX_C_SOURCE 200809L
 #include <pthread.h>
 #define HAVE_PTHREADS 1

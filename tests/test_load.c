@@ -68,10 +68,15 @@ static void test_err_io(void **state)
     assert_int_equal(md2_load_file("no/such/dir/model.md2", &o, &m), MD2_ERR_IO);
     assert_null(m);
     assert_non_null(strstr(d.message, "no/such/dir/model.md2"));
-    /* a path that opens but cannot be read (a folder): the path is named */
+    /* a path that opens but cannot be read (a folder): the path is named;
+     * Windows' C runtime refuses to open a folder, with EACCES */
     assert_int_equal(md2_load_file(".", &o, &m), MD2_ERR_IO);
+#ifdef _WIN32
+    assert_string_equal(d.message, "cannot open '.': permission denied");
+#else
     assert_true(strncmp(d.message, ".: ", 3) == 0);
     assert_non_null(strstr(d.message, "byte 0"));
+#endif
     assert_int_equal(md2_load_file(NULL, &o, &m), MD2_ERR_INVALID_ARGUMENT);
     assert_int_equal(md2_load_file(tmp_path, &o, NULL), MD2_ERR_INVALID_ARGUMENT);
     /* a read error in the header and in the data */
@@ -102,7 +107,11 @@ static void test_io_errors_say_why(void **state)
     assert_string_equal(d.field, "path");
     /* a directory: refused at open or at the first read, either way named */
     assert_int_equal(md2_load_file(".", &o, &m), MD2_ERR_IO);
+#ifdef _WIN32
+    assert_non_null(strstr(d.message, "permission denied")); /* Windows' reason */
+#else
     assert_non_null(strstr(d.message, "is a directory"));
+#endif
     assert_non_null(strstr(d.message, "."));
 #ifdef HAVE_POSIX
     write_tmp(file, size);

@@ -6,7 +6,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#if defined(__unix__) || defined(__APPLE__)
+#if defined(__unix__) || defined(__APPLE__) || defined(__MINGW32__) /* mingw-w64: winpthreads */
 #ifndef _POSIX_C_SOURCE
 #define _POSIX_C_SOURCE 200809L
 #endif

@@ -90,6 +90,7 @@ elseif(MODE STREQUAL "install")
   file(GLOB_RECURSE _installed RELATIVE "${_prefix}" LIST_DIRECTORIES false "${_prefix}/*")
   set(_expected
     "include/md2/md2.h"
+    "include/md2_single\\.h"
     "lib[^/]*/(.*/)?cmake/md2/md2Config\\.cmake"
     "lib[^/]*/(.*/)?cmake/md2/md2ConfigVersion\\.cmake"
     "lib[^/]*/(.*/)?cmake/md2/md2Targets\\.cmake"
@@ -108,7 +109,7 @@ elseif(MODE STREQUAL "install")
   endforeach()
   # Nothing else: no internal headers, tests or examples.
   foreach(_f IN LISTS _installed)
-    if(NOT _f MATCHES "^(include/md2/[^/]*\\.h|lib[^/]*/(.*/)?cmake/md2/md2[A-Za-z-]*\\.cmake|lib[^/]*/(.*/)?pkgconfig/md2\\.pc|(lib[^/]*|bin)/(.*/)?(lib)?md2[^/]*)$")
+    if(NOT _f MATCHES "^(include/md2/[^/]*\\.h|include/md2_single\\.h|lib[^/]*/(.*/)?cmake/md2/md2[A-Za-z-]*\\.cmake|lib[^/]*/(.*/)?pkgconfig/md2\\.pc|(lib[^/]*|bin)/(.*/)?(lib)?md2[^/]*)$")
       message(FATAL_ERROR "[embed install] unexpected installed file: ${_f}")
     endif()
   endforeach()
