@@ -1823,7 +1823,9 @@ MD2_API md2_result md2_bundle_load(const char *model_path, md2_file_fn read,
                                    md2_bundle **out);
 
 /** md2_bundle_load() from the file system, through the C library's fopen
- *  and fread: a file that fopen cannot open because it does not exist
+ *  and fread, with the model read as md2_load_file() reads it (the header
+ *  first, bounded, one pass: md2_bundle_load_stream()): a file that fopen
+ *  cannot open because it does not exist
  *  (ENOENT) is missing; any other failure to open or read is MD2_ERR_IO,
  *  and its message ends with the operating system's reason, in
  *  md2_load_file()'s words ("x.tag: the file exists but cannot be read:
@@ -1831,6 +1833,31 @@ MD2_API md2_result md2_bundle_load(const char *model_path, md2_file_fn read,
 MD2_API md2_result md2_bundle_load_file(const char *model_path,
                                         const md2_options *opts,
                                         md2_bundle **out);
+
+/** The reason a read callback failed, for messages ("is a directory");
+ *  called with the callback's user pointer right after it failed. */
+typedef const char *(*md2_why_fn)(void *user);
+
+/** md2_bundle_load() with the model read as a stream, through
+ *  read_model(model_user, ...), the way md2_load_stream() reads it: the
+ *  68-byte header first (a stream that is not an MD2 file is refused after
+ *  it), then only as far as the header describes (plus one byte, to learn
+ *  whether more follows), in one pass: pipes work, and a huge file costs
+ *  what its model needs. The side files beside model_path are read through
+ *  read(user, ...) as md2_bundle_load() reads them. why (may be NULL) says
+ *  why a call failed: why(user) after read returned MD2_FILE_ERROR,
+ *  why(model_user) after read_model returned MD2_READ_ERROR; its text ends
+ *  the message ("body.tag: the file exists but cannot be read: is a
+ *  directory"). Messages start with model_path as md2_bundle_load()'s do.
+ *  Errors: those of md2_bundle_load() (MD2_ERR_INVALID_ARGUMENT also for
+ *  read_model NULL) and of md2_load_stream(). Thread-safe if the callbacks
+ *  are. */
+MD2_API md2_result md2_bundle_load_stream(const char *model_path,
+                                          md2_read_fn read_model,
+                                          void *model_user, md2_file_fn read,
+                                          void *user, md2_why_fn why,
+                                          const md2_options *opts,
+                                          md2_bundle **out);
 
 /** Releases a bundle and everything in it. NULL is a no-op. */
 MD2_API void md2_bundle_free(md2_bundle *bundle);
@@ -2046,6 +2073,126 @@ MD2_API md2_result md2_rebuild(const md2_model *m, const md2_build_options *opts
 #endif
 
 #endif /* MD2_BUILD_H */
+
+/* ==== include/md2/simplify.h ==== */
+/*
+ * libmd2 - levels of detail: one simplification for every frame.
+ *
+ * md2_simplify() removes triangles from an animated model by half-edge
+ * collapses (a vertex merged into a neighbour, which keeps its bytes in
+ * every frame), one sequence of collapses for all keyframes, each chosen
+ * by its error summed over every keyframe: a quadric of the planes of the
+ * vertex's triangles in each frame, area-weighted, summed over the frames
+ * (Mohr and Gleicher, "Deformation sensitive decimation", 2003). A collapse
+ * never tears the skin (texcoords of the result are texcoords of the
+ * source at the surviving vertex; seams and open borders collapse only
+ * along themselves), never turns a triangle's normal by more than 90
+ * degrees in any keyframe, and keeps the surface manifold where it was.
+ * Each result is an ordinary md2_model (one allocation; md2_write() it)
+ * with the source's frames, transforms, normals, skins and names, and new
+ * GL commands. docs/simplify.md explains the method and its numbers.
+ *
+ * All functions are thread-safe: they read their inputs, write their
+ * outputs and keep no state. The result is the same bytes on every host.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef MD2_SIMPLIFY_H
+#define MD2_SIMPLIFY_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** What a level aims at (md2_simplify_target.kind). */
+typedef enum md2_simplify_kind {
+    MD2_SIMPLIFY_TRIANGLES = 0, /**< at most value triangles (a whole number; 0: as few as it can) */
+    MD2_SIMPLIFY_RATIO,         /**< at most value times the source's triangles, rounded down (value in [0, 1]; more: all) */
+    MD2_SIMPLIFY_ERROR          /**< as few triangles as keep the largest error (md2_lod.max_error) at most value, in model units */
+} md2_simplify_kind;
+
+/** One level to make. A target above the source's triangles gives the
+ *  source's triangles (no collapse). */
+typedef struct md2_simplify_target {
+    md2_simplify_kind kind;
+    double value;           /**< finite, at least 0 */
+    uintptr_t reserved_[2]; /**< must be zero ("md2_simplify_target.reserved_[i]") */
+} md2_simplify_target;
+
+/** md2_simplify_options.flags: do not measure the error of triangle and
+ *  ratio levels (md2_lod.max_error, mean_error and relative_error are then
+ *  -1); error levels are always measured. */
+#define MD2_SIMPLIFY_NO_ERROR 1u
+
+/** Options of md2_simplify(). Zero-initialise (or pass NULL): malloc/free,
+ *  errors measured, no diagnostic. */
+typedef struct md2_simplify_options {
+    md2_allocator allocator;    /**< every allocation; zero: malloc/free */
+    unsigned flags;             /**< MD2_SIMPLIFY_* */
+    md2_diagnostic *error;      /**< if not NULL, filled when the call fails */
+    uintptr_t reserved_[6];     /**< must be zero ("md2_simplify_options.reserved_[i]") */
+} md2_simplify_options;
+
+/** One level of detail, filled in by md2_simplify() and released with
+ *  md2_lod_free(). */
+typedef struct md2_lod {
+    md2_model *model;           /**< the simplified model (md2_free() is done by md2_lod_free()) */
+    size_t num_collapses;       /**< collapses applied to the source to make it */
+    /** Over every keyframe f and every source vertex that a source
+     *  triangle uses: the distance in model units from its position in
+     *  frame f to the nearest triangle of this model in frame f. The
+     *  largest and the mean; relative_error is max_error divided by the
+     *  diagonal of the box of the source's vertices in all frames (0 when
+     *  that box is a point). -1 when not measured (MD2_SIMPLIFY_NO_ERROR). */
+    double max_error, mean_error, relative_error;
+    /** model->num_vertices entries: the source vertex of each vertex (its
+     *  bytes in every frame are that vertex's). */
+    const uint32_t *source_vertex;
+    /** model->num_texcoords entries: the source texcoord of each. */
+    const uint32_t *source_texcoord;
+    /** model->num_triangles entries: the source triangle each comes from
+     *  (its corners moved by the collapses, in the source's order). */
+    const uint32_t *source_triangle;
+    md2_allocator allocator_;   /**< private: how the maps are freed */
+    uintptr_t reserved_[4];     /**< written as zero */
+} md2_lod;
+
+/** Simplifies m once and stores a level for each of the num_targets
+ *  targets in levels[0 .. num_targets) (the caller's array), all from one
+ *  sequence of collapses: a level with fewer triangles is the same
+ *  sequence run further, so the levels nest. The triangles of a level are
+ *  the source's (in its order) that survive, their corners moved to the
+ *  surviving vertices; vertices and texcoords are the used ones, in the
+ *  source's order, each frame's vertex bytes and transform as in the
+ *  source. GL commands are made anew (none when the skin size is 0).
+ *  Triangles with two corners on one vertex are dropped first. Vertices
+ *  on an edge of three or more triangles, and seam or border vertices
+ *  where seams and borders meet, never move. The collapses stop at a
+ *  target or when no collapse is allowed (then a level has more triangles
+ *  than it asked for). Time: O(T log T) collapse choices, each O(F) (F
+ *  keyframes), plus one O(F) measure of the error per level (an error
+ *  level: O(log T) of them). Memory: 36 bytes a vertex and frame for the
+ *  quadrics, 12 for the decoded frames, and a few dozen bytes a triangle.
+ *  On failure every level is zeroed and nothing stays allocated. Errors:
+ *  MD2_ERR_INVALID_ARGUMENT (m, targets or levels NULL, num_targets 0, a
+ *  target's kind or value, reserved_ not zero, unknown flags; the
+ *  diagnostic's index is the target), MD2_ERR_INVALID_MODEL (m breaks a
+ *  rule of the format, or has no triangle with three distinct vertices),
+ *  MD2_ERR_OUT_OF_MEMORY. */
+MD2_API md2_result md2_simplify(const md2_model *m, const md2_simplify_target *targets,
+                                size_t num_targets, const md2_simplify_options *opts,
+                                md2_lod *levels);
+
+/** Releases what md2_simplify() put in lod (its model and maps) and zeroes
+ *  it. NULL, or a zeroed lod, is a no-op. */
+MD2_API void md2_lod_free(md2_lod *lod);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MD2_SIMPLIFY_H */
 
 #endif /* MD2_SINGLE_H */
 
@@ -2742,6 +2889,7 @@ md2_result md2__reserved_build_anims(const md2_build_anim *anims, size_t count,
 
 /* ==== src/strips.c ==== */
 #define across md2_single__strips_across
+#define alive md2_single__strips_alive
 #define build md2_single__strips_build
 #define commit md2_single__strips_commit
 #define corner_key md2_single__strips_corner_key
@@ -2886,6 +3034,14 @@ void md2__glcmds_scan(const uint8_t *bytes, const int32_t *words, size_t n,
  * md2_parse(d, n, ...) is md2__parse(d, n, n, 0, ...). */
 md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follows,
                       const md2_options *opts, md2_model **out);
+
+/* md2_load_stream() without the argument checks, for the bundle loader:
+ * the messages name no file (the caller puts its name before them), a
+ * read's failure has why(user)'s reason (why may be NULL), and with
+ * whole_file a read that fails at byte 0 is "the file exists but cannot be
+ * read: REASON" (a directory opened as a file). */
+md2_result md2__load_source(md2_read_fn read, void *user, const char *(*why)(void *user),
+                            int whole_file, const md2_options *opts, md2_model **out);
 
 /* The checks md2__parse() makes on the header alone, in the same order and
  * with the same results (warnings are not reported: the parse that follows
@@ -3791,6 +3947,7 @@ md2_result md2__strips_build(const md2_triangle *triangles, size_t num_triangles
 #undef DEG_USED
 #undef DEG_LONELY
 #undef across
+#undef alive
 #undef build
 #undef commit
 #undef corner_key
@@ -5093,7 +5250,11 @@ void md2_free(md2_model *model)
 typedef struct source {
     md2_read_fn read;
     void *user;
-    const char *name;        /* "stream", or the file's path, for messages */
+    const char *name;        /* "stream", or the file's path, for messages;
+                              * NULL: messages name nothing (the caller adds
+                              * the name) */
+    int whole_file;          /* a read error at byte 0 is "the file exists
+                              * but cannot be read" (a directory, ...) */
     const char *(*why)(void *user); /* the reason for a read error, or NULL */
     md2_diagnostic *err;
     size_t got;              /* bytes read so far */
@@ -5112,12 +5273,18 @@ static int read_some(source *src, uint8_t *dst, size_t n, size_t *done)
             break;
         if (r == MD2_READ_ERROR || r > want) {
             const char *why = src->why ? src->why(src->user) : NULL;
-            md2__fail(src->err, MD2_ERR_IO, MD2_SECTION_NONE, "", src->got, 0,
-                      "%s: reading failed at byte %lu: %s", src->name,
-                      (unsigned long)src->got,
-                      r != MD2_READ_ERROR ? "the read callback returned more bytes than asked for"
-                      : why ? why
-                            : "the read callback reported an error");
+            const char *reason = r != MD2_READ_ERROR
+                                     ? "the read callback returned more bytes than asked for"
+                                 : why ? why
+                                       : "the read callback reported an error";
+            if (src->whole_file && src->got == 0 && r == MD2_READ_ERROR)
+                md2__fail(src->err, MD2_ERR_IO, MD2_SECTION_NONE, "path", 0, 0,
+                          "%s%sthe file exists but cannot be read: %s", src->name ? src->name : "",
+                          src->name ? ": " : "", reason);
+            else
+                md2__fail(src->err, MD2_ERR_IO, MD2_SECTION_NONE, "", src->got, 0,
+                          "%s%sreading failed at byte %lu: %s", src->name ? src->name : "",
+                          src->name ? ": " : "", (unsigned long)src->got, reason);
             return -1;
         }
         *done += r;
@@ -5175,8 +5342,8 @@ static md2_result load(source *src, const md2_options *opts, md2_model **out)
     buf = (uint8_t *)a.alloc(a.user, cap);
     if (!buf)
         return md2__fail(src->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
-                         "%s: allocating a %lu-byte read buffer failed", src->name,
-                         (unsigned long)cap);
+                         "%s%sallocating a %lu-byte read buffer failed",
+                         src->name ? src->name : "", src->name ? ": " : "", (unsigned long)cap);
     memcpy(buf, header, MD2_HEADER_SIZE);
     /* the buffer doubles only as data arrives: a header that lies about
      * sizes costs memory in proportion to the bytes really delivered */
@@ -5187,9 +5354,9 @@ static md2_result load(source *src, const md2_options *opts, md2_model **out)
             if (!nbuf) {
                 a.free(a.user, buf);
                 return md2__fail(src->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "",
-                                 src->got, 0,
-                                 "%s: growing the read buffer to %lu bytes failed",
-                                 src->name, (unsigned long)ncap);
+                                 src->got, 0, "%s%sgrowing the read buffer to %lu bytes failed",
+                                 src->name ? src->name : "", src->name ? ": " : "",
+                                 (unsigned long)ncap);
             }
             memcpy(nbuf, buf, src->got);
             a.free(a.user, buf);
@@ -5217,6 +5384,20 @@ static md2_result load(source *src, const md2_options *opts, md2_model **out)
         res = md2__parse(buf, keep, size, 0, opts, out);
     a.free(a.user, buf);
     return res;
+}
+
+md2_result md2__load_source(md2_read_fn read, void *user, const char *(*why)(void *user),
+                            int whole_file, const md2_options *opts, md2_model **out)
+{
+    source src;
+    memset(&src, 0, sizeof src);
+    src.read = read;
+    src.user = user;
+    src.why = why;
+    src.whole_file = whole_file;
+    src.err = opts ? opts->error : NULL;
+    *out = NULL;
+    return load(&src, opts, out);
 }
 
 md2_result md2_load_stream(md2_read_fn read, void *user, const md2_options *opts,
@@ -7140,10 +7321,11 @@ md2_result md2__pair_bounds(const md2_model *m, uint32_t a, uint32_t b, float t,
  * Kernels: scalar C (the reference, and the only one on s390x, x87 and
  * with MD2_SIMD off), SSE2 (the x86-64 baseline; also 32-bit x86 built
  * with SSE2 arithmetic),
- * AVX2 (x86-64, chosen at run time on CPUs that have it) and NEON
- * (little-endian 64-bit ARM). Each gives the scalar kernel's bits: SSE,
- * AVX and NEON float multiplies and adds are IEEE single precision with one
- * rounding each, the kernels do the same operations in the same order as
+ * AVX2 (x86-64, chosen at run time on CPUs that have it), NEON
+ * (little-endian 64-bit ARM) and WebAssembly SIMD128 (wasm builds with
+ * -msimd128, docs/web.md). Each gives the scalar kernel's bits: SSE,
+ * AVX, NEON and SIMD128 float multiplies and adds are IEEE single precision
+ * with one rounding each, the kernels do the same operations in the same order as
  * the scalar code (decode: (s * v) + t; blend: (wa * a) + (wb * b)), and
  * nothing is fused: no FMA intrinsic (vmulq_f32 then vaddq_f32 on NEON,
  * not vfmaq_f32 or vmlaq_f32), the AVX2 functions are compiled for
@@ -7156,7 +7338,11 @@ md2_result md2__pair_bounds(const md2_model *m, uint32_t a, uint32_t b, float t,
  * removed the others has the numbers): the SSE2 rows (2.6x the scalar
  * kernel), the AVX2 stream of packed arrays (3.1x the SSE2 rows on
  * md2_lerp) and AVX2's paths for md2_layout_default(0) (1.6x-1.9x the
- * generic AVX2 pairs on md2_mesh_lerp). NEON mirrors the SSE2 rows.
+ * generic AVX2 pairs on md2_mesh_lerp). NEON and SIMD128 mirror the SSE2
+ * rows; SIMD128 makes md2_lerp in Node about twice as fast as the scalar
+ * kernel compiled with -msimd128 (docs/web.md). The WebAssembly build's digest
+ * equals the native one's (tests/web), which is how SIMD128 is tested: no
+ * native test can run it.
  *
  * Also the jobs' set-up (md2__pose_setup, md2__pose_fade). Never allocates;
  * reads the model and writes the job's outputs only.
@@ -7185,6 +7371,10 @@ md2_result md2__pair_bounds(const md2_model *m, uint32_t a, uint32_t b, float t,
     __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #define MD2_POSE_NEON 1
 #include <arm_neon.h>
+#endif
+#if !defined(MD2_NO_SIMD) && defined(__wasm_simd128__)
+#define MD2_POSE_WASM 1
+#include <wasm_simd128.h>
 #endif
 
 
@@ -7331,7 +7521,7 @@ void md2__pose_scalar(const md2__pose_job *job)
     }
 }
 
-#if defined(MD2_POSE_SSE2) || defined(MD2_POSE_NEON)
+#if defined(MD2_POSE_SSE2) || defined(MD2_POSE_NEON) || defined(MD2_POSE_WASM)
 /* ------------------------------------------------------------------------ */
 /* Shared by the SIMD kernels                                                */
 /* ------------------------------------------------------------------------ */
@@ -8241,6 +8431,225 @@ static void md2__pose_neon(const md2__pose_job *j)
 }
 #endif /* MD2_POSE_NEON */
 
+#if defined(MD2_POSE_WASM)
+/* ------------------------------------------------------------------------ */
+/* WebAssembly SIMD128                                                       */
+/* ------------------------------------------------------------------------ */
+
+static inline v128_t wasm_load(const float *p) { return wasm_v128_load(p); }
+
+static inline v128_t wasm_load3(const float *p) { return wasm_f32x4_make(p[0], p[1], p[2], 0.0f); }
+
+/* s * (x, y, z, normal index) + t with s[3] = t[3] = 0 */
+static inline v128_t wasm_decode(const md2_vertex *v, v128_t s, v128_t t)
+{
+    v128_t b = wasm_v128_load32_zero(v);
+    b = wasm_u32x4_extend_low_u16x8(wasm_u16x8_extend_low_u8x16(b));
+    return wasm_f32x4_add(wasm_f32x4_mul(wasm_f32x4_convert_u32x4(b), s), t);
+}
+
+static inline void wasm_put3(float *p, v128_t v)
+{
+    wasm_v128_store64_lane(p, v, 0);
+    p[2] = wasm_f32x4_extract_lane(v, 2);
+}
+
+static inline void wasm_put4(float *p, v128_t v) { wasm_v128_store(p, v); }
+
+/* md2__unit_normal() itself, on lanes 0-2: its square, square root and
+ * division are scalar operations with one rounding each */
+static inline v128_t wasm_unit(v128_t n)
+{
+    float f[3];
+    f[0] = wasm_f32x4_extract_lane(n, 0);
+    f[1] = wasm_f32x4_extract_lane(n, 1);
+    f[2] = wasm_f32x4_extract_lane(n, 2);
+    md2__unit_normal(f);
+    return wasm_f32x4_make(f[0], f[1], f[2], 0.0f);
+}
+
+/* (x, z, -y) */
+static inline v128_t wasm_yup(v128_t v)
+{
+    const v128_t sign = wasm_f32x4_make(0.0f, 0.0f, -0.0f, 0.0f);
+    return wasm_v128_xor(wasm_i32x4_shuffle(v, v, 0, 2, 1, 3), sign);
+}
+
+static inline void wasm_put_uv(float *p, const float *src, int flip)
+{
+    p[0] = src[0];
+    p[1] = flip ? 1.0f - src[1] : src[1];
+}
+
+#define ROWS(name) wasm_##name
+#define VEC v128_t
+#define v_load wasm_load
+#define v_load3 wasm_load3
+#define v_set1 wasm_f32x4_splat
+#define v_mul wasm_f32x4_mul
+#define v_add wasm_f32x4_add
+#define v_decode wasm_decode
+#define v_put3 wasm_put3
+#define v_put4 wasm_put4
+#define v_unit wasm_unit
+#define v_yup wasm_yup
+#define v_put_uv wasm_put_uv
+/* ---- src/pose_rows.h (included by src/pose_kernels.c) ---- */
+/*
+ * The row loop of the SIMD pose kernels (internal), included once per
+ * instruction set by pose_kernels.c with these defined:
+ *
+ *   ROWS(name)            the function name for this instruction set
+ *   VEC                   a vector of 4 floats
+ *   v_load(p)             4 floats from p
+ *   v_load3(p)            p[0], p[1], p[2], 0 (from scalar loads: the job
+ *                         was just written float by float, and a vector
+ *                         load of it would wait for the stores to retire)
+ *   v_set1(x)             x in every lane
+ *   v_mul(a, b), v_add(a, b)   lane-wise, one rounding each, never fused
+ *   v_decode(v, s, t)     s * (float)v->v[k] + t lane by lane ([3]: 0)
+ *   v_put3(p, v), v_put4(p, v)   store lanes 0-2, or 0-3
+ *   v_unit(v)             md2__unit_normal() of lanes 0-2
+ *   v_yup(v)              (x, z, -y)
+ *   v_put_uv(p, src, flip)     p[0] = src[0], p[1] = src[1] or 1 - src[1]
+ *
+ * A vertex is one row: x, y, z (and 0) in one vector, its normal in
+ * another; a cross-fade computes both pairs' rows, then blends them. A row
+ * is stored with a 16-byte store where the 4 bytes past the attribute are
+ * written again later in the same call (see wide_plan in pose_kernels.c),
+ * else with an 8-byte and a 4-byte store.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+/* One keyframe pair's constants, as vectors. */
+typedef struct ROWS(pair) {
+    VEC sa, ta, sb, tb, wa, wb;
+    const md2_vertex *va, *vb;
+} ROWS(pair);
+
+static inline void ROWS(pair_init)(ROWS(pair) *k, const md2__pose_pair *p)
+{
+    k->sa = v_load3(p->sa);
+    k->ta = v_load3(p->ta);
+    k->sb = v_load3(p->sb);
+    k->tb = v_load3(p->tb);
+    k->wa = v_set1(p->wa);
+    k->wb = v_set1(p->wb);
+    k->va = p->va;
+    k->vb = p->vb;
+}
+
+/* The position and (if normals) the normal of model vertex s in pair k. */
+static inline void ROWS(vertex)(const ROWS(pair) *k, size_t s, int key, int normals,
+                                VEC *pos, VEC *nrm)
+{
+    const md2_vertex *a = k->va + s;
+    if (key) {
+        *pos = v_decode(a, k->sa, k->ta);
+        if (normals)
+            *nrm = v_load(md2__normals4[a->normal]);
+    } else {
+        const md2_vertex *b = k->vb + s;
+        VEC pa = v_decode(a, k->sa, k->ta);
+        VEC pb = v_decode(b, k->sb, k->tb);
+        *pos = v_add(v_mul(k->wa, pa), v_mul(k->wb, pb));
+        if (normals) {
+            VEC na = v_load(md2__normals4[a->normal]);
+            VEC nb = v_load(md2__normals4[b->normal]);
+            *nrm = v_add(v_mul(k->wa, na), v_mul(k->wb, nb));
+        }
+    }
+}
+
+/* Rows [begin, end) of job j, its current pair a keyframe if key. Every-
+ * thing the loop reads from j is copied first: the stores below may alias
+ * any memory. */
+static inline void ROWS(loop)(const md2__pose_job *j, size_t begin, size_t end, int key)
+{
+    ROWS(pair) cur, from;
+    wide_plan w;
+    const uint32_t *index = j->index;
+    const float *uv_src = j->uv_src;
+    const size_t last = j->end;
+    float *pos = j->pos, *nrm = j->nrm, *uv = j->uv;
+    const size_t ps = j->pos_stride, ns = j->nrm_stride, us = j->uv_stride;
+    const int normals = nrm != NULL;
+    const int unit = normals && (j->flags & MD2__POSE_UNIT_NORMALS) != 0;
+    const int y_up = (j->flags & MD2__POSE_Y_UP) != 0;
+    const int flip = (j->flags & MD2__POSE_FLIP_V) != 0;
+    const int fade = j->fade, from_key = j->from.key;
+    const VEC w_from = v_set1(j->w_from), w_cur = v_set1(j->w_cur);
+    size_t i;
+
+    ROWS(pair_init)(&cur, &j->cur);
+    ROWS(pair_init)(&from, &j->from);
+    plan_wide_stores(j, &w);
+    for (i = begin; i < end; i++) {
+        const int more = i + 1 < last; /* a row follows this one */
+        const size_t s = index ? index[i] : i;
+        VEC p, n = v_set1(0.0f); /* n: unused without normals */
+        ROWS(vertex)(&cur, s, key, normals, &p, &n);
+        if (fade) { /* w_from * from + w_cur * cur */
+            VEC po, no = n;
+            ROWS(vertex)(&from, s, from_key, normals, &po, &no);
+            p = v_add(v_mul(w_from, po), v_mul(w_cur, p));
+            if (normals)
+                n = v_add(v_mul(w_from, no), v_mul(w_cur, n));
+        }
+        if (unit)
+            n = v_unit(n);
+        if (y_up) {
+            p = v_yup(p);
+            if (normals)
+                n = v_yup(n);
+        }
+        if (w.pos_all || (w.pos_next && more))
+            v_put4(pos + i * ps, p);
+        else
+            v_put3(pos + i * ps, p);
+        if (normals) {
+            if (w.nrm_all || (w.nrm_next && more))
+                v_put4(nrm + i * ns, n);
+            else
+                v_put3(nrm + i * ns, n);
+        }
+        if (uv)
+            v_put_uv(uv + i * us, uv_src + 2 * i, flip);
+    }
+}
+
+static void ROWS(rows)(const md2__pose_job *j, size_t begin, size_t end)
+{
+    if (j->cur.key)
+        ROWS(loop)(j, begin, end, 1);
+    else
+        ROWS(loop)(j, begin, end, 0);
+}
+
+/* The parameters above are this instantiation's: the next one defines its
+ * own. */
+#undef ROWS
+#undef VEC
+#undef v_load
+#undef v_load3
+#undef v_set1
+#undef v_mul
+#undef v_add
+#undef v_decode
+#undef v_put3
+#undef v_put4
+#undef v_unit
+#undef v_yup
+#undef v_put_uv
+/* ---- back in src/pose_kernels.c ---- */
+
+static void md2__pose_wasm(const md2__pose_job *j)
+{
+    wasm_rows(j, j->begin, j->end);
+}
+#endif /* MD2_POSE_WASM */
+
 /* ------------------------------------------------------------------------ */
 /* Choosing a kernel                                                         */
 /* ------------------------------------------------------------------------ */
@@ -8256,6 +8665,8 @@ static md2__pose_fn best_kernel(void)
     return md2__pose_sse2;
 #elif defined(MD2_POSE_NEON)
     return md2__pose_neon;
+#elif defined(MD2_POSE_WASM)
+    return md2__pose_wasm;
 #else
     return md2__pose_scalar;
 #endif
@@ -8283,11 +8694,16 @@ md2__pose_fn md2__pose_kernel_named(const char *name)
     if (strcmp(name, "neon") == 0)
         return md2__pose_neon;
 #endif
+#if defined(MD2_POSE_WASM)
+    if (strcmp(name, "wasm_simd128") == 0)
+        return md2__pose_wasm;
+#endif
     return NULL;
 }
 #undef MD2_POSE_SSE2
 #undef MD2_POSE_AVX2
 #undef MD2_POSE_NEON
+#undef MD2_POSE_WASM
 #undef ROWS
 #undef VEC
 #undef v_load
@@ -8516,6 +8932,7 @@ const float *md2_normal(unsigned index)
 #undef MD2_FALLBACK_ROWS32
 
 /* ==== src/normal_nearest.c ==== */
+#define cells md2_single__normal_nearest_cells
 #define dot3 md2_single__normal_nearest_dot3
 /*
  * md2_normal_nearest(): the table normal nearest to a direction, exactly,
@@ -9087,6 +9504,7 @@ unsigned md2_normal_nearest(float x, float y, float z)
     return best;
 }
 #undef GRID
+#undef cells
 #undef dot3
 
 /* ==== src/animations.c ==== */
@@ -9835,9 +10253,13 @@ static int parse_rate(const token *tk, float *out, const char **why)
     return 1;
 }
 
-/* Reads field k as a rate into *fps; a rate of 0 is the hold quirk. */
+/* Reads field k as the rate of an animation of frames keyframes into
+ * *fps; a rate of 0 is the hold quirk. A rate so slow that the animation
+ * (frames / fps seconds, with the key back on its first frame that a loop
+ * has) would last longer than the largest float is refused: every time in
+ * it must be a finite float. */
 static md2_result read_rate(const line_fields *lf, size_t k, const cursor *c,
-                            float *fps)
+                            uint64_t frames, float *fps)
 {
     const token *tk = &lf->field[k];
     const char *why = "";
@@ -9845,6 +10267,11 @@ static md2_result read_rate(const line_fields *lf, size_t k, const cursor *c,
     if (!parse_rate(tk, fps, &why))
         return fail(c, MD2_ERR_PARSE_SIDEFILE, tk->column, "fps",
                     "fps '%.*s' %s", quote_len(tk), tk->s, why);
+    if (*fps != 0.0f && (double)frames / (double)*fps > (double)FLT_MAX)
+        return fail(c, MD2_ERR_PARSE_SIDEFILE, tk->column, "fps",
+                    "fps '%.*s' is too small: %lu frames at that rate would last %.3g seconds, "
+                    "longer than a float can hold", quote_len(tk), tk->s, (unsigned long)frames,
+                    (double)frames / (double)*fps);
     if (*fps == 0.0f)
         return warn(c, MD2_WARN_ANIM_RATE_ZERO, tk->column, "fps",
                     "fps '%.*s' is 0: the animation holds its first frame",
@@ -9932,7 +10359,7 @@ static md2_result parse_anm_line(const line_fields *lf, const cursor *c,
         return fail(c, MD2_ERR_PARSE_SIDEFILE, lf->field[2].column, "last",
                     "last frame %lu is before first frame %lu",
                     (unsigned long)last, (unsigned long)first);
-    MD2_TRY(read_rate(lf, 3, c, &fps));
+    MD2_TRY(read_rate(lf, 3, c, (uint64_t)last - first + 1u, &fps));
     MD2_TRY(check_range(m, first, last, c, &lf->field[1]));
     set_anim(a, lf->field[0].s, lf->field[0].len, c->entry, first, last, fps, -1);
     return MD2_OK;
@@ -9966,7 +10393,7 @@ static md2_result parse_framegroups_line(const line_fields *lf, const cursor *c,
         return fail(c, MD2_ERR_PARSE_SIDEFILE, lf->field[1].column, "count",
                     "first frame + count is too large");
     if (lf->count >= 3)
-        MD2_TRY(read_rate(lf, 2, c, &fps));
+        MD2_TRY(read_rate(lf, 2, c, count, &fps));
     if (lf->count >= 4 && !parse_flag(&lf->field[3], &loop))
         return fail(c, MD2_ERR_PARSE_SIDEFILE, lf->field[3].column, "loop",
                     "loop flag '%.*s' is not a whole number",
@@ -10644,6 +11071,7 @@ const char *md2_player_skin_name(const md2_player *p, const md2_model *m)
 #define cross3 md2_single__mesh_cross3
 #define dot3 md2_single__mesh_dot3
 #define put3 md2_single__mesh_put3
+#define sub3 md2_single__mesh_sub3
 /*
  * Draw-ready meshes (<md2/mesh.h>): poses written into caller layouts, GPU
  * morph data, back-to-front order and smooth normals with tangents. Reads
@@ -11113,6 +11541,7 @@ md2_result md2_mesh_smooth(const md2_mesh *mesh, void *vertices, const md2_verte
 #undef cross3
 #undef dot3
 #undef put3
+#undef sub3
 
 /* ==== src/mesh_build.c ==== */
 #define check_triangles md2_single__mesh_build_check_triangles
@@ -12386,6 +12815,10 @@ typedef struct bctx {
     const char *current;        /* the file being read or parsed */
     uint32_t warnings;          /* every flag raised */
     char *path;                 /* the model's path, then a side file's */
+    md2_read_fn stream;         /* the model as a stream (NULL: read through read) */
+    void *stream_user;
+    const char *(*stream_why)(void *user); /* why stream failed (NULL: unknown) */
+    int stream_file;            /* stream reads a file: wording of a failed first read */
     size_t base_len;            /* bytes of the path before its extension */
     int upper;                  /* side-file extensions in upper case */
 } bctx;
@@ -12637,16 +13070,44 @@ static md2_result load_tags(bctx *c, const md2_model *m, md2_tags **out)
     return r == MD2_OK ? MD2_OK : pass_error(c, r);
 }
 
-/* md2_bundle_load(), with why(user) (may be NULL) telling why read
- * failed when it returns MD2_FILE_ERROR. */
-static md2_result bundle_load(const char *model_path, md2_file_fn read, void *user,
-                              const char *(*why)(void *user), const md2_options *opts,
-                              md2_bundle **out)
+/* The model at c->current: as a stream (header first, bounded, one pass:
+ * md2__load_source()) when c->stream is set, else the whole file through
+ * c->read, then md2_parse(). */
+static md2_result load_model(bctx *c, md2_model **model)
+{
+    uint8_t *data;
+    size_t size;
+    int found;
+    md2_result r;
+    if (c->stream) {
+        r = md2__load_source(c->stream, c->stream_user, c->stream_why, c->stream_file, &c->opts,
+                             model);
+        return r == MD2_OK ? MD2_OK : pass_error(c, r);
+    }
+    MD2_TRY(read_file(c, 1, &data, &size, &found));
+    r = md2_parse(data, size, &c->opts, model);
+    c->a.free(c->a.user, data);
+    return r == MD2_OK ? MD2_OK : pass_error(c, r);
+}
+
+/* How bundle_load() reads: side files through read (why(user), may be
+ * NULL, tells why it returned MD2_FILE_ERROR); the model through stream,
+ * when it is not NULL. */
+typedef struct bundle_reads {
+    md2_file_fn read;
+    void *user;
+    const char *(*why)(void *user);
+    md2_read_fn stream;
+    void *stream_user;
+    const char *(*stream_why)(void *user);
+    int stream_file;
+} bundle_reads;
+
+static md2_result bundle_load(const char *model_path, const bundle_reads *how,
+                              const md2_options *opts, md2_bundle **out)
 {
     bctx c;
-    uint8_t *data;
-    size_t size, len;
-    int found;
+    size_t len;
     md2_model *model = NULL;
     md2_tags *tags = NULL;
     md2_bundle *b = NULL;
@@ -12655,15 +13116,19 @@ static md2_result bundle_load(const char *model_path, md2_file_fn read, void *us
     md2__diag_clear(opts ? opts->error : NULL);
     if (out)
         *out = NULL;
-    if (!model_path || !read || !out)
+    if (!model_path || !how->read || !out)
         return md2__fail(opts ? opts->error : NULL, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE,
                          "", 0, 0, "md2_bundle_load: %s is NULL",
-                         !model_path ? "model_path" : !read ? "read" : "out");
+                         !model_path ? "model_path" : !how->read ? "read" : "out");
     MD2_TRY(md2__reserved_options(opts));
     memset(&c, 0, sizeof c);
-    c.read = read;
-    c.user = user;
-    c.why = why;
+    c.read = how->read;
+    c.user = how->user;
+    c.why = how->why;
+    c.stream = how->stream;
+    c.stream_user = how->stream_user;
+    c.stream_why = how->stream_why;
+    c.stream_file = how->stream_file;
     c.caller = opts;
     if (opts)
         c.opts = *opts;
@@ -12683,14 +13148,7 @@ static md2_result bundle_load(const char *model_path, md2_file_fn read, void *us
                     (unsigned long)(c.base_len + LONGEST_EXTENSION));
     memcpy(c.path, model_path, c.base_len);
 
-    /* the model */
-    r = read_file(&c, 1, &data, &size, &found);
-    if (r == MD2_OK) {
-        r = md2_parse(data, size, &c.opts, &model);
-        c.a.free(c.a.user, data);
-        if (r != MD2_OK)
-            r = pass_error(&c, r);
-    }
+    r = load_model(&c, &model);
     /* the side files */
     if (r == MD2_OK)
         r = load_anims(&c, model, &b);
@@ -12716,7 +13174,33 @@ static md2_result bundle_load(const char *model_path, md2_file_fn read, void *us
 md2_result md2_bundle_load(const char *model_path, md2_file_fn read, void *user,
                            const md2_options *opts, md2_bundle **out)
 {
-    return bundle_load(model_path, read, user, NULL, opts, out);
+    bundle_reads how;
+    memset(&how, 0, sizeof how);
+    how.read = read;
+    how.user = user;
+    return bundle_load(model_path, &how, opts, out);
+}
+
+md2_result md2_bundle_load_stream(const char *model_path, md2_read_fn read_model,
+                                  void *model_user, md2_file_fn read, void *user, md2_why_fn why,
+                                  const md2_options *opts, md2_bundle **out)
+{
+    bundle_reads how;
+    if (!read_model) {
+        md2__diag_clear(opts ? opts->error : NULL);
+        if (out)
+            *out = NULL;
+        return md2__fail(opts ? opts->error : NULL, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE,
+                         "", 0, 0, "md2_bundle_load_stream: read_model is NULL");
+    }
+    memset(&how, 0, sizeof how);
+    how.read = read;
+    how.user = user;
+    how.why = why;
+    how.stream = read_model;
+    how.stream_user = model_user;
+    how.stream_why = why;
+    return bundle_load(model_path, &how, opts, out);
 }
 
 /* md2_file_fn over the C library's stdio; user is an int that receives
@@ -12767,11 +13251,77 @@ static const char *stdio_why(void *user)
     return md2__errno_text(*(const int *)user);
 }
 
+/* The model file for md2_bundle_load_file(), read as a stream. */
+typedef struct model_file {
+    FILE *f;
+    int error; /* errno of the failed read */
+} model_file;
+
+static size_t model_file_read(void *user, void *dst, size_t size)
+{
+    model_file *mf = (model_file *)user;
+    size_t n;
+    errno = 0;
+    n = fread(dst, 1, size, mf->f);
+    if (n < size && ferror(mf->f)) {
+        mf->error = errno;
+        return MD2_READ_ERROR;
+    }
+    return n;
+}
+
+static const char *model_file_why(void *user)
+{
+    return md2__errno_text(((const model_file *)user)->error);
+}
+
 md2_result md2_bundle_load_file(const char *model_path, const md2_options *opts,
                                 md2_bundle **out)
 {
+    md2_diagnostic *err = opts ? opts->error : NULL;
+    bundle_reads how;
+    model_file mf;
     int error = 0;
-    return bundle_load(model_path, stdio_read, &error, stdio_why, opts, out);
+    md2_result r;
+
+    if (out)
+        *out = NULL;
+    if (model_path && out) {
+        /* the model is opened here, and read as md2_load_file() reads:
+         * the header first, then no further than it describes */
+        errno = 0;
+        mf.f = fopen(model_path, "rb");
+        mf.error = 0;
+        if (!mf.f) {
+            md2__diag_clear(err);
+#ifdef ENOENT
+            if (errno == ENOENT || errno == 0)
+#else
+            if (errno == 0)
+#endif
+                return md2__fail(err, MD2_ERR_IO, MD2_SECTION_NONE, "path", 0, 0,
+                                 "cannot open '%s': no such file", model_path);
+            return md2__fail(err, MD2_ERR_IO, MD2_SECTION_NONE, "path", 0, 0,
+                             "%s: the file exists but cannot be read: %s", model_path,
+                             md2__errno_text(errno));
+        }
+    } else {
+        mf.f = NULL;
+    }
+    memset(&how, 0, sizeof how);
+    how.read = stdio_read;
+    how.user = &error;
+    how.why = stdio_why;
+    if (mf.f) {
+        how.stream = model_file_read;
+        how.stream_user = &mf;
+        how.stream_why = model_file_why;
+        how.stream_file = 1;
+    }
+    r = bundle_load(model_path, &how, opts, out);
+    if (mf.f)
+        fclose(mf.f);
+    return r;
 }
 
 void md2_bundle_free(md2_bundle *bundle)
@@ -13075,6 +13625,7 @@ void md2__normals_smooth(const float *pos, size_t stride, size_t n,
 #define fail md2_single__build_fail
 #define job md2_single__build_job
 #define max_coord md2_single__build_max_coord
+#define release md2_single__build_release
 #define reserve md2_single__build_reserve
 #define rule md2_single__build_rule
 #define rules md2_single__build_rules
@@ -14475,10 +15026,1412 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
 #undef fail
 #undef job
 #undef max_coord
+#undef release
 #undef reserve
 #undef rule
 #undef rules
 #undef start
 #undef warn
+
+/* ==== src/simplify.c ==== */
+#define allowed md2_single__simplify_allowed
+#define change md2_single__simplify_change
+#define check md2_single__simplify_check
+#define cross3 md2_single__simplify_cross3
+#define dot3 md2_single__simplify_dot3
+#define fan md2_single__simplify_fan
+#define neighbours md2_single__simplify_neighbours
+#define release md2_single__simplify_release
+#define run md2_single__simplify_run
+#define sub3 md2_single__simplify_sub3
+/*
+ * Levels of detail (<md2/simplify.h>, docs/simplify.md): one sequence of
+ * half-edge collapses for every keyframe, chosen by quadric error summed
+ * over the keyframes.
+ *
+ * The work, in order: every check of the input; the frames decoded once
+ * (the only pass over the file's vertices); per vertex and frame a
+ * quadric of the planes of its triangles, kept relative to the vertex's
+ * own position in that frame so that float keeps its precision where the
+ * collapses happen; a heap of vertices by the cost of their best allowed
+ * collapse; collapses until the smallest target, each logged (which
+ * corners moved where), so that any prefix of the sequence can be made
+ * again; then each level: its prefix made, measured (point to surface,
+ * every frame) and turned into a model by md2_rebuild() (GL commands).
+ *
+ * Every float operation that decides anything (costs, normals, distances)
+ * is rounded to float on every host (round.h), sums run in a fixed order
+ * and ties go to the lower index: the same collapses, and so the same
+ * bytes, on x86-64, aarch64, s390x and x87.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+
+#include <float.h>
+#include <math.h>
+#include <string.h>
+
+#define NONE 0xFFFFFFFFu
+#define ALIVE 0xFFFFFFFFu
+#define QN 9 /* a quadric: A (xx, yy, zz, xy, xz, yz) and b (x, y, z) */
+
+typedef struct change {
+    uint32_t corner, vertex, texcoord;
+} change;
+
+/* One neighbour of the vertex being looked at: the triangles on the edge
+ * to it (the first two), and their texcoord values at both ends. */
+typedef struct nbr {
+    uint32_t vertex;
+    uint32_t count;      /* triangles on the edge */
+    uint32_t tri[2];     /* corners (3 * triangle + k) of the vertex in the first two */
+    int special;         /* border, seam or an edge of 3 or more triangles */
+    int tried;           /* looked at, or not a candidate */
+    float cost;          /* of merging the vertex into this one */
+} nbr;
+
+typedef struct sjob {
+    const md2_model *m;
+    md2_allocator a;
+    md2_diagnostic *err;
+    size_t V, F, T;
+    float *pos;          /* F * V * 3: frame f, vertex v at (f * V + v) * 3 */
+    float *quad;         /* V * F * QN: vertex v, frame f at (v * F + f) * QN */
+    float *qc;           /* V: the constant parts, summed over the frames */
+    uint32_t *init_v, *init_s; /* 3T: corners after dropping degenerate triangles */
+    uint32_t *tv, *ts;   /* 3T: corners now */
+    uint32_t *death;     /* T: the step (1-based) that removed it; ALIVE; 0: dropped */
+    uint32_t *next;      /* 3T: corner lists of the vertices */
+    uint32_t *head, *tail; /* V */
+    unsigned char *locked; /* V */
+    uint32_t *gone_step, *gone_into; /* V: when and into what a vertex was merged */
+    /* the heap of vertices by the cost of their best collapse */
+    uint32_t *heap, *heap_pos, *target; /* V each */
+    float *cost;         /* V */
+    size_t heap_n;
+    /* the log */
+    change *log;
+    size_t log_n, log_cap;
+    uint32_t *log_end;   /* V + 1: log entries made by steps 1 .. s */
+    uint32_t *tris_after;/* V + 1: triangles left after s steps */
+    size_t steps, live;
+    /* scratch for looking at one vertex */
+    uint32_t *fan_a, *fan_b; /* T each */
+    nbr *nb;             /* V */
+    uint32_t *mark;      /* V: stamps */
+    uint32_t *todo;      /* V: vertices to look at again */
+    uint32_t stamp;
+    size_t used_vertices; /* vertices of the kept source triangles */
+    float diag;          /* of the box of every frame */
+} sjob;
+
+/* ------------------------------------------------------------------------ */
+/* Memory                                                                    */
+/* ------------------------------------------------------------------------ */
+
+static void *alloc_n(sjob *j, size_t count, size_t size, int *ok)
+{
+    void *p;
+    if (!*ok)
+        return NULL;
+    if (count == 0)
+        count = 1;
+    if (count > (size_t)-1 / size) {
+        *ok = 0;
+        return NULL;
+    }
+    p = j->a.alloc(j->a.user, count * size);
+    if (!p)
+        *ok = 0;
+    return p;
+}
+
+static void release(sjob *j, void *p)
+{
+    if (p)
+        j->a.free(j->a.user, p);
+}
+
+static void release_all(sjob *j)
+{
+    void *all[] = {j->pos, j->quad, j->qc, j->init_v, j->init_s, j->tv, j->ts, j->death,
+                   j->next, j->head, j->tail, j->locked, j->gone_step, j->gone_into,
+                   j->heap, j->heap_pos, j->target, j->cost, j->log, j->log_end,
+                   j->tris_after, j->fan_a, j->fan_b, j->nb, j->mark, j->todo};
+    size_t i;
+    for (i = 0; i < sizeof all / sizeof all[0]; i++)
+        release(j, all[i]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Float arithmetic, one rounding an operation                               */
+/* ------------------------------------------------------------------------ */
+
+static float dot3(const float *a, const float *b)
+{
+    return md2__add(md2__add(md2__mul(a[0], b[0]), md2__mul(a[1], b[1])), md2__mul(a[2], b[2]));
+}
+
+static void sub3(float *out, const float *a, const float *b)
+{
+    out[0] = md2__sub(a[0], b[0]);
+    out[1] = md2__sub(a[1], b[1]);
+    out[2] = md2__sub(a[2], b[2]);
+}
+
+static void cross3(float *out, const float *a, const float *b)
+{
+    out[0] = md2__sub(md2__mul(a[1], b[2]), md2__mul(a[2], b[1]));
+    out[1] = md2__sub(md2__mul(a[2], b[0]), md2__mul(a[0], b[2]));
+    out[2] = md2__sub(md2__mul(a[0], b[1]), md2__mul(a[1], b[0]));
+}
+
+/* (b - a) x (c - a) */
+static void normal3(float *out, const float *a, const float *b, const float *c)
+{
+    float e1[3], e2[3];
+    sub3(e1, b, a);
+    sub3(e2, c, a);
+    cross3(out, e1, e2);
+}
+
+static float sqrt_f(float x)
+{
+    return md2__to_float(sqrtf(x));
+}
+
+/* Squared distance from p to triangle abc (the closest point by the
+ * Voronoi regions of the triangle's vertices, edges and face). */
+static float dist2_point_triangle(const float *p, const float *a, const float *b, const float *c)
+{
+    float ab[3], ac[3], ap[3], bp[3], cp[3], q[3], d[3];
+    float d1, d2, d3, d4, d5, d6, va, vb, vc, v, w, denom;
+    int i;
+
+    sub3(ab, b, a);
+    sub3(ac, c, a);
+    sub3(ap, p, a);
+    d1 = dot3(ab, ap);
+    d2 = dot3(ac, ap);
+    if (d1 <= 0.0f && d2 <= 0.0f)
+        return dot3(ap, ap);
+    sub3(bp, p, b);
+    d3 = dot3(ab, bp);
+    d4 = dot3(ac, bp);
+    if (d3 >= 0.0f && d4 <= d3)
+        return dot3(bp, bp);
+    vc = md2__sub(md2__mul(d1, d4), md2__mul(d3, d2));
+    if (vc <= 0.0f && d1 >= 0.0f && d3 <= 0.0f) {
+        v = md2__div(d1, md2__sub(d1, d3));
+        for (i = 0; i < 3; i++)
+            q[i] = md2__mul_add(v, ab[i], a[i]);
+        sub3(d, p, q);
+        return dot3(d, d);
+    }
+    sub3(cp, p, c);
+    d5 = dot3(ab, cp);
+    d6 = dot3(ac, cp);
+    if (d6 >= 0.0f && d5 <= d6)
+        return dot3(cp, cp);
+    vb = md2__sub(md2__mul(d5, d2), md2__mul(d1, d6));
+    if (vb <= 0.0f && d2 >= 0.0f && d6 <= 0.0f) {
+        w = md2__div(d2, md2__sub(d2, d6));
+        for (i = 0; i < 3; i++)
+            q[i] = md2__mul_add(w, ac[i], a[i]);
+        sub3(d, p, q);
+        return dot3(d, d);
+    }
+    va = md2__sub(md2__mul(d3, d6), md2__mul(d5, d4));
+    if (va <= 0.0f && md2__sub(d4, d3) >= 0.0f && md2__sub(d5, d6) >= 0.0f) {
+        float bc[3];
+        w = md2__div(md2__sub(d4, d3), md2__add(md2__sub(d4, d3), md2__sub(d5, d6)));
+        sub3(bc, c, b);
+        for (i = 0; i < 3; i++)
+            q[i] = md2__mul_add(w, bc[i], b[i]);
+        sub3(d, p, q);
+        return dot3(d, d);
+    }
+    denom = md2__add(md2__add(va, vb), vc);
+    if (!(denom > 0.0f)) /* degenerate: the nearest of its corners will do */
+        return dot3(ap, ap);
+    v = md2__div(vb, denom);
+    w = md2__div(vc, denom);
+    for (i = 0; i < 3; i++)
+        q[i] = md2__add(md2__mul_add(v, ab[i], a[i]), md2__mul(w, ac[i]));
+    sub3(d, p, q);
+    return dot3(d, d);
+}
+
+static const float *P(const sjob *j, size_t f, uint32_t v)
+{
+    return j->pos + (f * j->V + v) * 3;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Quadrics                                                                  */
+/* ------------------------------------------------------------------------ */
+
+/* Adds w * n n^T to quadric q. */
+static void quad_add_plane(float *q, const float *n, float w)
+{
+    float wn[3];
+    wn[0] = md2__mul(w, n[0]);
+    wn[1] = md2__mul(w, n[1]);
+    wn[2] = md2__mul(w, n[2]);
+    q[0] = md2__mul_add(wn[0], n[0], q[0]);
+    q[1] = md2__mul_add(wn[1], n[1], q[1]);
+    q[2] = md2__mul_add(wn[2], n[2], q[2]);
+    q[3] = md2__mul_add(wn[0], n[1], q[3]);
+    q[4] = md2__mul_add(wn[0], n[2], q[4]);
+    q[5] = md2__mul_add(wn[1], n[2], q[5]);
+}
+
+/* A t (into at) for quadric q. */
+static void quad_apply(float *at, const float *q, const float *t)
+{
+    at[0] = md2__add(md2__add(md2__mul(q[0], t[0]), md2__mul(q[3], t[1])), md2__mul(q[4], t[2]));
+    at[1] = md2__add(md2__add(md2__mul(q[3], t[0]), md2__mul(q[1], t[1])), md2__mul(q[5], t[2]));
+    at[2] = md2__add(md2__add(md2__mul(q[4], t[0]), md2__mul(q[5], t[1])), md2__mul(q[2], t[2]));
+}
+
+/* t^T A t + 2 b.t */
+static float quad_eval(const float *q, const float *t)
+{
+    float at[3], g[3];
+    int i;
+    quad_apply(at, q, t);
+    for (i = 0; i < 3; i++)
+        g[i] = md2__add(at[i], md2__add(q[6 + i], q[6 + i]));
+    return dot3(t, g);
+}
+
+/* The quadrics of every vertex: for each kept triangle and frame, its plane
+ * weighted by its area, added to its three corners (relative to each, the
+ * plane passes through it: b = 0); for each border edge, the plane through
+ * it perpendicular to its triangle, weighted by the edge's length squared,
+ * so that borders keep their shape. */
+static void quadrics(sjob *j, const unsigned char *border)
+{
+    size_t t, f;
+    int k;
+    memset(j->quad, 0, j->V * j->F * QN * sizeof(float));
+    memset(j->qc, 0, j->V * sizeof(float));
+    for (t = 0; t < j->T; t++) {
+        const uint32_t *c = j->init_v + 3 * t;
+        if (j->death[t] == 0)
+            continue;
+        for (f = 0; f < j->F; f++) {
+            float n[3], len2, len;
+            normal3(n, P(j, f, c[0]), P(j, f, c[1]), P(j, f, c[2]));
+            len2 = dot3(n, n);
+            if (!(len2 > 0.0f))
+                continue;
+            len = sqrt_f(len2);
+            for (k = 0; k < 3; k++)
+                quad_add_plane(j->quad + ((size_t)c[k] * j->F + f) * QN, n,
+                               md2__div(0.5f, len));
+            for (k = 0; k < 3; k++) {
+                float e[3], mvec[3];
+                uint32_t a = c[k], b = c[(k + 1) % 3];
+                if (!border[3 * t + (size_t)k])
+                    continue;
+                sub3(e, P(j, f, b), P(j, f, a));
+                cross3(mvec, e, n);
+                quad_add_plane(j->quad + ((size_t)a * j->F + f) * QN, mvec,
+                               md2__div(1.0f, len2));
+                quad_add_plane(j->quad + ((size_t)b * j->F + f) * QN, mvec,
+                               md2__div(1.0f, len2));
+            }
+        }
+    }
+}
+
+/* The cost of merging v into u: the error of the merged quadric at u's
+ * positions, summed over the frames in order. */
+static float collapse_cost(const sjob *j, uint32_t v, uint32_t u)
+{
+    float e = 0.0f;
+    size_t f;
+    const float *q = j->quad + (size_t)v * j->F * QN;
+    for (f = 0; f < j->F; f++, q += QN) {
+        float t[3];
+        sub3(t, P(j, f, u), P(j, f, v));
+        e = md2__add(e, quad_eval(q, t));
+    }
+    if (e < 0.0f)
+        e = 0.0f;
+    return md2__add(md2__add(e, j->qc[v]), j->qc[u]);
+}
+
+/* u's quadrics absorb v's, moved to u's positions. */
+static void quad_merge(sjob *j, uint32_t v, uint32_t u, float cost)
+{
+    size_t f;
+    float *qv = j->quad + (size_t)v * j->F * QN;
+    float *qu = j->quad + (size_t)u * j->F * QN;
+    for (f = 0; f < j->F; f++, qv += QN, qu += QN) {
+        float t[3], at[3];
+        int i;
+        sub3(t, P(j, f, u), P(j, f, v));
+        quad_apply(at, qv, t);
+        for (i = 0; i < 6; i++)
+            qu[i] = md2__add(qu[i], qv[i]);
+        for (i = 0; i < 3; i++)
+            qu[6 + i] = md2__add(qu[6 + i], md2__add(at[i], qv[6 + i]));
+    }
+    j->qc[u] = cost;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The heap: vertices by (cost, index)                                       */
+/* ------------------------------------------------------------------------ */
+
+static int heap_less(const sjob *j, uint32_t a, uint32_t b)
+{
+    float ca = j->cost[a], cb = j->cost[b];
+    return ca < cb || (ca == cb && a < b);
+}
+
+static void heap_swap(sjob *j, size_t x, size_t y)
+{
+    uint32_t t = j->heap[x];
+    j->heap[x] = j->heap[y];
+    j->heap[y] = t;
+    j->heap_pos[j->heap[x]] = (uint32_t)x;
+    j->heap_pos[j->heap[y]] = (uint32_t)y;
+}
+
+static void heap_fix(sjob *j, size_t i)
+{
+    while (i > 0 && heap_less(j, j->heap[i], j->heap[(i - 1) / 2])) {
+        heap_swap(j, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, s = i;
+        if (l < j->heap_n && heap_less(j, j->heap[l], j->heap[s]))
+            s = l;
+        if (r < j->heap_n && heap_less(j, j->heap[r], j->heap[s]))
+            s = r;
+        if (s == i)
+            break;
+        heap_swap(j, i, s);
+        i = s;
+    }
+}
+
+static void heap_remove(sjob *j, uint32_t v)
+{
+    size_t i = j->heap_pos[v];
+    if (i == NONE)
+        return;
+    j->heap_pos[v] = NONE;
+    j->heap_n--;
+    if (i == j->heap_n)
+        return;
+    j->heap[i] = j->heap[j->heap_n];
+    j->heap_pos[j->heap[i]] = (uint32_t)i;
+    heap_fix(j, i);
+}
+
+static void heap_set(sjob *j, uint32_t v, float cost, uint32_t target)
+{
+    if (target == NONE) {
+        heap_remove(j, v);
+        return;
+    }
+    j->cost[v] = cost;
+    j->target[v] = target;
+    if (j->heap_pos[v] == NONE) {
+        j->heap[j->heap_n] = v;
+        j->heap_pos[v] = (uint32_t)j->heap_n;
+        j->heap_n++;
+    }
+    heap_fix(j, j->heap_pos[v]);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Looking at a vertex                                                       */
+/* ------------------------------------------------------------------------ */
+
+static int same_st(const sjob *j, uint32_t a, uint32_t b)
+{
+    const md2_texcoord *st = j->m->texcoords;
+    return st[a].s == st[b].s && st[a].t == st[b].t;
+}
+
+/* The live corners of v into out (unlinking dead ones); returns how many. */
+static size_t fan(sjob *j, uint32_t v, uint32_t *out)
+{
+    uint32_t c = j->head[v], prev = NONE;
+    size_t n = 0;
+    while (c != NONE) {
+        uint32_t nx = j->next[c];
+        if (j->death[c / 3] != ALIVE) {
+            if (prev == NONE)
+                j->head[v] = nx;
+            else
+                j->next[prev] = nx;
+            if (j->tail[v] == c)
+                j->tail[v] = prev;
+        } else {
+            out[n++] = c;
+            prev = c;
+        }
+        c = nx;
+    }
+    return n;
+}
+
+static uint32_t corner_of(const sjob *j, uint32_t tri, uint32_t vertex)
+{
+    uint32_t k;
+    for (k = 0; k < 3; k++)
+        if (j->tv[3 * tri + k] == vertex)
+            return 3 * tri + k;
+    return NONE;
+}
+
+/* The neighbours of v (whose live corners are fan[0 .. n)) into j->nb,
+ * with the triangles of each edge; returns how many. Uses j->mark. */
+static size_t neighbours(sjob *j, uint32_t v, const uint32_t *fanv, size_t n)
+{
+    size_t i, count = 0;
+    int k;
+    j->stamp++;
+    for (i = 0; i < n; i++) {
+        uint32_t tri = fanv[i] / 3;
+        for (k = 0; k < 3; k++) {
+            uint32_t w = j->tv[3 * tri + (uint32_t)k];
+            nbr *e;
+            if (w == v)
+                continue;
+            if (j->mark[w] != j->stamp) {
+                j->mark[w] = j->stamp;
+                e = &j->nb[count++];
+                e->vertex = w;
+                e->count = 0;
+                e->special = 0;
+            } else {
+                size_t x;
+                for (x = 0; j->nb[x].vertex != w; x++) {
+                }
+                e = &j->nb[x];
+            }
+            if (e->count < 2)
+                e->tri[e->count] = fanv[i];
+            e->count++;
+        }
+    }
+    for (i = 0; i < count; i++) {
+        nbr *e = &j->nb[i];
+        if (e->count != 2) {
+            e->special = 1;
+        } else {
+            uint32_t a = e->tri[0], b = e->tri[1];
+            uint32_t wa = corner_of(j, a / 3, e->vertex), wb = corner_of(j, b / 3, e->vertex);
+            e->special = !same_st(j, j->ts[a], j->ts[b]) || !same_st(j, j->ts[wa], j->ts[wb]);
+        }
+    }
+    return count;
+}
+
+/* 1 if merging v into u keeps every triangle of v (but those on the edge)
+ * facing within 90 degrees of where it faced before and of where its
+ * source triangle faced, in every frame. */
+static int keeps_facing(const sjob *j, uint32_t u, const uint32_t *fanv, size_t n)
+{
+    size_t i, f;
+    for (i = 0; i < n; i++) {
+        uint32_t tri = fanv[i] / 3, k = fanv[i] % 3;
+        const uint32_t *c = j->tv + 3 * tri, *o = j->init_v + 3 * tri;
+        if (c[0] == u || c[1] == u || c[2] == u)
+            continue;
+        for (f = 0; f < j->F; f++) {
+            float before[3], after[3], source[3];
+            const float *p[3];
+            p[0] = P(j, f, c[0]);
+            p[1] = P(j, f, c[1]);
+            p[2] = P(j, f, c[2]);
+            normal3(before, p[0], p[1], p[2]);
+            p[k] = P(j, f, u);
+            normal3(after, p[0], p[1], p[2]);
+            normal3(source, P(j, f, o[0]), P(j, f, o[1]), P(j, f, o[2]));
+            if (dot3(before, after) < 0.0f || dot3(source, after) < 0.0f)
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* The texcoord u's corner takes for a corner of v with texcoord st, when
+ * v merges into u across edge e; NONE if no triangle of the edge says. */
+static uint32_t st_map(const sjob *j, const nbr *e, uint32_t st)
+{
+    uint32_t i;
+    for (i = 0; i < e->count && i < 2; i++) {
+        uint32_t c = e->tri[i];
+        if (same_st(j, j->ts[c], st))
+            return j->ts[corner_of(j, c / 3, e->vertex)];
+    }
+    return NONE;
+}
+
+/* Live triangles around w. */
+static size_t fan_size(const sjob *j, uint32_t w)
+{
+    uint32_t c;
+    size_t n = 0;
+    for (c = j->head[w]; c != NONE; c = j->next[c])
+        n += j->death[c / 3] == ALIVE;
+    return n;
+}
+
+/* 1 if v may merge into its neighbour e->vertex (all but the facing test):
+ * the edge is a manifold edge; a vertex on a border or seam moves along it
+ * only, and only where it has exactly two such edges; every texcoord of v
+ * maps to one of u's by a triangle of the edge, equal values to equal
+ * values; the neighbours the two have in common are the edge's triangles'
+ * opposite corners (no fold); no vertex loses its last triangle. */
+static int allowed(sjob *j, uint32_t v, const nbr *e, const uint32_t *fanv, size_t n,
+                   size_t num_nb, size_t specials)
+{
+    uint32_t u = e->vertex, opp[2] = {NONE, NONE};
+    size_t i, fu;
+    uint32_t k;
+
+    if (e->count > 2 || e->count == 0)
+        return 0;
+    if (specials > 0 && (specials != 2 || !e->special))
+        return 0;
+    if (e->count == 2) {
+        uint32_t sv0 = j->ts[e->tri[0]], sv1 = j->ts[e->tri[1]];
+        uint32_t su0 = j->ts[corner_of(j, e->tri[0] / 3, u)];
+        uint32_t su1 = j->ts[corner_of(j, e->tri[1] / 3, u)];
+        if (same_st(j, sv0, sv1) && !same_st(j, su0, su1))
+            return 0; /* one texcoord of v would go two ways */
+    }
+    for (i = 0; i < n; i++)
+        if (st_map(j, e, j->ts[fanv[i]]) == NONE)
+            return 0; /* a part of v's skin that the edge does not reach: a tear */
+    /* the opposite corners of the edge's triangles keep a triangle */
+    for (k = 0; k < e->count; k++) {
+        const uint32_t *c = j->tv + 3 * (e->tri[k] / 3);
+        uint32_t w = c[0] != u && c[0] != v ? c[0] : c[1] != u && c[1] != v ? c[1] : c[2];
+        opp[k] = w;
+        if (fan_size(j, w) < 2)
+            return 0;
+    }
+    if (e->count == 2 && opp[0] == opp[1])
+        return 0;
+    fu = fan(j, u, j->fan_b);
+    if (fu <= e->count && n <= e->count)
+        return 0; /* nothing would be left of the two */
+    /* the link condition: u's neighbours among v's are the opposite ones */
+    j->stamp++;
+    for (i = 0; i < num_nb; i++)
+        j->mark[j->nb[i].vertex] = j->stamp;
+    for (i = 0; i < fu; i++) {
+        const uint32_t *c = j->tv + 3 * (j->fan_b[i] / 3);
+        for (k = 0; k < 3; k++) {
+            uint32_t w = c[k];
+            if (w == u || w == v || j->mark[w] != j->stamp)
+                continue;
+            if (w != opp[0] && w != opp[1])
+                return 0;
+        }
+    }
+    return 1;
+}
+
+/* v's best allowed collapse into the heap (or v out of it). */
+static void evaluate(sjob *j, uint32_t v)
+{
+    size_t n, num_nb, i, specials = 0;
+    int nonmanifold = 0;
+
+    if (j->gone_step[v] != NONE || j->locked[v]) {
+        heap_set(j, v, 0.0f, NONE);
+        return;
+    }
+    n = fan(j, v, j->fan_a);
+    num_nb = neighbours(j, v, j->fan_a, n);
+    for (i = 0; i < num_nb; i++) {
+        specials += j->nb[i].special ? 1u : 0u;
+        nonmanifold |= j->nb[i].count > 2;
+    }
+    if (n == 0 || nonmanifold || (specials != 0 && specials != 2)) {
+        heap_set(j, v, 0.0f, NONE);
+        return;
+    }
+    for (i = 0; i < num_nb; i++) {
+        nbr *e = &j->nb[i];
+        e->tried = specials > 0 && !e->special;
+        if (!e->tried)
+            e->cost = collapse_cost(j, v, e->vertex);
+    }
+    /* candidates by cost, then index; the first that passes every test */
+    for (;;) {
+        size_t pick = (size_t)-1;
+        for (i = 0; i < num_nb; i++) {
+            const nbr *e = &j->nb[i];
+            if (e->tried)
+                continue;
+            if (pick == (size_t)-1 || e->cost < j->nb[pick].cost ||
+                (e->cost == j->nb[pick].cost && e->vertex < j->nb[pick].vertex))
+                pick = i;
+        }
+        if (pick == (size_t)-1)
+            break;
+        if (allowed(j, v, &j->nb[pick], j->fan_a, n, num_nb, specials) &&
+            keeps_facing(j, j->nb[pick].vertex, j->fan_a, n)) {
+            heap_set(j, v, j->nb[pick].cost, j->nb[pick].vertex);
+            return;
+        }
+        j->nb[pick].tried = 1;
+    }
+    heap_set(j, v, 0.0f, NONE);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Collapsing                                                                */
+/* ------------------------------------------------------------------------ */
+
+static int log_push(sjob *j, uint32_t corner, uint32_t vertex, uint32_t texcoord)
+{
+    if (j->log_n == j->log_cap) {
+        size_t cap = j->log_cap ? 2 * j->log_cap : 256;
+        int ok = 1;
+        change *grown = (change *)alloc_n(j, cap, sizeof(change), &ok);
+        if (!ok)
+            return 0;
+        if (j->log_n)
+            memcpy(grown, j->log, j->log_n * sizeof(change));
+        release(j, j->log);
+        j->log = grown;
+        j->log_cap = cap;
+    }
+    j->log[j->log_n].corner = corner;
+    j->log[j->log_n].vertex = vertex;
+    j->log[j->log_n].texcoord = texcoord;
+    j->log_n++;
+    return 1;
+}
+
+/* Merges v into u; returns 0 when out of memory. */
+static int collapse(sjob *j, uint32_t v, uint32_t u)
+{
+    size_t n, num_nb, i, x;
+    nbr e;
+    uint32_t step = (uint32_t)j->steps + 1;
+    float cost = collapse_cost(j, v, u);
+
+    n = fan(j, v, j->fan_a);
+    num_nb = neighbours(j, v, j->fan_a, n);
+    for (x = 0; x < num_nb && j->nb[x].vertex != u; x++) {
+    }
+    e = j->nb[x];
+    for (i = 0; i < n; i++) {
+        uint32_t c = j->fan_a[i], tri = c / 3;
+        if (corner_of(j, tri, u) != NONE) {
+            j->death[tri] = step;
+            j->live--;
+            continue;
+        }
+        if (!log_push(j, c, u, st_map(j, &e, j->ts[c])))
+            return 0;
+        j->tv[c] = u;
+        j->ts[c] = j->log[j->log_n - 1].texcoord;
+    }
+    /* v's corners join u's list */
+    if (j->head[v] != NONE) {
+        if (j->head[u] == NONE)
+            j->head[u] = j->head[v];
+        else
+            j->next[j->tail[u]] = j->head[v];
+        j->tail[u] = j->tail[v];
+        j->head[v] = j->tail[v] = NONE;
+    }
+    quad_merge(j, v, u, cost);
+    j->gone_step[v] = step;
+    j->gone_into[v] = u;
+    heap_remove(j, v);
+    j->steps++;
+    j->log_end[j->steps] = (uint32_t)j->log_n;
+    j->tris_after[j->steps] = (uint32_t)j->live;
+    /* u and its neighbours look again (collected first: evaluate() uses
+     * the scratch) */
+    n = fan(j, u, j->fan_b);
+    num_nb = 0;
+    j->stamp++;
+    for (i = 0; i < n; i++) {
+        const uint32_t *c = j->tv + 3 * (j->fan_b[i] / 3);
+        for (x = 0; x < 3; x++)
+            if (c[x] != u && j->mark[c[x]] != j->stamp) {
+                j->mark[c[x]] = j->stamp;
+                j->todo[num_nb++] = c[x];
+            }
+    }
+    evaluate(j, u);
+    for (i = 0; i < num_nb; i++)
+        evaluate(j, j->todo[i]);
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Making a prefix of the sequence, and measuring it                        */
+/* ------------------------------------------------------------------------ */
+
+/* The corners after k steps into tv, ts (death tells which are alive). */
+static void replay(sjob *j, size_t k)
+{
+    size_t i;
+    memcpy(j->tv, j->init_v, 3 * j->T * sizeof(uint32_t));
+    memcpy(j->ts, j->init_s, 3 * j->T * sizeof(uint32_t));
+    for (i = 0; i < j->log_end[k]; i++) {
+        j->tv[j->log[i].corner] = j->log[i].vertex;
+        j->ts[j->log[i].corner] = j->log[i].texcoord;
+    }
+}
+
+static int alive_at(const sjob *j, size_t tri, size_t k)
+{
+    return j->death[tri] != 0 && (j->death[tri] == ALIVE || j->death[tri] > k);
+}
+
+/* The grid cell along one axis of coordinate x (rounded arithmetic, so
+ * that a triangle and a point at one place get the same cell). */
+static size_t cell_of(float x, float lo, float h, size_t R)
+{
+    float c = md2__div(md2__sub(x, lo), h);
+    if (!(c > 0.0f))
+        return 0;
+    if (c >= (float)R)
+        return R - 1;
+    return (size_t)c;
+}
+
+/* The error of the prefix of k steps (replayed in tv): the largest and
+ * mean distance over frames and used source vertices to the surface.
+ * Per frame, triangles are put in a uniform grid; each vertex's distance
+ * to the triangles around the vertex it went into bounds the search. */
+static int measure(sjob *j, size_t k, double *max_out, double *mean_out)
+{
+    size_t T = j->T, V = j->V, f, t, v, nt = 0;
+    int ok = 1;
+    uint32_t *live = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
+    uint32_t *vstart = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), &ok);
+    uint32_t *vtris = (uint32_t *)alloc_n(j, 3 * T, sizeof(uint32_t), &ok);
+    unsigned char *used = (unsigned char *)alloc_n(j, V, 1, &ok);
+    uint32_t *cell_start = NULL, *cell_tris = NULL, *seen = NULL;
+    size_t R = 1, cells, cap_tris = 0;
+    float worst = 0.0f, total = 0.0f;
+
+    if (ok) {
+        memset(used, 0, V);
+        memset(vstart, 0, (V + 1) * sizeof(uint32_t));
+        for (t = 0; t < T; t++) {
+            int c;
+            if (j->death[t] == 0)
+                continue;
+            for (c = 0; c < 3; c++)
+                used[j->init_v[3 * t + (size_t)c]] = 1;
+            if (!alive_at(j, t, k))
+                continue;
+            live[nt++] = (uint32_t)t;
+            for (c = 0; c < 3; c++)
+                vstart[j->tv[3 * t + (size_t)c] + 1]++;
+        }
+        for (v = 0; v < V; v++)
+            vstart[v + 1] += vstart[v];
+        for (t = 0; t < nt; t++) {
+            int c;
+            for (c = 0; c < 3; c++) {
+                uint32_t w = j->tv[3 * (size_t)live[t] + (size_t)c];
+                vtris[vstart[w]++] = live[t];
+            }
+        }
+        for (v = V; v > 0; v--)
+            vstart[v] = vstart[v - 1];
+        vstart[0] = 0;
+        while ((R + 1) * (R + 1) * (R + 1) <= 2 * nt && R < 64)
+            R++;
+        cells = R * R * R;
+        cell_start = (uint32_t *)alloc_n(j, cells + 1, sizeof(uint32_t), &ok);
+        seen = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
+    }
+    for (f = 0; ok && f < j->F; f++) {
+        float lo[3], hi[3], h = 0.0f, frame_total = 0.0f;
+        size_t need = 0;
+        int a;
+        for (a = 0; a < 3; a++) {
+            lo[a] = FLT_MAX;
+            hi[a] = -FLT_MAX;
+        }
+        for (t = 0; t < nt; t++) {
+            int c;
+            for (c = 0; c < 3; c++) {
+                const float *p = P(j, f, j->tv[3 * (size_t)live[t] + (size_t)c]);
+                for (a = 0; a < 3; a++) {
+                    lo[a] = p[a] < lo[a] ? p[a] : lo[a];
+                    hi[a] = p[a] > hi[a] ? p[a] : hi[a];
+                }
+            }
+        }
+        for (a = 0; a < 3; a++)
+            if (hi[a] - lo[a] > h)
+                h = hi[a] - lo[a];
+        h = h > 0.0f ? md2__div(h, (float)R) : 1.0f;
+#define CELL(x, a) cell_of((x), lo[a], h, R)
+        /* count, then fill: each triangle into the cells of its box */
+        memset(cell_start, 0, (cells + 1) * sizeof(uint32_t));
+        for (int pass = 0; pass < 2 && ok; pass++) {
+            for (t = 0; t < nt; t++) {
+                const uint32_t *c = j->tv + 3 * (size_t)live[t];
+                size_t b0[3], b1[3], x, y, z;
+                for (a = 0; a < 3; a++) {
+                    float mn = P(j, f, c[0])[a], mx = mn;
+                    int q;
+                    for (q = 1; q < 3; q++) {
+                        float w = P(j, f, c[q])[a];
+                        mn = w < mn ? w : mn;
+                        mx = w > mx ? w : mx;
+                    }
+                    b0[a] = CELL(mn, a);
+                    b1[a] = CELL(mx, a);
+                }
+                for (z = b0[2]; z <= b1[2]; z++)
+                    for (y = b0[1]; y <= b1[1]; y++)
+                        for (x = b0[0]; x <= b1[0]; x++) {
+                            size_t id = (z * R + y) * R + x;
+                            if (pass == 0)
+                                cell_start[id + 1]++;
+                            else
+                                cell_tris[cell_start[id]++] = live[t];
+                        }
+            }
+            if (pass == 0) {
+                size_t i;
+                for (i = 0; i < cells; i++)
+                    cell_start[i + 1] += cell_start[i];
+                need = cell_start[cells];
+                if (need > cap_tris) {
+                    release(j, cell_tris);
+                    cell_tris = (uint32_t *)alloc_n(j, need, sizeof(uint32_t), &ok);
+                    cap_tris = need;
+                }
+            }
+        }
+        if (!ok)
+            break;
+        {
+            size_t i;
+            for (i = cells; i > 0; i--)
+                cell_start[i] = cell_start[i - 1];
+            cell_start[0] = 0;
+        }
+        memset(seen, 0xFF, T * sizeof(uint32_t));
+        for (v = 0; v < V; v++) {
+            const float *p = P(j, f, (uint32_t)v);
+            uint32_t r = (uint32_t)v, i;
+            float best = FLT_MAX, reach;
+            size_t b0[3], b1[3], x, y, z;
+            if (!used[v])
+                continue;
+            while (j->gone_step[r] != NONE && j->gone_step[r] <= k)
+                r = j->gone_into[r];
+            for (i = vstart[r]; i < vstart[r + 1]; i++) {
+                const uint32_t *c = j->tv + 3 * (size_t)vtris[i];
+                float d = dist2_point_triangle(p, P(j, f, c[0]), P(j, f, c[1]), P(j, f, c[2]));
+                best = d < best ? d : best;
+            }
+            reach = best < FLT_MAX ? sqrt_f(best) : FLT_MAX;
+            for (a = 0; a < 3; a++) {
+                /* the cells of the box of the sphere of radius reach (the
+                 * box's faces rounded outwards by the sums' rounding) */
+                b0[a] = reach == FLT_MAX ? 0 : CELL(md2__sub(p[a], md2__mul(reach, 1.0001f)), a);
+                b1[a] = reach == FLT_MAX ? R - 1 : CELL(md2__add(p[a], md2__mul(reach, 1.0001f)), a);
+            }
+            for (z = b0[2]; z <= b1[2]; z++)
+                for (y = b0[1]; y <= b1[1]; y++)
+                    for (x = b0[0]; x <= b1[0]; x++) {
+                        size_t id = (z * R + y) * R + x, q;
+                        for (q = cell_start[id]; q < cell_start[id + 1]; q++) {
+                            uint32_t tri = cell_tris[q];
+                            const uint32_t *c = j->tv + 3 * (size_t)tri;
+                            float d;
+                            if (seen[tri] == (uint32_t)v)
+                                continue;
+                            seen[tri] = (uint32_t)v;
+                            d = dist2_point_triangle(p, P(j, f, c[0]), P(j, f, c[1]),
+                                                     P(j, f, c[2]));
+                            best = d < best ? d : best;
+                        }
+                    }
+            if (best < FLT_MAX) {
+                float d = sqrt_f(best);
+                worst = d > worst ? d : worst;
+                frame_total = md2__add(frame_total, d);
+            }
+        }
+#undef CELL
+        total = md2__add(total, frame_total);
+    }
+    release(j, live);
+    release(j, vstart);
+    release(j, vtris);
+    release(j, used);
+    release(j, cell_start);
+    release(j, cell_tris);
+    release(j, seen);
+    if (!ok)
+        return 0;
+    *max_out = worst;
+    *mean_out = j->used_vertices
+                    ? (double)md2__div(md2__div(total, (float)j->F), (float)j->used_vertices)
+                    : 0.0;
+    return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Levels                                                                    */
+/* ------------------------------------------------------------------------ */
+
+/* The model of the prefix of k steps (replayed in tv, ts) into lod. */
+static md2_result make_level(sjob *j, size_t k, md2_lod *lod, int measure_it)
+{
+    const md2_model *m = j->m;
+    size_t T = j->T, V = j->V, F = j->F, t, f, nv = 0, ns = 0, nt = 0, i;
+    int ok = 1;
+    uint32_t *vmap = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    uint32_t *smap = (uint32_t *)alloc_n(j, m->num_texcoords, sizeof(uint32_t), &ok);
+    md2_triangle *tris = (md2_triangle *)alloc_n(j, T, sizeof(md2_triangle), &ok);
+    md2_texcoord *st = (md2_texcoord *)alloc_n(j, m->num_texcoords, sizeof(md2_texcoord), &ok);
+    md2_frame *frames = (md2_frame *)alloc_n(j, F, sizeof(md2_frame), &ok);
+    md2_vertex *verts = NULL;
+    uint32_t *maps = NULL;
+    md2_model hm;
+    md2_build_options bo;
+    md2_result r = MD2_OK;
+
+    if (ok) {
+        for (i = 0; i < V; i++)
+            vmap[i] = NONE;
+        for (i = 0; i < m->num_texcoords; i++)
+            smap[i] = NONE;
+        for (t = 0; t < T; t++) {
+            int c;
+            if (!alive_at(j, t, k))
+                continue;
+            for (c = 0; c < 3; c++) {
+                vmap[j->tv[3 * t + (size_t)c]] = 0;
+                smap[j->ts[3 * t + (size_t)c]] = 0;
+            }
+            nt++;
+        }
+        for (i = 0; i < V; i++)
+            if (vmap[i] != NONE)
+                vmap[i] = (uint32_t)nv++;
+        for (i = 0; i < m->num_texcoords; i++)
+            if (smap[i] != NONE)
+                smap[i] = (uint32_t)ns++;
+        verts = (md2_vertex *)alloc_n(j, F * nv, sizeof(md2_vertex), &ok);
+        maps = (uint32_t *)alloc_n(j, nv + ns + nt, sizeof(uint32_t), &ok);
+    }
+    if (!ok) {
+        r = MD2_ERR_OUT_OF_MEMORY;
+        goto done;
+    }
+    nt = 0;
+    for (t = 0; t < T; t++) {
+        int c;
+        if (!alive_at(j, t, k))
+            continue;
+        for (c = 0; c < 3; c++) {
+            tris[nt].vertex[c] = (uint16_t)vmap[j->tv[3 * t + (size_t)c]];
+            tris[nt].texcoord[c] = (uint16_t)smap[j->ts[3 * t + (size_t)c]];
+        }
+        maps[nv + ns + nt] = (uint32_t)t;
+        nt++;
+    }
+    for (i = 0; i < V; i++)
+        if (vmap[i] != NONE)
+            maps[vmap[i]] = (uint32_t)i;
+    for (i = 0; i < m->num_texcoords; i++)
+        if (smap[i] != NONE) {
+            maps[nv + smap[i]] = (uint32_t)i;
+            st[smap[i]] = m->texcoords[i];
+        }
+    for (f = 0; f < F; f++) {
+        frames[f] = m->frames[f];
+        frames[f].vertices = verts + f * nv;
+        for (i = 0; i < nv; i++)
+            verts[f * nv + i] = m->frames[f].vertices[maps[i]];
+    }
+    memset(&hm, 0, sizeof hm);
+    hm.skin_width = m->skin_width;
+    hm.skin_height = m->skin_height;
+    hm.num_skins = m->num_skins;
+    hm.skins = m->skins;
+    hm.num_vertices = nv;
+    hm.num_texcoords = ns;
+    hm.texcoords = st;
+    hm.num_triangles = nt;
+    hm.triangles = tris;
+    hm.num_frames = F;
+    hm.frames = frames;
+    memset(&bo, 0, sizeof bo);
+    bo.allocator = j->a;
+    bo.error = j->err;
+    bo.flags = m->skin_width >= 1 && m->skin_height >= 1 ? MD2_REBUILD_GLCMDS : MD2_BUILD_NO_GLCMDS;
+    r = md2_rebuild(&hm, &bo, &lod->model);
+    if (r != MD2_OK)
+        goto done;
+    lod->num_collapses = k;
+    lod->source_vertex = maps;
+    lod->source_texcoord = maps + nv;
+    lod->source_triangle = maps + nv + ns;
+    lod->allocator_ = j->a;
+    maps = NULL;
+    lod->max_error = lod->mean_error = lod->relative_error = -1.0;
+    if (measure_it) {
+        if (!measure(j, k, &lod->max_error, &lod->mean_error)) {
+            r = MD2_ERR_OUT_OF_MEMORY;
+            goto done;
+        }
+        lod->relative_error = j->diag > 0.0f ? lod->max_error / (double)j->diag : 0.0;
+    }
+done:
+    release(j, vmap);
+    release(j, smap);
+    release(j, tris);
+    release(j, st);
+    release(j, frames);
+    release(j, verts);
+    release(j, maps);
+    return r;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The call                                                                  */
+/* ------------------------------------------------------------------------ */
+
+static int stop_writing(void *user, const void *data, size_t size)
+{
+    (void)user;
+    (void)data;
+    (void)size;
+    return 1;
+}
+
+static md2_result check(const md2_model *m, const md2_simplify_target *targets, size_t num,
+                        const md2_simplify_options *opts, const md2_lod *levels,
+                        md2_diagnostic *d)
+{
+    size_t i, r;
+    md2_result res;
+    if (!m || !targets || !levels)
+        return md2__fail(d, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
+                         "md2_simplify: %s is NULL", !m ? "the model" : !targets ? "targets" : "levels");
+    if (opts)
+        for (r = 0; r < 6; r++)
+            if (opts->reserved_[r] != 0)
+                return md2__fail(d, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE,
+                                 "md2_simplify_options.reserved_", 0, r,
+                                 "md2_simplify_options.reserved_[%lu] is %lu, not zero: it is reserved for later versions; start from a zero-initialised struct",
+                                 (unsigned long)r, (unsigned long)opts->reserved_[r]);
+    if (num == 0)
+        return md2__fail(d, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "num_targets", 0, 0,
+                         "md2_simplify: no target given (num_targets is 0)");
+    for (i = 0; i < num; i++) {
+        const md2_simplify_target *t = &targets[i];
+        for (r = 0; r < 2; r++)
+            if (t->reserved_[r] != 0)
+                return md2__fail(d, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE,
+                                 "md2_simplify_target.reserved_", 0, i,
+                                 "target %lu: md2_simplify_target.reserved_[%lu] is %lu, not zero: start from a zero-initialised struct",
+                                 (unsigned long)i, (unsigned long)r, (unsigned long)t->reserved_[r]);
+        if ((unsigned)t->kind > (unsigned)MD2_SIMPLIFY_ERROR)
+            return md2__fail(d, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "kind", 0, i,
+                             "target %lu: kind %d is no md2_simplify_kind (0 to 2)",
+                             (unsigned long)i, (int)t->kind);
+        if (!(t->value >= 0.0) || !(t->value <= DBL_MAX))
+            return md2__fail(d, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "value", 0, i,
+                             "target %lu: value %g is not a finite number of at least 0",
+                             (unsigned long)i, t->value);
+        if (t->kind == MD2_SIMPLIFY_TRIANGLES && t->value != floor(t->value))
+            return md2__fail(d, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "value", 0, i,
+                             "target %lu: %g triangles is not a whole number", (unsigned long)i,
+                             t->value);
+    }
+    if (opts && (opts->flags & ~MD2_SIMPLIFY_NO_ERROR))
+        return md2__fail(d, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "flags", 0, 0,
+                         "md2_simplify: flags 0x%X has bits that are no MD2_SIMPLIFY_ flag",
+                         opts->flags);
+    /* the writer checks the model (and stops at its first piece) */
+    res = md2_write_stream(m, stop_writing, NULL, d);
+    if (res != MD2_ERR_IO)
+        return res == MD2_OK ? MD2_OK : res;
+    md2__diag_clear(d);
+    return MD2_OK;
+}
+
+static md2_result setup(sjob *j)
+{
+    size_t V = j->V, F = j->F, T = j->T, t, f, v;
+    int ok = 1, c;
+    unsigned char *border;
+
+    j->pos = (float *)alloc_n(j, F * V, 3 * sizeof(float), &ok);
+    j->quad = (float *)alloc_n(j, V * F, QN * sizeof(float), &ok);
+    j->qc = (float *)alloc_n(j, V, sizeof(float), &ok);
+    j->init_v = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
+    j->init_s = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
+    j->tv = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
+    j->ts = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
+    j->death = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
+    j->next = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
+    j->head = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->tail = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->locked = (unsigned char *)alloc_n(j, V, 1, &ok);
+    j->gone_step = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->gone_into = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->heap = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->heap_pos = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->target = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->cost = (float *)alloc_n(j, V, sizeof(float), &ok);
+    j->log_end = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), &ok);
+    j->tris_after = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), &ok);
+    j->fan_a = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
+    j->fan_b = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
+    j->nb = (nbr *)alloc_n(j, V, sizeof(nbr), &ok);
+    j->mark = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->todo = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    border = (unsigned char *)alloc_n(j, T, 3, &ok);
+    if (!ok) {
+        release(j, border);
+        return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
+                         "md2_simplify: out of memory for the working state of %lu vertices x %lu frames",
+                         (unsigned long)V, (unsigned long)F);
+    }
+    for (f = 0; f < F; f++)
+        (void)md2_decode_frame(j->m, (uint32_t)f, j->pos + f * V * 3, 0, NULL, 0);
+    for (v = 0; v < V; v++) {
+        j->head[v] = j->tail[v] = NONE;
+        j->locked[v] = 0;
+        j->gone_step[v] = j->gone_into[v] = NONE;
+        j->heap_pos[v] = NONE;
+        j->mark[v] = 0;
+    }
+    j->live = 0;
+    for (t = 0; t < T; t++) {
+        const md2_triangle *tr = &j->m->triangles[t];
+        for (c = 0; c < 3; c++) {
+            j->init_v[3 * t + (size_t)c] = tr->vertex[c];
+            j->init_s[3 * t + (size_t)c] = tr->texcoord[c];
+        }
+        if (tr->vertex[0] == tr->vertex[1] || tr->vertex[1] == tr->vertex[2] ||
+            tr->vertex[0] == tr->vertex[2]) {
+            j->death[t] = 0;
+            continue;
+        }
+        j->death[t] = ALIVE;
+        j->live++;
+        for (c = 0; c < 3; c++) {
+            uint32_t corner = (uint32_t)(3 * t + (size_t)c), w = tr->vertex[c];
+            j->next[corner] = NONE;
+            if (j->head[w] == NONE)
+                j->head[w] = corner;
+            else
+                j->next[j->tail[w]] = corner;
+            j->tail[w] = corner;
+        }
+    }
+    memcpy(j->tv, j->init_v, 3 * T * sizeof(uint32_t));
+    memcpy(j->ts, j->init_s, 3 * T * sizeof(uint32_t));
+    /* border edges, and the vertices of edges of 3 or more triangles */
+    memset(border, 0, 3 * T);
+    j->used_vertices = 0;
+    for (v = 0; v < V; v++) {
+        size_t n = fan(j, (uint32_t)v, j->fan_a), num_nb, i, x;
+        if (n == 0)
+            continue;
+        j->used_vertices++;
+        num_nb = neighbours(j, (uint32_t)v, j->fan_a, n);
+        for (i = 0; i < num_nb; i++)
+            if (j->nb[i].count > 2)
+                j->locked[v] = j->locked[j->nb[i].vertex] = 1;
+        for (i = 0; i < n; i++) {
+            uint32_t corner = j->fan_a[i], w = j->tv[3 * (corner / 3) + (corner % 3 + 1) % 3];
+            for (x = 0; j->nb[x].vertex != w; x++) {
+            }
+            border[corner] = j->nb[x].count == 1;
+        }
+    }
+    quadrics(j, border);
+    release(j, border);
+    {
+        float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX}, e[3];
+        size_t i;
+        for (i = 0; i < F * V; i++)
+            for (c = 0; c < 3; c++) {
+                float p = j->pos[3 * i + (size_t)c];
+                lo[c] = p < lo[c] ? p : lo[c];
+                hi[c] = p > hi[c] ? p : hi[c];
+            }
+        sub3(e, hi, lo);
+        j->diag = sqrt_f(dot3(e, e));
+    }
+    j->log_end[0] = 0;
+    j->tris_after[0] = (uint32_t)j->live;
+    j->steps = 0;
+    j->heap_n = 0;
+    for (v = 0; v < V; v++)
+        evaluate(j, (uint32_t)v);
+    return MD2_OK;
+}
+
+/* Collapses until at most goal triangles are left or none is allowed. */
+static md2_result run(sjob *j, size_t goal)
+{
+    while (j->live > goal && j->heap_n > 0) {
+        uint32_t v = j->heap[0];
+        evaluate(j, v); /* what changed around it since it was put there */
+        if (j->heap_n == 0 || j->heap[0] != v)
+            continue;
+        if (!collapse(j, v, j->target[v]))
+            return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
+                             "md2_simplify: out of memory for the log of collapses (step %lu)",
+                             (unsigned long)j->steps + 1);
+    }
+    return MD2_OK;
+}
+
+/* The goal in triangles of a triangle or ratio target. */
+static size_t goal_of(const sjob *j, const md2_simplify_target *t)
+{
+    double g = t->kind == MD2_SIMPLIFY_RATIO ? floor(t->value * (double)j->m->num_triangles)
+                                             : t->value;
+    return g >= (double)j->T ? j->T : (size_t)g;
+}
+
+/* The steps of the level for target t. */
+static md2_result steps_for(sjob *j, const md2_simplify_target *t, size_t *k)
+{
+    size_t lo = 0, hi = j->steps;
+    double mx, mean;
+    if (t->kind != MD2_SIMPLIFY_ERROR) {
+        size_t goal = goal_of(j, t), s;
+        for (s = 0; s < j->steps && j->tris_after[s] > goal; s++) {
+        }
+        *k = s;
+        return MD2_OK;
+    }
+    /* the longest prefix measured within the error, by bisection */
+    replay(j, hi);
+    if (!measure(j, hi, &mx, &mean))
+        goto oom;
+    if (mx <= t->value) {
+        *k = hi;
+        return MD2_OK;
+    }
+    while (hi - lo > 1) {
+        size_t mid = lo + (hi - lo) / 2;
+        replay(j, mid);
+        if (!measure(j, mid, &mx, &mean))
+            goto oom;
+        if (mx <= t->value)
+            lo = mid;
+        else
+            hi = mid;
+    }
+    *k = lo;
+    return MD2_OK;
+oom:
+    return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
+                     "md2_simplify: out of memory measuring the error");
+}
+
+md2_result md2_simplify(const md2_model *m, const md2_simplify_target *targets,
+                        size_t num_targets, const md2_simplify_options *opts, md2_lod *levels)
+{
+    sjob j;
+    md2_result r;
+    size_t i, goal = (size_t)-1, tris = 0;
+    md2_diagnostic *d = opts ? opts->error : NULL;
+
+    md2__diag_clear(d);
+    if (levels)
+        for (i = 0; i < num_targets; i++)
+            memset(&levels[i], 0, sizeof levels[i]);
+    MD2_TRY(check(m, targets, num_targets, opts, levels, d));
+    for (i = 0; i < m->num_triangles; i++) {
+        const md2_triangle *t = &m->triangles[i];
+        tris += t->vertex[0] != t->vertex[1] && t->vertex[1] != t->vertex[2] &&
+                t->vertex[0] != t->vertex[2];
+    }
+    if (tris == 0)
+        return md2__fail(d, MD2_ERR_INVALID_MODEL, MD2_SECTION_TRIANGLES, "num_triangles", 0, 0,
+                         "md2_simplify: the model has no triangle with three distinct vertices (%lu triangles): nothing to simplify",
+                         (unsigned long)m->num_triangles);
+    memset(&j, 0, sizeof j);
+    j.m = m;
+    j.err = d;
+    j.a = opts && opts->allocator.alloc && opts->allocator.free ? opts->allocator
+                                                                 : md2__allocator(NULL);
+    j.V = m->num_vertices;
+    j.F = m->num_frames;
+    j.T = m->num_triangles;
+    r = setup(&j);
+    for (i = 0; i < num_targets && r == MD2_OK; i++) {
+        size_t g = targets[i].kind == MD2_SIMPLIFY_ERROR ? 0 : goal_of(&j, &targets[i]);
+        goal = g < goal ? g : goal;
+    }
+    if (r == MD2_OK)
+        r = run(&j, goal);
+    for (i = 0; i < num_targets && r == MD2_OK; i++) {
+        size_t k = 0;
+        r = steps_for(&j, &targets[i], &k);
+        if (r != MD2_OK)
+            break;
+        replay(&j, k);
+        r = make_level(&j, k, &levels[i],
+                       targets[i].kind == MD2_SIMPLIFY_ERROR ||
+                           !(opts && (opts->flags & MD2_SIMPLIFY_NO_ERROR)));
+        if (r == MD2_ERR_OUT_OF_MEMORY && d && d->result == MD2_OK)
+            md2__fail(d, r, MD2_SECTION_NONE, "", 0, i,
+                      "md2_simplify: out of memory making level %lu", (unsigned long)i);
+    }
+    release_all(&j);
+    if (r != MD2_OK)
+        for (i = 0; i < num_targets; i++)
+            md2_lod_free(&levels[i]);
+    return r;
+}
+
+void md2_lod_free(md2_lod *lod)
+{
+    if (!lod)
+        return;
+    md2_free(lod->model);
+    if (lod->source_vertex && lod->allocator_.free)
+        lod->allocator_.free(lod->allocator_.user, (void *)(uintptr_t)lod->source_vertex);
+    memset(lod, 0, sizeof *lod);
+}
+#undef NONE
+#undef ALIVE
+#undef QN
+#undef CELL
+#undef allowed
+#undef change
+#undef check
+#undef cross3
+#undef dot3
+#undef fan
+#undef neighbours
+#undef release
+#undef run
+#undef sub3
 
 #endif /* MD2_IMPLEMENTATION */
