@@ -28,13 +28,15 @@ enum { SRC_NONE, SRC_GLTF, SRC_OBJ, SRC_MD2 };
 
 /* The first number a pattern's files are looked for from, and the last. */
 #define PATTERN_FIRST_MAX 9999
+/* The most bytes the source's scene may take by default (--max-scene). */
+#define IMPORT_MAX_SCENE ((size_t)1 << 30)
 
 typedef struct import_args {
     const char **sources;
     size_t num_sources;
     const char *out;
     const char *up, *scale, *height, *anim_name, *fps, *skin_name, *skin_size, *profile;
-    const char *normals, *palette;
+    const char *normals, *palette, *max_scene;
     const char **anims;
     size_t num_anims;
     int zero_pad, json, glcmds, shared_box, drop_invalid, anm, pcx;
@@ -65,7 +67,8 @@ static void synopsis(FILE *f)
     fputs("usage: md2 import SOURCE... -o OUT.md2 [--scale S | --height H] [--up y|z]\n"
           "                  [--anim NAME]... [--anim-name NAME] [--fps F] [--zero-pad]\n"
           "                  [--skin-name NAME] [--skin-size WxH] [--pcx [--palette FILE]]\n"
-          "                  [--anm] [--profile quake2|yquake2|ufoai] [--json]\n"
+          "                  [--anm] [--profile quake2|yquake2|ufoai] [--max-scene BYTES]\n"
+          "                  [--json]\n"
           "       md2 import OLD.md2 -o NEW.md2 [--normals smooth] [--glcmds] [--shared-box]\n"
           "                  [--drop-invalid] [--profile P] [--json]\n",
           f);
@@ -94,6 +97,8 @@ static void usage(FILE *f)
           "  --palette FILE   with --pcx: a PCX's palette, or an image's first 256 pixels\n"
           "  --anm            also write OUT.anm (UFO:AI) with the animations and rates\n"
           "  --profile P      keep the limits of quake2, yquake2 or ufoai (an error)\n"
+          "  --max-scene BYTES  the most memory the source's frames may take (default\n"
+          "                   1073741824: 1 GiB), checked before they are made\n"
           "  --json           the summary as JSON on stdout\n"
           "  MD2 sources: --normals smooth (new normals), --glcmds (new GL commands),\n"
           "  --shared-box (one grid for all frames), --drop-invalid (drop triangles with\n"
@@ -815,6 +820,13 @@ static int read_scene(const import_args *a, int kind, imp_scene *s)
     io.anims = a->anims;
     io.num_anims = a->num_anims;
     io.anim_name = a->anim_name;
+    io.max_bytes = IMPORT_MAX_SCENE;
+    if (a->max_scene) {
+        long v = 0;
+        tool_parse_long(a->max_scene, 1, LONG_MAX, &v); /* checked in tool_import() */
+        io.max_bytes = (size_t)v;
+    }
+    io.max_bytes_option = "--max-scene";
     err[0] = '\0';
     if (kind == SRC_GLTF) {
         ok = imp_gltf_read(a->sources[0], &io, s, err, sizeof err);
@@ -957,7 +969,7 @@ int tool_import(int argc, char **argv)
     size_t k;
     md2_profile profile;
     double d;
-    long w, h;
+    long w, h, max_scene = 0;
 
     memset(&a, 0, sizeof a);
     a.sources = (const char **)calloc((size_t)argc + 1, sizeof *a.sources);
@@ -998,6 +1010,8 @@ int tool_import(int argc, char **argv)
             value = &a.anim_name;
         else if (strcmp(arg, "--fps") == 0)
             value = &a.fps;
+        else if (strcmp(arg, "--max-scene") == 0)
+            value = &a.max_scene;
         else if (strcmp(arg, "--skin-name") == 0)
             value = &a.skin_name;
         else if (strcmp(arg, "--skin-size") == 0)
@@ -1112,7 +1126,7 @@ int tool_import(int argc, char **argv)
                         : a.anim_name ? "--anim-name" : a.fps ? "--fps" : a.skin_name ? "--skin-name"
                         : a.skin_size ? "--skin-size" : a.num_anims ? "--anim"
                         : a.zero_pad ? "--zero-pad" : a.pcx ? "--pcx"
-                        : a.palette ? "--palette" : NULL;
+                        : a.palette ? "--palette" : a.max_scene ? "--max-scene" : NULL;
         if (bad) {
             usage_error("%s does not apply to an MD2 source (it is rebuilt as it is)", bad);
             goto done;
@@ -1155,6 +1169,10 @@ int tool_import(int argc, char **argv)
         }
         if (a.height && (!tool_parse_double(a.height, &d) || !(d > 0) || d > 1e30)) {
             usage_error("bad --height '%s': a number above 0", a.height);
+            goto done;
+        }
+        if (a.max_scene && !tool_parse_long(a.max_scene, 1, LONG_MAX, &max_scene)) {
+            usage_error("bad --max-scene '%s': a whole number of bytes, at least 1", a.max_scene);
             goto done;
         }
         if (a.fps && (!tool_parse_double(a.fps, &d) || !(d > 0) || d > 1000)) {

@@ -76,7 +76,14 @@ typedef struct imp_options {
     size_t num_anims;             /* 0: all of them, in the source's order */
     const char *anim_name;        /* OBJ sequences: the animation's name (--anim-name), or NULL */
     size_t max_bytes;             /* a budget for what a reader may allocate for the scene (0: none) */
+    const char *max_bytes_option; /* the option that raises it, named in the error ("--max-scene"), or NULL */
 } imp_options;
+
+/* The end of a reader's message about opt->max_bytes: "; OPTION raises it"
+ * (three strings, for "%s%s%s"), or nothing when there is no option. */
+#define IMP_RAISED_BY(o) ((o) && (o)->max_bytes_option ? "; " : ""), \
+    ((o) && (o)->max_bytes_option ? (o)->max_bytes_option : ""), \
+    ((o) && (o)->max_bytes_option ? " raises it" : "")
 
 /* glTF 2.0 (.gltf with its .bin files or data URIs, .glb). */
 int imp_gltf_read(const char *path, const imp_options *opt, imp_scene *out, char *err, size_t err_size);

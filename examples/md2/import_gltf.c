@@ -660,8 +660,9 @@ static int decode_accessor(gl *g, int a, const char *where, int comps, int integ
     }
     n = (size_t)count;
     if (g->opt && g->opt->max_bytes && (double)n * rows * cols * 4 > (double)g->opt->max_bytes)
-        return fail(g, "%s: accessor %d needs %.0f bytes decoded, more than the %lu allowed", where, a,
-                    (double)n * rows * cols * 4, (unsigned long)g->opt->max_bytes);
+        return fail(g, "%s: accessor %d needs %.0f bytes decoded, more than the %lu allowed%s%s%s", where,
+                    a, (double)n * rows * cols * 4, (unsigned long)g->opt->max_bytes,
+                    IMP_RAISED_BY(g->opt));
     d->count = n;
     d->comps = rows * cols;
     if (integer)
@@ -1939,8 +1940,9 @@ static int read_all(gl *g, const unsigned char *data, size_t size)
         frames = 1;
     need = (double)frames * (double)nverts * 12.0 * (all_normals ? 2 : 1);
     if (g->opt && g->opt->max_bytes && need > (double)g->opt->max_bytes)
-        return fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices, more than the %lu allowed", need,
-                    (unsigned long)frames, (unsigned long)nverts, (unsigned long)g->opt->max_bytes);
+        return fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices, more than the %lu "
+                    "allowed%s%s%s", need, (unsigned long)frames, (unsigned long)nverts,
+                    (unsigned long)g->opt->max_bytes, IMP_RAISED_BY(g->opt));
     if (need > (double)((size_t)-1 / 2))
         return fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices", need, (unsigned long)frames,
                     (unsigned long)nverts);

@@ -75,6 +75,7 @@ typedef struct obj_mtl {
 
 typedef struct obj_ctx {
     size_t budget, used; /* imp_options.max_bytes (0: none), and what has been counted */
+    const imp_options *opt; /* for the option that raises the budget */
     char *err;
     size_t err_size;
     obj_mtl *mtls;
@@ -102,8 +103,8 @@ static int fail(obj_ctx *c, const char *fmt, ...)
 static int spend(obj_ctx *c, size_t n, const char *what)
 {
     if (c->budget && n > c->budget - c->used)
-        return fail(c, "%s: the model would take more than %lu bytes", what,
-                    (unsigned long)c->budget);
+        return fail(c, "%s: the model would take more than %lu bytes%s%s%s", what,
+                    (unsigned long)c->budget, IMP_RAISED_BY(c->opt));
     c->used += n;
     return 1;
 }
@@ -905,6 +906,7 @@ int imp_obj_read(const char *const *paths, size_t num_paths, const imp_options *
     c.err = err;
     c.err_size = err_size;
     c.budget = opt ? opt->max_bytes : 0;
+    c.opt = opt;
     if (!paths || num_paths == 0)
         return fail(&c, "no OBJ file given");
     return finish(read_all(&c, paths, num_paths, NULL, 0, NULL, NULL, opt, out), out);
@@ -921,6 +923,7 @@ int imp_obj_read_memory(const unsigned char *data, size_t size, const char *name
     c.err = err;
     c.err_size = err_size;
     c.budget = opt ? opt->max_bytes : 0;
+    c.opt = opt;
     if (!name)
         name = "(memory)";
     if (size == (size_t)-1 || !spend(&c, size + 1, name))
