@@ -311,8 +311,11 @@ static int decode_max(const char *label, const unsigned char *data, size_t size,
         ph = h;
         pixels = (double)w * (double)h;
     } else {
-        pw = ph = 0;
-        pixels = 0.0; /* the decoder says what is wrong */
+        /* no size, no decoding: the pixel limit must hold before a decoder
+         * allocates anything */
+        snprintf(err, err_size, "%s: stb_image cannot read its size (%s)", label,
+                 stbi_failure_reason() ? stbi_failure_reason() : "unknown reason");
+        return 0;
     }
     if (pixels > (double)max_pixels) {
         snprintf(err, err_size, "%s: a %ldx%ld image is over the limit of %lu pixels for a "

@@ -409,7 +409,7 @@ static void print_text(const import_report *r, const md2_model *m)
 
 static void json_float(FILE *f, double v)
 {
-    if (v == (double)(long)v && fabs(v) < 1e15)
+    if (fabs(v) < 1e15 && v == (double)(long)v) /* the test first: no cast of a NaN or a huge value */
         fprintf(f, "%ld", (long)v);
     else
         fprintf(f, "%.9g", v);
@@ -773,13 +773,25 @@ static int import_md2(const import_args *a, md2_profile profile)
         goto done;
     }
     /* the input: the old model's decoded positions */
-    before = (float *)malloc(tm.model->num_frames * tm.model->num_vertices * 3 * sizeof *before + 1);
-    if (!before) {
-        tool_error(IMPORT_CMD, "out of memory");
-        goto done;
+    {
+        size_t per_frame = (size_t)tm.model->num_vertices * 3;
+        if ((size_t)tm.model->num_frames > ((size_t)-1 - 1) / sizeof *before / (per_frame ? per_frame : 1)) {
+            tool_error(IMPORT_CMD, "out of memory (%lu frames of %lu vertices)",
+                       (unsigned long)tm.model->num_frames, (unsigned long)tm.model->num_vertices);
+            goto done;
+        }
+        before = (float *)malloc((size_t)tm.model->num_frames * per_frame * sizeof *before + 1);
+        if (!before) {
+            tool_error(IMPORT_CMD, "out of memory");
+            goto done;
+        }
+        for (i = 0; i < tm.model->num_frames; i++) {
+            if (md2_decode_frame(tm.model, (uint32_t)i, before + per_frame * i, 0, NULL, 0) != MD2_OK) {
+                tool_error(IMPORT_CMD, "cannot decode frame %lu of the source", (unsigned long)i);
+                goto done;
+            }
+        }
     }
-    for (i = 0; i < tm.model->num_frames; i++)
-        md2_decode_frame(tm.model, (uint32_t)i, before + 3 * tm.model->num_vertices * i, 0, NULL, 0);
     if (!quant_error(m, before, &r) || !side_paths(a, 0, &r))
         goto done;
     /* the model's animations (its side file's, else from its names), with their rates */

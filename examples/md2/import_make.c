@@ -222,6 +222,16 @@ static int pack_skin(const imp_scene *s, const unsigned char *used, tool_image *
             return 0;
         }
     }
+    /* the packed skin keeps the limits of one skin: checked before it is
+     * allocated (a 1 x 4,000,000 texture beside a wide one would ask for
+     * gigabytes) */
+    if (h > 32768 || (double)w * (double)h > (double)TOOL_MAX_SKIN_PIXELS) {
+        tool_error(IMPORT_CMD, "the %lu textures side by side would make a %lux%lu skin, over "
+                               "the limit of %lu pixels (and 32768 a side) for a skin",
+                   (unsigned long)count, (unsigned long)w, (unsigned long)h,
+                   (unsigned long)TOOL_MAX_SKIN_PIXELS);
+        return 0;
+    }
     out->skin.rgba = (unsigned char *)calloc(w * h, 4);
     if (!out->skin.rgba) {
         tool_error(IMPORT_CMD, "out of memory");

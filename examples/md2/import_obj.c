@@ -324,6 +324,14 @@ static int parse_face(obj_ctx *c, obj_file *f, size_t line, const char *p)
 }
 
 /* The index of material name in f->mats, added when new. */
+/* The most distinct materials (usemtl names) of a file, newmtl entries of
+ * its mtl files, and mtllib lines: finding a name is a scan, so these keep
+ * a small hostile file from taking minutes (an MD2 has one skin; packing
+ * more than a few hundred textures side by side makes no skin anyway). */
+#define OBJ_MAX_MATERIALS 256
+#define OBJ_MAX_NEWMTL 4096
+#define OBJ_MAX_MTLLIB 64
+
 static int use_material(obj_ctx *c, obj_file *f, size_t line, const char *name, size_t len)
 {
     size_t i;
@@ -335,6 +343,9 @@ static int use_material(obj_ctx *c, obj_file *f, size_t line, const char *name, 
             return 1;
         }
     }
+    if (f->nmats >= OBJ_MAX_MATERIALS)
+        return fail(c, "%s:%lu: more than %d materials", f->name, (unsigned long)line,
+                    OBJ_MAX_MATERIALS);
     if (!grow(c, (void **)&f->mats, &f->cap_mats, f->nmats + 1, sizeof *f->mats, f->name))
         return 0;
     f->mats[f->nmats] = dup_range(c, name, len, f->name);
@@ -348,6 +359,9 @@ static int add_lib(obj_ctx *c, obj_file *f, size_t line, const char *name, size_
 {
     if (len == 0)
         return fail(c, "%s:%lu: mtllib needs a file name", f->name, (unsigned long)line);
+    if (f->nlibs >= OBJ_MAX_MTLLIB)
+        return fail(c, "%s:%lu: more than %d mtllib lines", f->name, (unsigned long)line,
+                    OBJ_MAX_MTLLIB);
     if (!grow(c, (void **)&f->libs, &f->cap_libs, f->nlibs + 1, sizeof *f->libs, f->name) ||
         !grow(c, (void **)&f->lib_lines, &f->cap_lib_lines, f->nlibs + 1, sizeof *f->lib_lines,
               f->name))
@@ -516,6 +530,11 @@ static int parse_mtl(obj_ctx *c, const char *path, const char *cited)
         if (kwlen == 6 && memcmp(kw, "newmtl", 6) == 0) {
             if (len == 0) {
                 fail(c, "%s:%lu: newmtl needs a material name", path, (unsigned long)line);
+                goto fail;
+            }
+            if (c->nmtls >= OBJ_MAX_NEWMTL) {
+                fail(c, "%s:%lu: more than %d materials (newmtl) in the mtl files", path,
+                     (unsigned long)line, OBJ_MAX_NEWMTL);
                 goto fail;
             }
             if (!grow(c, (void **)&c->mtls, &c->cap_mtls, c->nmtls + 1, sizeof *c->mtls, path))

@@ -127,41 +127,43 @@ static void median_cut(uint32_t *px, size_t n, uint8_t *palette)
     }
 }
 
-/* The palette of --palette FILE: a PCX file's own 256 colours; any other
- * image's first 256 pixels in row order (the rest black). */
+/* The palette of --palette FILE: an 8-bit PCX file's own 256 colours (the
+ * 768 bytes after the 0x0C marker at its end); any other image's first 256
+ * pixels in row order (the rest black). Told by the file's first bytes, as
+ * skins are. */
 static int load_palette(const char *path, uint8_t *palette)
 {
     tool_image img;
     char err[600];
-    size_t i, n;
-    if (!tool_image_read(path, &img, err, sizeof err)) {
+    unsigned char *bytes;
+    size_t i, n, size;
+    if (!tool_read_regular(path, (size_t)256 << 20, &bytes, &size, err, sizeof err)) {
         tool_error(IMPORT_CMD, "--palette: %s", err);
         return 0;
     }
     memset(palette, 0, 768);
-    n = (size_t)img.width * (size_t)img.height;
-    {
-        /* a PCX: the 768 bytes after the 0x0C marker at its end, which
-         * md2_pcx_decode() has just checked */
-        size_t len = strlen(path);
-        int pcx = len >= 4 && (path[len - 1] | 0x20) == 'x' && (path[len - 2] | 0x20) == 'c' &&
-                  (path[len - 3] | 0x20) == 'p' && path[len - 4] == '.';
-        if (pcx) {
-            unsigned char *bytes;
-            size_t size;
-            int ok = tool_read_regular(path, (size_t)256 << 20, &bytes, &size, err, sizeof err) &&
-                     size >= 768;
-            if (ok)
-                memcpy(palette, bytes + size - 768, 768);
-            free(bytes);
-            tool_image_free(&img);
-            if (!ok) {
-                tool_error(IMPORT_CMD, "--palette: cannot read the palette of %s", path);
-                return 0;
-            }
-            return 1;
+    if (size > 0 && bytes[0] == 0x0A) {
+        /* a PCX: 8 bits a pixel in one plane, a 128-byte header, then the
+         * marker and the palette at the end */
+        int ok = size >= 128 + 769 && bytes[3] == 8 && bytes[65] == 1 && bytes[size - 769] == 0x0C;
+        if (ok)
+            memcpy(palette, bytes + size - 768, 768);
+        free(bytes);
+        if (!ok) {
+            tool_error(IMPORT_CMD, "--palette: %s is a PCX file without a 256-colour palette "
+                                   "(not 8 bits a pixel in one plane, or no 0x0C marker 769 "
+                                   "bytes from its end)", path);
+            return 0;
         }
+        return 1;
     }
+    if (!tool_image_decode(path, bytes, size, &img, err, sizeof err)) {
+        free(bytes);
+        tool_error(IMPORT_CMD, "--palette: %s", err);
+        return 0;
+    }
+    free(bytes);
+    n = (size_t)img.width * (size_t)img.height;
     for (i = 0; i < n && i < 256; i++)
         memcpy(palette + 3 * i, img.rgba + 4 * i, 3);
     tool_image_free(&img);
