@@ -114,9 +114,6 @@ windows() {
     run cmake --build "$1" -j"$jobs"
     wine_boot "$1"
     say "Running the test suite of $1 under Wine"
-    # one Wine server for the whole run (-p: it stays when no program runs),
-    # so that tests starting side by side never race one that is exiting
-    WINEPREFIX="$root/$1/wineprefix" /usr/lib/wine/wineserver -p || true
     if run ctest --test-dir "$1" --output-on-failure -j"$jobs" --timeout 900 > "$1/ctest.log" 2>&1; then
         status=0
     else
@@ -135,7 +132,6 @@ windows() {
         fi
         cat "$1/ctest-rerun.log"
     fi
-    WINEPREFIX="$root/$1/wineprefix" /usr/lib/wine/wineserver -k 2>/dev/null || true
     [ "$status" = 0 ] || die "$1: tests failed under Wine (see $1/ctest.log)"
     # a cmocka skip or a CTest skip is a failure here
     if grep -Eq '\*\*\*Skipped|Not Run|\[  SKIPPED \]' "$1/ctest.log"; then
