@@ -916,16 +916,22 @@ static int finish(int ok, imp_scene *out)
     return ok;
 }
 
+/* An empty context and scene for one read: where messages go, the budget. */
+static void ctx_init(obj_ctx *c, const imp_options *opt, imp_scene *out, char *err, size_t err_size)
+{
+    memset(out, 0, sizeof *out);
+    memset(c, 0, sizeof *c);
+    c->err = err;
+    c->err_size = err_size;
+    c->budget = opt ? opt->max_bytes : 0;
+    c->opt = opt;
+}
+
 int imp_obj_read(const char *const *paths, size_t num_paths, const imp_options *opt, imp_scene *out,
                  char *err, size_t err_size)
 {
     obj_ctx c;
-    memset(out, 0, sizeof *out);
-    memset(&c, 0, sizeof c);
-    c.err = err;
-    c.err_size = err_size;
-    c.budget = opt ? opt->max_bytes : 0;
-    c.opt = opt;
+    ctx_init(&c, opt, out, err, err_size);
     if (!paths || num_paths == 0)
         return fail(&c, "no OBJ file given");
     return finish(read_all(&c, paths, num_paths, NULL, 0, NULL, NULL, opt, out), out);
@@ -937,12 +943,7 @@ int imp_obj_read_memory(const unsigned char *data, size_t size, const char *name
     obj_ctx c;
     char *text;
     int ok;
-    memset(out, 0, sizeof *out);
-    memset(&c, 0, sizeof c);
-    c.err = err;
-    c.err_size = err_size;
-    c.budget = opt ? opt->max_bytes : 0;
-    c.opt = opt;
+    ctx_init(&c, opt, out, err, err_size);
     if (!name)
         name = "(memory)";
     if (size == (size_t)-1 || !spend(&c, size + 1, name))
