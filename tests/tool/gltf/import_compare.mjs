@@ -52,7 +52,8 @@
 
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+
+import { loadThree } from './three_node.mjs';
 
 function usage(message) {
   console.error(`import_compare.mjs: ${message}\n` +
@@ -82,21 +83,7 @@ if (!npm || !dumpFile || !file || !(fps > 0) || !(tolerance > 0) || !(uvToleranc
   usage('--npm, --dump or --md2, and a file are needed');
 }
 
-if (typeof globalThis.ProgressEvent === 'undefined') {
-  globalThis.ProgressEvent = class ProgressEvent extends Event {
-    constructor(type, init = {}) {
-      super(type);
-      this.lengthComputable = Boolean(init.lengthComputable);
-      this.loaded = init.loaded ?? 0;
-      this.total = init.total ?? 0;
-    }
-  };
-}
-
-const modules = path.join(path.resolve(npm), 'node_modules', 'three');
-const THREE = await import(pathToFileURL(path.join(modules, 'build', 'three.module.js')).href);
-const { GLTFLoader } = await import(
-  pathToFileURL(path.join(modules, 'examples', 'jsm', 'loaders', 'GLTFLoader.js')).href);
+const { THREE, GLTFLoader } = await loadThree(npm);
 
 const dump = JSON.parse(readFileSync(dumpFile, 'utf8'));
 const bytes = readFileSync(file);

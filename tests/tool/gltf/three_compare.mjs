@@ -37,8 +37,8 @@
 // SPDX-License-Identifier: MIT
 
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+
+import { loadThree } from './three_node.mjs';
 
 function usage(message) {
   console.error(`three_compare.mjs: ${message}\n` +
@@ -66,23 +66,7 @@ if (!npm || !reference || !file || !(tolerance > 0) || !(normalTolerance > 0)) {
   usage('--npm, --reference and a file are needed');
 }
 
-// Node has fetch (FileLoader reads a .gltf's data: URI buffer with it) but
-// not the DOM's ProgressEvent, which FileLoader reports progress with.
-if (typeof globalThis.ProgressEvent === 'undefined') {
-  globalThis.ProgressEvent = class ProgressEvent extends Event {
-    constructor(type, init = {}) {
-      super(type);
-      this.lengthComputable = Boolean(init.lengthComputable);
-      this.loaded = init.loaded ?? 0;
-      this.total = init.total ?? 0;
-    }
-  };
-}
-
-const modules = path.join(path.resolve(npm), 'node_modules', 'three');
-const THREE = await import(pathToFileURL(path.join(modules, 'build', 'three.module.js')).href);
-const { GLTFLoader } = await import(
-  pathToFileURL(path.join(modules, 'examples', 'jsm', 'loaders', 'GLTFLoader.js')).href);
+const { THREE, GLTFLoader } = await loadThree(npm);
 
 const ref = JSON.parse(readFileSync(reference, 'utf8'));
 const bytes = readFileSync(file);
