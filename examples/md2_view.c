@@ -3,12 +3,18 @@
  * stb_image), and an offscreen screenshot tool.
  *
  *   md2_view [options] MODEL.md2
+ *   md2_view -h | --help     the usage, on stdout
+ *
+ * The model is loaded with its side files (md2_bundle_load_file()): the
+ * animations of MODEL.anm or MODEL.framegroups beside it (else its frame
+ * names), and the tags of MODEL.tag.
  *
  *   --skin FILE        show this skin first (PCX through libmd2's
  *                      md2_pcx_decode(), PNG/TGA/BMP/JPEG through stb_image)
  *   --game DIR         game root for the skin paths the model names (default:
  *                      found from the model's path, see md2_skin_find())
- *   --anim NAME        start with this animation (default: the first)
+ *   --anim NAME        start with this animation (default: the first), from
+ *                      the side files or the frame names
  *   --size WxH         window or screenshot size (default 960x720 / 640x480)
  *   --unlit            texture colours only, nearest-neighbour filtering
  *   --ortho            orthographic projection instead of perspective
@@ -25,7 +31,16 @@
  *   --level K          start with level K (0: the model)
  *   --cpu              draw with the CPU path (md2_draw_cpu.c, the code of
  *                      README.md's "Draw it"): the pose written into a
- *                      vertex buffer every frame, cross-fades shown
+ *                      vertex buffer every frame
+ *   --attach TAG=MODEL.md2  draw MODEL on the body's tag TAG (MODEL.tag's),
+ *                      animated with the body: the player's keyframes and
+ *                      blend, cross-fades included, clamped to MODEL's last
+ *                      keyframe (md2_player_pose_linked()'s rule), placed
+ *                      by md2_player_tag() and md2_attach(), in MODEL's own
+ *                      skin found beside it (else the checkerboard);
+ *                      repeatable (at most 8). Errors (exit 1): the body
+ *                      has no tags, no tag of that name (the message lists
+ *                      the tags there are), MODEL cannot be read
  *   --screenshot FILE  render one picture offscreen and exit: PNG if FILE
  *                      ends in .png, else binary PPM; prints
  *                      "projected-bbox x0 y0 x1 y1" and "triangles N" (of
@@ -34,9 +49,18 @@
  *   --t T              screenshot: blended towards keyframe N + 1 by T in
  *                      [0, 1] (default 0); the last keyframe blends with
  *                      itself
+ *   --from M           screenshot: a moment of a cross-fade from keyframe M
+ *                      (blended towards M + 1 by --from-t T, default 0) to
+ *                      the pose above, the pose above weighing --weight W
+ *                      (default 0.5); prints "fade from ..."; screenshots
+ *                      also print "anim NAME FIRST LAST" (the animation
+ *                      --anim chose) and, for each --attach, "attach-origin
+ *                      X Y" (where the tag's origin, the attached model's
+ *                      origin, projects, in pixels) and "attach-vertex-bbox
+ *                      x0 y0 x1 y1" (its projected vertices)
  *
  * Keys: Right or N / Left or P next / previous animation (cross-faded
- * with --cpu), S next skin, W wireframe, L lighting, O orthographic, D next
+ * over 0.2 s), S next skin, W wireframe, L lighting, O orthographic, D next
  * level of detail (--lod; the title shows its triangles), Space pause,
  * Escape quit. Drag with the left mouse button to orbit, use the
  * wheel to zoom.
@@ -52,9 +76,13 @@
  * looks the normals up in the 162-entry table (md2_normal(0), a uniform
  * array). Lighting is one directional light (Lambert) plus ambient. An
  * md2_player drives the animation: md2_player_state() gives frame_a,
- * frame_b and t. Switching animation is a hard switch (md2_player_play()),
- * so the GPU path never has to blend the four keyframes of a cross-fade.
- * Every animation loops here, once-animations too.
+ * frame_b and t. Switching animation cross-fades (md2_player_crossfade()):
+ * while a fade runs, the GPU path draws with a second vertex shader
+ * (fade_vertex_shader_src) that decodes four keyframes, the current pose's
+ * two and the outgoing pose's two (from_a, from_b, from_t), and blends the
+ * two poses by the weight as md2_player_pose() does; attached models are
+ * drawn with it always, on both paths. Every animation loops here,
+ * once-animations too.
  *
  * With --cpu: draw_cpu_upload() (md2_draw_cpu.c) builds its own mesh, an
  * empty vertex buffer of one pose (32 bytes a vertex, md2_layout_default())
@@ -62,15 +90,17 @@
  * buffer, writes the player's pose into it with md2_mesh_pose() (unit
  * normals) and draws it, through a vertex shader that only transforms.
  * The fragment shader, the lighting, --unlit and the camera are the GPU
- * path's. md2_mesh_pose() blends cross-fades too, so switching animation
- * with the keys cross-fades over 0.2 s (md2_player_crossfade()). In
- * screenshot mode the player shows keyframe --frame blended towards the
- * next by --t (a held once-animation of the two frames, seeked to t), so
- * both paths draw the same pose.
+ * path's. md2_mesh_pose() blends cross-fades too. In screenshot mode the
+ * player shows keyframe --frame blended towards the next by --t (a held
+ * once-animation of the two frames, seeked to t; with --from, in a held
+ * cross-fade advanced to --weight), so both paths draw the same pose.
  *
  * Skins: the --skin file, then each skin the model names, found with
  * md2_skin_find() (beside the model, or under the game root); a
- * checkerboard when there is none. The projected bounding box printed in
+ * checkerboard when there is none. Without --skin, each skin the model
+ * names that is not found is said; with it, the file given is loaded and
+ * shown first and nothing is said of the model's own. The projected
+ * bounding box printed in
  * screenshot mode is that of the 8 corners of the drawn pose's bounding box
  * (computed on the CPU with md2_mesh_lerp()) through the same matrices, in
  * image pixels (y down, inclusive): with --ortho, --yaw 0 and --pitch 0 it
