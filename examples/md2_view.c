@@ -1566,11 +1566,12 @@ static int player_show(viewer *v, uint32_t a, uint32_t b, float t, md2_player_fr
 
 /* Prints, for each attached model, the pixel its tag's origin (the
  * attached model's origin: a weapon's grip) projects to with mvp, and the
- * box of its projected vertices in the pose drawn. */
+ * box of its projected vertices in the pose md2_player_pose_linked()
+ * gives. */
 static int print_attached(const viewer *v, const float mvp[16], const md2_player_frames *st,
                           int w, int h)
 {
-    size_t i, k;
+    size_t i;
     for (i = 0; i < v->num_attached; i++) {
         const attachment *at = &v->attached[i];
         const md2_model *m = at->bundle->model;
@@ -1582,16 +1583,18 @@ static int print_attached(const viewer *v, const float mvp[16], const md2_player
             return 0;
         mat_mul(child_mvp, mvp, place);
         linked_frames(st, m->num_frames, &linked, frames);
-        pos = (float *)malloc(n * 3 * 2 * sizeof *pos);
+        pos = (float *)malloc(n * 3 * sizeof *pos);
         if (!pos) {
             fprintf(stderr, "md2_view: out of memory\n");
             return 0;
         }
-        /* the blend the fade shader draws, decoded on the CPU */
-        md2_lerp(m, frames[0], frames[1], linked.t, pos, 0, NULL, 0);
-        md2_lerp(m, frames[2], frames[3], linked.from_t, pos + 3 * n, 0, NULL, 0);
-        for (k = 0; k < 3 * n; k++)
-            pos[k] = (1.0f - linked.weight) * pos[3 * n + k] + linked.weight * pos[k];
+        /* the pose the library gives a linked model (not the shader's
+         * code): the GPU's picture is checked against it */
+        if (md2_player_pose_linked(&v->player, m, pos, 0, NULL, 0) != MD2_OK) {
+            fprintf(stderr, "md2_view: md2_player_pose_linked failed\n");
+            free(pos);
+            return 0;
+        }
         printf("attach %lu %s keyframes %lu %lu\n", (unsigned long)i, v->opt.attach[i],
                (unsigned long)frames[0], (unsigned long)frames[1]);
         print_projected_point("attach-origin", child_mvp, origin, w, h);

@@ -24,14 +24,17 @@
  * Exit status: 0 all checks pass, 1 a check fails or a file cannot be read,
  * 2 bad arguments.
  *
- *   md2_view_check --mark IMAGE RRGGBB --near X Y --box X0 Y0 X1 Y1
+ *   md2_view_check --mark IMAGE RRGGBB --near X Y --box X0 Y0 X1 Y1 [--reach SIDES]
  *
  * An attached model (md2_view --attach) drawn --unlit in the one colour
  * RRGGBB of its flat skin: the picture has at least 10 pixels of that
  * colour, the one nearest the point --near (the "attach-origin" line
  * md2_view prints: the tag origin's projection, in pixels) has its centre
  * within 2 pixels of it, and every one lies inside --box (the
- * "attach-vertex-bbox" line) grown by 2 pixels.
+ * "attach-vertex-bbox" line) grown by 2 pixels. --reach: on each of the
+ * sides SIDES names (l left, t top, r right, b bottom: those the body does
+ * not hide), the pixels also reach within 2 pixels of --box, so a pose
+ * smaller than the one projected fails.
  *
  *   md2_view_check --flat-pcx FILE RRGGBB
  *
@@ -65,7 +68,7 @@ static int usage(void)
     fprintf(stderr,
             "usage: md2_view_check IMAGE SKIN --bg RRGGBB --bbox X0 Y0 X1 Y1\n"
             "                      [--inside] [--no-colors] [--min-pixels N] [--tolerance P]\n"
-            "       md2_view_check --mark IMAGE RRGGBB --near X Y --box X0 Y0 X1 Y1\n"
+            "       md2_view_check --mark IMAGE RRGGBB --near X Y --box X0 Y0 X1 Y1 [--reach SIDES]\n"
             "       md2_view_check --flat-pcx FILE RRGGBB\n");
     return 2;
 }
@@ -217,18 +220,21 @@ static int parse_longs(char **argv, int n, long *out)
     return 1;
 }
 
-/* --mark IMAGE RRGGBB --near X Y --box X0 Y0 X1 Y1 */
+/* --mark IMAGE RRGGBB --near X Y --box X0 Y0 X1 Y1 [--reach SIDES] */
 static int check_mark(int argc, char **argv)
 {
     tool_image pic;
     unsigned char rgb[3];
-    long box[4];
+    long box[4], seen[4] = {0, 0, -1, -1}, short_of = 0;
+    const char *reach = argc == 14 && strcmp(argv[12], "--reach") == 0 ? argv[13] : "";
+    static const char sides[] = "ltrb";
     double px, py, best = 1e300;
     char err[512];
     long count = 0, outside = 0;
     int x, y;
     char *end_x, *end_y;
-    if (argc != 12 || !parse_colour(argv[3], rgb) || strcmp(argv[4], "--near") != 0 ||
+    if ((argc != 12 && !*reach) || strspn(reach, sides) != strlen(reach) ||
+        !parse_colour(argv[3], rgb) || strcmp(argv[4], "--near") != 0 ||
         strcmp(argv[7], "--box") != 0 || !parse_longs(argv + 8, 4, box))
         return usage();
     px = strtod(argv[5], &end_x);
@@ -245,6 +251,14 @@ static int check_mark(int argc, char **argv)
             double dx = x + 0.5 - px, dy = y + 0.5 - py, d = sqrt(dx * dx + dy * dy);
             if (p[0] != rgb[0] || p[1] != rgb[1] || p[2] != rgb[2])
                 continue;
+            if (count == 0 || x < seen[0])
+                seen[0] = x;
+            if (count == 0 || y < seen[1])
+                seen[1] = y;
+            if (count == 0 || x > seen[2])
+                seen[2] = x;
+            if (count == 0 || y > seen[3])
+                seen[3] = y;
             count++;
             if (d < best)
                 best = d;
@@ -252,10 +266,16 @@ static int check_mark(int argc, char **argv)
                 outside++;
         }
     tool_image_free(&pic);
-    printf("%ld pixels of colour %s; the tag origin at %.1f %.1f, the nearest of them %.2f "
-           "pixels away; %ld outside the box %ld %ld %ld %ld grown by 2\n", count, argv[3], px,
-           py, count ? best : -1.0, outside, box[0], box[1], box[2], box[3]);
-    if (count < 10 || best > 2.0 || outside) {
+    for (x = 0; x < 4; x++) {
+        if (strchr(reach, sides[x]) && labs(seen[x] - box[x]) > 2)
+            short_of++;
+    }
+    printf("%ld pixels of colour %s, spanning %ld %ld %ld %ld; the tag origin at %.1f %.1f, the "
+           "nearest of them %.2f pixels away; %ld outside the box %ld %ld %ld %ld grown by 2; "
+           "%ld of the sides '%s' short of it\n", count, argv[3], seen[0], seen[1], seen[2],
+           seen[3], px, py, count ? best : -1.0, outside, box[0], box[1], box[2], box[3],
+           short_of, reach);
+    if (count < 10 || best > 2.0 || outside || short_of) {
         printf("FAIL: the attached model is not on its tag\n");
         return 1;
     }

@@ -29,7 +29,8 @@
 # of that one colour; instead of the model's box, md2_view_check --mark
 # checks that its pixels come within 2 pixels of "attach-origin" (the tag
 # origin's projection: the attached model's origin, a weapon's grip) and
-# lie inside "attach-vertex-bbox" grown by 2 pixels.
+# lie inside "attach-vertex-bbox" grown by 2 pixels; ATTACH_REACH=SIDES:
+# and reach it within 2 pixels on those sides (md2_view_check's --reach).
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.21)
 
@@ -104,6 +105,9 @@ if(ATTACH_MARK)
   endif()
   set(_box "${CMAKE_MATCH_1}" "${CMAKE_MATCH_2}" "${CMAKE_MATCH_3}" "${CMAKE_MATCH_4}")
   set(_cmd "${CHECKER}" --mark "${OUT}" "${ATTACH_MARK}" --near ${_origin} --box ${_box})
+  if(ATTACH_REACH)
+    list(APPEND _cmd --reach "${ATTACH_REACH}")
+  endif()
   list(JOIN _cmd " " _cmdline)
   message("+ ${_cmdline}")
   execute_process(COMMAND ${_cmd} RESULT_VARIABLE _rc)
