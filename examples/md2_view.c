@@ -3,12 +3,18 @@
  * stb_image), and an offscreen screenshot tool.
  *
  *   md2_view [options] MODEL.md2
+ *   md2_view -h | --help     the usage, on stdout
+ *
+ * The model is loaded with its side files (md2_bundle_load_file()): the
+ * animations of MODEL.anm or MODEL.framegroups beside it (else its frame
+ * names), and the tags of MODEL.tag.
  *
  *   --skin FILE        show this skin first (PCX through libmd2's
  *                      md2_pcx_decode(), PNG/TGA/BMP/JPEG through stb_image)
  *   --game DIR         game root for the skin paths the model names (default:
  *                      found from the model's path, see md2_skin_find())
- *   --anim NAME        start with this animation (default: the first)
+ *   --anim NAME        start with this animation (default: the first), from
+ *                      the side files or the frame names
  *   --size WxH         window or screenshot size (default 960x720 / 640x480)
  *   --unlit            texture colours only, nearest-neighbour filtering
  *   --ortho            orthographic projection instead of perspective
@@ -25,7 +31,16 @@
  *   --level K          start with level K (0: the model)
  *   --cpu              draw with the CPU path (md2_draw_cpu.c, the code of
  *                      README.md's "Draw it"): the pose written into a
- *                      vertex buffer every frame, cross-fades shown
+ *                      vertex buffer every frame
+ *   --attach TAG=MODEL.md2  draw MODEL on the body's tag TAG (MODEL.tag's),
+ *                      animated with the body: the player's keyframes and
+ *                      blend, cross-fades included, clamped to MODEL's last
+ *                      keyframe (md2_player_pose_linked()'s rule), placed
+ *                      by md2_player_tag() and md2_attach(), in MODEL's own
+ *                      skin found beside it (else the checkerboard);
+ *                      repeatable (at most 8). Errors (exit 1): the body
+ *                      has no tags, no tag of that name (the message lists
+ *                      the tags there are), MODEL cannot be read
  *   --screenshot FILE  render one picture offscreen and exit: PNG if FILE
  *                      ends in .png, else binary PPM; prints
  *                      "projected-bbox x0 y0 x1 y1" and "triangles N" (of
@@ -34,9 +49,18 @@
  *   --t T              screenshot: blended towards keyframe N + 1 by T in
  *                      [0, 1] (default 0); the last keyframe blends with
  *                      itself
+ *   --from M           screenshot: a moment of a cross-fade from keyframe M
+ *                      (blended towards M + 1 by --from-t T, default 0) to
+ *                      the pose above, the pose above weighing --weight W
+ *                      (default 0.5); prints "fade from ..."; screenshots
+ *                      also print "anim NAME FIRST LAST" (the animation
+ *                      --anim chose) and, for each --attach, "attach-origin
+ *                      X Y" (where the tag's origin, the attached model's
+ *                      origin, projects, in pixels) and "attach-vertex-bbox
+ *                      x0 y0 x1 y1" (its projected vertices)
  *
  * Keys: Right or N / Left or P next / previous animation (cross-faded
- * with --cpu), S next skin, W wireframe, L lighting, O orthographic, D next
+ * over 0.2 s), S next skin, W wireframe, L lighting, O orthographic, D next
  * level of detail (--lod; the title shows its triangles), Space pause,
  * Escape quit. Drag with the left mouse button to orbit, use the
  * wheel to zoom.
@@ -52,9 +76,13 @@
  * looks the normals up in the 162-entry table (md2_normal(0), a uniform
  * array). Lighting is one directional light (Lambert) plus ambient. An
  * md2_player drives the animation: md2_player_state() gives frame_a,
- * frame_b and t. Switching animation is a hard switch (md2_player_play()),
- * so the GPU path never has to blend the four keyframes of a cross-fade.
- * Every animation loops here, once-animations too.
+ * frame_b and t. Switching animation cross-fades (md2_player_crossfade()):
+ * while a fade runs, the GPU path draws with a second vertex shader
+ * (fade_vertex_shader_src) that decodes four keyframes, the current pose's
+ * two and the outgoing pose's two (from_a, from_b, from_t), and blends the
+ * two poses by the weight as md2_player_pose() does; attached models are
+ * drawn with it always, on both paths. Every animation loops here,
+ * once-animations too.
  *
  * With --cpu: draw_cpu_upload() (md2_draw_cpu.c) builds its own mesh, an
  * empty vertex buffer of one pose (32 bytes a vertex, md2_layout_default())
@@ -62,15 +90,17 @@
  * buffer, writes the player's pose into it with md2_mesh_pose() (unit
  * normals) and draws it, through a vertex shader that only transforms.
  * The fragment shader, the lighting, --unlit and the camera are the GPU
- * path's. md2_mesh_pose() blends cross-fades too, so switching animation
- * with the keys cross-fades over 0.2 s (md2_player_crossfade()). In
- * screenshot mode the player shows keyframe --frame blended towards the
- * next by --t (a held once-animation of the two frames, seeked to t), so
- * both paths draw the same pose.
+ * path's. md2_mesh_pose() blends cross-fades too. In screenshot mode the
+ * player shows keyframe --frame blended towards the next by --t (a held
+ * once-animation of the two frames, seeked to t; with --from, in a held
+ * cross-fade advanced to --weight), so both paths draw the same pose.
  *
  * Skins: the --skin file, then each skin the model names, found with
  * md2_skin_find() (beside the model, or under the game root); a
- * checkerboard when there is none. The projected bounding box printed in
+ * checkerboard when there is none. Without --skin, each skin the model
+ * names that is not found is said; with it, the file given is loaded and
+ * shown first and nothing is said of the model's own. The projected
+ * bounding box printed in
  * screenshot mode is that of the 8 corners of the drawn pose's bounding box
  * (computed on the CPU with md2_mesh_lerp()) through the same matrices, in
  * image pixels (y down, inclusive): with --ortho, --yaw 0 and --pitch 0 it
@@ -84,6 +114,7 @@
 #include <md2/mesh.h>
 #include <md2/simplify.h>
 #include <md2/skin.h>
+#include <md2/tags.h>
 
 #include "md2_draw_cpu.h"
 #include "md2/image.h"
@@ -106,7 +137,8 @@
 #define MAX_SKINS 64
 #define MAX_LEVELS 8 /* levels of detail, the model's own included */
 #define MAX_SIZE 8192
-#define CROSSFADE_SECONDS 0.2f /* --cpu: animation switches from the keys */
+#define CROSSFADE_SECONDS 0.2f /* animation switches from the keys */
+#define MAX_ATTACH 8 /* --attach options */
 
 /* ------------------------------------------------------------------------ */
 /* Options                                                                   */
@@ -121,6 +153,10 @@ typedef struct options {
     int width, height;   /* 0: the mode's default */
     unsigned long frame;
     float t;
+    long from;           /* --from: the outgoing keyframe of a cross-fade; -1: none */
+    float from_t, weight; /* --from-t, --weight */
+    const char *attach[MAX_ATTACH]; /* --attach TAG=MODEL, as given */
+    size_t num_attach;
     int unlit, ortho, wireframe;
     int cpu;             /* --cpu: draw with md2_draw_cpu.c */
     double lod[MAX_LEVELS]; /* --lod ratios */
@@ -131,17 +167,22 @@ typedef struct options {
     unsigned char bg[3];
 } options;
 
-static int usage(void)
+/* The usage, to f: stdout for -h and --help (exit 0), else stderr (2). */
+static int usage(FILE *f)
 {
-    fprintf(stderr,
+    fprintf(f,
             "usage: md2_view [--skin FILE] [--game DIR] [--anim NAME] [--size WxH]\n"
             "                [--unlit] [--ortho] [--yaw DEG] [--pitch DEG] [--zoom F] [--bg RRGGBB]\n"
             "                [--wireframe] [--cpu] [--lod R1,R2,... [--level K]]\n"
-            "                [--screenshot FILE [--frame N] [--t T]] MODEL.md2\n"
-            "keys: Right/N, Left/P animation (cross-faded with --cpu); S skin; W wireframe;\n"
+            "                [--attach TAG=MODEL.md2]...\n"
+            "                [--screenshot FILE [--frame N] [--t T] [--from N [--from-t T]\n"
+            "                 [--weight W]]] MODEL.md2\n"
+            "       md2_view -h | --help\n"
+            "The model's side files (.anm, .framegroups, .tag beside it) are loaded with it.\n"
+            "keys: Right/N, Left/P animation (cross-faded); S skin; W wireframe;\n"
             "      L lighting; O orthographic; D level of detail (--lod); Space pause;\n"
             "      Escape quit; drag to orbit, wheel to zoom\n");
-    return 2;
+    return f == stdout ? 0 : 2;
 }
 
 static int parse_double(const char *s, double *out)
@@ -197,10 +238,13 @@ static int parse_colour(const char *s, unsigned char rgb[3])
     return 1;
 }
 
+/* 1: parsed; 0: bad arguments (said); -1: -h or --help. */
 static int parse_args(int argc, char **argv, options *o)
 {
     int i;
     memset(o, 0, sizeof *o);
+    o->from = -1;
+    o->weight = 0.5f;
     o->zoom = 1.0;
     o->bg[0] = 0x30;
     o->bg[1] = 0x38;
@@ -209,7 +253,9 @@ static int parse_args(int argc, char **argv, options *o)
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         double d;
-        if (strcmp(a, "--unlit") == 0) {
+        if (strcmp(a, "-h") == 0 || strcmp(a, "--help") == 0) {
+            return -1;
+        } else if (strcmp(a, "--unlit") == 0) {
             o->unlit = 1;
         } else if (strcmp(a, "--ortho") == 0) {
             o->ortho = 1;
@@ -240,12 +286,28 @@ static int parse_args(int argc, char **argv, options *o)
                 return 0;
             }
             o->frame = (unsigned long)d;
-        } else if (strcmp(a, "--t") == 0) {
+        } else if (strcmp(a, "--t") == 0 || strcmp(a, "--from-t") == 0 ||
+                   strcmp(a, "--weight") == 0) {
             if (!parse_double(argv[++i], &d) || d < 0 || d > 1) {
-                fprintf(stderr, "md2_view: --t wants a number in [0, 1], not \"%s\"\n", argv[i]);
+                fprintf(stderr, "md2_view: %s wants a number in [0, 1], not \"%s\"\n", a,
+                        argv[i]);
                 return 0;
             }
-            o->t = (float)d;
+            *(a[2] == 't' ? &o->t : a[2] == 'w' ? &o->weight : &o->from_t) = (float)d;
+        } else if (strcmp(a, "--from") == 0) {
+            if (!parse_double(argv[++i], &d) || d < 0 || d > 2147483647.0 || d != floor(d)) {
+                fprintf(stderr, "md2_view: --from wants a keyframe number, not \"%s\"\n", argv[i]);
+                return 0;
+            }
+            o->from = (long)d;
+        } else if (strcmp(a, "--attach") == 0) {
+            const char *eq = strchr(argv[++i], '=');
+            if (!eq || eq == argv[i] || eq[1] == '\0' || o->num_attach == MAX_ATTACH) {
+                fprintf(stderr, "md2_view: --attach wants TAG=MODEL.md2, at most %d times, not "
+                        "\"%s\"\n", MAX_ATTACH, argv[i]);
+                return 0;
+            }
+            o->attach[o->num_attach++] = argv[i];
         } else if (strcmp(a, "--yaw") == 0 || strcmp(a, "--pitch") == 0) {
             if (!parse_double(argv[++i], &d)) {
                 fprintf(stderr, "md2_view: %s wants degrees, not \"%s\"\n", a, argv[i]);
@@ -411,6 +473,39 @@ static const char *const vertex_shader_src =
     "    gl_Position = u_mvp * vec4(mix(pa, pb, u_t), 1.0);\n"
     "}\n";
 
+/* A cross-fade on the GPU: the current pose (keyframes A and B at u_t, as
+ * above) and the outgoing one (keyframes C and D at u_from_t), blended by
+ * u_weight, the current pose's weight, as md2_player_pose() blends them:
+ * (1 - weight) * outgoing + weight * current, positions and normals. The
+ * GPU path draws with it while a cross-fade runs, and draws attached
+ * models (--attach) with it always (weight 1 outside a fade). u_scale[k]
+ * and u_translate[k] are keyframe k's of A, B, C, D. */
+static const char *const fade_vertex_shader_src =
+    "#version 330 core\n"
+    "layout(location = 0) in uvec4 a_vertex_a;\n"
+    "layout(location = 1) in uvec4 a_vertex_b;\n"
+    "layout(location = 2) in vec2 a_uv;\n"
+    "layout(location = 3) in uvec4 a_vertex_c;\n"
+    "layout(location = 4) in uvec4 a_vertex_d;\n"
+    "uniform mat4 u_mvp;\n"
+    "uniform vec3 u_scale[4], u_translate[4];\n"
+    "uniform float u_t, u_from_t, u_weight;\n"
+    "uniform vec3 u_normals[162];\n"
+    "out vec3 v_normal;\n"
+    "out vec2 v_uv;\n"
+    "vec3 decode(uvec4 v, int k) { return u_scale[k] * vec3(v.xyz) + u_translate[k]; }\n"
+    "vec3 normal_of(uvec4 v) { return u_normals[min(v.w, 161u)]; }\n"
+    "void main() {\n"
+    "    vec3 now = mix(decode(a_vertex_a, 0), decode(a_vertex_b, 1), u_t);\n"
+    "    vec3 before = mix(decode(a_vertex_c, 2), decode(a_vertex_d, 3), u_from_t);\n"
+    "    vec3 n = mix(mix(normal_of(a_vertex_c), normal_of(a_vertex_d), u_from_t),\n"
+    "                 mix(normal_of(a_vertex_a), normal_of(a_vertex_b), u_t), u_weight);\n"
+    "    float len = length(n);\n"
+    "    v_normal = len > 1e-6 ? n / len : vec3(0.0, 0.0, 1.0);\n"
+    "    v_uv = a_uv;\n"
+    "    gl_Position = u_mvp * vec4(mix(before, now, u_weight), 1.0);\n"
+    "}\n";
+
 /* --cpu: the pose is in the vertex buffer already (md2_draw_cpu.c writes
  * md2_layout_default(): position, unit normal, uv as floats), so this one
  * only transforms; the outputs are the GPU path's. */
@@ -500,13 +595,39 @@ static GLuint build_program(const char *vertex_src)
 /* The viewer                                                                */
 /* ------------------------------------------------------------------------ */
 
+/* The fade program (fade_vertex_shader_src) and its uniforms. */
+typedef struct fade_program {
+    GLuint id;
+    GLint u_mvp, u_scale, u_translate, u_t, u_from_t, u_weight, u_normals, u_skin, u_lit,
+        u_light_dir;
+} fade_program;
+
+/* The buffers of one model's keyframes for the GPU (upload_morph()). */
+typedef struct morph_buffers {
+    GLuint vao, morph_vbo, uv_vbo, ebo;
+    GLsizei num_indices;
+    size_t frame_bytes;         /* bytes of one keyframe in the morph buffer */
+} morph_buffers;
+
+/* A model drawn on a tag of the body (--attach TAG=MODEL). */
+typedef struct attachment {
+    md2_bundle *bundle;
+    md2_mesh *mesh;
+    float *transforms;          /* md2_frame_transforms() */
+    size_t tag;                 /* in the body's tags */
+    morph_buffers gl;
+    GLuint texture;
+} attachment;
+
 typedef struct viewer {
     options opt;
     GLFWwindow *window;
 
-    /* model and animation: model is the level shown, source the file's */
-    md2_model *model;
-    md2_model *source;
+    /* model and animation: model is the level shown, source the file's
+     * (bundle->model: loaded with its side files) */
+    md2_bundle *bundle;
+    const md2_model *model;
+    const md2_model *source;
     md2_lod lods[MAX_LEVELS - 1];  /* levels 1 .. num_levels - 1 (--lod) */
     size_t num_levels, level;
     md2_mesh *mesh;
@@ -529,6 +650,9 @@ typedef struct viewer {
         u_normals, u_skin, u_lit, u_light_dir;
     GLsizei num_indices;
     size_t frame_bytes;         /* bytes of one keyframe in the morph buffer */
+    fade_program fade;          /* GPU cross-fades and attached models */
+    attachment attached[MAX_ATTACH];
+    size_t num_attached;
 
     /* camera: orbit about center at dist, yaw about Z, pitch up */
     double center[3];
@@ -581,7 +705,8 @@ static void add_skin_path(viewer *v, const char *path)
 }
 
 /* The --skin file, then every skin of the model that md2_skin_find()
- * finds on disk. */
+ * finds on disk. A skin of the model that is not found is said only
+ * without --skin (with it, the skin given is what is shown first). */
 static void find_skins(viewer *v)
 {
     size_t i;
@@ -594,15 +719,15 @@ static void find_skins(viewer *v)
                                      NULL, found, sizeof found);
         if (r == MD2_OK)
             add_skin_path(v, found);
-        else
+        else if (!v->opt.skin)
             fprintf(stderr, "md2_view: skin %zu \"%s\": %s\n", i, name,
                     r == MD2_ERR_NOT_FOUND ? "no file found" : md2_result_string(r));
     }
 }
 
-static void upload_texture(viewer *v, int w, int h, const unsigned char *rgba)
+static void upload_texture(GLuint texture, int w, int h, const unsigned char *rgba)
 {
-    glBindTexture(GL_TEXTURE_2D, v->texture);
+    glBindTexture(GL_TEXTURE_2D, texture);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 1);
     /* row 0 of the image (its top) goes first: v = 0, as the mesh's uv */
     glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA8, w, h, 0, GL_RGBA, GL_UNSIGNED_BYTE, rgba);
@@ -652,11 +777,74 @@ static void load_skin(viewer *v, size_t index)
     tool_image img;
     v->skin = index;
     if (read_skin(v, index, &img)) {
-        upload_texture(v, img.width, img.height, img.rgba);
+        upload_texture(v->texture, img.width, img.height, img.rgba);
         tool_image_free(&img);
     } else {
-        upload_texture(v, 64, 64, checkerboard());
+        upload_texture(v->texture, 64, 64, checkerboard());
     }
+}
+
+/* Says which tags the body has, after an --attach that named none of them. */
+static void unknown_tag(const viewer *v, const char *spec, const char *name)
+{
+    const md2_tags *tags = v->bundle->tags;
+    size_t i;
+    fprintf(stderr, "md2_view: --attach %s: %s has no tag named \"%s\"; its tag%s:", spec,
+            v->opt.model, name, tags->num_tags == 1 ? "" : "s");
+    for (i = 0; i < tags->num_tags; i++)
+        fprintf(stderr, "%s %s", i ? "," : "", tags->names[i].name);
+    fputc('\n', stderr);
+}
+
+/* Loads the models of --attach (with their side files), their meshes and
+ * keyframe transforms, and finds their tags; 0 after saying why. */
+static int load_attached(viewer *v)
+{
+    size_t i;
+    for (i = 0; i < v->opt.num_attach; i++) {
+        const char *spec = v->opt.attach[i], *eq = strchr(spec, '=');
+        attachment *at = &v->attached[i];
+        char name[MD2_TAG_NAME_SIZE + 1];
+        size_t len = (size_t)(eq - spec);
+        md2_options opts;
+        md2_diagnostic diag;
+        md2_mesh_options mopts;
+        v->num_attached = i + 1;
+        if (!v->bundle->tags) {
+            fprintf(stderr, "md2_view: --attach %s: %s has no tags to attach to (no .tag file "
+                    "beside it)\n", spec, v->opt.model);
+            return 0;
+        }
+        memcpy(name, spec, len < sizeof name ? len : sizeof name - 1);
+        name[len < sizeof name ? len : sizeof name - 1] = '\0';
+        at->tag = len < sizeof name ? md2_tags_find(v->bundle->tags, name) : MD2_TAG_NOT_FOUND;
+        if (at->tag == MD2_TAG_NOT_FOUND) {
+            unknown_tag(v, spec, name);
+            return 0;
+        }
+        memset(&opts, 0, sizeof opts);
+        opts.error = &diag;
+        if (md2_bundle_load_file(eq + 1, &opts, &at->bundle) != MD2_OK) {
+            fprintf(stderr, "md2_view: --attach %s: %s\n", spec, diag.message);
+            return 0;
+        }
+        memset(&mopts, 0, sizeof mopts);
+        mopts.flags = MD2_MESH_COUNTER_CLOCKWISE;
+        mopts.error = &diag;
+        if (md2_mesh_build(at->bundle->model, &mopts, &at->mesh) != MD2_OK) {
+            fprintf(stderr, "md2_view: --attach %s: cannot build the mesh: %s\n", spec,
+                    diag.message);
+            return 0;
+        }
+        at->transforms = (float *)malloc(at->bundle->model->num_frames * 6 *
+                                         sizeof *at->transforms);
+        if (!at->transforms) {
+            fprintf(stderr, "md2_view: out of memory\n");
+            return 0;
+        }
+        md2_frame_transforms(at->bundle->model, at->transforms);
+    }
+    return 1;
 }
 
 /* Loads the model, its animations and its mesh. */
@@ -670,10 +858,11 @@ static int load_model(viewer *v)
     size_t count;
     memset(&opts, 0, sizeof opts);
     opts.error = &diag;
-    if (md2_load_file(v->opt.model, &opts, &v->model) != MD2_OK) {
+    if (md2_bundle_load_file(v->opt.model, &opts, &v->bundle) != MD2_OK) {
         fprintf(stderr, "md2_view: %s\n", diag.message);
         return 0;
     }
+    v->model = v->bundle->model;
     v->model_name = base_name(v->opt.model);
     /* every level has the model's frames and transforms */
     v->transforms = (float *)malloc(v->model->num_frames * 6 * sizeof *v->transforms);
@@ -683,13 +872,16 @@ static int load_model(viewer *v)
     }
     md2_frame_transforms(v->model, v->transforms);
 
-    count = md2_anims_from_names(v->model, NULL, 0);
+    /* the animations of the .anm or .framegroups file, else the frame names */
+    count = v->bundle->num_anims;
     v->anims = (md2_anim *)calloc(count ? count : 1, sizeof *v->anims);
     if (!v->anims) {
         fprintf(stderr, "md2_view: out of memory\n");
         return 0;
     }
-    v->num_anims = md2_anims_from_names(v->model, v->anims, count);
+    if (count)
+        memcpy(v->anims, v->bundle->anims, count * sizeof *v->anims);
+    v->num_anims = count;
     if (v->num_anims == 0) {
         /* cannot happen for a loaded model (it has frames); be safe anyway */
         strcpy(v->anims[0].name, "all");
@@ -719,7 +911,7 @@ static int load_model(viewer *v)
         }
         v->num_levels = 1 + v->opt.num_lod;
     }
-    return select_level(v, v->opt.level);
+    return load_attached(v) && select_level(v, v->opt.level);
 }
 
 /* Shows level k (0: the model as loaded): its mesh, for the GPU path. */
@@ -750,15 +942,17 @@ static int select_level(viewer *v, size_t k)
     return 1;
 }
 
-/* The GPU path: uploads everything the GPU needs, once: the morph data
- * of every keyframe, the texcoords, the indices, the normal table, and the
- * first skin. */
-static int upload_gpu(viewer *v)
+/* Uploads the morph data of every keyframe of m (mesh mesh), its
+ * texcoords and its indices into new buffers and a vertex array that
+ * points attribute 2 at the texcoords (attributes 0, 1, 3 and 4, the
+ * keyframes, are pointed per draw: point_keyframes()). */
+static int upload_morph(const md2_mesh *mesh, const md2_model *m, morph_buffers *g)
 {
-    size_t size = md2_mesh_morph_size(v->mesh, v->model);
+    size_t size = md2_mesh_morph_size(mesh, m);
     void *morph;
     md2_result r;
-    if (size == 0 || size > (size_t)0x7fffffff) {
+    int k;
+    if (size == 0 || size > (size_t)0x7fffffff || mesh->num_indices > 0x7fffffffu) {
         fprintf(stderr, "md2_view: the model's keyframes do not fit one vertex buffer\n");
         return 0;
     }
@@ -767,48 +961,90 @@ static int upload_gpu(viewer *v)
         fprintf(stderr, "md2_view: out of memory\n");
         return 0;
     }
-    r = md2_mesh_morph_data(v->mesh, v->model, morph, size);
+    r = md2_mesh_morph_data(mesh, m, morph, size);
     if (r != MD2_OK) {
         fprintf(stderr, "md2_view: md2_mesh_morph_data: %s\n", md2_result_string(r));
         free(morph);
         return 0;
     }
-    v->frame_bytes = v->mesh->num_vertices * 4;
+    g->frame_bytes = mesh->num_vertices * 4;
+    g->num_indices = (GLsizei)mesh->num_indices;
 
-    v->program = build_program(vertex_shader_src);
-    if (!v->program) {
-        free(morph);
-        return 0;
+    glGenVertexArrays(1, &g->vao);
+    glBindVertexArray(g->vao);
+
+    glGenBuffers(1, &g->morph_vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, g->morph_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)size, morph, GL_STATIC_DRAW);
+    free(morph);
+    for (k = 0; k < 5; k++) {
+        if (k != 2)
+            glEnableVertexAttribArray((GLuint)k);
     }
+
+    glGenBuffers(1, &g->uv_vbo);
+    glBindBuffer(GL_ARRAY_BUFFER, g->uv_vbo);
+    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(mesh->num_vertices * 2 * sizeof(float)),
+                 mesh->uv, GL_STATIC_DRAW);
+    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, 0, NULL);
+    glEnableVertexAttribArray(2);
+
+    glGenBuffers(1, &g->ebo);
+    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, g->ebo);
+    glBufferData(GL_ELEMENT_ARRAY_BUFFER, (GLsizeiptr)(mesh->num_indices * sizeof(uint32_t)),
+                 mesh->indices, GL_STATIC_DRAW);
+    return 1;
+}
+
+static void release_morph(morph_buffers *g)
+{
+    if (g->ebo)
+        glDeleteBuffers(1, &g->ebo);
+    if (g->uv_vbo)
+        glDeleteBuffers(1, &g->uv_vbo);
+    if (g->morph_vbo)
+        glDeleteBuffers(1, &g->morph_vbo);
+    if (g->vao)
+        glDeleteVertexArrays(1, &g->vao);
+    memset(g, 0, sizeof *g);
+}
+
+/* Points attributes 0, 1, 3, 4 at keyframes frames[0..3] (A, B, C, D) of
+ * the morph buffer of g, bound with its vertex array. */
+static void point_keyframes(const morph_buffers *g, const uint32_t frames[4])
+{
+    static const GLuint location[4] = {0, 1, 3, 4};
+    int k;
+    glBindVertexArray(g->vao);
+    glBindBuffer(GL_ARRAY_BUFFER, g->morph_vbo);
+    for (k = 0; k < 4; k++)
+        glVertexAttribIPointer(location[k], 4, GL_UNSIGNED_BYTE, 4,
+                               (const void *)(uintptr_t)(frames[k] * g->frame_bytes));
+}
+
+/* The GPU path: uploads everything the GPU needs, once: the morph data
+ * of every keyframe, the texcoords, the indices, the normal table, and the
+ * first skin. */
+static int upload_gpu(viewer *v)
+{
+    morph_buffers g;
+    memset(&g, 0, sizeof g);
+    v->program = build_program(vertex_shader_src);
+    if (!v->program)
+        return 0;
     v->u_scale_a = glGetUniformLocation(v->program, "u_scale_a");
     v->u_translate_a = glGetUniformLocation(v->program, "u_translate_a");
     v->u_scale_b = glGetUniformLocation(v->program, "u_scale_b");
     v->u_translate_b = glGetUniformLocation(v->program, "u_translate_b");
     v->u_t = glGetUniformLocation(v->program, "u_t");
     v->u_normals = glGetUniformLocation(v->program, "u_normals");
-
-    glGenVertexArrays(1, &v->vao);
-    glBindVertexArray(v->vao);
-
-    glGenBuffers(1, &v->morph_vbo);
-    glBindBuffer(GL_ARRAY_BUFFER, v->morph_vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)size, morph, GL_STATIC_DRAW);
-    free(morph);
-    glEnableVertexAttribArray(0);
-    glEnableVertexAttribArray(1);
-
-    glGenBuffers(1, &v->uv_vbo);
-    glBindBuffer(GL_ARRAY_BUFFER, v->uv_vbo);
-    glBufferData(GL_ARRAY_BUFFER, (GLsizeiptr)(v->mesh->num_vertices * 2 * sizeof(float)),
-                 v->mesh->uv, GL_STATIC_DRAW);
-    glVertexAttribPointer(2, 2, GL_FLOAT, GL_FALSE, 0, NULL);
-    glEnableVertexAttribArray(2);
-
-    glGenBuffers(1, &v->ebo);
-    glBindBuffer(GL_ELEMENT_ARRAY_BUFFER, v->ebo);
-    glBufferData(GL_ELEMENT_ARRAY_BUFFER,
-                 (GLsizeiptr)(v->mesh->num_indices * sizeof(uint32_t)), v->mesh->indices,
-                 GL_STATIC_DRAW);
+    if (!upload_morph(v->mesh, v->model, &g))
+        return 0;
+    v->vao = g.vao;
+    v->morph_vbo = g.morph_vbo;
+    v->uv_vbo = g.uv_vbo;
+    v->ebo = g.ebo;
+    v->frame_bytes = g.frame_bytes;
 
     glUseProgram(v->program);
     glUniform3fv(v->u_normals, MD2_NUM_NORMALS, md2_normal(0));
@@ -849,11 +1085,78 @@ static int upload_cpu(viewer *v)
     return v->program && v->cpu_mesh;
 }
 
+/* The light: from the front (+X), above and to the model's right. */
+static void set_light(GLint location)
+{
+    const float l[3] = {0.75f, -0.35f, 0.56f};
+    float n = sqrtf(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
+    glUniform3f(location, l[0] / n, l[1] / n, l[2] / n);
+}
+
+/* The fade program, for the GPU path's cross-fades and attached models. */
+static int build_fade_program(viewer *v)
+{
+    fade_program *f = &v->fade;
+    f->id = build_program(fade_vertex_shader_src);
+    if (!f->id)
+        return 0;
+    f->u_mvp = glGetUniformLocation(f->id, "u_mvp");
+    f->u_scale = glGetUniformLocation(f->id, "u_scale");
+    f->u_translate = glGetUniformLocation(f->id, "u_translate");
+    f->u_t = glGetUniformLocation(f->id, "u_t");
+    f->u_from_t = glGetUniformLocation(f->id, "u_from_t");
+    f->u_weight = glGetUniformLocation(f->id, "u_weight");
+    f->u_normals = glGetUniformLocation(f->id, "u_normals");
+    f->u_skin = glGetUniformLocation(f->id, "u_skin");
+    f->u_lit = glGetUniformLocation(f->id, "u_lit");
+    f->u_light_dir = glGetUniformLocation(f->id, "u_light_dir");
+    glUseProgram(f->id);
+    glUniform3fv(f->u_normals, MD2_NUM_NORMALS, md2_normal(0));
+    glUniform1i(f->u_skin, 0);
+    set_light(f->u_light_dir);
+    return 1;
+}
+
+/* The GPU buffers and the skin texture of each attached model (its own
+ * skin found beside it, else the checkerboard). */
+static int upload_attached(viewer *v)
+{
+    size_t i, k;
+    for (i = 0; i < v->num_attached; i++) {
+        attachment *at = &v->attached[i];
+        const md2_model *m = at->bundle->model;
+        const char *path = strchr(v->opt.attach[i], '=') + 1;
+        tool_image img;
+        char found[MD2_SKIN_PATH_MAX], err[512];
+        int have = 0;
+        if (!upload_morph(at->mesh, m, &at->gl))
+            return 0;
+        glGenTextures(1, &at->texture);
+        for (k = 0; k < m->num_skins && !have; k++) {
+            if (md2_skin_find(path, m->skins[k].name, v->opt.game, accept_existing, NULL, found,
+                              sizeof found) == MD2_OK) {
+                have = tool_image_read(found, &img, err, sizeof err);
+                if (!have)
+                    fprintf(stderr, "md2_view: --attach %s: %s\n", v->opt.attach[i], err);
+            }
+        }
+        if (have) {
+            upload_texture(at->texture, img.width, img.height, img.rgba);
+            tool_image_free(&img);
+        } else {
+            upload_texture(at->texture, 64, 64, checkerboard());
+        }
+    }
+    return 1;
+}
+
 /* The program of the chosen path, its buffers and texture, and the
  * uniforms both paths share. */
 static int upload_model(viewer *v)
 {
     if (!(v->opt.cpu ? upload_cpu(v) : upload_gpu(v)))
+        return 0;
+    if ((!v->opt.cpu || v->num_attached) && (!build_fade_program(v) || !upload_attached(v)))
         return 0;
     v->u_mvp = glGetUniformLocation(v->program, "u_mvp");
     v->u_skin = glGetUniformLocation(v->program, "u_skin");
@@ -861,16 +1164,53 @@ static int upload_model(viewer *v)
     v->u_light_dir = glGetUniformLocation(v->program, "u_light_dir");
     glUseProgram(v->program);
     glUniform1i(v->u_skin, 0);
-    {
-        /* from the front (+X), above and to the model's right */
-        const float l[3] = {0.75f, -0.35f, 0.56f};
-        float n = sqrtf(l[0] * l[0] + l[1] * l[1] + l[2] * l[2]);
-        glUniform3f(v->u_light_dir, l[0] / n, l[1] / n, l[2] / n);
-    }
+    set_light(v->u_light_dir);
     return 1;
 }
 
-/* Camera target and size from the box of keyframes first..last. */
+/* Grows lo..hi by the box mn..mx, its corners placed by matrix (NULL: as
+ * it is). */
+static void grow_box(float lo[3], float hi[3], const float mn[3], const float mx[3],
+                     const float *matrix)
+{
+    int corner, i;
+    for (corner = 0; corner < 8; corner++) {
+        float p[3], q[3];
+        for (i = 0; i < 3; i++)
+            p[i] = (corner & (1 << i)) ? mx[i] : mn[i];
+        for (i = 0; i < 3; i++)
+            q[i] = matrix ? matrix[i] * p[0] + matrix[4 + i] * p[1] + matrix[8 + i] * p[2] +
+                                matrix[12 + i]
+                          : p[i];
+        for (i = 0; i < 3; i++) {
+            if (q[i] < lo[i])
+                lo[i] = q[i];
+            if (q[i] > hi[i])
+                hi[i] = q[i];
+        }
+    }
+}
+
+/* Grows lo..hi by each attached model's box at the body's keyframe f: its
+ * keyframe (clamped) placed on the tag's keyframe (clamped). */
+static void grow_by_attached(const viewer *v, uint32_t f, float lo[3], float hi[3])
+{
+    size_t i;
+    for (i = 0; i < v->num_attached; i++) {
+        const attachment *at = &v->attached[i];
+        const md2_tags *tags = v->bundle->tags;
+        const md2_model *m = at->bundle->model;
+        uint32_t tf = f < tags->num_frames ? f : (uint32_t)(tags->num_frames - 1);
+        uint32_t mf = f < m->num_frames ? f : (uint32_t)(m->num_frames - 1);
+        float tag[16], mn[3], mx[3];
+        if (md2_tag_lerp(tags, at->tag, tf, tf, 0.0f, tag) == MD2_OK &&
+            md2_frame_bounds(m, mf, mn, mx) == MD2_OK)
+            grow_box(lo, hi, mn, mx, tag);
+    }
+}
+
+/* Camera target and size from the box of keyframes first..last, the
+ * attached models on their tags included. */
 static void frame_camera(viewer *v, uint32_t first, uint32_t last)
 {
     float lo[3], hi[3], mn[3], mx[3];
@@ -878,15 +1218,12 @@ static void frame_camera(viewer *v, uint32_t first, uint32_t last)
     int i;
     double r2 = 0.0;
     md2_frame_bounds(v->model, first, lo, hi);
+    grow_by_attached(v, first, lo, hi);
     for (f = first + 1; f <= last && f > first; f++) {
         if (md2_frame_bounds(v->model, f, mn, mx) != MD2_OK)
             break;
-        for (i = 0; i < 3; i++) {
-            if (mn[i] < lo[i])
-                lo[i] = mn[i];
-            if (mx[i] > hi[i])
-                hi[i] = mx[i];
-        }
+        grow_box(lo, hi, mn, mx, NULL);
+        grow_by_attached(v, f, lo, hi);
     }
     for (i = 0; i < 3; i++) {
         double e = ((double)hi[i] - lo[i]) / 2.0;
@@ -943,14 +1280,71 @@ static void camera_mvp(const viewer *v, int w, int h, float mvp[16])
     mat_mul(mvp, proj, view);
 }
 
-/* Draws the pose between keyframes a and b at t with the given matrix into
- * the bound framebuffer (viewport already set). The CPU path draws the
- * pose v->player shows instead (cross-fades included), which the callers
- * make the same one. */
-static void draw_pose(const viewer *v, const float mvp[16], uint32_t a, uint32_t b, float t)
+/* The fade program's uniforms for keyframes A, B, C, D of frames (their
+ * transforms in transforms) and the blend of st, and one draw of g. */
+static void draw_fade(const viewer *v, const morph_buffers *g, const float *transforms,
+                      const uint32_t frames[4], const md2_player_frames *st,
+                      const float mvp[16])
+{
+    const fade_program *f = &v->fade;
+    float scale[12], translate[12];
+    int k, c;
+    for (k = 0; k < 4; k++)
+        for (c = 0; c < 3; c++) {
+            scale[3 * k + c] = transforms[6 * (size_t)frames[k] + (size_t)c];
+            translate[3 * k + c] = transforms[6 * (size_t)frames[k] + 3 + (size_t)c];
+        }
+    glUseProgram(f->id);
+    glUniformMatrix4fv(f->u_mvp, 1, GL_FALSE, mvp);
+    glUniform1i(f->u_lit, v->lit);
+    glUniform3fv(f->u_scale, 4, scale);
+    glUniform3fv(f->u_translate, 4, translate);
+    glUniform1f(f->u_t, st->t);
+    glUniform1f(f->u_from_t, st->from_t);
+    glUniform1f(f->u_weight, st->weight);
+    point_keyframes(g, frames);
+    glDrawElements(GL_TRIANGLES, g->num_indices, GL_UNSIGNED_INT, NULL);
+}
+
+/* The blend an attached model of n keyframes shows when the body shows
+ * st: every frame clamped to its last (md2_player_pose_linked()), and a
+ * fade between one pose and itself shown as that pose. */
+static void linked_frames(const md2_player_frames *st, size_t n, md2_player_frames *out,
+                          uint32_t frames[4])
+{
+    uint32_t last = (uint32_t)(n - 1);
+    *out = *st;
+    frames[0] = st->frame_a < last ? st->frame_a : last;
+    frames[1] = st->frame_b < last ? st->frame_b : last;
+    frames[2] = st->from_a < last ? st->from_a : last;
+    frames[3] = st->from_b < last ? st->from_b : last;
+    if (out->weight >= 1.0f || (frames[0] == frames[2] && frames[1] == frames[3] &&
+                                (frames[0] == frames[1] || st->t == st->from_t))) {
+        out->weight = 1.0f;
+        frames[2] = frames[0];
+        frames[3] = frames[1];
+    }
+}
+
+/* The model-to-world transform of attached model at for the pose the
+ * player shows (md2_player_tag(), md2_attach()); 0 if it has none. */
+static int attached_matrix(const viewer *v, const attachment *at, float matrix[16])
+{
+    float identity[16], tag[16];
+    mat_identity(identity);
+    return md2_player_tag(&v->player, v->bundle->tags, at->tag, tag) == MD2_OK &&
+           md2_attach(identity, tag, matrix) == MD2_OK;
+}
+
+/* Draws the pose st with the given matrix into the bound framebuffer
+ * (viewport already set), and the attached models on their tags. The CPU
+ * path draws the pose v->player shows instead (cross-fades included),
+ * which the callers make st. */
+static void draw_pose(const viewer *v, const float mvp[16], const md2_player_frames *st)
 {
     GLint min_filter = v->lit ? GL_LINEAR_MIPMAP_LINEAR : GL_NEAREST;
     GLint mag_filter = v->lit ? GL_LINEAR : GL_NEAREST;
+    size_t i;
 
     glClearColor(v->opt.bg[0] / 255.0f, v->opt.bg[1] / 255.0f, v->opt.bg[2] / 255.0f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT | GL_DEPTH_BUFFER_BIT);
@@ -973,21 +1367,45 @@ static void draw_pose(const viewer *v, const float mvp[16], uint32_t a, uint32_t
         /* the player's pose into the vertex buffer, and one draw */
         draw_cpu_frame(v->cpu_mesh, v->model, &v->player, v->vao, v->vertex_vbo);
     } else {
-        const float *ta = v->transforms + 6 * (size_t)a;
-        const float *tb = v->transforms + 6 * (size_t)b;
-        glUniform3fv(v->u_scale_a, 1, ta);
-        glUniform3fv(v->u_translate_a, 1, ta + 3);
-        glUniform3fv(v->u_scale_b, 1, tb);
-        glUniform3fv(v->u_translate_b, 1, tb + 3);
-        glUniform1f(v->u_t, t);
-        /* point the two keyframe attributes at their parts of the morph buffer */
-        glBindVertexArray(v->vao);
-        glBindBuffer(GL_ARRAY_BUFFER, v->morph_vbo);
-        glVertexAttribIPointer(0, 4, GL_UNSIGNED_BYTE, 4,
-                               (const void *)(uintptr_t)(a * v->frame_bytes));
-        glVertexAttribIPointer(1, 4, GL_UNSIGNED_BYTE, 4,
-                               (const void *)(uintptr_t)(b * v->frame_bytes));
-        glDrawElements(GL_TRIANGLES, v->num_indices, GL_UNSIGNED_INT, NULL);
+        morph_buffers g;
+        uint32_t frames[4];
+        g.vao = v->vao;
+        g.morph_vbo = v->morph_vbo;
+        g.frame_bytes = v->frame_bytes;
+        g.num_indices = v->num_indices;
+        frames[0] = st->frame_a;
+        frames[1] = st->frame_b;
+        frames[2] = st->weight < 1.0f ? st->from_a : st->frame_a;
+        frames[3] = st->weight < 1.0f ? st->from_b : st->frame_b;
+        if (st->weight < 1.0f) {
+            /* a cross-fade: four keyframes */
+            draw_fade(v, &g, v->transforms, frames, st, mvp);
+        } else {
+            const float *ta = v->transforms + 6 * (size_t)st->frame_a;
+            const float *tb = v->transforms + 6 * (size_t)st->frame_b;
+            glUniform3fv(v->u_scale_a, 1, ta);
+            glUniform3fv(v->u_translate_a, 1, ta + 3);
+            glUniform3fv(v->u_scale_b, 1, tb);
+            glUniform3fv(v->u_translate_b, 1, tb + 3);
+            glUniform1f(v->u_t, st->t);
+            /* point the keyframe attributes at their parts of the morph buffer */
+            point_keyframes(&g, frames);
+            glDrawElements(GL_TRIANGLES, v->num_indices, GL_UNSIGNED_INT, NULL);
+        }
+    }
+    for (i = 0; i < v->num_attached; i++) {
+        const attachment *at = &v->attached[i];
+        md2_player_frames linked;
+        uint32_t frames[4];
+        float place[16], child_mvp[16];
+        if (!attached_matrix(v, at, place))
+            continue;
+        mat_mul(child_mvp, mvp, place);
+        linked_frames(st, at->bundle->model->num_frames, &linked, frames);
+        glBindTexture(GL_TEXTURE_2D, at->texture);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, min_filter);
+        glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, mag_filter);
+        draw_fade(v, &at->gl, at->transforms, frames, &linked, child_mvp);
     }
     glPolygonMode(GL_FRONT_AND_BACK, GL_FILL);
 }
@@ -1025,6 +1443,19 @@ static int write_picture(const char *path, int w, int h, const unsigned char *rg
     if (!ok)
         fprintf(stderr, "md2_view: cannot write %s\n", path);
     return ok;
+}
+
+/* Prints where point p (3 floats) projects with mvp, in image pixels
+ * (y down; pixel (i, j) covers [i, i + 1) x [j, j + 1)). */
+static void print_projected_point(const char *label, const float mvp[16], const float p[3],
+                                  int w, int h)
+{
+    double c[4];
+    int r;
+    for (r = 0; r < 4; r++)
+        c[r] = (double)mvp[r] * p[0] + (double)mvp[4 + r] * p[1] + (double)mvp[8 + r] * p[2] +
+               mvp[12 + r];
+    printf("%s %.2f %.2f\n", label, (c[0] / c[3] * 0.5 + 0.5) * w, (0.5 - c[1] / c[3] * 0.5) * h);
 }
 
 /* A pixel coordinate as a long, kept to +-1e6 (NaN: 0). */
@@ -1072,38 +1503,123 @@ static void print_projected_box(const char *label, const float mvp[16], const fl
            pixel_index(floor(hi_y - 0.5)));
 }
 
-/* --cpu screenshot: makes the player show keyframe a blended towards b by
- * t (a once-animation of a..b held at rate 0, seeked to t), and checks
- * that it does. */
-static int player_show(viewer *v, uint32_t a, uint32_t b, float t)
+/* A once-animation of keyframes a..b, held (rate 0). */
+static md2_anim held_anim(const char *name, uint32_t a, uint32_t b)
 {
     md2_anim anim;
-    md2_player_frames st;
-    int same;
     memset(&anim, 0, sizeof anim);
-    strcpy(anim.name, "screenshot");
+    strcpy(anim.name, name);
     anim.first = a;
     anim.last = b;
+    return anim;
+}
+
+/* Screenshot: makes the player show keyframe a blended towards b by t (a
+ * once-animation of a..b held at rate 0, seeked to t), with --from: in a
+ * cross-fade from keyframe from blended towards from + 1 by --from-t, at
+ * weight --weight (the fade, 1 second long, advanced by that many seconds
+ * with both animations held); and checks that it does. */
+static int player_show(viewer *v, uint32_t a, uint32_t b, float t, md2_player_frames *st)
+{
+    md2_anim anim = held_anim("screenshot", a, b), from;
+    int same, fade = v->opt.from >= 0;
+    md2_result r;
     md2_player_init(&v->player);
-    if (md2_player_play(&v->player, &anim, MD2_PLAY_ONCE, 0.0f) != MD2_OK ||
-        md2_player_seek(&v->player, (double)t) != MD2_OK) {
-        fprintf(stderr, "md2_view: the player cannot show keyframe %lu\n", (unsigned long)a);
+    if (fade) {
+        uint32_t fa = (uint32_t)v->opt.from;
+        from = held_anim("from", fa, fa + 1 < v->model->num_frames ? fa + 1 : fa);
+        r = md2_player_play(&v->player, &from, MD2_PLAY_ONCE, 0.0f);
+        if (r == MD2_OK)
+            r = md2_player_seek(&v->player, (double)v->opt.from_t);
+        if (r == MD2_OK)
+            r = md2_player_crossfade(&v->player, &anim, MD2_PLAY_ONCE, 0.0f, 1.0f);
+        if (r == MD2_OK)
+            r = md2_player_seek(&v->player, (double)t);
+        if (r == MD2_OK)
+            md2_player_advance(&v->player, (double)v->opt.weight);
+    } else {
+        r = md2_player_play(&v->player, &anim, MD2_PLAY_ONCE, 0.0f);
+        if (r == MD2_OK)
+            r = md2_player_seek(&v->player, (double)t);
+    }
+    if (r != MD2_OK) {
+        fprintf(stderr, "md2_view: the player cannot show keyframe %lu: %s\n", (unsigned long)a,
+                md2_result_string(r));
         return 0;
     }
-    md2_player_state(&v->player, &st);
+    md2_player_state(&v->player, st);
     /* the same pose: the same frames and t, or the same keyframe (a at t 0
      * or when a == b, b at t 1) */
-    same = (st.frame_a == a && st.frame_b == b && st.t == t) ||
-           (st.t == 0.0f && (t == 0.0f || a == b) && st.frame_a == a) ||
-           (st.t == 0.0f && t == 1.0f && st.frame_a == b);
-    same = same && st.weight == 1.0f;
+    same = (st->frame_a == a && st->frame_b == b && st->t == t) ||
+           (st->t == 0.0f && (t == 0.0f || a == b) && st->frame_a == a) ||
+           (st->t == 0.0f && t == 1.0f && st->frame_a == b);
+    same = same && (fade ? fabsf(st->weight - v->opt.weight) < 1e-6f || v->opt.weight >= 1.0f
+                         : st->weight == 1.0f);
     if (!same) {
-        fprintf(stderr, "md2_view: the player shows keyframes %lu %lu at %g, not %lu %lu at %g\n",
-                (unsigned long)st.frame_a, (unsigned long)st.frame_b, (double)st.t,
-                (unsigned long)a, (unsigned long)b, (double)t);
+        fprintf(stderr, "md2_view: the player shows keyframes %lu %lu at %g (weight %g), not "
+                "%lu %lu at %g\n", (unsigned long)st->frame_a, (unsigned long)st->frame_b,
+                (double)st->t, (double)st->weight, (unsigned long)a, (unsigned long)b, (double)t);
         return 0;
     }
     return 1;
+}
+
+/* Prints, for each attached model, the pixel its tag's origin (the
+ * attached model's origin: a weapon's grip) projects to with mvp, and the
+ * box of its projected vertices in the pose md2_player_pose_linked()
+ * gives. */
+static int print_attached(const viewer *v, const float mvp[16], const md2_player_frames *st,
+                          int w, int h)
+{
+    size_t i;
+    for (i = 0; i < v->num_attached; i++) {
+        const attachment *at = &v->attached[i];
+        const md2_model *m = at->bundle->model;
+        md2_player_frames linked;
+        uint32_t frames[4];
+        float place[16], child_mvp[16], origin[3] = {0.0f, 0.0f, 0.0f}, *pos;
+        size_t n = m->num_vertices;
+        if (!attached_matrix(v, at, place))
+            return 0;
+        mat_mul(child_mvp, mvp, place);
+        linked_frames(st, m->num_frames, &linked, frames);
+        pos = (float *)malloc(n * 3 * sizeof *pos);
+        if (!pos) {
+            fprintf(stderr, "md2_view: out of memory\n");
+            return 0;
+        }
+        /* the pose the library gives a linked model (not the shader's
+         * code): the GPU's picture is checked against it */
+        if (md2_player_pose_linked(&v->player, m, pos, 0, NULL, 0) != MD2_OK) {
+            fprintf(stderr, "md2_view: md2_player_pose_linked failed\n");
+            free(pos);
+            return 0;
+        }
+        printf("attach %lu %s keyframes %lu %lu\n", (unsigned long)i, v->opt.attach[i],
+               (unsigned long)frames[0], (unsigned long)frames[1]);
+        print_projected_point("attach-origin", child_mvp, origin, w, h);
+        print_projected_box("attach-vertex-bbox", child_mvp, pos, n, w, h);
+        free(pos);
+    }
+    return 1;
+}
+
+/* The first..last range of the keyframes st shows. */
+static void shown_range(const md2_player_frames *st, uint32_t *first, uint32_t *last)
+{
+    uint32_t f[4];
+    int k;
+    f[0] = st->frame_a;
+    f[1] = st->frame_b;
+    f[2] = st->weight < 1.0f ? st->from_a : st->frame_a;
+    f[3] = st->weight < 1.0f ? st->from_b : st->frame_b;
+    *first = *last = f[0];
+    for (k = 1; k < 4; k++) {
+        if (f[k] < *first)
+            *first = f[k];
+        if (f[k] > *last)
+            *last = f[k];
+    }
 }
 
 static int screenshot(viewer *v, uint32_t a, uint32_t b, float t)
@@ -1115,6 +1631,8 @@ static int screenshot(viewer *v, uint32_t a, uint32_t b, float t)
     unsigned char *pixels, *rgb;
     float *pose, corners[8 * 3], lo[3], hi[3];
     md2_vertex_layout layout;
+    md2_player_frames st;
+    uint32_t first, last;
     size_t i;
     int y, ok;
     GLenum err;
@@ -1140,15 +1658,16 @@ static int screenshot(viewer *v, uint32_t a, uint32_t b, float t)
         return 0;
     }
 
-    if (v->opt.cpu && !player_show(v, a, b, t))
+    if (!player_show(v, a, b, t, &st))
         return 0;
-    frame_camera(v, a < b ? a : b, a < b ? b : a);
+    shown_range(&st, &first, &last);
+    frame_camera(v, first, last);
     reset_zoom(v, w, h);
     camera_mvp(v, w, h, mvp);
     glViewport(0, 0, w, h);
     glDisable(GL_DITHER);
     glDisable(GL_MULTISAMPLE);
-    draw_pose(v, mvp, a, b, t);
+    draw_pose(v, mvp, &st);
     glFinish();
 
     pixels = (unsigned char *)malloc((size_t)w * (size_t)h * 3 * 2);
@@ -1189,8 +1708,8 @@ static int screenshot(viewer *v, uint32_t a, uint32_t b, float t)
     layout.position_offset = 0;
     layout.normal_offset = MD2_ATTRIBUTE_NONE;
     layout.uv_offset = MD2_ATTRIBUTE_NONE;
-    if (md2_mesh_lerp(v->mesh, v->model, a, b, t, pose, &layout) != MD2_OK) {
-        fprintf(stderr, "md2_view: md2_mesh_lerp failed\n");
+    if (md2_mesh_pose(v->mesh, v->model, &v->player, pose, &layout) != MD2_OK) {
+        fprintf(stderr, "md2_view: md2_mesh_pose failed\n");
         free(pose);
         return 0;
     }
@@ -1213,13 +1732,18 @@ static int screenshot(viewer *v, uint32_t a, uint32_t b, float t)
     }
     printf("screenshot %s %dx%d frames %lu %lu t %g\n", v->opt.screenshot, w, h,
            (unsigned long)a, (unsigned long)b, (double)t);
+    if (st.weight < 1.0f)
+        printf("fade from %lu %lu t %g weight %g\n", (unsigned long)st.from_a,
+               (unsigned long)st.from_b, (double)st.from_t, (double)st.weight);
+    printf("anim %s %lu %lu\n", v->anims[v->anim].name, (unsigned long)v->anims[v->anim].first,
+           (unsigned long)v->anims[v->anim].last);
     printf("pose-bounds %g %g %g %g %g %g\n", (double)lo[0], (double)lo[1], (double)lo[2],
            (double)hi[0], (double)hi[1], (double)hi[2]);
     print_projected_box("projected-bbox", mvp, corners, 8, w, h);
     printf("triangles %lu\n", (unsigned long)v->model->num_triangles);
     print_projected_box("projected-vertex-bbox", mvp, pose, v->mesh->num_vertices, w, h);
     free(pose);
-    return 1;
+    return print_attached(v, mvp, &st, w, h);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1227,12 +1751,12 @@ static int screenshot(viewer *v, uint32_t a, uint32_t b, float t)
 /* ------------------------------------------------------------------------ */
 
 /* Plays animation index from its start. fade: cross-fade to it from what
- * plays (the CPU path draws cross-fades; the GPU path switches hard). */
+ * plays (both paths draw cross-fades). */
 static void play_anim(viewer *v, size_t index, int fade)
 {
     md2_result r;
     v->anim = index;
-    if (fade && v->opt.cpu)
+    if (fade)
         r = md2_player_crossfade(&v->player, &v->anims[index], MD2_PLAY_LOOP, MD2_RATE_ANIM,
                                  CROSSFADE_SECONDS);
     else
@@ -1375,7 +1899,7 @@ static void run_interactive(viewer *v)
             float mvp[16];
             glViewport(0, 0, w, h);
             camera_mvp(v, w, h, mvp);
-            draw_pose(v, mvp, st.frame_a, st.frame_b, st.t);
+            draw_pose(v, mvp, &st);
         }
         update_title(v, &st);
         glfwSwapBuffers(v->window);
@@ -1395,6 +1919,7 @@ static void on_glfw_error(int code, const char *message)
 /* Deletes the GL objects of the model shown (and --cpu's mesh). */
 static void release_gl(viewer *v)
 {
+    size_t i;
     if (v->texture)
         glDeleteTextures(1, &v->texture);
     if (v->ebo)
@@ -1410,6 +1935,15 @@ static void release_gl(viewer *v)
     if (v->program)
         glDeleteProgram(v->program);
     v->texture = v->ebo = v->uv_vbo = v->vertex_vbo = v->morph_vbo = v->vao = v->program = 0;
+    if (v->fade.id)
+        glDeleteProgram(v->fade.id);
+    v->fade.id = 0;
+    for (i = 0; i < v->num_attached; i++) {
+        release_morph(&v->attached[i].gl);
+        if (v->attached[i].texture)
+            glDeleteTextures(1, &v->attached[i].texture);
+        v->attached[i].texture = 0;
+    }
     md2_mesh_free(v->cpu_mesh);
     v->cpu_mesh = NULL;
 }
@@ -1430,7 +1964,12 @@ static void release(viewer *v)
     md2_mesh_free(v->mesh);
     for (i = 0; i + 1 < v->num_levels; i++)
         md2_lod_free(&v->lods[i]);
-    md2_free(v->source ? v->source : v->model);
+    for (i = 0; i < v->num_attached; i++) {
+        free(v->attached[i].transforms);
+        md2_mesh_free(v->attached[i].mesh);
+        md2_bundle_free(v->attached[i].bundle);
+    }
+    md2_bundle_free(v->bundle);
 }
 
 int main(int argc, char **argv)
@@ -1440,8 +1979,10 @@ int main(int argc, char **argv)
     uint32_t frame_a = 0, frame_b = 0;
     int ok = 0, w, h;
 
-    if (!parse_args(argc, argv, &v->opt))
-        return usage();
+    ok = parse_args(argc, argv, &v->opt);
+    if (ok <= 0)
+        return usage(ok < 0 ? stdout : stderr);
+    ok = 0;
     v->lit = !v->opt.unlit;
     v->ortho = v->opt.ortho;
     v->wireframe = v->opt.wireframe;

@@ -24,10 +24,30 @@
  * Exit status: 0 all checks pass, 1 a check fails or a file cannot be read,
  * 2 bad arguments.
  *
+ *   md2_view_check --mark IMAGE RRGGBB --near X Y --box X0 Y0 X1 Y1 [--reach SIDES]
+ *
+ * An attached model (md2_view --attach) drawn --unlit in the one colour
+ * RRGGBB of its flat skin: the picture has at least 10 pixels of that
+ * colour, the one nearest the point --near (the "attach-origin" line
+ * md2_view prints: the tag origin's projection, in pixels) has its centre
+ * within 2 pixels of it, and every one lies inside --box (the
+ * "attach-vertex-bbox" line) grown by 2 pixels. --reach: on each of the
+ * sides SIDES names (l left, t top, r right, b bottom: those the body does
+ * not hide), the pixels also reach within 2 pixels of --box, so a pose
+ * smaller than the one projected fails.
+ *
+ *   md2_view_check --flat-pcx FILE RRGGBB
+ *
+ * Writes an 8 x 8 PCX of that one colour (md2_pcx_encode()): the skin of
+ * such an attached model.
+ *
  * SPDX-License-Identifier: MIT
  */
 #include "md2/image.h"
 
+#include <md2/skin.h>
+
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,7 +67,9 @@ static int usage(void)
 {
     fprintf(stderr,
             "usage: md2_view_check IMAGE SKIN --bg RRGGBB --bbox X0 Y0 X1 Y1\n"
-            "                      [--inside] [--no-colors] [--min-pixels N] [--tolerance P]\n");
+            "                      [--inside] [--no-colors] [--min-pixels N] [--tolerance P]\n"
+            "       md2_view_check --mark IMAGE RRGGBB --near X Y --box X0 Y0 X1 Y1 [--reach SIDES]\n"
+            "       md2_view_check --flat-pcx FILE RRGGBB\n");
     return 2;
 }
 
@@ -189,6 +211,105 @@ static int compare_u32(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
+static int parse_longs(char **argv, int n, long *out)
+{
+    int k;
+    for (k = 0; k < n; k++)
+        if (!parse_long(argv[k], &out[k]))
+            return 0;
+    return 1;
+}
+
+/* --mark IMAGE RRGGBB --near X Y --box X0 Y0 X1 Y1 [--reach SIDES] */
+static int check_mark(int argc, char **argv)
+{
+    tool_image pic;
+    unsigned char rgb[3];
+    long box[4], seen[4] = {0, 0, -1, -1}, short_of = 0;
+    const char *reach = argc == 14 && strcmp(argv[12], "--reach") == 0 ? argv[13] : "";
+    static const char sides[] = "ltrb";
+    double px, py, best = 1e300;
+    char err[512];
+    long count = 0, outside = 0;
+    int x, y;
+    char *end_x, *end_y;
+    if ((argc != 12 && !*reach) || strspn(reach, sides) != strlen(reach) ||
+        !parse_colour(argv[3], rgb) || strcmp(argv[4], "--near") != 0 ||
+        strcmp(argv[7], "--box") != 0 || !parse_longs(argv + 8, 4, box))
+        return usage();
+    px = strtod(argv[5], &end_x);
+    py = strtod(argv[6], &end_y);
+    if (end_x == argv[5] || *end_x || end_y == argv[6] || *end_y)
+        return usage();
+    if (!read_ppm(argv[2], &pic) && !tool_image_read(argv[2], &pic, err, sizeof err)) {
+        fprintf(stderr, "md2_view_check: cannot read the picture %s\n", argv[2]);
+        return 1;
+    }
+    for (y = 0; y < pic.height; y++)
+        for (x = 0; x < pic.width; x++) {
+            const unsigned char *p = pic.rgba + 4 * ((size_t)y * pic.width + x);
+            double dx = x + 0.5 - px, dy = y + 0.5 - py, d = sqrt(dx * dx + dy * dy);
+            if (p[0] != rgb[0] || p[1] != rgb[1] || p[2] != rgb[2])
+                continue;
+            if (count == 0 || x < seen[0])
+                seen[0] = x;
+            if (count == 0 || y < seen[1])
+                seen[1] = y;
+            if (count == 0 || x > seen[2])
+                seen[2] = x;
+            if (count == 0 || y > seen[3])
+                seen[3] = y;
+            count++;
+            if (d < best)
+                best = d;
+            if (x < box[0] - 2 || x > box[2] + 2 || y < box[1] - 2 || y > box[3] + 2)
+                outside++;
+        }
+    tool_image_free(&pic);
+    for (x = 0; x < 4; x++) {
+        if (strchr(reach, sides[x]) && labs(seen[x] - box[x]) > 2)
+            short_of++;
+    }
+    printf("%ld pixels of colour %s, spanning %ld %ld %ld %ld; the tag origin at %.1f %.1f, the "
+           "nearest of them %.2f pixels away; %ld outside the box %ld %ld %ld %ld grown by 2; "
+           "%ld of the sides '%s' short of it\n", count, argv[3], seen[0], seen[1], seen[2],
+           seen[3], px, py, count ? best : -1.0, outside, box[0], box[1], box[2], box[3],
+           short_of, reach);
+    if (count < 10 || best > 2.0 || outside || short_of) {
+        printf("FAIL: the attached model is not on its tag\n");
+        return 1;
+    }
+    return 0;
+}
+
+/* --flat-pcx FILE RRGGBB */
+static int write_flat_pcx(int argc, char **argv)
+{
+    unsigned char rgba[8 * 8 * 4], pcx[2048], rgb[3];
+    md2_pcx_input in;
+    size_t written = 0;
+    FILE *f;
+    int i, ok;
+    if (argc != 4 || !parse_colour(argv[3], rgb))
+        return usage();
+    for (i = 0; i < 64; i++) {
+        memcpy(rgba + 4 * i, rgb, 3);
+        rgba[4 * i + 3] = 255;
+    }
+    memset(&in, 0, sizeof in);
+    in.width = in.height = 8;
+    in.rgba = rgba;
+    if (md2_pcx_encode(&in, pcx, sizeof pcx, &written, NULL) != MD2_OK)
+        return 1;
+    f = fopen(argv[2], "wb");
+    ok = f && fwrite(pcx, 1, written, f) == written;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    if (!ok)
+        fprintf(stderr, "md2_view_check: cannot write %s\n", argv[2]);
+    return ok ? 0 : 1;
+}
+
 int main(int argc, char **argv)
 {
     check_args a;
@@ -199,6 +320,10 @@ int main(int argc, char **argv)
     long box[4] = {0, 0, -1, -1}, diff[4];
     int x, y, failed = 0;
 
+    if (argc >= 2 && strcmp(argv[1], "--mark") == 0)
+        return check_mark(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "--flat-pcx") == 0)
+        return write_flat_pcx(argc, argv);
     if (!parse_args(argc, argv, &a))
         return usage();
     if (!read_ppm(a.image, &pic) && !tool_image_read(a.image, &pic, err, sizeof err)) {

@@ -25,6 +25,12 @@
 # picture: at most MAX_DIFFERENT_PIXELS (default 0) pixels may differ by
 # more than CHANNEL_TOLERANCE (default 0) in a colour channel. EXPECT: a
 # regular expression md2_view's output must match ("triangles 162").
+# ATTACH_MARK=RRGGBB: the model md2_view drew on a tag (--attach) has a skin
+# of that one colour; instead of the model's box, md2_view_check --mark
+# checks that its pixels come within 2 pixels of "attach-origin" (the tag
+# origin's projection: the attached model's origin, a weapon's grip) and
+# lie inside "attach-vertex-bbox" grown by 2 pixels; ATTACH_REACH=SIDES:
+# and reach it within 2 pixels on those sides (md2_view_check's --reach).
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.21)
 
@@ -88,7 +94,29 @@ function(check label)
   endif()
 endfunction()
 
-check("projected-bbox" ${_check_args})
+if(ATTACH_MARK)
+  # the first attached model (md2_view prints one line of each per model)
+  if(NOT _out MATCHES "\nattach-origin (-?[0-9.]+) (-?[0-9.]+)\n")
+    message(FATAL_ERROR "md2_view printed no 'attach-origin x y' line")
+  endif()
+  set(_origin "${CMAKE_MATCH_1}" "${CMAKE_MATCH_2}")
+  if(NOT _out MATCHES "\nattach-vertex-bbox (-?[0-9]+) (-?[0-9]+) (-?[0-9]+) (-?[0-9]+)")
+    message(FATAL_ERROR "md2_view printed no 'attach-vertex-bbox x0 y0 x1 y1' line")
+  endif()
+  set(_box "${CMAKE_MATCH_1}" "${CMAKE_MATCH_2}" "${CMAKE_MATCH_3}" "${CMAKE_MATCH_4}")
+  set(_cmd "${CHECKER}" --mark "${OUT}" "${ATTACH_MARK}" --near ${_origin} --box ${_box})
+  if(ATTACH_REACH)
+    list(APPEND _cmd --reach "${ATTACH_REACH}")
+  endif()
+  list(JOIN _cmd " " _cmdline)
+  message("+ ${_cmdline}")
+  execute_process(COMMAND ${_cmd} RESULT_VARIABLE _rc)
+  if(NOT _rc STREQUAL "0")
+    message(FATAL_ERROR "md2_view_check --mark failed (${_rc}): the attached model is not on its tag")
+  endif()
+else()
+  check("projected-bbox" ${_check_args})
+endif()
 if(VERTEX_BOX)
   check("projected-vertex-bbox" --no-colors)
 endif()

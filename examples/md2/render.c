@@ -12,6 +12,7 @@
 
 #include <md2/mesh.h>
 #include <md2/skin.h>
+#include <md2/tags.h>
 
 #include <errno.h>
 #include <stdlib.h>
@@ -24,6 +25,7 @@
 #define RENDER_MAX_PITCH 89L    /* degrees either way */
 #define RENDER_NO_FRAME ((uint32_t)-1)
 #define RENDER_POSE_FLOATS 8    /* a posed vertex: md2_layout_default()'s 32 bytes */
+#define RENDER_MAX_ATTACH 16    /* --attach options */
 
 typedef struct render_args {
     const char *model;
@@ -37,6 +39,8 @@ typedef struct render_args {
     int wireframe, unlit;
     long max_skin_pixels;   /* --max-skin-pixels */
     long max_overdraw;      /* --max-overdraw */
+    const char *attach[RENDER_MAX_ATTACH]; /* --attach TAG=MODEL, as given */
+    size_t num_attach;
 } render_args;
 
 /* The work a render may do by default: RENDER_MAX_OVERDRAW pixels tested
@@ -44,6 +48,16 @@ typedef struct render_args {
  * is more. A real model tests each pixel a few times. */
 #define RENDER_MAX_OVERDRAW 64L
 #define RENDER_MIN_WORK 16777216.0
+
+/* A model drawn on a tag of the body (--attach TAG=MODEL). */
+typedef struct render_part {
+    tool_model model;
+    md2_mesh *mesh;
+    float *pose;             /* mesh->num_vertices * RENDER_POSE_FLOATS floats */
+    raster_vertex *corners;  /* mesh->num_vertices */
+    tool_image skin;         /* its own skin; rgba NULL: none */
+    size_t tag;              /* the body's tag it hangs on */
+} render_part;
 
 /* Everything a render holds; render_job_free() releases it. */
 typedef struct render_job {
@@ -57,6 +71,8 @@ typedef struct render_job {
     int cols, cell_width, cell_height;
     tool_image picture;
     float *depth;            /* one cell */
+    render_part parts[RENDER_MAX_ATTACH]; /* --attach, in the order given */
+    size_t num_parts;
 } render_job;
 
 static void synopsis(FILE *f)
@@ -64,7 +80,7 @@ static void synopsis(FILE *f)
     fprintf(f,
         "usage: md2 render MODEL -o OUT.png [--frame N] [--anim NAME] [--sheet COLSxROWS]\n"
         "                  [--size WxH] [--skin FILE] [--wireframe] [--unlit]\n"
-        "                  [--yaw DEG] [--pitch DEG]\n");
+        "                  [--yaw DEG] [--pitch DEG] [--attach TAG=MODEL.md2]...\n");
 }
 
 static void usage(FILE *f)
@@ -100,12 +116,16 @@ static void usage(FILE *f)
         "                     4096 x 4096), checked before it is decoded\n"
         "  --max-overdraw N   the most pixels drawing may test for each pixel of the\n"
         "                     picture (default 64), checked before drawing\n"
+        "  --attach TAG=MODEL.md2  draw MODEL on the body's tag TAG (from the .tag\n"
+        "                     file beside the body), with the body's keyframe (clamped\n"
+        "                     to MODEL's last) and its own skin; repeatable (at most %d)\n"
         "\n"
         "The camera looks at the centre of the model's bounding box (for a sheet, the\n"
-        "box of every keyframe drawn) and fits the box to the picture. `--` ends the\n"
-        "options; each option is given at most once. Exit status: 0 done, 1 the model,\n"
-        "skin or output failed, 2 bad usage.\n",
-        RENDER_MAX_GRID, RENDER_MAX_SIDE);
+        "box of every keyframe drawn, attached models included) and fits the box to\n"
+        "the picture. `--` ends the options; each option but --attach is given at most\n"
+        "once. Exit status: 0 done, 1 the model, an attached model, a tag, the skin or\n"
+        "the output failed, 2 bad usage.\n",
+        RENDER_MAX_GRID, RENDER_MAX_SIDE, RENDER_MAX_ATTACH);
 }
 
 /* Prints a usage error (fmt has one %s) and returns 0. */
@@ -145,7 +165,7 @@ static int parse_angle(const char *opt, const char *value, long limit, double *o
  * --wireframe and --unlit take a value. */
 enum {
     OPT_NONE, OPT_OUTPUT, OPT_SKIN, OPT_ANIM, OPT_FRAME, OPT_SIZE, OPT_SHEET, OPT_YAW, OPT_PITCH,
-    OPT_WIREFRAME, OPT_UNLIT, OPT_MAX_SKIN_PIXELS, OPT_MAX_OVERDRAW
+    OPT_WIREFRAME, OPT_UNLIT, OPT_MAX_SKIN_PIXELS, OPT_MAX_OVERDRAW, OPT_ATTACH
 };
 
 static int option_of(const char *arg)
@@ -159,7 +179,7 @@ static int option_of(const char *arg)
                    {"--sheet", OPT_SHEET}, {"--yaw", OPT_YAW},
                    {"--pitch", OPT_PITCH}, {"--wireframe", OPT_WIREFRAME},
                    {"--unlit", OPT_UNLIT}, {"--max-skin-pixels", OPT_MAX_SKIN_PIXELS},
-                   {"--max-overdraw", OPT_MAX_OVERDRAW}};
+                   {"--max-overdraw", OPT_MAX_OVERDRAW}, {"--attach", OPT_ATTACH}};
     size_t i;
     for (i = 0; i < sizeof options / sizeof options[0]; i++) {
         if (strcmp(arg, options[i].name) == 0)
@@ -196,6 +216,15 @@ static int parse_valued(int opt, const char *name, const char *value, render_arg
         return 1;
     case OPT_YAW:
         return parse_angle(name, value, RENDER_MAX_YAW, &a->yaw);
+    case OPT_ATTACH: {
+        const char *eq = strchr(value, '=');
+        if (!eq || eq == value || eq[1] == '\0')
+            return usage_error("bad --attach '%s': expected TAG=MODEL.md2", value);
+        if (a->num_attach == RENDER_MAX_ATTACH)
+            return usage_error("--attach '%s' is one too many: at most 16", value);
+        a->attach[a->num_attach++] = value;
+        return 1;
+    }
     case OPT_MAX_SKIN_PIXELS:
     case OPT_MAX_OVERDRAW:
         if (!tool_parse_long(value, 1, 2147483647L,
@@ -275,7 +304,7 @@ static int parse_args(int argc, char **argv, render_args *a)
             return -1;
         } else if ((opt = option_of(arg)) == OPT_NONE) {
             return usage_error("unknown option '%s'", arg);
-        } else if (given & (1u << opt)) {
+        } else if ((given & (1u << opt)) && opt != OPT_ATTACH) {
             return usage_error("%s is given twice", arg);
         } else if (opt == OPT_WIREFRAME || opt == OPT_UNLIT) {
             given |= 1u << opt;
@@ -394,23 +423,102 @@ static int load_skin(const render_args *a, render_job *job)
     return 1;
 }
 
-static int build_mesh(render_job *job)
+/* The mesh of m and its pose buffers; 0 after an error. */
+static int build_mesh_of(const md2_model *m, md2_mesh **mesh, float **pose,
+                         raster_vertex **corners)
 {
     md2_diagnostic diag;
     md2_mesh_options opts;
     size_t n;
     memset(&opts, 0, sizeof opts);
     opts.error = &diag;
-    if (md2_mesh_build(job->model.model, &opts, &job->mesh) != MD2_OK) {
+    if (md2_mesh_build(m, &opts, mesh) != MD2_OK) {
         tool_error(CMD, "%s", diag.message);
         return 0;
     }
-    n = job->mesh->num_vertices;
-    job->pose = (float *)raster_alloc_array(n, RENDER_POSE_FLOATS * sizeof *job->pose);
-    job->corners = (raster_vertex *)raster_alloc_array(n, sizeof *job->corners);
-    if (!job->pose || !job->corners) {
+    n = (*mesh)->num_vertices;
+    *pose = (float *)raster_alloc_array(n, RENDER_POSE_FLOATS * sizeof **pose);
+    *corners = (raster_vertex *)raster_alloc_array(n, sizeof **corners);
+    if (!*pose || !*corners) {
         tool_error(CMD, "out of memory");
         return 0;
+    }
+    return 1;
+}
+
+static int build_mesh(render_job *job)
+{
+    return build_mesh_of(job->model.model, &job->mesh, &job->pose, &job->corners);
+}
+
+/* Says which tags the body has, after an --attach that named none of them. */
+static void unknown_tag(const render_args *a, const md2_tags *tags, const char *spec,
+                        const char *name)
+{
+    char list[512];
+    size_t i, used = 0;
+    list[0] = '\0';
+    for (i = 0; i < tags->num_tags && used + 4 < sizeof list; i++) {
+        int n = snprintf(list + used, sizeof list - used, "%s%s", i ? ", " : "",
+                         tags->names[i].name);
+        if (n < 0 || (size_t)n >= sizeof list - used) {
+            list[used] = '\0';
+            break;
+        }
+        used += (size_t)n;
+    }
+    tool_error(CMD, "--attach %s: %s has no tag named '%s'; its tag%s: %s%s", spec, a->model,
+               name, tags->num_tags == 1 ? "" : "s", list, i < tags->num_tags ? ", ..." : "");
+}
+
+/* --attach TAG=MODEL number i: the tag, the model, its mesh and its skin
+ * (found beside it, else light grey); 0 after an error. */
+static int load_part(const render_args *a, render_job *job, size_t i)
+{
+    const char *spec = a->attach[i], *eq = strchr(spec, '='), *path = eq + 1;
+    const md2_tags *tags = job->model.bundle->tags;
+    render_part *part = &job->parts[i];
+    char name[MD2_TAG_NAME_SIZE + 1], skin[MD2_SKIN_PATH_MAX], err[512];
+    md2_diagnostic diag;
+    size_t len = (size_t)(eq - spec);
+    job->num_parts = i + 1;
+    if (!tags) {
+        tool_error(CMD, "--attach %s: %s has no tags to attach to (no .tag file beside it)",
+                   spec, a->model);
+        return 0;
+    }
+    memcpy(name, spec, len < sizeof name - 1 ? len : sizeof name - 1);
+    name[len < sizeof name - 1 ? len : sizeof name - 1] = '\0';
+    part->tag = len < sizeof name ? md2_tags_find(tags, name) : MD2_TAG_NOT_FOUND;
+    if (part->tag == MD2_TAG_NOT_FOUND) {
+        unknown_tag(a, tags, spec, name);
+        return 0;
+    }
+    if (tool_load(path, 0, &part->model, &diag) != MD2_OK) {
+        tool_load_error(CMD, path, &diag);
+        return 0;
+    }
+    if (!build_mesh_of(part->model.model, &part->mesh, &part->pose, &part->corners))
+        return 0;
+    if (!tool_find_skin(path, part->model.model, skin, sizeof skin))
+        return 1;
+    errno = 0;
+    if (tool_image_read_max(skin, (unsigned long)a->max_skin_pixels, "--max-skin-pixels",
+                            &part->skin, err, sizeof err))
+        return 1;
+    tool_error(CMD, "%s", err);
+    if (tool_is_out_of_memory(err))
+        return 0;
+    tool_error(CMD, "note: drawing %s light grey instead", path);
+    return 1;
+}
+
+static int load_parts(const render_args *a, render_job *job)
+{
+    size_t i;
+    for (i = 0; i < a->num_attach; i++) {
+        if (!load_part(a, job, i))
+            return 0;
     }
     return 1;
 }
@@ -446,47 +554,89 @@ static int alloc_picture(const render_args *a, render_job *job)
 /* Drawing                                                                   */
 /* ------------------------------------------------------------------------ */
 
-/* The box of every keyframe the cells show. */
-static void frames_box(const render_job *job, double lo[3], double hi[3])
+static uint32_t part_frame(const render_part *part, uint32_t frame);
+static int part_matrix(const render_job *job, const render_part *part, uint32_t frame,
+                       float matrix[16]);
+
+/* Grows the box lo..hi (any: it holds something already) by mn..mx placed
+ * by matrix (NULL: as it is): the eight corners, transformed. */
+static void grow_box(double lo[3], double hi[3], int *any, const float mn[3], const float mx[3],
+                     const float *matrix)
 {
-    size_t c;
-    int i, any = 0;
+    int corner, i;
+    for (corner = 0; corner < (matrix ? 8 : 1); corner++) {
+        double p[3], q[3];
+        for (i = 0; i < 3; i++)
+            p[i] = (corner & (1 << i)) ? mx[i] : mn[i];
+        for (i = 0; i < 3; i++)
+            q[i] = matrix ? matrix[i] * p[0] + matrix[4 + i] * p[1] + matrix[8 + i] * p[2] +
+                                matrix[12 + i]
+                          : p[i];
+        for (i = 0; i < 3; i++) {
+            double top = matrix ? q[i] : mx[i];
+            if (!*any || q[i] < lo[i])
+                lo[i] = q[i];
+            if (!*any || top > hi[i])
+                hi[i] = top;
+        }
+        *any = 1;
+    }
+}
+
+/* The box of every keyframe the cells show, and of the attached models
+ * placed on their tags there; 0 after an error. */
+static int frames_box(const render_job *job, double lo[3], double hi[3])
+{
+    size_t c, i;
+    int any = 0;
     for (c = 0; c < job->cells; c++) {
-        float mn[3], mx[3];
+        float mn[3], mx[3], matrix[16];
         if (job->frames[c] == RENDER_NO_FRAME ||
             md2_frame_bounds(job->model.model, job->frames[c], mn, mx) != MD2_OK)
             continue;
-        for (i = 0; i < 3; i++) {
-            if (!any || mn[i] < lo[i])
-                lo[i] = mn[i];
-            if (!any || mx[i] > hi[i])
-                hi[i] = mx[i];
+        grow_box(lo, hi, &any, mn, mx, NULL);
+        for (i = 0; i < job->num_parts; i++) {
+            const render_part *part = &job->parts[i];
+            if (!part_matrix(job, part, job->frames[c], matrix))
+                return 0;
+            if (md2_frame_bounds(part->model.model, part_frame(part, job->frames[c]), mn, mx) ==
+                MD2_OK)
+                grow_box(lo, hi, &any, mn, mx, matrix);
         }
-        any = 1;
     }
     if (!any)
         lo[0] = lo[1] = lo[2] = hi[0] = hi[1] = hi[2] = 0.0;
+    return 1;
 }
 
-/* Poses keyframe `frame` into job->corners; 0 after an error. */
-static int pose_frame(render_job *job, uint32_t frame)
+/* Poses keyframe `frame` of model m (mesh mesh) into pose and corners,
+ * placed by matrix (column-major 4x4, a tag's: md2_attach()) unless it is
+ * NULL; 0 after an error. */
+static int pose_mesh(const md2_mesh *mesh, const md2_model *m, uint32_t frame, float *pose,
+                     raster_vertex *corners, const float *matrix)
 {
     md2_vertex_layout layout = md2_layout_default(MD2_LAYOUT_UNIT_NORMALS);
     size_t i;
     int k;
-    md2_result r = md2_mesh_lerp(job->mesh, job->model.model, frame, frame, 0.0f, job->pose,
-                                 &layout);
+    md2_result r = md2_mesh_lerp(mesh, m, frame, frame, 0.0f, pose, &layout);
     if (r != MD2_OK) {
         tool_error(CMD, "cannot pose keyframe %lu: %s", (unsigned long)frame,
                    md2_result_string(r));
         return 0;
     }
-    for (i = 0; i < job->mesh->num_vertices; i++) {
-        const float *p = job->pose + i * RENDER_POSE_FLOATS;
-        raster_vertex *v = &job->corners[i];
+    for (i = 0; i < mesh->num_vertices; i++) {
+        const float *p = pose + i * RENDER_POSE_FLOATS;
+        raster_vertex *v = &corners[i];
         for (k = 0; k < 3; k++) {
             v->position[k] = p[k];
             v->normal[k] = p[3 + k];
+        }
+        if (matrix) {
+            for (k = 0; k < 3; k++) {
+                v->position[k] = matrix[k] * p[0] + matrix[4 + k] * p[1] + matrix[8 + k] * p[2] +
+                                 matrix[12 + k];
+                v->normal[k] = matrix[k] * p[3] + matrix[4 + k] * p[4] + matrix[8 + k] * p[5];
+            }
         }
         v->uv[0] = p[6];
         v->uv[1] = p[7];
@@ -494,19 +644,77 @@ static int pose_frame(render_job *job, uint32_t frame)
     return 1;
 }
 
-static void draw_mesh(const render_job *job, const raster_target *t, const raster_camera *cam,
-                      const raster_shading *s)
+/* Poses keyframe `frame` into job->corners; 0 after an error. */
+static int pose_frame(render_job *job, uint32_t frame)
 {
-    const uint32_t *idx = job->mesh->indices;
+    return pose_mesh(job->mesh, job->model.model, frame, job->pose, job->corners, NULL);
+}
+
+/* The keyframe of attached model part when the body shows `frame`: the
+ * same, clamped to the part's last (md2_player_pose_linked()'s rule). */
+static uint32_t part_frame(const render_part *part, uint32_t frame)
+{
+    size_t n = part->model.model->num_frames;
+    return frame < n ? frame : (uint32_t)(n - 1);
+}
+
+/* The transform of part when the body shows keyframe `frame`: the body's
+ * tag there (frames past the tag file's last clamped to it, as
+ * md2_player_tag() does) put under the body, which stands where it is. */
+static int part_matrix(const render_job *job, const render_part *part, uint32_t frame,
+                       float matrix[16])
+{
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    const md2_tags *tags = job->model.bundle->tags;
+    uint32_t f = frame < tags->num_frames ? frame : (uint32_t)(tags->num_frames - 1);
+    float tag[16];
+    md2_result r = md2_tag_lerp(tags, part->tag, f, f, 0.0f, tag);
+    if (r == MD2_OK)
+        r = md2_attach(identity, tag, matrix);
+    if (r != MD2_OK) {
+        tool_error(CMD, "cannot place tag '%s' at keyframe %lu: %s", tags->names[part->tag].name,
+                   (unsigned long)f, md2_result_string(r));
+        return 0;
+    }
+    return 1;
+}
+
+/* Poses every attached model for the body's keyframe `frame`. */
+static int pose_parts(render_job *job, uint32_t frame)
+{
     size_t i;
-    raster_clear(t);
-    for (i = 0; i + 2 < job->mesh->num_indices; i += 3) {
+    for (i = 0; i < job->num_parts; i++) {
+        render_part *part = &job->parts[i];
+        float matrix[16];
+        if (!part_matrix(job, part, frame, matrix) ||
+            !pose_mesh(part->mesh, part->model.model, part_frame(part, frame), part->pose,
+                       part->corners, matrix))
+            return 0;
+    }
+    return 1;
+}
+
+static void draw_mesh(const md2_mesh *mesh, const raster_vertex *corners,
+                      const raster_target *t, const raster_camera *cam, const raster_shading *s)
+{
+    const uint32_t *idx = mesh->indices;
+    size_t i;
+    for (i = 0; i + 2 < mesh->num_indices; i += 3) {
         const raster_vertex *v[3];
-        v[0] = &job->corners[idx[i]];
-        v[1] = &job->corners[idx[i + 1]];
-        v[2] = &job->corners[idx[i + 2]];
+        v[0] = &corners[idx[i]];
+        v[1] = &corners[idx[i + 1]];
+        v[2] = &corners[idx[i + 2]];
         raster_draw(t, cam, s, v);
     }
+}
+
+/* The shading of a model with skin img (rgba NULL: plain grey). */
+static void shading_for(raster_shading *s, raster_texture *tex, const tool_image *img)
+{
+    tex->rgba = img->rgba;
+    tex->width = img->width;
+    tex->height = img->height;
+    s->skin = img->rgba ? tex : NULL;
 }
 
 static int draw_cells(const render_args *a, render_job *job)
@@ -516,14 +724,11 @@ static int draw_cells(const render_args *a, render_job *job)
     raster_texture skin;
     raster_target target;
     double lo[3], hi[3];
-    size_t c, stride = (size_t)job->picture.width * 4;
-    frames_box(job, lo, hi);
+    size_t c, i, stride = (size_t)job->picture.width * 4;
+    if (!frames_box(job, lo, hi))
+        return 0;
     raster_camera_fit(&cam, lo, hi, a->yaw, a->pitch, job->cell_width, job->cell_height);
     memset(&shading, 0, sizeof shading);
-    skin.rgba = job->skin.rgba;
-    skin.width = job->skin.width;
-    skin.height = job->skin.height;
-    shading.skin = job->skin.rgba ? &skin : NULL;
     shading.lit = !a->unlit;
     shading.wireframe = a->wireframe;
     raster_camera_light(&cam, shading.light);
@@ -535,11 +740,17 @@ static int draw_cells(const render_args *a, render_job *job)
         size_t col = c % (size_t)job->cols, row = c / (size_t)job->cols;
         if (job->frames[c] == RENDER_NO_FRAME)
             continue;
-        if (!pose_frame(job, job->frames[c]))
+        if (!pose_frame(job, job->frames[c]) || !pose_parts(job, job->frames[c]))
             return 0;
         target.rgba = job->picture.rgba + row * (size_t)job->cell_height * stride +
                       col * (size_t)job->cell_width * 4;
-        draw_mesh(job, &target, &cam, &shading);
+        raster_clear(&target);
+        shading_for(&shading, &skin, &job->skin);
+        draw_mesh(job->mesh, job->corners, &target, &cam, &shading);
+        for (i = 0; i < job->num_parts; i++) {
+            shading_for(&shading, &skin, &job->parts[i].skin);
+            draw_mesh(job->parts[i].mesh, job->parts[i].corners, &target, &cam, &shading);
+        }
     }
     return 1;
 }
@@ -562,13 +773,30 @@ static int write_png(const char *path, const tool_image *img)
 
 /* The work of drawing every cell (raster_cost()), checked against the
  * budget before any drawing; 0 after saying so. */
+/* The work of drawing mesh (posed in corners) into one cell. */
+static double mesh_cost(const render_job *job, const raster_camera *cam, const md2_mesh *mesh,
+                        const raster_vertex *corners)
+{
+    const uint32_t *idx = mesh->indices;
+    double work = 0.0;
+    size_t i;
+    for (i = 0; i + 2 < mesh->num_indices; i += 3) {
+        const raster_vertex *v[3];
+        v[0] = &corners[idx[i]];
+        v[1] = &corners[idx[i + 1]];
+        v[2] = &corners[idx[i + 2]];
+        work += raster_cost(job->cell_width, job->cell_height, cam, v);
+    }
+    return work;
+}
+
 static int check_work(const render_args *a, render_job *job)
 {
     raster_camera cam;
     double lo[3], hi[3], work = 0.0, pixels, limit;
-    const uint32_t *idx = job->mesh->indices;
     size_t c, i;
-    frames_box(job, lo, hi);
+    if (!frames_box(job, lo, hi))
+        return 0;
     raster_camera_fit(&cam, lo, hi, a->yaw, a->pitch, job->cell_width, job->cell_height);
     pixels = (double)job->picture.width * job->picture.height;
     limit = (double)a->max_overdraw * pixels;
@@ -577,15 +805,11 @@ static int check_work(const render_args *a, render_job *job)
     for (c = 0; c < job->cells; c++) {
         if (job->frames[c] == RENDER_NO_FRAME)
             continue;
-        if (!pose_frame(job, job->frames[c]))
+        if (!pose_frame(job, job->frames[c]) || !pose_parts(job, job->frames[c]))
             return 0;
-        for (i = 0; i + 2 < job->mesh->num_indices; i += 3) {
-            const raster_vertex *v[3];
-            v[0] = &job->corners[idx[i]];
-            v[1] = &job->corners[idx[i + 1]];
-            v[2] = &job->corners[idx[i + 2]];
-            work += raster_cost(job->cell_width, job->cell_height, &cam, v);
-        }
+        work += mesh_cost(job, &cam, job->mesh, job->corners);
+        for (i = 0; i < job->num_parts; i++)
+            work += mesh_cost(job, &cam, job->parts[i].mesh, job->parts[i].corners);
     }
     if (work > limit) {
         tool_error(CMD, "drawing would test %.3g pixels, over the limit of %.3g (%ld for each "
@@ -598,6 +822,15 @@ static int check_work(const render_args *a, render_job *job)
 
 static void render_job_free(render_job *job)
 {
+    size_t i;
+    for (i = 0; i < job->num_parts; i++) {
+        render_part *part = &job->parts[i];
+        tool_image_free(&part->skin);
+        free(part->corners);
+        free(part->pose);
+        md2_mesh_free(part->mesh);
+        tool_model_free(&part->model);
+    }
     free(job->depth);
     tool_image_free(&job->picture);
     free(job->frames);
@@ -617,7 +850,7 @@ static int run(const render_args *a, render_job *job)
         tool_load_error(CMD, a->model, &diag);
         return 0;
     }
-    return pick_frames(a, job) && load_skin(a, job) && build_mesh(job) &&
+    return pick_frames(a, job) && load_skin(a, job) && build_mesh(job) && load_parts(a, job) &&
            set_picture_size(a, job) && check_work(a, job) && alloc_picture(a, job) &&
            draw_cells(a, job) && write_png(a->output, &job->picture);
 }

@@ -8,7 +8,23 @@
  *   render_check MODEL PICTURE [the render's --frame, --anim, --sheet,
  *                --size, --yaw, --pitch, --wireframe, --unlit]
  *                [--convex [--skin SKIN | --plain]]
+ *   render_check MODEL PICTURE [those options] --attach TAG=WEAPON... --mark RRGGBB
  *   render_check --same-pixels A.png B.png
+ *
+ * --attach (a render with --attach TAG=WEAPON, up to 4 of them, each WEAPON
+ * drawn --unlit in the one colour RRGGBB of its flat skin, a colour the
+ * body's skin has not):
+ * the camera fits the box of the body's keyframes and of WEAPON's keyframe
+ * box put on the tag (md2_tag_lerp() at the cell's keyframe, clamped to the
+ * tag file's frames; WEAPON's keyframe the same, clamped to its last;
+ * md2_attach()), as the manual says; then in every cell with a keyframe the
+ * pixels of colour RRGGBB (the weapons') must exist, lie within 1.5 pixels
+ * of the box of the WEAPONs' projected vertices, and come within 2 pixels of
+ * the projection of the tag's origin (WEAPON's grip, its origin) and
+ * within 6 of the projection of WEAPON's vertex farthest from its grip
+ * (the tip: a point that thins below a pixel before it ends). The
+ * other checks (the body's box) are not made then: the weapon lies outside
+ * it.
  *
  * --same-pixels: the two pictures, decoded, have the same width, height
  * and RGBA bytes (so PNG files written by another libpng or zlib, whose
@@ -49,12 +65,16 @@
 #define MARGIN 0.05
 #define REACH 3.0
 #define MAX_REPORTS 12
+#define MAX_WEAPONS 4
 
 typedef struct check_args {
     const char *model, *picture, *anim, *skin;
     long frame, cols, rows, width, height;
     double yaw, pitch;
     int wireframe, unlit, convex, plain;
+    const char *attach[MAX_WEAPONS]; /* --attach TAG=WEAPON */
+    int num_attach;
+    unsigned long mark;          /* --mark RRGGBB */
 } check_args;
 
 /* The camera of the manual. */
@@ -76,6 +96,8 @@ typedef struct checker {
     camera cam;
     double light[3];
     float *pos, *nrm;
+    md2_model *weapons[MAX_WEAPONS]; /* --attach */
+    size_t tags[MAX_WEAPONS];
     long failures;
 } checker;
 
@@ -202,6 +224,13 @@ static int parse_valued(const char *s, const char *v, check_args *a)
         a->yaw = strtod(v, NULL);
     else if (strcmp(s, "--pitch") == 0)
         a->pitch = strtod(v, NULL);
+    else if (strcmp(s, "--attach") == 0) {
+        if (a->num_attach == MAX_WEAPONS || !strchr(v, '='))
+            return 0;
+        a->attach[a->num_attach++] = v;
+    }
+    else if (strcmp(s, "--mark") == 0)
+        a->mark = strtoul(v, NULL, 16);
     else
         return 0;
     return 1;
@@ -237,7 +266,7 @@ static int parse_args(int argc, char **argv, check_args *a)
     }
     if (!a->width)
         a->width = a->height = a->cols ? 256 : 512;
-    return a->model && a->picture;
+    return a->model && a->picture && (!a->num_attach || a->mark);
 }
 
 /* ---- frames ------------------------------------------------------------- */
@@ -625,6 +654,191 @@ static void check_cell(checker *c, size_t cell, uint32_t frame)
         check_convex(c, ox, oy);
 }
 
+/* ---- --attach: the weapon on its tag ------------------------------------- */
+
+/* Weapon w's keyframe and transform when the body shows `frame`. */
+static uint32_t weapon_matrix(const checker *c, int w, uint32_t frame, float matrix[16])
+{
+    static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1};
+    const md2_tags *tags = c->bundle->tags;
+    const md2_model *m = c->weapons[w];
+    uint32_t f = frame < tags->num_frames ? frame : (uint32_t)(tags->num_frames - 1);
+    float tag[16];
+    md2_tag_lerp(tags, c->tags[w], f, f, 0.0f, tag);
+    md2_attach(identity, tag, matrix);
+    return frame < m->num_frames ? frame : (uint32_t)(m->num_frames - 1);
+}
+
+static void transform(const float m[16], const double p[3], double out[3])
+{
+    int i;
+    for (i = 0; i < 3; i++)
+        out[i] = m[i] * p[0] + m[4 + i] * p[1] + m[8 + i] * p[2] + m[12 + i];
+}
+
+/* The body's box grown by the weapons', on their tags, in every cell. */
+static void weapon_boxes(const checker *c, const uint32_t *frames, size_t cells, double lo[3],
+                         double hi[3])
+{
+    size_t i;
+    int k, j, w;
+    for (i = 0; i < cells; i++) {
+        for (w = 0; w < c->a.num_attach && frames[i] != NO_FRAME; w++) {
+            float mn[3], mx[3], m[16];
+            uint32_t f = weapon_matrix(c, w, frames[i], m);
+            md2_frame_bounds(c->weapons[w], f, mn, mx);
+            for (k = 0; k < 8; k++) {
+                double p[3], q[3];
+                for (j = 0; j < 3; j++)
+                    p[j] = (k & (1 << j)) ? mx[j] : mn[j];
+                transform(m, p, q);
+                for (j = 0; j < 3; j++) {
+                    lo[j] = fmin(lo[j], q[j]);
+                    hi[j] = fmax(hi[j], q[j]);
+                }
+            }
+        }
+    }
+}
+
+static int is_mark(const checker *c, const unsigned char *q)
+{
+    return q[3] == 255 &&
+           ((unsigned long)q[0] << 16 | (unsigned long)q[1] << 8 | q[2]) == c->a.mark;
+}
+
+/* Distance from (x, y) to the nearest marked pixel's centre in the cell. */
+static double nearest_mark(const checker *c, int ox, int oy, double x, double y)
+{
+    double best = 1e300;
+    int px, py;
+    for (py = 0; py < c->a.height; py++)
+        for (px = 0; px < c->a.width; px++) {
+            double dx = px + 0.5 - x, dy = py + 0.5 - y;
+            if (is_mark(c, pixel(c, ox, oy, px, py)))
+                best = fmin(best, sqrt(dx * dx + dy * dy));
+        }
+    return best;
+}
+
+/* Weapon w in the cell at (ox, oy) showing the body's keyframe `frame`:
+ * its grip checked, its projected vertices' box grown into box. */
+static void check_weapon(checker *c, int w, size_t cell, uint32_t frame, int ox, int oy,
+                         double box[4])
+{
+    const md2_model *wm = c->weapons[w];
+    float m[16], *pos;
+    double grip[2], tip[2] = {0, 0}, far = -1.0, dgrip, dtip, p[3], q[3];
+    uint32_t wf = weapon_matrix(c, w, frame, m);
+    size_t i;
+    int k;
+    pos = (float *)malloc(wm->num_vertices * 3 * sizeof *pos);
+    if (!pos) {
+        fail(c, "out of memory");
+        return;
+    }
+    md2_decode_frame(wm, wf, pos, 0, NULL, 0);
+    p[0] = p[1] = p[2] = 0.0;
+    transform(m, p, q);
+    project(&c->cam, q, &grip[0], &grip[1]);
+    for (i = 0; i < wm->num_vertices; i++) {
+        double sx, sy, d;
+        for (k = 0; k < 3; k++)
+            p[k] = pos[3 * i + (size_t)k];
+        d = sqrt(p[0] * p[0] + p[1] * p[1] + p[2] * p[2]);
+        transform(m, p, q);
+        project(&c->cam, q, &sx, &sy);
+        box[0] = fmin(box[0], sx);
+        box[1] = fmin(box[1], sy);
+        box[2] = fmax(box[2], sx);
+        box[3] = fmax(box[3], sy);
+        if (d > far) {
+            far = d;
+            tip[0] = sx;
+            tip[1] = sy;
+        }
+    }
+    free(pos);
+    dgrip = nearest_mark(c, ox, oy, grip[0], grip[1]);
+    dtip = nearest_mark(c, ox, oy, tip[0], tip[1]);
+    printf("cell %lu: weapon %d, keyframe %lu: grip at %.2f %.2f (nearest weapon pixel %.2f "
+           "away), tip at %.2f %.2f (%.2f away)\n", (unsigned long)cell, w, (unsigned long)wf,
+           grip[0], grip[1], dgrip, tip[0], tip[1], dtip);
+    if (dgrip > 2.0)
+        fail(c, "cell %lu: the nearest pixel of weapon %d is %.2f pixels from the tag's origin",
+             (unsigned long)cell, w, dgrip);
+    if (dtip > 6.0)
+        fail(c, "cell %lu: the nearest pixel of weapon %d is %.2f pixels from its tip",
+             (unsigned long)cell, w, dtip);
+}
+
+static void check_attach_cell(checker *c, size_t cell, uint32_t frame)
+{
+    int ox = (int)(cell % (size_t)(c->a.cols ? c->a.cols : 1)) * (int)c->a.width;
+    int oy = (int)(cell / (size_t)(c->a.cols ? c->a.cols : 1)) * (int)c->a.height;
+    double box[4] = {1e300, 1e300, -1e300, -1e300}, seen[4] = {1e300, 1e300, -1e300, -1e300};
+    long count = 0;
+    int x, y, w;
+    if (frame == NO_FRAME)
+        return;
+    for (y = 0; y < c->a.height; y++)
+        for (x = 0; x < c->a.width; x++) {
+            if (!is_mark(c, pixel(c, ox, oy, x, y)))
+                continue;
+            count++;
+            seen[0] = fmin(seen[0], x + 0.5);
+            seen[1] = fmin(seen[1], y + 0.5);
+            seen[2] = fmax(seen[2], x + 0.5);
+            seen[3] = fmax(seen[3], y + 0.5);
+        }
+    printf("cell %lu: keyframe %lu, %ld weapon pixels\n", (unsigned long)cell,
+           (unsigned long)frame, count);
+    if (count == 0) {
+        fail(c, "cell %lu (keyframe %lu): no pixel has the weapon's colour %06lx",
+             (unsigned long)cell, (unsigned long)frame, c->a.mark);
+        return;
+    }
+    for (w = 0; w < c->a.num_attach; w++)
+        check_weapon(c, w, cell, frame, ox, oy, box);
+    if (seen[0] < box[0] - 1.5 || seen[1] < box[1] - 1.5 || seen[2] > box[2] + 1.5 ||
+        seen[3] > box[3] + 1.5)
+        fail(c, "cell %lu: the weapon pixels span %.1f %.1f %.1f %.1f, outside the projected "
+             "weapon vertices %.2f %.2f %.2f %.2f", (unsigned long)cell, seen[0], seen[1],
+             seen[2], seen[3], box[0], box[1], box[2], box[3]);
+}
+
+/* Loads --attach's weapons and finds their tags; 0 after saying why. */
+static int load_weapons(checker *c)
+{
+    int w;
+    for (w = 0; w < c->a.num_attach; w++) {
+        char name[MD2_TAG_NAME_SIZE + 1];
+        const char *eq = strchr(c->a.attach[w], '=');
+        size_t len = (size_t)(eq - c->a.attach[w]);
+        md2_options opts;
+        md2_diagnostic diag;
+        if (!c->bundle->tags || len >= sizeof name) {
+            fprintf(stderr, "render_check: %s has no tags (or that tag name is too long)\n",
+                    c->a.model);
+            return 0;
+        }
+        memcpy(name, c->a.attach[w], len);
+        name[len] = '\0';
+        c->tags[w] = md2_tags_find(c->bundle->tags, name);
+        if (c->tags[w] == MD2_TAG_NOT_FOUND) {
+            fprintf(stderr, "render_check: no tag %s\n", name);
+            return 0;
+        }
+        memset(&opts, 0, sizeof opts);
+        opts.error = &diag;
+        if (md2_load_file(eq + 1, &opts, &c->weapons[w]) != MD2_OK) {
+            fprintf(stderr, "render_check: %s\n", diag.message);
+            return 0;
+        }
+    }
+    return 1;
+}
+
 /* ---- main --------------------------------------------------------------- */
 
 static int load(checker *c)
@@ -651,6 +865,8 @@ static int load(checker *c)
             return 0;
         }
     }
+    if (!load_weapons(c))
+        return 0;
     c->pos = (float *)malloc(c->m->num_vertices * 3 * sizeof(float));
     c->nrm = (float *)malloc(c->m->num_vertices * 3 * sizeof(float));
     return c->pos && c->nrm;
@@ -673,10 +889,15 @@ static int run(checker *c)
         return 0;
     }
     frames_box(c, frames, cells, lo, hi);
+    weapon_boxes(c, frames, cells, lo, hi);
     camera_fit(&c->cam, lo, hi, c->a.yaw, c->a.pitch, (int)c->a.width, (int)c->a.height);
     camera_light(&c->cam, c->light);
-    for (i = 0; i < cells; i++)
-        check_cell(c, i, frames[i]);
+    for (i = 0; i < cells; i++) {
+        if (c->a.num_attach)
+            check_attach_cell(c, i, frames[i]);
+        else
+            check_cell(c, i, frames[i]);
+    }
     free(frames);
     return c->failures == 0;
 }
@@ -725,7 +946,7 @@ static int same_pixels(const char *a_path, const char *b_path)
 int main(int argc, char **argv)
 {
     checker c;
-    int ok;
+    int ok, ok_w;
     if (argc >= 2 && strcmp(argv[1], "--same-pixels") == 0) {
         if (argc != 4) {
             fprintf(stderr, "usage: render_check --same-pixels A.png B.png\n");
@@ -737,6 +958,8 @@ int main(int argc, char **argv)
     if (!parse_args(argc, argv, &c.a)) {
         fprintf(stderr, "usage: render_check MODEL PICTURE [render options] "
                         "[--convex [--skin SKIN | --plain]]\n"
+                        "       render_check MODEL PICTURE [render options] --attach TAG=WEAPON "
+                        "--mark RRGGBB\n"
                         "       render_check --same-pixels A.png B.png\n");
         return 2;
     }
@@ -750,5 +973,7 @@ int main(int argc, char **argv)
     stbi_image_free(c.skin.rgba);
     stbi_image_free(c.pic.rgba);
     md2_bundle_free(c.bundle);
+    for (ok_w = 0; ok_w < c.a.num_attach; ok_w++)
+        md2_free(c.weapons[ok_w]);
     return ok ? 0 : 1;
 }

@@ -24,6 +24,10 @@
  *       writes DIR/cube.md2 without triangles (its vertices alone).
  *   render_make_cube --broken-skin DIR
  *       writes DIR/cube.md2 and a DIR/skin.png that is not an image.
+ *   render_make_cube --flat-skin DIR
+ *       writes DIR/skin.png alone: 8 x 8 pixels all of colour ff00ff
+ *       (FLAT_COLOUR), which neither the cube's skin nor the crystal's has
+ *       (the weapon of the --attach cases, found by its colour).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -35,6 +39,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#define FLAT_COLOUR 0xff00ffUL
 #define CUBE_FRAMES 5
 #define CUBE_VERTICES 24
 #define CUBE_TRIANGLES 12
@@ -196,6 +201,25 @@ static int write_skin(const char *path, int scale, unsigned char alpha)
     return ok;
 }
 
+/* An 8 x 8 skin all of FLAT_COLOUR, for a model whose pixels a test finds
+ * by their colour (render.cases: the weapon of --attach). */
+static int write_flat(const char *path)
+{
+    unsigned char rgba[8 * 8 * 4];
+    int i;
+    for (i = 0; i < 8 * 8; i++) {
+        rgba[4 * i] = (unsigned char)(FLAT_COLOUR >> 16);
+        rgba[4 * i + 1] = (unsigned char)(FLAT_COLOUR >> 8 & 0xff);
+        rgba[4 * i + 2] = (unsigned char)(FLAT_COLOUR & 0xff);
+        rgba[4 * i + 3] = 255;
+    }
+    if (!stbi_write_png(path, 8, 8, 4, rgba, 8 * 4)) {
+        fprintf(stderr, "render_make_cube: cannot write %s\n", path);
+        return 0;
+    }
+    return 1;
+}
+
 /* dir + "/" + name into path (size bytes); 0 if it does not fit. */
 static int join(char *path, size_t size, const char *dir, const char *name)
 {
@@ -220,10 +244,13 @@ int main(int argc, char **argv)
     const char *dir = argc == 3 ? argv[2] : argv[1], *mode = argc == 3 ? argv[1] : "";
     if ((argc != 2 && argc != 3) ||
         (argc == 3 && strcmp(mode, "--model-only") != 0 && strcmp(mode, "--broken-skin") != 0 &&
-         strcmp(mode, "--empty") != 0)) {
-        fprintf(stderr, "usage: render_make_cube [--model-only | --empty | --broken-skin] DIR\n");
+         strcmp(mode, "--empty") != 0 && strcmp(mode, "--flat-skin") != 0)) {
+        fprintf(stderr, "usage: render_make_cube [--model-only | --empty | --broken-skin | "
+                        "--flat-skin] DIR\n");
         return 2;
     }
+    if (strcmp(mode, "--flat-skin") == 0)
+        return join(skin, sizeof skin, dir, "skin.png") && write_flat(skin) ? 0 : 1;
     if (!join(model, sizeof model, dir, "cube.md2") || !join(skin, sizeof skin, dir, "skin.png") ||
         !join(skin2, sizeof skin2, dir, "skin_2x.png"))
         return 1;
