@@ -635,6 +635,10 @@ int tool_find_skin(const char *model_path, const md2_model *model, char *path, s
                           path_size) == MD2_OK)
             return 1;
     }
+    /* a model that names no skin: its own name beside it (sydney.bmp) */
+    if (model->num_skins == 0 &&
+        md2_skin_find(model_path, NULL, NULL, accept_existing, NULL, path, path_size) == MD2_OK)
+        return 1;
     if (path_size)
         path[0] = '\0';
     return 0;

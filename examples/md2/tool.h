@@ -210,7 +210,8 @@ int tool_png_encode(const tool_image *img, unsigned char **png, size_t *size, ch
 
 /* Finds the skin of a model the way a game would (md2_skin_find): the
  * model's skin names, under root (may be NULL: the folders above the model
- * are tried) and beside the model. Writes the first path that exists into
+ * are tried) and beside the model (UFO:AI's ".body" beside it only; a
+ * model that names no skin, its own name). Writes the first path that exists into
  * path (path_size bytes) and returns 1, or returns 0 if there is none. */
 int tool_find_skin(const char *model_path, const md2_model *model, char *path, size_t path_size);
 
