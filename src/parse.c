@@ -609,8 +609,8 @@ static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames, md2_
 }
 
 /* MD2_WARN_SAME_NORMALS: in a model of 3 or more vertices, every vertex
- * of every frame has the normal index of the first one (UFO:AI's
- * exporters wrote such models; the game recomputes their normals). An
+ * of every frame has the normal index of the first one (97 of UFO:AI's
+ * models are so; the game recomputes their normals). An
  * advice that strict mode leaves a warning, so it is checked on the
  * finished model, and stops at the first vertex that differs (the second
  * or third of a usual model). frames_ofs: where frame 0 starts in the
@@ -639,11 +639,11 @@ static void check_same_normals(md2_pctx *c, const md2_model *m, size_t frames_of
     }
     (void)warn(&advice, MD2_WARN_SAME_NORMALS, MD2_SECTION_FRAMES, "lightnormalindex",
                frames_ofs + MD2_FRAME_HEADER_SIZE + 3, 0,
-               "frames: all %lu vertices of all %lu frame%s have normal index %u, so lighting "
+               "frames: all %lu vertices of %s%lu frame%s have normal index %u, so lighting "
                "by the model's normals is flat: games recompute its normals from the "
                "triangles (md2 export and md2 render: --normals smooth)",
-               (unsigned long)n, (unsigned long)m->num_frames, m->num_frames == 1 ? "" : "s",
-               normal);
+               (unsigned long)n, m->num_frames == 1 ? "its " : "all ",
+               (unsigned long)m->num_frames, m->num_frames == 1 ? "" : "s", normal);
     c->warnings |= advice.warnings & MD2_WARN_SAME_NORMALS;
 }
 

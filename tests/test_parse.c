@@ -817,6 +817,17 @@ static void test_advice_same_normals(void **state)
         assert_int_equal(m->warnings, MD2_WARN_SAME_NORMALS);
         md2_free(m);
     }
+    /* a model of one frame */
+    s.num_frames = 1;
+    size = tu_build(&s, file);
+    memset(&heard, 0, sizeof heard);
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_OK);
+    md2_free(m);
+    assert_string_equal(heard.message,
+                        "frames: all 4 vertices of its 1 frame have normal index 7, so "
+                        "lighting by the model's normals is flat: games recompute its normals "
+                        "from the triangles (md2 export and md2 render: --normals smooth)");
+    s.num_frames = 3;
     /* one vertex of the last frame differs: no warning */
     s.verts[2][3][3] = 8;
     assert_int_equal(warnings_of(&s), 0);
