@@ -723,6 +723,12 @@ static void find_skins(viewer *v)
             fprintf(stderr, "md2_view: skin %zu \"%s\": %s\n", i, name,
                     r == MD2_ERR_NOT_FOUND ? "no file found" : md2_result_string(r));
     }
+    if (v->model->num_skins == 0) { /* no skin named: the model's own name */
+        char found[MD2_SKIN_PATH_MAX];
+        if (md2_skin_find(v->opt.model, NULL, NULL, accept_existing, NULL, found,
+                          sizeof found) == MD2_OK)
+            add_skin_path(v, found);
+    }
 }
 
 static void upload_texture(GLuint texture, int w, int h, const unsigned char *rgba)

@@ -178,15 +178,20 @@ typedef enum md2_warning {
      * them in md2_options.strict changes nothing there. */
     MD2_WARN_PROFILE_LIMIT      = 1u << 13,/**< the model exceeds a limit of an engine (md2_profile) other than the chosen one; the message names the engine and the limit */
     MD2_WARN_NAME_CUT           = 1u << 14,/**< an animation's name was cut so that its frame names, number included, fit 16 bytes */
-    MD2_WARN_ANIM_NAMES         = 1u << 15 /**< md2_anims_from_names() does not give an input animation back from the frame names: it merges it with another, splits it or names it otherwise */
+    MD2_WARN_ANIM_NAMES         = 1u << 15,/**< md2_anims_from_names() does not give an input animation back from the frame names: it merges it with another, splits it or names it otherwise */
+    /* An advice of the parser: the file is well formed, but something in
+     * it is likely not what its author meant. Nothing is repaired, and
+     * setting it in md2_options.strict changes nothing (it never refuses
+     * a file). */
+    MD2_WARN_SAME_NORMALS       = 1u << 16 /**< a model of 3 or more vertices whose every vertex, in every frame, has the same normal index: lighting by its normals is flat; games recompute them from the triangles (md2_rebuild() with MD2_REBUILD_NORMALS, md2_mesh_smooth()) */
 } md2_warning;
 
 /** All warning flags: md2_options.strict = MD2_STRICT_ALL is fully strict.
  *  New releases may add flags (and raise this value); a strict mask of
  *  MD2_STRICT_ALL compiled against an older header keeps the older set.
- *  It includes the builder's flags (1u << 13 and up), which no parser
- *  raises. */
-#define MD2_STRICT_ALL 0xFFFFu
+ *  It includes the builder's flags (1u << 13 to 1u << 15), which no parser
+ *  raises, and MD2_WARN_SAME_NORMALS, which strict mode leaves a warning. */
+#define MD2_STRICT_ALL 0x1FFFFu
 
 /** A short, static, English description of one md2_warning flag; for a
  *  value that is not exactly one flag, a generic text. Never NULL. */
@@ -1241,7 +1246,9 @@ MD2_API md2_result md2_mesh_smooth(const md2_mesh *mesh, void *vertices,
  *
  * A model names its skins as paths relative to the game's root
  * ("models/monsters/tank/skin.pcx"), sometimes without an extension, and
- * mods ship PNG, TGA or JPEG instead of PCX. md2_skin_find() lists the
+ * mods ship PNG, TGA, JPEG or BMP instead of PCX; UFO:AI names a skin
+ * ".body" for "body.* beside the model", and some models name no skin at
+ * all (their skin has the model's own name). md2_skin_find() lists the
  * paths where such a skin may be, in a documented order, and asks a
  * callback of the caller's whether each exists: the library itself never
  * touches the file system here.
@@ -1398,15 +1405,16 @@ MD2_API md2_result md2_pcx_encode(const md2_pcx_input *in, void *buffer, size_t 
 typedef int (*md2_path_fn)(void *user, const char *path);
 
 /** Looks for the file of skin skin_name (as the model gives it, e.g.
- *  "models/monsters/tank/skin.pcx" or "skin") for the model at model_path:
- *  calls accept(user, path) with each candidate path below, in this order,
+ *  "models/monsters/tank/skin.pcx", "skin" or UFO:AI's ".body"; NULL for
+ *  a model that names no skin) for the model at model_path: calls
+ *  accept(user, path) with each candidate path below, in this order,
  *  until it returns nonzero. '/' and '\\' both separate directories in
- *  model_path, skin_name and game_root. "The four extensions" are .pcx,
- *  .png, .tga and .jpg, in that order, each in place of the name's own
- *  extension (its last '.' and what follows, unless that '.' starts the
- *  file name) or added when it has none.
+ *  model_path, skin_name and game_root. "The five extensions" are .pcx,
+ *  .png, .tga, .jpg and .bmp, in that order, each in place of the name's
+ *  own extension (its last '.' and what follows, unless that '.' starts
+ *  the file name) or added when it has none.
  *    1. In the game root, if there is one: root "/" skin_name, then root
- *       "/" skin_name with each of the four extensions. The root is
+ *       "/" skin_name with each of the five extensions. The root is
  *       game_root ("" for the current directory; no "/" is added after a
  *       root that ends with a separator); when game_root is NULL, the part
  *       of model_path before the skin's own directory, if model_path's
@@ -1420,17 +1428,30 @@ typedef int (*md2_path_fn)(void *user, const char *path);
  *    2. Beside the model: model_path's directory (up to and including its
  *       last separator; "" when it has none) followed by skin_name's file
  *       name (what follows its last separator), as it is, then with each of
- *       the four extensions.
+ *       the five extensions.
+ *  Two kinds of name are looked for beside the model only, as the games
+ *  that write them do:
+ *   - a skin_name that starts with '.' followed by a character other than
+ *     '.' or a separator (UFO:AI's ".body", ".assault": "this name, beside
+ *     the model"): no game-root candidates, and the file name beside the
+ *     model is the name without its leading '.': for model
+ *     "soldiers/body.md2" and skin ".body", "soldiers/body", then
+ *     "soldiers/body.pcx", ".png", ".tga", ".jpg", ".bmp";
+ *   - skin_name NULL (the model names no skin, as Irrlicht's sydney.md2):
+ *     the model's own file name with each of the five extensions in place
+ *     of its own ("media/sydney.pcx" ... "media/sydney.bmp" for model
+ *     "media/sydney.md2"), never the model's own path.
  *  A candidate equal to an earlier one ('/' and '\\' counting as equal) is
- *  not offered again, so at most 10 calls are made. Example: model
+ *  not offered again, so at most 12 calls are made. Example: model
  *  "/q2/baseq2/models/x/tris.md2", skin "models/x/skin.pcx", game_root
- *  NULL: "/q2/baseq2/models/x/skin.pcx", then ".png", ".tga", ".jpg" in
- *  place of ".pcx" (the other candidates repeat these).
+ *  NULL: "/q2/baseq2/models/x/skin.pcx", then ".png", ".tga", ".jpg",
+ *  ".bmp" in place of ".pcx" (the other candidates repeat these).
  *  On success the accepted path is copied to found (found_size bytes;
  *  found may be NULL) and MD2_OK returned; on error found (if not NULL and
- *  found_size > 0) holds "". Errors: MD2_ERR_INVALID_ARGUMENT (NULL model_path,
- *  skin_name or accept; a skin_name with no file name: "", ending with a
- *  separator, "." or ".."); MD2_ERR_BUFFER_TOO_SMALL (a candidate does not
+ *  found_size > 0) holds "". Errors: MD2_ERR_INVALID_ARGUMENT (NULL
+ *  model_path or accept; a skin_name with no file name: "", ending with a
+ *  separator, "." or ".."; skin_name NULL and a model_path that ends with
+ *  a separator or is ""); MD2_ERR_BUFFER_TOO_SMALL (a candidate does not
  *  fit in MD2_SKIN_PATH_MAX bytes: checked before accept is first called;
  *  or the accepted path does not fit in found_size bytes);
  *  MD2_ERR_NOT_FOUND (no candidate accepted). No diagnostic, no
@@ -2380,6 +2401,7 @@ const char *md2_warning_string(uint32_t warning)
     case MD2_WARN_PROFILE_LIMIT: return "model exceeds a limit of another engine than the chosen profile";
     case MD2_WARN_NAME_CUT: return "animation name cut so that its frame names fit 16 bytes";
     case MD2_WARN_ANIM_NAMES: return "frame names do not give an animation back as it was given (merged, split or renamed)";
+    case MD2_WARN_SAME_NORMALS: return "every vertex has the same normal index (flat lighting; games recompute the normals)";
     default: break;
     }
     return "unknown or combined md2_warning";
@@ -4886,6 +4908,45 @@ static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames, md2_
     return MD2_OK;
 }
 
+/* MD2_WARN_SAME_NORMALS: in a model of 3 or more vertices, every vertex
+ * of every frame has the normal index of the first one (97 of UFO:AI's
+ * models are so; the game recomputes their normals). An
+ * advice that strict mode leaves a warning, so it is checked on the
+ * finished model, and stops at the first vertex that differs (the second
+ * or third of a usual model). frames_ofs: where frame 0 starts in the
+ * file, for the diagnostic. */
+static void check_same_normals(md2_pctx *c, const md2_model *m, size_t frames_ofs)
+{
+    size_t f, i, n = m->num_vertices;
+    unsigned normal;
+    md2_pctx advice;
+    md2_options o;
+
+    if (n < 3 || m->num_frames == 0)
+        return;
+    normal = m->frames[0].vertices[0].normal;
+    for (f = 0; f < m->num_frames; f++)
+        for (i = 0; i < n; i++)
+            if (m->frames[f].vertices[i].normal != normal)
+                return;
+    /* reported as a warning whatever md2_options.strict says */
+    advice = *c;
+    advice.strict &= ~(uint32_t)MD2_WARN_SAME_NORMALS;
+    if (c->opts) {
+        o = *c->opts;
+        o.strict &= ~(uint32_t)MD2_WARN_SAME_NORMALS;
+        advice.opts = &o;
+    }
+    (void)warn(&advice, MD2_WARN_SAME_NORMALS, MD2_SECTION_FRAMES, "lightnormalindex",
+               frames_ofs + MD2_FRAME_HEADER_SIZE + 3, 0,
+               "frames: all %lu vertices of %s%lu frame%s have normal index %u, so lighting "
+               "by the model's normals is flat: games recompute its normals from the "
+               "triangles (md2 export and md2 render: --normals smooth)",
+               (unsigned long)n, m->num_frames == 1 ? "its " : "all ",
+               (unsigned long)m->num_frames, m->num_frames == 1 ? "" : "s", normal);
+    c->warnings |= advice.warnings & MD2_WARN_SAME_NORMALS;
+}
+
 /* A frame's scale and translate, read from the file. */
 static void read_transform(const uint8_t *frame, float scale[3], float translate[3])
 {
@@ -5181,6 +5242,7 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
         (void)scan_normals(&c, &s[SEC_FRAMES],
                            (md2_vertex *)(void *)((unsigned char *)m + l.vertices));
     }
+    check_same_normals(&c, m, s[SEC_FRAMES].ofs);
     m->warnings = c.warnings;
     m->allocator = a;
     *out = m;
@@ -6449,10 +6511,11 @@ void md2_image_free(md2_image *image)
 /* Skin lookup                                                               */
 /* ------------------------------------------------------------------------ */
 
-#define SKIN_NUM_EXTS 4
+#define SKIN_NUM_EXTS 5
 #define SKIN_NUM_CANDIDATES (2 * (1 + SKIN_NUM_EXTS))
 
-static const char *const skin_exts[SKIN_NUM_EXTS] = {".pcx", ".png", ".tga", ".jpg"};
+/* .bmp last: Irrlicht's models ship BMP skins (sydney.md2, sydney.bmp) */
+static const char *const skin_exts[SKIN_NUM_EXTS] = {".pcx", ".png", ".tga", ".jpg", ".bmp"};
 
 static int is_sep(char c) { return c == '/' || c == '\\'; }
 
@@ -6496,6 +6559,7 @@ typedef struct skin_parts {
     size_t dir_len;     /* (0: the model path names no directory) */
     const char *file;   /* the skin's file name */
     size_t file_len, file_base;
+    int with_ext_only;  /* 1: no candidate of the name as it is (the model's own name) */
 } skin_parts;
 
 /* 1 if name may be joined to a game root: relative (no leading
@@ -6541,14 +6605,31 @@ static void infer_root(skin_parts *s, const char *model_path)
     s->root_sep = 0; /* empty, or ends with a separator */
 }
 
-/* Splits the arguments into the parts of the candidates. 0 if skin_name
- * has no file name. */
+/* 1 if skin_name is one of UFO:AI's "this name, beside the model" names:
+ * a '.' and then a name (".body"), not "./x", "../x" or ".". */
+static int is_beside_name(const char *skin_name)
+{
+    char c = skin_name[0] == '.' ? skin_name[1] : '\0';
+    return c != '\0' && c != '.' && !is_sep(c);
+}
+
+/* Splits the arguments into the parts of the candidates. skin_name NULL:
+ * the model's own name. 0 if there is no file name to look for. */
 static int skin_split(skin_parts *s, const char *model_path, const char *skin_name,
                       const char *game_root)
 {
     size_t model_len = strlen(model_path), f;
 
     memset(s, 0, sizeof *s);
+    s->dir = model_path;
+    s->dir_len = after_last_sep(model_path, model_len);
+    if (!skin_name) { /* the model names no skin: its own name, beside it */
+        s->file = model_path + s->dir_len;
+        s->file_len = model_len - s->dir_len;
+        s->file_base = base_len(s->file, s->file_len);
+        s->with_ext_only = 1;
+        return s->file_len > 0;
+    }
     s->skin = skin_name;
     s->skin_len = strlen(skin_name);
     f = after_last_sep(skin_name, s->skin_len);
@@ -6556,10 +6637,17 @@ static int skin_split(skin_parts *s, const char *model_path, const char *skin_na
     s->file_len = s->skin_len - f;
     if (s->file_len == 0 || strcmp(s->file, ".") == 0 || strcmp(s->file, "..") == 0)
         return 0;
+    if (is_beside_name(skin_name)) {
+        /* ".body": body.* beside the model, never under a root */
+        if (f == 0) {
+            s->file++;
+            s->file_len--;
+        }
+        s->file_base = base_len(s->file, s->file_len);
+        return 1;
+    }
     s->file_base = base_len(s->file, s->file_len);
     s->skin_base = f + s->file_base;
-    s->dir = model_path;
-    s->dir_len = after_last_sep(model_path, model_len);
     if (!is_safe_relative(skin_name, s->skin_len))
         return 1; /* beside the model only */
     if (game_root) {
@@ -6594,6 +6682,8 @@ static int skin_candidate(const skin_parts *s, int k, char *buf)
     int ok;
 
     buf[0] = '\0';
+    if (ext < 0 && s->with_ext_only)
+        return 0;
     if (k < 1 + SKIN_NUM_EXTS) {
         if (!s->root)
             return 0;
@@ -6630,7 +6720,7 @@ md2_result md2_skin_find(const char *model_path, const char *skin_name,
 
     if (found && found_size > 0)
         found[0] = '\0';
-    if (!model_path || !skin_name || !accept || skin_name[0] == '\0')
+    if (!model_path || !accept || (skin_name && skin_name[0] == '\0'))
         return MD2_ERR_INVALID_ARGUMENT;
     if (!skin_split(&s, model_path, skin_name, game_root))
         return MD2_ERR_INVALID_ARGUMENT;

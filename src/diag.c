@@ -76,6 +76,7 @@ const char *md2_warning_string(uint32_t warning)
     case MD2_WARN_PROFILE_LIMIT: return "model exceeds a limit of another engine than the chosen profile";
     case MD2_WARN_NAME_CUT: return "animation name cut so that its frame names fit 16 bytes";
     case MD2_WARN_ANIM_NAMES: return "frame names do not give an animation back as it was given (merged, split or renamed)";
+    case MD2_WARN_SAME_NORMALS: return "every vertex has the same normal index (flat lighting; games recompute the normals)";
     default: break;
     }
     return "unknown or combined md2_warning";

@@ -608,6 +608,45 @@ static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames, md2_
     return MD2_OK;
 }
 
+/* MD2_WARN_SAME_NORMALS: in a model of 3 or more vertices, every vertex
+ * of every frame has the normal index of the first one (97 of UFO:AI's
+ * models are so; the game recomputes their normals). An
+ * advice that strict mode leaves a warning, so it is checked on the
+ * finished model, and stops at the first vertex that differs (the second
+ * or third of a usual model). frames_ofs: where frame 0 starts in the
+ * file, for the diagnostic. */
+static void check_same_normals(md2_pctx *c, const md2_model *m, size_t frames_ofs)
+{
+    size_t f, i, n = m->num_vertices;
+    unsigned normal;
+    md2_pctx advice;
+    md2_options o;
+
+    if (n < 3 || m->num_frames == 0)
+        return;
+    normal = m->frames[0].vertices[0].normal;
+    for (f = 0; f < m->num_frames; f++)
+        for (i = 0; i < n; i++)
+            if (m->frames[f].vertices[i].normal != normal)
+                return;
+    /* reported as a warning whatever md2_options.strict says */
+    advice = *c;
+    advice.strict &= ~(uint32_t)MD2_WARN_SAME_NORMALS;
+    if (c->opts) {
+        o = *c->opts;
+        o.strict &= ~(uint32_t)MD2_WARN_SAME_NORMALS;
+        advice.opts = &o;
+    }
+    (void)warn(&advice, MD2_WARN_SAME_NORMALS, MD2_SECTION_FRAMES, "lightnormalindex",
+               frames_ofs + MD2_FRAME_HEADER_SIZE + 3, 0,
+               "frames: all %lu vertices of %s%lu frame%s have normal index %u, so lighting "
+               "by the model's normals is flat: games recompute its normals from the "
+               "triangles (md2 export and md2 render: --normals smooth)",
+               (unsigned long)n, m->num_frames == 1 ? "its " : "all ",
+               (unsigned long)m->num_frames, m->num_frames == 1 ? "" : "s", normal);
+    c->warnings |= advice.warnings & MD2_WARN_SAME_NORMALS;
+}
+
 /* A frame's scale and translate, read from the file. */
 static void read_transform(const uint8_t *frame, float scale[3], float translate[3])
 {
@@ -903,6 +942,7 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
         (void)scan_normals(&c, &s[SEC_FRAMES],
                            (md2_vertex *)(void *)((unsigned char *)m + l.vertices));
     }
+    check_same_normals(&c, m, s[SEC_FRAMES].ofs);
     m->warnings = c.warnings;
     m->allocator = a;
     *out = m;

@@ -368,10 +368,11 @@ void md2_image_free(md2_image *image)
 /* Skin lookup                                                               */
 /* ------------------------------------------------------------------------ */
 
-#define SKIN_NUM_EXTS 4
+#define SKIN_NUM_EXTS 5
 #define SKIN_NUM_CANDIDATES (2 * (1 + SKIN_NUM_EXTS))
 
-static const char *const skin_exts[SKIN_NUM_EXTS] = {".pcx", ".png", ".tga", ".jpg"};
+/* .bmp last: Irrlicht's models ship BMP skins (sydney.md2, sydney.bmp) */
+static const char *const skin_exts[SKIN_NUM_EXTS] = {".pcx", ".png", ".tga", ".jpg", ".bmp"};
 
 static int is_sep(char c) { return c == '/' || c == '\\'; }
 
@@ -415,6 +416,7 @@ typedef struct skin_parts {
     size_t dir_len;     /* (0: the model path names no directory) */
     const char *file;   /* the skin's file name */
     size_t file_len, file_base;
+    int with_ext_only;  /* 1: no candidate of the name as it is (the model's own name) */
 } skin_parts;
 
 /* 1 if name may be joined to a game root: relative (no leading
@@ -460,14 +462,31 @@ static void infer_root(skin_parts *s, const char *model_path)
     s->root_sep = 0; /* empty, or ends with a separator */
 }
 
-/* Splits the arguments into the parts of the candidates. 0 if skin_name
- * has no file name. */
+/* 1 if skin_name is one of UFO:AI's "this name, beside the model" names:
+ * a '.' and then a name (".body"), not "./x", "../x" or ".". */
+static int is_beside_name(const char *skin_name)
+{
+    char c = skin_name[0] == '.' ? skin_name[1] : '\0';
+    return c != '\0' && c != '.' && !is_sep(c);
+}
+
+/* Splits the arguments into the parts of the candidates. skin_name NULL:
+ * the model's own name. 0 if there is no file name to look for. */
 static int skin_split(skin_parts *s, const char *model_path, const char *skin_name,
                       const char *game_root)
 {
     size_t model_len = strlen(model_path), f;
 
     memset(s, 0, sizeof *s);
+    s->dir = model_path;
+    s->dir_len = after_last_sep(model_path, model_len);
+    if (!skin_name) { /* the model names no skin: its own name, beside it */
+        s->file = model_path + s->dir_len;
+        s->file_len = model_len - s->dir_len;
+        s->file_base = base_len(s->file, s->file_len);
+        s->with_ext_only = 1;
+        return s->file_len > 0;
+    }
     s->skin = skin_name;
     s->skin_len = strlen(skin_name);
     f = after_last_sep(skin_name, s->skin_len);
@@ -475,10 +494,17 @@ static int skin_split(skin_parts *s, const char *model_path, const char *skin_na
     s->file_len = s->skin_len - f;
     if (s->file_len == 0 || strcmp(s->file, ".") == 0 || strcmp(s->file, "..") == 0)
         return 0;
+    if (is_beside_name(skin_name)) {
+        /* ".body": body.* beside the model, never under a root */
+        if (f == 0) {
+            s->file++;
+            s->file_len--;
+        }
+        s->file_base = base_len(s->file, s->file_len);
+        return 1;
+    }
     s->file_base = base_len(s->file, s->file_len);
     s->skin_base = f + s->file_base;
-    s->dir = model_path;
-    s->dir_len = after_last_sep(model_path, model_len);
     if (!is_safe_relative(skin_name, s->skin_len))
         return 1; /* beside the model only */
     if (game_root) {
@@ -513,6 +539,8 @@ static int skin_candidate(const skin_parts *s, int k, char *buf)
     int ok;
 
     buf[0] = '\0';
+    if (ext < 0 && s->with_ext_only)
+        return 0;
     if (k < 1 + SKIN_NUM_EXTS) {
         if (!s->root)
             return 0;
@@ -549,7 +577,7 @@ md2_result md2_skin_find(const char *model_path, const char *skin_name,
 
     if (found && found_size > 0)
         found[0] = '\0';
-    if (!model_path || !skin_name || !accept || skin_name[0] == '\0')
+    if (!model_path || !accept || (skin_name && skin_name[0] == '\0'))
         return MD2_ERR_INVALID_ARGUMENT;
     if (!skin_split(&s, model_path, skin_name, game_root))
         return MD2_ERR_INVALID_ARGUMENT;

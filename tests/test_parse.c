@@ -573,7 +573,9 @@ static void test_quirk_all_triangles_dropped(void **state)
 
 static void test_valid_oddities_load_strictly(void **state)
 {
-    /* unused vertices and normals all index 0 are valid, in strict mode too */
+    /* unused vertices and normals all index 0 are valid, in strict mode too
+     * (the normals get their advice, MD2_WARN_SAME_NORMALS, which strict
+     * mode leaves a warning) */
     tu_spec s;
     size_t size;
     md2_model *m;
@@ -588,7 +590,7 @@ static void test_valid_oddities_load_strictly(void **state)
             s.verts[f][i][3] = 0;
     size = tu_build(&s, file);
     m = expect(file, size, MD2_STRICT_ALL, MD2_OK, MD2_SECTION_NONE, "", 0);
-    assert_int_equal(m->warnings, 0);
+    assert_int_equal(m->warnings, MD2_WARN_SAME_NORMALS);
     assert_int_equal(m->num_vertices, 4);
     assert_int_equal(m->frames[1].vertices[3].normal, 0);
     md2_free(m);
@@ -746,6 +748,99 @@ static void test_warnings_in_check_order(void **state)
     assert_int_equal(seen.flag[2], MD2_WARN_NORMAL_INDEX);
     assert_int_equal(seen.flag[3], MD2_WARN_GLCMDS_UNTERMINATED);
     md2_free(m);
+}
+
+/* Keeps the last warning heard. */
+static void keep_warning(void *user, const md2_diagnostic *w)
+{
+    *(md2_diagnostic *)user = *w;
+}
+
+/* The warning flags of the model s describes, parsed leniently. */
+static uint32_t warnings_of(const tu_spec *s)
+{
+    size_t size = tu_build(s, file);
+    md2_model *m = NULL;
+    uint32_t w;
+    assert_int_equal(md2_parse(file, size, NULL, &m), MD2_OK);
+    w = m->warnings;
+    md2_free(m);
+    return w;
+}
+
+/* MD2_WARN_SAME_NORMALS: every vertex of every frame has one normal index
+ * (a model of 3 or more vertices); an advice that strict leaves a warning. */
+static void test_advice_same_normals(void **state)
+{
+    tu_spec s;
+    size_t size;
+    md2_model *m = NULL;
+    md2_options o;
+    md2_diagnostic heard, err;
+    int f, i;
+    (void)state;
+    tu_spec_default(&s);
+    for (f = 0; f < s.num_frames; f++)
+        for (i = 0; i < s.num_xyz; i++)
+            s.verts[f][i][3] = 7;
+    size = tu_build(&s, file);
+    assert_int_equal(md2_parse(file, size, NULL, &m), MD2_OK);
+    assert_int_equal(m->warnings, MD2_WARN_SAME_NORMALS);
+    md2_free(m);
+    /* heard, with what and where; strict mode does not refuse it */
+    memset(&o, 0, sizeof o);
+    memset(&heard, 0, sizeof heard);
+    o.on_warning = keep_warning;
+    o.warning_user = &heard;
+    o.error = &err;
+    o.strict = MD2_STRICT_ALL;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_OK);
+    assert_int_equal(m->warnings, MD2_WARN_SAME_NORMALS);
+    md2_free(m);
+    assert_int_equal(heard.warning, MD2_WARN_SAME_NORMALS);
+    assert_int_equal(heard.result, MD2_OK);
+    assert_int_equal(heard.section, MD2_SECTION_FRAMES);
+    assert_string_equal(heard.field, "lightnormalindex");
+    assert_int_equal(heard.offset, (size_t)tu_hdr(file, TU_OFS_FRAMES) + 40 + 3);
+    assert_string_equal(heard.message,
+                        "frames: all 4 vertices of all 3 frames have normal index 7, so "
+                        "lighting by the model's normals is flat: games recompute its normals "
+                        "from the triangles (md2 export and md2 render: --normals smooth)");
+    assert_string_equal(md2_warning_string(MD2_WARN_SAME_NORMALS),
+                        "every vertex has the same normal index (flat lighting; games "
+                        "recompute the normals)");
+    /* through the stream loader too */
+    {
+        tu_memstream ms;
+        tu_memstream_init(&ms, file, size, 7);
+        assert_int_equal(md2_load_stream(tu_mem_read, &ms, NULL, &m), MD2_OK);
+        assert_int_equal(m->warnings, MD2_WARN_SAME_NORMALS);
+        md2_free(m);
+    }
+    /* a model of one frame */
+    s.num_frames = 1;
+    size = tu_build(&s, file);
+    memset(&heard, 0, sizeof heard);
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_OK);
+    md2_free(m);
+    assert_string_equal(heard.message,
+                        "frames: all 4 vertices of its 1 frame have normal index 7, so "
+                        "lighting by the model's normals is flat: games recompute its normals "
+                        "from the triangles (md2 export and md2 render: --normals smooth)");
+    s.num_frames = 3;
+    /* one vertex of the last frame differs: no warning */
+    s.verts[2][3][3] = 8;
+    assert_int_equal(warnings_of(&s), 0);
+    /* so does one of the first frame */
+    s.verts[2][3][3] = 7;
+    s.verts[0][1][3] = 0;
+    assert_int_equal(warnings_of(&s), 0);
+    /* fewer than 3 vertices: a pair of vertices may share a normal */
+    s.verts[0][1][3] = 7;
+    s.num_xyz = 2;
+    s.num_tris = 0;
+    s.num_gl = 0;
+    assert_int_equal(warnings_of(&s) & MD2_WARN_SAME_NORMALS, 0);
 }
 
 static void test_quirk_glcmds_unterminated(void **state)
@@ -956,12 +1051,12 @@ static void test_result_and_warning_strings(void **state)
     }
     assert_string_equal(md2_result_string((md2_result)999), "unknown md2_result");
     assert_string_equal(md2_result_string((md2_result)-1), "unknown md2_result");
-    for (k = 0; k < 16; k++) {
+    for (k = 0; k < 17; k++) {
         assert_true(strcmp(md2_warning_string(1u << k), "unknown or combined md2_warning") != 0);
         assert_true((MD2_STRICT_ALL & (1u << k)) != 0);
     }
-    assert_int_equal(MD2_STRICT_ALL, (1u << 16) - 1);
-    assert_string_equal(md2_warning_string(1u << 16), "unknown or combined md2_warning");
+    assert_int_equal(MD2_STRICT_ALL, (1u << 17) - 1);
+    assert_string_equal(md2_warning_string(1u << 17), "unknown or combined md2_warning");
     assert_string_equal(md2_warning_string(3), "unknown or combined md2_warning");
     assert_string_equal(md2_section_string(MD2_SECTION_GLCMDS), "glcmds");
     assert_string_equal(md2_section_string(MD2_SECTION_SIDEFILE), "side file");
@@ -1021,6 +1116,7 @@ int main(void)
         cmocka_unit_test(test_error_message_is_specific),
         cmocka_unit_test(test_result_and_warning_strings),
         cmocka_unit_test(test_version),
+        cmocka_unit_test(test_advice_same_normals),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1036,17 +1036,17 @@ static void test_skin_order_inferred_root(void **state)
      * same files, so they are not offered again */
     static const char *const want[] = {
         "/q2/baseq2/models/monsters/tank/skin.pcx", "/q2/baseq2/models/monsters/tank/skin.png",
-        "/q2/baseq2/models/monsters/tank/skin.tga", "/q2/baseq2/models/monsters/tank/skin.jpg",
+        "/q2/baseq2/models/monsters/tank/skin.tga", "/q2/baseq2/models/monsters/tank/skin.jpg", "/q2/baseq2/models/monsters/tank/skin.bmp",
         NULL};
     static const char *const want_noext[] = {
         "/q2/baseq2/models/monsters/tank/skin", "/q2/baseq2/models/monsters/tank/skin.pcx",
         "/q2/baseq2/models/monsters/tank/skin.png", "/q2/baseq2/models/monsters/tank/skin.tga",
-        "/q2/baseq2/models/monsters/tank/skin.jpg", NULL};
+        "/q2/baseq2/models/monsters/tank/skin.jpg", "/q2/baseq2/models/monsters/tank/skin.bmp", NULL};
     static const char *const want_relative[] = {
-        "models/x/skin.pcx", "models/x/skin.png", "models/x/skin.tga", "models/x/skin.jpg",
+        "models/x/skin.pcx", "models/x/skin.png", "models/x/skin.tga", "models/x/skin.jpg", "models/x/skin.bmp",
         NULL};
     static const char *const want_top[] = {
-        "/models/x/skin.pcx", "/models/x/skin.png", "/models/x/skin.tga", "/models/x/skin.jpg",
+        "/models/x/skin.pcx", "/models/x/skin.png", "/models/x/skin.tga", "/models/x/skin.jpg", "/models/x/skin.bmp",
         NULL};
     (void)state;
     expect_order("/q2/baseq2/models/monsters/tank/tris.md2", "models/monsters/tank/skin.pcx",
@@ -1063,18 +1063,18 @@ static void test_skin_order_given_root(void **state)
     static const char *const want[] = {
         "/games/q2/baseq2/models/tank/skin", "/games/q2/baseq2/models/tank/skin.pcx",
         "/games/q2/baseq2/models/tank/skin.png", "/games/q2/baseq2/models/tank/skin.tga",
-        "/games/q2/baseq2/models/tank/skin.jpg", "/tmp/x/skin", "/tmp/x/skin.pcx",
-        "/tmp/x/skin.png", "/tmp/x/skin.tga", "/tmp/x/skin.jpg", NULL};
+        "/games/q2/baseq2/models/tank/skin.jpg", "/games/q2/baseq2/models/tank/skin.bmp", "/tmp/x/skin", "/tmp/x/skin.pcx",
+        "/tmp/x/skin.png", "/tmp/x/skin.tga", "/tmp/x/skin.jpg", "/tmp/x/skin.bmp", NULL};
     static const char *const want_slash[] = {
         "/q2/models/tank/skin.pcx", "/q2/models/tank/skin.png", "/q2/models/tank/skin.tga",
-        "/q2/models/tank/skin.jpg", "tank/skin.pcx", "tank/skin.png", "tank/skin.tga",
-        "tank/skin.jpg", NULL};
+        "/q2/models/tank/skin.jpg", "/q2/models/tank/skin.bmp", "tank/skin.pcx", "tank/skin.png", "tank/skin.tga",
+        "tank/skin.jpg", "tank/skin.bmp", NULL};
     static const char *const want_empty[] = {
         "models/tank/skin.pcx", "models/tank/skin.png", "models/tank/skin.tga",
-        "models/tank/skin.jpg", "skin.pcx", "skin.png", "skin.tga", "skin.jpg", NULL};
+        "models/tank/skin.jpg", "models/tank/skin.bmp", "skin.pcx", "skin.png", "skin.tga", "skin.jpg", "skin.bmp", NULL};
     static const char *const want_same[] = {
         "/q2/baseq2/models/tank/skin.pcx", "/q2/baseq2/models/tank/skin.png",
-        "/q2/baseq2/models/tank/skin.tga", "/q2/baseq2/models/tank/skin.jpg", NULL};
+        "/q2/baseq2/models/tank/skin.tga", "/q2/baseq2/models/tank/skin.jpg", "/q2/baseq2/models/tank/skin.bmp", NULL};
     (void)state;
     /* a given root wins over the model's place; no extension in the name */
     expect_order("/tmp/x/tris.md2", "models/tank/skin", "/games/q2/baseq2", want);
@@ -1091,14 +1091,14 @@ static void test_skin_no_root(void **state)
 {
     static const char *const want_elsewhere[] = {
         "/mods/tank/skin.pcx", "/mods/tank/skin.png", "/mods/tank/skin.tga",
-        "/mods/tank/skin.jpg", NULL};
-    static const char *const want_bare[] = {"skin.pcx", "skin.png", "skin.tga", "skin.jpg",
+        "/mods/tank/skin.jpg", "/mods/tank/skin.bmp", NULL};
+    static const char *const want_bare[] = {"skin.pcx", "skin.png", "skin.tga", "skin.jpg", "skin.bmp",
                                             NULL};
     static const char *const want_bare_dir[] = {"/m/skin", "/m/skin.pcx", "/m/skin.png",
-                                                "/m/skin.tga", "/m/skin.jpg", NULL};
+                                                "/m/skin.tga", "/m/skin.jpg", "/m/skin.bmp", NULL};
     static const char *const want_partial[] = {
         "/q2/xmodels/tank/skin.pcx", "/q2/xmodels/tank/skin.png", "/q2/xmodels/tank/skin.tga",
-        "/q2/xmodels/tank/skin.jpg", NULL};
+        "/q2/xmodels/tank/skin.jpg", "/q2/xmodels/tank/skin.bmp", NULL};
     (void)state;
     /* the model is not under the skin's directory: beside it only */
     expect_order("/mods/tank/tank.md2", "models/tank/skin.pcx", NULL, want_elsewhere);
@@ -1113,14 +1113,14 @@ static void test_skin_backslashes(void **state)
 {
     static const char *const want[] = {
         "C:\\q2\\baseq2\\models/tank/skin.pcx", "C:\\q2\\baseq2\\models/tank/skin.png",
-        "C:\\q2\\baseq2\\models/tank/skin.tga", "C:\\q2\\baseq2\\models/tank/skin.jpg", NULL};
+        "C:\\q2\\baseq2\\models/tank/skin.tga", "C:\\q2\\baseq2\\models/tank/skin.jpg", "C:\\q2\\baseq2\\models/tank/skin.bmp", NULL};
     static const char *const want_skin_bs[] = {
         "/q2/baseq2/models\\tank\\skin.pcx", "/q2/baseq2/models\\tank\\skin.png",
-        "/q2/baseq2/models\\tank\\skin.tga", "/q2/baseq2/models\\tank\\skin.jpg", NULL};
+        "/q2/baseq2/models\\tank\\skin.tga", "/q2/baseq2/models\\tank\\skin.jpg", "/q2/baseq2/models\\tank\\skin.bmp", NULL};
     static const char *const want_root_bs[] = {
         "D:\\games\\q2\\models/tank/skin.pcx", "D:\\games\\q2\\models/tank/skin.png",
-        "D:\\games\\q2\\models/tank/skin.tga", "D:\\games\\q2\\models/tank/skin.jpg",
-        "C:\\mods\\skin.pcx", "C:\\mods\\skin.png", "C:\\mods\\skin.tga", "C:\\mods\\skin.jpg",
+        "D:\\games\\q2\\models/tank/skin.tga", "D:\\games\\q2\\models/tank/skin.jpg", "D:\\games\\q2\\models/tank/skin.bmp",
+        "C:\\mods\\skin.pcx", "C:\\mods\\skin.png", "C:\\mods\\skin.tga", "C:\\mods\\skin.jpg", "C:\\mods\\skin.bmp",
         NULL};
     (void)state;
     /* the root inferred from a Windows path; the beside-model candidates
@@ -1138,11 +1138,11 @@ static void test_skin_names_leaving_the_root(void **state)
 {
     static const char *const want_dotdot[] = {"/q2/m/passwd", "/q2/m/passwd.pcx",
                                               "/q2/m/passwd.png", "/q2/m/passwd.tga",
-                                              "/q2/m/passwd.jpg", NULL};
+                                              "/q2/m/passwd.jpg", "/q2/m/passwd.bmp", NULL};
     static const char *const want_abs[] = {"/q2/m/skin.pcx", "/q2/m/skin.png",
-                                           "/q2/m/skin.tga", "/q2/m/skin.jpg", NULL};
+                                           "/q2/m/skin.tga", "/q2/m/skin.jpg", "/q2/m/skin.bmp", NULL};
     static const char *const want_drive[] = {"/q2/m/c:skin.pcx", "/q2/m/c:skin.png",
-                                             "/q2/m/c:skin.tga", "/q2/m/c:skin.jpg", NULL};
+                                             "/q2/m/c:skin.tga", "/q2/m/c:skin.jpg", "/q2/m/c:skin.bmp", NULL};
     (void)state;
     /* ".." components, absolute paths, drive letters: beside the model,
      * by file name only, never joined to the root */
@@ -1158,16 +1158,17 @@ static void test_skin_names_leaving_the_root(void **state)
 static void test_skin_extensions(void **state)
 {
     static const char *const want_upper[] = {"m/skin.PCX", "m/skin.pcx", "m/skin.png",
-                                             "m/skin.tga", "m/skin.jpg", NULL};
+                                             "m/skin.tga", "m/skin.jpg", "m/skin.bmp", NULL};
     static const char *const want_dots[] = {"m/my.skin.bmp", "m/my.skin.pcx", "m/my.skin.png",
                                             "m/my.skin.tga", "m/my.skin.jpg", NULL};
-    static const char *const want_hidden[] = {"m/.skin", "m/.skin.pcx", "m/.skin.png",
-                                              "m/.skin.tga", "m/.skin.jpg", NULL};
+    /* UFO:AI's ".skin": skin.* beside the model */
+    static const char *const want_hidden[] = {"m/skin", "m/skin.pcx", "m/skin.png",
+                                              "m/skin.tga", "m/skin.jpg", "m/skin.bmp", NULL};
     static const char *const want_dot_end[] = {"m/skin.", "m/skin.pcx", "m/skin.png",
-                                               "m/skin.tga", "m/skin.jpg", NULL};
+                                               "m/skin.tga", "m/skin.jpg", "m/skin.bmp", NULL};
     static const char *const want_dir_dot[] = {
         "r/v1.2/skin", "r/v1.2/skin.pcx", "r/v1.2/skin.png", "r/v1.2/skin.tga",
-        "r/v1.2/skin.jpg", "m/skin", "m/skin.pcx", "m/skin.png", "m/skin.tga", "m/skin.jpg",
+        "r/v1.2/skin.jpg", "r/v1.2/skin.bmp", "m/skin", "m/skin.pcx", "m/skin.png", "m/skin.tga", "m/skin.jpg", "m/skin.bmp",
         NULL};
     (void)state;
     expect_order("m/tris.md2", "skin.PCX", NULL, want_upper);
@@ -1226,7 +1227,7 @@ static void test_skin_too_long(void **state)
         r = md2_skin_find("m/tris.md2", "models/x/skin.pcx", root, record, &s, NULL, 0);
         if (n + 1 + 17 < MD2_SKIN_PATH_MAX) {
             assert_int_equal(r, MD2_ERR_NOT_FOUND);
-            assert_int_equal(s.count, 8);
+            assert_int_equal(s.count, 10);
             assert_int_equal(strlen(s.paths[0]), n + 18);
         } else {
             /* refused before any candidate is offered */
@@ -1254,8 +1255,6 @@ static void test_skin_invalid_arguments(void **state)
     assert_int_equal(md2_skin_find(NULL, "skin", NULL, record, &s, found, sizeof found),
                      MD2_ERR_INVALID_ARGUMENT);
     assert_string_equal(found, "");
-    assert_int_equal(md2_skin_find("m.md2", NULL, NULL, record, &s, NULL, 0),
-                     MD2_ERR_INVALID_ARGUMENT);
     assert_int_equal(md2_skin_find("m.md2", "skin", NULL, NULL, &s, NULL, 0),
                      MD2_ERR_INVALID_ARGUMENT);
     assert_int_equal(md2_skin_find("m.md2", "", NULL, record, &s, NULL, 0),
@@ -1307,6 +1306,140 @@ static void test_skin_with_a_model(void **state)
     assert_string_equal(found, "skin.png");
     remove("skin.png");
     md2_free(m);
+}
+
+static void test_skin_ufoai_names(void **state)
+{
+    /* ".body": "this name, beside the model", never under a root */
+    static const char *const want_body[] = {"base/models/soldiers/body",
+                                            "base/models/soldiers/body.pcx",
+                                            "base/models/soldiers/body.png",
+                                            "base/models/soldiers/body.tga",
+                                            "base/models/soldiers/body.jpg",
+                                            "base/models/soldiers/body.bmp", NULL};
+    static const char *const want_ext[] = {"s/head.tga", "s/head.pcx", "s/head.png",
+                                           "s/head.jpg", "s/head.bmp", NULL};
+    /* "./skin" is a relative path, not a UFO:AI name */
+    static const char *const want_dot_slash[] = {"r/./skin", "r/./skin.pcx", "r/./skin.png",
+                                                 "r/./skin.tga", "r/./skin.jpg",
+                                                 "r/./skin.bmp", "s/skin", "s/skin.pcx",
+                                                 "s/skin.png", "s/skin.tga", "s/skin.jpg",
+                                                 "s/skin.bmp", NULL};
+    (void)state;
+    expect_order("base/models/soldiers/body.md2", ".body", NULL, want_body);
+    expect_order("base/models/soldiers/body.md2", ".body", "base", want_body);
+    expect_order("s/body.md2", ".head.tga", "r", want_ext);
+    expect_order("s/body.md2", "./skin", "r", want_dot_slash);
+}
+
+static void test_skin_model_own_name(void **state)
+{
+    /* a model that names no skin: its own name with each extension,
+     * never the model itself */
+    static const char *const want[] = {"media/sydney.pcx", "media/sydney.png",
+                                       "media/sydney.tga", "media/sydney.jpg",
+                                       "media/sydney.bmp", NULL};
+    static const char *const want_bare[] = {"m.pcx", "m.png", "m.tga", "m.jpg", "m.bmp",
+                                            NULL};
+    static const char *const want_win[] = {"C:\\media\\tris.pcx", "C:\\media\\tris.png",
+                                           "C:\\media\\tris.tga", "C:\\media\\tris.jpg",
+                                           "C:\\media\\tris.bmp", NULL};
+    seen s;
+    (void)state;
+    expect_order("media/sydney.md2", NULL, NULL, want);
+    expect_order("media/sydney.md2", NULL, "/q2", want);
+    expect_order("m", NULL, NULL, want_bare);
+    expect_order("C:\\media\\tris.md2", NULL, NULL, want_win);
+    /* a model path without a file name */
+    memset(&s, 0, sizeof s);
+    assert_int_equal(md2_skin_find("media/", NULL, NULL, record, &s, NULL, 0),
+                     MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(md2_skin_find("", NULL, NULL, record, &s, NULL, 0),
+                     MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(s.count, 0);
+}
+
+/* Finds the first skin of the model at path, or with no skin its own
+ * name, as the md2 command does; returns the result, found in found. */
+static md2_result find_model_skin(const char *path, size_t skin, char *found, size_t size)
+{
+    md2_model *m = NULL;
+    md2_result r;
+    assert_int_equal(md2_load_file(path, NULL, &m), MD2_OK);
+    r = md2_skin_find(path, skin < m->num_skins ? m->skins[skin].name : NULL, NULL,
+                      file_exists, NULL, found, size);
+    md2_free(m);
+    return r;
+}
+
+static void test_skin_ufoai_soldier_folder(void **state)
+{
+    /* a copy of a UFO:AI soldier's layout: body.md2 names its skins
+     * ".body" and ".assault"; body.png and assault.png lie beside it */
+    char dir[] = "skin_soldierXXXXXX", path[1100], want[1100], found[MD2_SKIN_PATH_MAX];
+    static const uint8_t png_magic[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    uint8_t file[TU_MAX_FILE];
+    tu_spec spec;
+    size_t size;
+    (void)state;
+    if (!tu_mkdtemp(dir))
+        skip();
+    tu_spec_default(&spec);
+    strcpy(spec.skins[0], ".body");
+    strcpy(spec.skins[1], ".assault");
+    size = tu_build(&spec, file);
+    assert_true(tu_write_file(dir, "body.md2", file, size));
+    snprintf(path, sizeof path, "%s/body.md2", dir);
+    /* nothing beside it yet */
+    assert_int_equal(find_model_skin(path, 0, found, sizeof found), MD2_ERR_NOT_FOUND);
+    assert_true(tu_write_file(dir, "body.png", png_magic, sizeof png_magic));
+    assert_true(tu_write_file(dir, "assault.png", png_magic, sizeof png_magic));
+    assert_int_equal(find_model_skin(path, 0, found, sizeof found), MD2_OK);
+    snprintf(want, sizeof want, "%s/body.png", dir);
+    assert_string_equal(found, want);
+    assert_int_equal(find_model_skin(path, 1, found, sizeof found), MD2_OK);
+    snprintf(want, sizeof want, "%s/assault.png", dir);
+    assert_string_equal(found, want);
+    /* a PCX beside it comes first, as in the game */
+    assert_true(tu_write_file(dir, "body.pcx", png_magic, sizeof png_magic));
+    assert_int_equal(find_model_skin(path, 0, found, sizeof found), MD2_OK);
+    snprintf(want, sizeof want, "%s/body.pcx", dir);
+    assert_string_equal(found, want);
+    remove(want);
+    snprintf(want, sizeof want, "%s/body.png", dir);
+    remove(want);
+    snprintf(want, sizeof want, "%s/assault.png", dir);
+    remove(want);
+    remove(path);
+    assert_int_equal(tu_rmdir(dir), 0);
+}
+
+static void test_skin_sydney_bmp(void **state)
+{
+    /* a copy of Irrlicht's media: sydney.md2 names no skin, sydney.bmp
+     * lies beside it */
+    char dir[] = "skin_sydneyXXXXXX", path[1100], want[1100], found[MD2_SKIN_PATH_MAX];
+    size_t md2_size, bmp_size;
+    uint8_t *md2 = tu_read_corpus("sydney.md2", &md2_size);
+    uint8_t *bmp = tu_read_corpus("sydney.bmp", &bmp_size);
+    (void)state;
+    if (!md2 || !bmp || !tu_mkdtemp(dir)) {
+        free(md2);
+        free(bmp);
+        skip();
+    }
+    assert_true(tu_write_file(dir, "sydney.md2", md2, md2_size));
+    snprintf(path, sizeof path, "%s/sydney.md2", dir);
+    assert_int_equal(find_model_skin(path, 0, found, sizeof found), MD2_ERR_NOT_FOUND);
+    assert_true(tu_write_file(dir, "sydney.bmp", bmp, bmp_size));
+    assert_int_equal(find_model_skin(path, 0, found, sizeof found), MD2_OK);
+    snprintf(want, sizeof want, "%s/sydney.bmp", dir);
+    assert_string_equal(found, want);
+    remove(want);
+    remove(path);
+    assert_int_equal(tu_rmdir(dir), 0);
+    free(md2);
+    free(bmp);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1444,6 +1577,10 @@ int main(int argc, char **argv)
         cmocka_unit_test(test_skin_too_long),
         cmocka_unit_test(test_skin_invalid_arguments),
         cmocka_unit_test(test_skin_with_a_model),
+        cmocka_unit_test(test_skin_ufoai_names),
+        cmocka_unit_test(test_skin_model_own_name),
+        cmocka_unit_test(test_skin_ufoai_soldier_folder),
+        cmocka_unit_test(test_skin_sydney_bmp),
     };
     if (argc == 3 && strcmp(argv[1], "--compare") == 0)
         return cmocka_run_group_tests_name("imagemagick", compare, NULL, NULL);

@@ -2059,7 +2059,7 @@ static md2_result start_soldier(soldier *s, const char *body_path,
     md2_player_init(&s->player);
     s->hand = md2_tags_find(s->body->tags, "tag_rweapon"); /* no .tag: not found */
     r = md2_player_play_named(&s->player, s->body->anims, s->body->num_anims,
-                              "walk", MD2_PLAY_DEFAULT, MD2_RATE_ANIM);
+                              "walk0", MD2_PLAY_DEFAULT, MD2_RATE_ANIM);
     if (r == MD2_OK && s->hand == MD2_TAG_NOT_FOUND)
         r = MD2_ERR_NOT_FOUND;
     if (r != MD2_OK)
@@ -2092,7 +2092,7 @@ static void test_doc_soldier(void **state)
 {
 #if TT_POSIX
     char dir[] = "test_tags_soldier.XXXXXX", path[512];
-    static const char anm[] = "walk 0 7 10\nwave 16 23 7\n";
+    static const char anm[] = "walk0 0 7 10\nwave 16 23 7\n";
     body *b = (body *)malloc(sizeof *b);
     uint8_t bytes[TT_MAX_FILE];
     size_t written;

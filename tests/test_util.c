@@ -3,6 +3,15 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#if defined(__unix__) || defined(__APPLE__)
+#define _POSIX_C_SOURCE 200809L
+#include <stdlib.h>
+#include <unistd.h>
+#elif defined(_WIN32)
+#include <direct.h>
+#include <io.h>
+#endif
+
 #include "test_util.h"
 
 #include <stdarg.h>
@@ -258,6 +267,42 @@ uint8_t *tu_read_file(const char *path, size_t *size)
     fclose(f);
     *size = (size_t)n;
     return buf;
+}
+
+char *tu_mkdtemp(char *template_path)
+{
+#if defined(__unix__) || defined(__APPLE__)
+    return mkdtemp(template_path);
+#elif defined(_WIN32)
+    return _mktemp(template_path) && _mkdir(template_path) == 0 ? template_path : NULL;
+#else
+    (void)template_path;
+    return NULL;
+#endif
+}
+
+int tu_rmdir(const char *path)
+{
+#if defined(__unix__) || defined(__APPLE__)
+    return rmdir(path);
+#elif defined(_WIN32)
+    return _rmdir(path);
+#else
+    return remove(path);
+#endif
+}
+
+int tu_write_file(const char *dir, const char *name, const void *data, size_t size)
+{
+    char path[1024];
+    FILE *f;
+    int ok;
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    f = fopen(path, "wb");
+    if (!f)
+        return 0;
+    ok = fwrite(data, 1, size, f) == size;
+    return fclose(f) == 0 && ok;
 }
 
 int tu_corpus(const char *name, char *path, size_t cap)

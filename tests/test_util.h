@@ -93,6 +93,17 @@ void tu_memstream_init(tu_memstream *s, const uint8_t *data, size_t size, size_t
 /* Reads a whole file into a malloc'd buffer; NULL if it cannot. */
 uint8_t *tu_read_file(const char *path, size_t *size);
 
+/* Makes a new folder from template (ending in "XXXXXX", which is
+ * replaced) and returns template, or NULL where it cannot (no POSIX
+ * mkdtemp or Windows _mktemp/_mkdir): the caller then skips. */
+char *tu_mkdtemp(char *template_path);
+
+/* Removes the empty folder path; 0 on success, as rmdir(). */
+int tu_rmdir(const char *path);
+
+/* Writes size bytes of data to dir/name; 1 on success. */
+int tu_write_file(const char *dir, const char *name, const void *data, size_t size);
+
 /* Writes the path of a corpus file into path (cap bytes); returns 1 if the
  * file exists, 0 if the shared corpus is absent (tests then skip). */
 int tu_corpus(const char *name, char *path, size_t cap);

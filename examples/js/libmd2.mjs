@@ -31,7 +31,7 @@ export const PLAY = Object.freeze({ DEFAULT: 0, LOOP: 1, ONCE: 2, PINGPONG: 3 })
 export const LAYOUT = Object.freeze({ UNIT_NORMALS: 1, Y_UP: 2, FLIP_V: 4 });
 
 /** Every strict flag (MD2_STRICT_ALL): load(bytes, { strict: STRICT_ALL }). */
-export const STRICT_ALL = 0xffff;
+export const STRICT_ALL = 0x1ffff;
 
 /** A diagnostic of the library as an exception. */
 export class Md2Error extends Error {
@@ -299,7 +299,7 @@ export class Model {
   get warningTexts() {
     const lib = this._live();
     const out = [];
-    for (let bit = 0; bit < 16; bit++) {
+    for (let bit = 0; bit < 17; bit++) {
       if (this.warnings & (1 << bit)) out.push(lib.string(lib.x.md2_warning_string(1 << bit), false));
     }
     return out;

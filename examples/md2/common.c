@@ -8,6 +8,7 @@
 
 #include "tool.h"
 
+#include <md2/build.h>
 #include <md2/skin.h>
 #include <png.h>
 
@@ -396,8 +397,35 @@ size_t tool_find_anim(const char *cmd, const tool_model *m, const char *name)
     return MD2_ANIM_NOT_FOUND;
 }
 
+int tool_normals_kind(const char *value)
+{
+    return strcmp(value, "smooth") == 0;
+}
+
+int tool_smooth_normals(const char *cmd, const char *path, tool_model *m)
+{
+    md2_build_options bo;
+    md2_diagnostic diag;
+    md2_model *smooth = NULL;
+
+    memset(&bo, 0, sizeof bo);
+    memset(&diag, 0, sizeof diag);
+    bo.flags = MD2_REBUILD_NORMALS;
+    bo.error = &diag;
+    if (md2_rebuild(m->model, &bo, &smooth) != MD2_OK) {
+        tool_error(cmd, "%s: cannot recompute its normals (--normals smooth): %s", path,
+                   diag.message);
+        return 0;
+    }
+    md2_free(m->smoothed);
+    m->smoothed = smooth;
+    m->model = smooth;
+    return 1;
+}
+
 void tool_model_free(tool_model *m)
 {
+    md2_free(m->smoothed);
     md2_bundle_free(m->bundle);
     free(m->warnings);
     memset(m, 0, sizeof *m);
@@ -635,6 +663,10 @@ int tool_find_skin(const char *model_path, const md2_model *model, char *path, s
                           path_size) == MD2_OK)
             return 1;
     }
+    /* a model that names no skin: its own name beside it (sydney.bmp) */
+    if (model->num_skins == 0 &&
+        md2_skin_find(model_path, NULL, NULL, accept_existing, NULL, path, path_size) == MD2_OK)
+        return 1;
     if (path_size)
         path[0] = '\0';
     return 0;

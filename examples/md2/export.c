@@ -24,7 +24,7 @@ enum { FORMAT_NONE, FORMAT_OBJ, FORMAT_GLTF, FORMAT_GLB };
 static void synopsis(FILE *f)
 {
     fputs("usage: md2 export MODEL -o OUT.{obj,gltf,glb} [--anim NAME] [--frame N]\n"
-          "                  [--y-up] [--skin FILE] [--max-output BYTES]\n"
+          "                  [--z-up] [--normals smooth] [--skin FILE] [--max-output BYTES]\n"
           "                  [--max-skin-pixels N]\n",
           f);
 }
@@ -44,9 +44,13 @@ static void usage(FILE *f)
           "                 glTF: only this animation.\n"
           "  --frame N      the keyframe an OBJ holds, or a glTF mesh shows when no animation\n"
           "                 plays (default 0); with --anim, counted in the animation.\n"
-          "  --y-up         OBJ: write (x, y, z) = MD2 (y, z, x), Y up and facing +Z, as the\n"
-          "                 glTF export always does (default: MD2's axes, Z up, X forward).\n"
-          "                 glTF is always Y up: no effect there.\n"
+          "  --z-up         OBJ: MD2's own axes, Z up, X forward (default: (x, y, z) =\n"
+          "                 MD2 (y, z, x), Y up and facing +Z, as glTF is and as Blender\n"
+          "                 reads OBJ; --y-up says so). glTF is always Y up.\n"
+          "  --normals smooth\n"
+          "                 recompute the normals from the triangles (area-weighted, as\n"
+          "                 md2 import --normals smooth does), for models whose normals\n"
+          "                 are all equal (md2 validate warns of them) or wrong.\n"
           "  --skin FILE    the skin (PCX, PNG, TGA, BMP, JPEG), converted to PNG; default:\n"
           "                 the model's skin found as a game would, else (none found, or it\n"
           "                 cannot be read) no texture, with a note.\n"
@@ -233,8 +237,9 @@ int tool_export(int argc, char **argv)
 {
     const char *model_path = NULL, *out_path = NULL, *anim_name = NULL, *skin_arg = NULL;
     const char *frame_arg = NULL, *max_output_arg = NULL, *max_pixels_arg = NULL;
+    const char *normals_arg = NULL;
     long max_output = (long)EXPORT_MAX_OUTPUT, max_pixels = (long)TOOL_MAX_SKIN_PIXELS;
-    int y_up = 0, format, i, status, options = 1;
+    int y_up = 1, format, i, status, options = 1;
     long frame = 0;
     tool_model tm;
     md2_diagnostic diag;
@@ -273,8 +278,10 @@ int tool_export(int argc, char **argv)
             value = &max_output_arg;
         else if (strcmp(a, "--max-skin-pixels") == 0)
             value = &max_pixels_arg;
-        else if (strcmp(a, "--y-up") == 0) {
-            y_up = 1;
+        else if (strcmp(a, "--normals") == 0)
+            value = &normals_arg;
+        else if (strcmp(a, "--y-up") == 0 || strcmp(a, "--z-up") == 0) {
+            y_up = a[2] == 'y';
             continue;
         } else {
             return usage_error("unknown option '%s'", a);
@@ -298,6 +305,8 @@ int tool_export(int argc, char **argv)
     if (max_output_arg && !tool_parse_long(max_output_arg, 1, LONG_MAX, &max_output))
         return usage_error("--max-output needs a number of bytes (1 or more), not '%s'",
                            max_output_arg);
+    if (normals_arg && !tool_normals_kind(normals_arg))
+        return usage_error("bad --normals '%s': smooth is the one kind", normals_arg);
     if (max_pixels_arg && !tool_parse_long(max_pixels_arg, 1, 2147483647L, &max_pixels))
         return usage_error("--max-skin-pixels needs a number of pixels (1 or more), not '%s'",
                            max_pixels_arg);
@@ -306,14 +315,20 @@ int tool_export(int argc, char **argv)
         tool_load_error(EXPORT_CMD, model_path, &diag);
         return TOOL_FAILED;
     }
-    for (w = 0; w < tm.warning_count && w < EXPORT_SHOWN_WARNINGS; w++)
-        tool_error(EXPORT_CMD, "warning: %s", tm.warnings[w].message);
+    for (w = 0; w < tm.warning_count && w < EXPORT_SHOWN_WARNINGS; w++) {
+        if (!(normals_arg && tm.warnings[w].warning == MD2_WARN_SAME_NORMALS))
+            tool_error(EXPORT_CMD, "warning: %s", tm.warnings[w].message);
+    }
     if (tm.warning_total > w)
         tool_error(EXPORT_CMD, "warning: ... and %lu more (md2 info lists them by kind)",
                    (unsigned long)(tm.warning_total - w));
     else if (tm.warnings_lost)
         tool_error(EXPORT_CMD, "warning: more warnings were lost (out of memory)");
 
+    if (normals_arg && !tool_smooth_normals(EXPORT_CMD, model_path, &tm)) {
+        tool_model_free(&tm);
+        return TOOL_FAILED;
+    }
     memset(&job, 0, sizeof job);
     job.model_path = model_path;
     job.out_path = out_path;

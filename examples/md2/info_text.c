@@ -87,25 +87,39 @@ static int is_next(const char *a, const char *b)
     return strcmp(expected, b) == 0;
 }
 
-/* Frame names as runs: "stand01..stand40 (0-39)", a lone "name (7)". */
+/* Frame names as runs: "stand01..stand40 (0-39)", a lone "name (7)", and
+ * a name repeated in a row as one item, "FRAME 000 x335 (0-334)". */
 static void write_frames(FILE *f, const md2_model *m)
 {
     list l;
     size_t i = 0, j;
-    char range[48];
+    char range[64];
     label(f, "frames");
     list_start(&l, f);
     while (i < m->num_frames) {
-        for (j = i; j + 1 < m->num_frames && is_next(m->frames[j].name, m->frames[j + 1].name);)
+        int same = 0;
+        for (j = i; j + 1 < m->num_frames &&
+                    strcmp(m->frames[j].name, m->frames[j + 1].name) == 0;)
             j++;
         if (j > i)
+            same = 1;
+        else
+            /* up to the name before a repeated one, which starts its own item */
+            for (; j + 1 < m->num_frames && is_next(m->frames[j].name, m->frames[j + 1].name) &&
+                   !(j + 2 < m->num_frames &&
+                     strcmp(m->frames[j + 1].name, m->frames[j + 2].name) == 0);)
+                j++;
+        if (same)
+            snprintf(range, sizeof range, " x%lu (%lu-%lu)", (unsigned long)(j - i + 1),
+                     (unsigned long)i, (unsigned long)j);
+        else if (j > i)
             snprintf(range, sizeof range, " (%lu-%lu)", (unsigned long)i, (unsigned long)j);
         else
             snprintf(range, sizeof range, " (%lu)", (unsigned long)i);
         list_next(&l, tool_put_clean(NULL, m->frames[i].name) + strlen(range) +
-                          (j > i ? 2 + tool_put_clean(NULL, m->frames[j].name) : 0));
+                          (j > i && !same ? 2 + tool_put_clean(NULL, m->frames[j].name) : 0));
         tool_put_clean(f, m->frames[i].name);
-        if (j > i) {
+        if (j > i && !same) {
             fputs("..", f);
             tool_put_clean(f, m->frames[j].name);
         }

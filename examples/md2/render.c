@@ -41,6 +41,7 @@ typedef struct render_args {
     long max_overdraw;      /* --max-overdraw */
     const char *attach[RENDER_MAX_ATTACH]; /* --attach TAG=MODEL, as given */
     size_t num_attach;
+    const char *normals;    /* --normals smooth, or NULL */
 } render_args;
 
 /* The work a render may do by default: RENDER_MAX_OVERDRAW pixels tested
@@ -80,7 +81,8 @@ static void synopsis(FILE *f)
     fprintf(f,
         "usage: md2 render MODEL -o OUT.png [--frame N] [--anim NAME] [--sheet COLSxROWS]\n"
         "                  [--size WxH] [--skin FILE] [--wireframe] [--unlit]\n"
-        "                  [--yaw DEG] [--pitch DEG] [--attach TAG=MODEL.md2]...\n");
+        "                  [--yaw DEG] [--pitch DEG] [--normals smooth]\n"
+        "                  [--attach TAG=MODEL.md2]...\n");
 }
 
 static void usage(FILE *f)
@@ -109,6 +111,9 @@ static void usage(FILE *f)
         "                     folder, else plain light grey\n"
         "  --wireframe        only the visible triangle edges, on transparency\n"
         "  --unlit            the skin's colours without light\n"
+        "  --normals smooth   light by normals recomputed from the triangles (as md2\n"
+        "                     import --normals smooth), for models whose normals are\n"
+        "                     all equal (md2 validate warns of them) or wrong\n"
         "  --yaw DEG          turn the camera DEG degrees about the vertical axis\n"
         "                     (default 30: front and left of the model; 0: front)\n"
         "  --pitch DEG        raise the camera DEG degrees (default 15; -89 to 89)\n"
@@ -165,7 +170,7 @@ static int parse_angle(const char *opt, const char *value, long limit, double *o
  * --wireframe and --unlit take a value. */
 enum {
     OPT_NONE, OPT_OUTPUT, OPT_SKIN, OPT_ANIM, OPT_FRAME, OPT_SIZE, OPT_SHEET, OPT_YAW, OPT_PITCH,
-    OPT_WIREFRAME, OPT_UNLIT, OPT_MAX_SKIN_PIXELS, OPT_MAX_OVERDRAW, OPT_ATTACH
+    OPT_WIREFRAME, OPT_UNLIT, OPT_MAX_SKIN_PIXELS, OPT_MAX_OVERDRAW, OPT_ATTACH, OPT_NORMALS
 };
 
 static int option_of(const char *arg)
@@ -179,7 +184,8 @@ static int option_of(const char *arg)
                    {"--sheet", OPT_SHEET}, {"--yaw", OPT_YAW},
                    {"--pitch", OPT_PITCH}, {"--wireframe", OPT_WIREFRAME},
                    {"--unlit", OPT_UNLIT}, {"--max-skin-pixels", OPT_MAX_SKIN_PIXELS},
-                   {"--max-overdraw", OPT_MAX_OVERDRAW}, {"--attach", OPT_ATTACH}};
+                   {"--max-overdraw", OPT_MAX_OVERDRAW}, {"--attach", OPT_ATTACH},
+                   {"--normals", OPT_NORMALS}};
     size_t i;
     for (i = 0; i < sizeof options / sizeof options[0]; i++) {
         if (strcmp(arg, options[i].name) == 0)
@@ -225,6 +231,11 @@ static int parse_valued(int opt, const char *name, const char *value, render_arg
         a->attach[a->num_attach++] = value;
         return 1;
     }
+    case OPT_NORMALS:
+        if (!tool_normals_kind(value))
+            return usage_error("bad --normals '%s': smooth is the one kind", value);
+        a->normals = value;
+        return 1;
     case OPT_MAX_SKIN_PIXELS:
     case OPT_MAX_OVERDRAW:
         if (!tool_parse_long(value, 1, 2147483647L,
@@ -850,6 +861,8 @@ static int run(const render_args *a, render_job *job)
         tool_load_error(CMD, a->model, &diag);
         return 0;
     }
+    if (a->normals && !tool_smooth_normals(CMD, a->model, &job->model))
+        return 0;
     return pick_frames(a, job) && load_skin(a, job) && build_mesh(job) && load_parts(a, job) &&
            set_picture_size(a, job) && check_work(a, job) && alloc_picture(a, job) &&
            draw_cells(a, job) && write_png(a->output, &job->picture);

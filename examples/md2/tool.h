@@ -88,6 +88,7 @@ typedef struct tool_model {
     size_t warning_total;     /* every warning raised, kept or not */
     size_t kind_count[TOOL_WARNING_KINDS]; /* warnings raised of each kind */
     int warnings_lost;        /* 1 if a warning could not be kept (out of memory) */
+    md2_model *smoothed;      /* tool_smooth_normals(): model then points here */
 } tool_model;
 
 /* Loads path and its side files. strict: md2_warning flags to refuse
@@ -103,6 +104,18 @@ md2_result tool_load(const char *path, uint32_t strict, tool_model *out, md2_dia
  * messages): the caller prints "PATH: " before it. A message about a side
  * file keeps that file's name. */
 const char *tool_message(const char *path, const md2_diagnostic *d);
+
+/* --normals smooth (md2 export, md2 render): m->model becomes a copy of
+ * the model whose normals are recomputed from its triangles, frame by
+ * frame, as md2 import --normals smooth does (md2_rebuild() with
+ * MD2_REBUILD_NORMALS: area-weighted smooth normals, as table indices);
+ * positions, texcoords, triangles and names stay byte for byte.
+ * tool_model_free() releases it. Returns 1, or 0 with a message printed
+ * for command cmd. */
+int tool_smooth_normals(const char *cmd, const char *path, tool_model *m);
+
+/* 1 if value is a --normals kind the commands know ("smooth"). */
+int tool_normals_kind(const char *value);
 
 /* Prints "md2 CMD: PATH: MESSAGE" for d, an error of tool_load(path, ...). */
 void tool_load_error(const char *cmd, const char *path, const md2_diagnostic *d);
@@ -210,7 +223,8 @@ int tool_png_encode(const tool_image *img, unsigned char **png, size_t *size, ch
 
 /* Finds the skin of a model the way a game would (md2_skin_find): the
  * model's skin names, under root (may be NULL: the folders above the model
- * are tried) and beside the model. Writes the first path that exists into
+ * are tried) and beside the model (UFO:AI's ".body" beside it only; a
+ * model that names no skin, its own name). Writes the first path that exists into
  * path (path_size bytes) and returns 1, or returns 0 if there is none. */
 int tool_find_skin(const char *model_path, const md2_model *model, char *path, size_t path_size);
 

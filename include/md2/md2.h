@@ -151,15 +151,20 @@ typedef enum md2_warning {
      * them in md2_options.strict changes nothing there. */
     MD2_WARN_PROFILE_LIMIT      = 1u << 13,/**< the model exceeds a limit of an engine (md2_profile) other than the chosen one; the message names the engine and the limit */
     MD2_WARN_NAME_CUT           = 1u << 14,/**< an animation's name was cut so that its frame names, number included, fit 16 bytes */
-    MD2_WARN_ANIM_NAMES         = 1u << 15 /**< md2_anims_from_names() does not give an input animation back from the frame names: it merges it with another, splits it or names it otherwise */
+    MD2_WARN_ANIM_NAMES         = 1u << 15,/**< md2_anims_from_names() does not give an input animation back from the frame names: it merges it with another, splits it or names it otherwise */
+    /* An advice of the parser: the file is well formed, but something in
+     * it is likely not what its author meant. Nothing is repaired, and
+     * setting it in md2_options.strict changes nothing (it never refuses
+     * a file). */
+    MD2_WARN_SAME_NORMALS       = 1u << 16 /**< a model of 3 or more vertices whose every vertex, in every frame, has the same normal index: lighting by its normals is flat; games recompute them from the triangles (md2_rebuild() with MD2_REBUILD_NORMALS, md2_mesh_smooth()) */
 } md2_warning;
 
 /** All warning flags: md2_options.strict = MD2_STRICT_ALL is fully strict.
  *  New releases may add flags (and raise this value); a strict mask of
  *  MD2_STRICT_ALL compiled against an older header keeps the older set.
- *  It includes the builder's flags (1u << 13 and up), which no parser
- *  raises. */
-#define MD2_STRICT_ALL 0xFFFFu
+ *  It includes the builder's flags (1u << 13 to 1u << 15), which no parser
+ *  raises, and MD2_WARN_SAME_NORMALS, which strict mode leaves a warning. */
+#define MD2_STRICT_ALL 0x1FFFFu
 
 /** A short, static, English description of one md2_warning flag; for a
  *  value that is not exactly one flag, a generic text. Never NULL. */

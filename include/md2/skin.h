@@ -15,7 +15,9 @@
  *
  * A model names its skins as paths relative to the game's root
  * ("models/monsters/tank/skin.pcx"), sometimes without an extension, and
- * mods ship PNG, TGA or JPEG instead of PCX. md2_skin_find() lists the
+ * mods ship PNG, TGA, JPEG or BMP instead of PCX; UFO:AI names a skin
+ * ".body" for "body.* beside the model", and some models name no skin at
+ * all (their skin has the model's own name). md2_skin_find() lists the
  * paths where such a skin may be, in a documented order, and asks a
  * callback of the caller's whether each exists: the library itself never
  * touches the file system here.
@@ -173,15 +175,16 @@ MD2_API md2_result md2_pcx_encode(const md2_pcx_input *in, void *buffer, size_t 
 typedef int (*md2_path_fn)(void *user, const char *path);
 
 /** Looks for the file of skin skin_name (as the model gives it, e.g.
- *  "models/monsters/tank/skin.pcx" or "skin") for the model at model_path:
- *  calls accept(user, path) with each candidate path below, in this order,
+ *  "models/monsters/tank/skin.pcx", "skin" or UFO:AI's ".body"; NULL for
+ *  a model that names no skin) for the model at model_path: calls
+ *  accept(user, path) with each candidate path below, in this order,
  *  until it returns nonzero. '/' and '\\' both separate directories in
- *  model_path, skin_name and game_root. "The four extensions" are .pcx,
- *  .png, .tga and .jpg, in that order, each in place of the name's own
- *  extension (its last '.' and what follows, unless that '.' starts the
- *  file name) or added when it has none.
+ *  model_path, skin_name and game_root. "The five extensions" are .pcx,
+ *  .png, .tga, .jpg and .bmp, in that order, each in place of the name's
+ *  own extension (its last '.' and what follows, unless that '.' starts
+ *  the file name) or added when it has none.
  *    1. In the game root, if there is one: root "/" skin_name, then root
- *       "/" skin_name with each of the four extensions. The root is
+ *       "/" skin_name with each of the five extensions. The root is
  *       game_root ("" for the current directory; no "/" is added after a
  *       root that ends with a separator); when game_root is NULL, the part
  *       of model_path before the skin's own directory, if model_path's
@@ -195,17 +198,30 @@ typedef int (*md2_path_fn)(void *user, const char *path);
  *    2. Beside the model: model_path's directory (up to and including its
  *       last separator; "" when it has none) followed by skin_name's file
  *       name (what follows its last separator), as it is, then with each of
- *       the four extensions.
+ *       the five extensions.
+ *  Two kinds of name are looked for beside the model only, as the games
+ *  that write them do:
+ *   - a skin_name that starts with '.' followed by a character other than
+ *     '.' or a separator (UFO:AI's ".body", ".assault": "this name, beside
+ *     the model"): no game-root candidates, and the file name beside the
+ *     model is the name without its leading '.': for model
+ *     "soldiers/body.md2" and skin ".body", "soldiers/body", then
+ *     "soldiers/body.pcx", ".png", ".tga", ".jpg", ".bmp";
+ *   - skin_name NULL (the model names no skin, as Irrlicht's sydney.md2):
+ *     the model's own file name with each of the five extensions in place
+ *     of its own ("media/sydney.pcx" ... "media/sydney.bmp" for model
+ *     "media/sydney.md2"), never the model's own path.
  *  A candidate equal to an earlier one ('/' and '\\' counting as equal) is
- *  not offered again, so at most 10 calls are made. Example: model
+ *  not offered again, so at most 12 calls are made. Example: model
  *  "/q2/baseq2/models/x/tris.md2", skin "models/x/skin.pcx", game_root
- *  NULL: "/q2/baseq2/models/x/skin.pcx", then ".png", ".tga", ".jpg" in
- *  place of ".pcx" (the other candidates repeat these).
+ *  NULL: "/q2/baseq2/models/x/skin.pcx", then ".png", ".tga", ".jpg",
+ *  ".bmp" in place of ".pcx" (the other candidates repeat these).
  *  On success the accepted path is copied to found (found_size bytes;
  *  found may be NULL) and MD2_OK returned; on error found (if not NULL and
- *  found_size > 0) holds "". Errors: MD2_ERR_INVALID_ARGUMENT (NULL model_path,
- *  skin_name or accept; a skin_name with no file name: "", ending with a
- *  separator, "." or ".."); MD2_ERR_BUFFER_TOO_SMALL (a candidate does not
+ *  found_size > 0) holds "". Errors: MD2_ERR_INVALID_ARGUMENT (NULL
+ *  model_path or accept; a skin_name with no file name: "", ending with a
+ *  separator, "." or ".."; skin_name NULL and a model_path that ends with
+ *  a separator or is ""); MD2_ERR_BUFFER_TOO_SMALL (a candidate does not
  *  fit in MD2_SKIN_PATH_MAX bytes: checked before accept is first called;
  *  or the accepted path does not fit in found_size bytes);
  *  MD2_ERR_NOT_FOUND (no candidate accepted). No diagnostic, no

@@ -12,7 +12,8 @@
  * (only a 24-bit file can), which must be refused as such. The input, cut
  * at its NUL bytes into a
  * model path, a skin name and a game root, also goes through
- * md2_skin_find(): at most 10 candidates, each shorter than
+ * md2_skin_find() (and, with no skin name, the model's own name): at most
+ * 12 candidates, each shorter than
  * MD2_SKIN_PATH_MAX, no two alike, and an accepted one copied out whole.
  * Any broken rule aborts, so the fuzzer reports it as a crash. The same
  * function runs without libFuzzer in fuzz_replay.c (fuzz_pcx_replay).
@@ -115,7 +116,7 @@ static md2_result check_decode(const uint8_t *data, size_t size, size_t limit)
 /* Records the candidates md2_skin_find() offers; accepts number `accept`
  * (1-based; 0: none). */
 typedef struct seen {
-    char paths[10][MD2_SKIN_PATH_MAX];
+    char paths[12][MD2_SKIN_PATH_MAX];
     size_t count, accept;
 } seen;
 
@@ -123,7 +124,7 @@ static int record(void *user, const char *path)
 {
     seen *s = (seen *)user;
     size_t n = strlen(path), i;
-    CHECK(s->count < 10);
+    CHECK(s->count < 12);
     CHECK(n > 0 && n < MD2_SKIN_PATH_MAX);
     for (i = 0; i < s->count; i++)
         CHECK(strcmp(s->paths[i], path) != 0);
@@ -151,8 +152,9 @@ static void check_skin_find(const uint8_t *data, size_t size)
         if (text[i] == '\0')
             parts[++k] = text + i + 1;
     memset(s, 0, sizeof *s);
-    s->accept = size ? data[size - 1] % 12u : 0u;
-    r = md2_skin_find(parts[0], parts[1] ? parts[1] : "skin.pcx",
+    s->accept = size ? data[size - 1] % 14u : 0u;
+    /* a model path alone: the model names no skin */
+    r = md2_skin_find(parts[0], parts[1],
                       (size & 1) ? parts[2] : NULL, record, s, found, sizeof found);
     CHECK(r == MD2_OK || r == MD2_ERR_NOT_FOUND || r == MD2_ERR_BUFFER_TOO_SMALL ||
           r == MD2_ERR_INVALID_ARGUMENT);
@@ -160,7 +162,7 @@ static void check_skin_find(const uint8_t *data, size_t size)
         CHECK(s->accept != 0 && s->count == s->accept);
         CHECK(strcmp(found, s->paths[s->count - 1]) == 0);
     } else if (r == MD2_ERR_NOT_FOUND) {
-        CHECK(s->count <= 10 && (s->accept == 0 || s->count < s->accept));
+        CHECK(s->count <= 12 && (s->accept == 0 || s->count < s->accept));
         CHECK(found[0] == '\0');
     } else if (r == MD2_ERR_BUFFER_TOO_SMALL) {
         /* a candidate too long (nothing offered), or the accepted one

@@ -173,7 +173,8 @@ static int write_model(const char *path, unsigned long num_st, unsigned long num
             for (a = 0; a < 3; a++)
                 fr[40 + 4 * k + (unsigned long)a] =
                     (unsigned char)(corner[k][a] > 0 ? corner[k][a] - i % 50 : 0);
-            fr[40 + 4 * k + 3] = 0; /* normal index 0 */
+            /* normal indices 0, 1, 2: not one for all (MD2_WARN_SAME_NORMALS) */
+            fr[40 + 4 * k + 3] = (unsigned char)k;
         }
     }
     f = fopen(path, "wb");

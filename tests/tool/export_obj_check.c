@@ -3,7 +3,7 @@
  * libmd2 decodes, for the OBJ cases of tests/tool/export.cases. Built with
  * the tests only; not part of the md2 command.
  *
- *   export_obj_check MODEL [--anim NAME] [--frame N] [--y-up]
+ *   export_obj_check MODEL [--anim NAME] [--frame N] [--y-up | --z-up]
  *                    [--counts V VT VN F] [--mtl NAME] [--map PNG|none]
  *                    [--header RE] [--first-face RE] [--y-up-of OBJ] FILE...
  *
@@ -13,8 +13,9 @@
  * every keyframe of the animation, one file each, in order) and checks
  * every line of each file (docs/tool.md, "OBJ"):
  *  - the first line names the keyframe ("keyframe K (NAME)");
- *  - one "v" a model vertex: md2_decode_frame()'s position, (x, y, z), or
- *    (y, z, x) with --y-up, within 1e-7 of its size (at least 1e-7): the
+ *  - one "v" a model vertex: md2_decode_frame()'s position (x, y, z) as
+ *    (y, z, x), Y up as md2 export writes by default (--y-up says so too),
+ *    or as (x, y, z) with --z-up, within 1e-7 of its size (at least 1e-7): the
  *    text's nine digits;
  *  - one "vn" a model vertex: its table normal md2_normal(index), the same
  *    axes, within 1e-6 (six digits);
@@ -28,7 +29,7 @@
  *  - --header, --first-face: each file's first line, and its first f line,
  *    match the POSIX extended regular expression RE;
  *  - --y-up-of: every v and vn line of the first file is OBJ's (an export
- *    of the same keyframe without --y-up) with (x, y, z) written as
+ *    of the same keyframe with --z-up) with (x, y, z) written as
  *    (y, z, x), character for character.
  * Exit 0 if every file holds what libmd2 has, 1 otherwise, 2 for a bad
  * command line.
@@ -46,7 +47,7 @@
 #include <string.h>
 
 #define USAGE                                                                              \
-    "usage: export_obj_check MODEL [--anim NAME] [--frame N] [--y-up] [--counts V VT VN F]" \
+    "usage: export_obj_check MODEL [--anim NAME] [--frame N] [--y-up|--z-up] [--counts V VT VN F]" \
     " [--mtl NAME] [--map PNG|none] [--header RE] [--first-face RE] [--y-up-of OBJ] FILE..."
 
 /* The largest differences seen, over every file. */
@@ -389,7 +390,7 @@ int main(int argc, char **argv)
 {
     const char *model_path = NULL, *anim_name = NULL;
     unsigned long frame = 0;
-    int i, y_up = 0, frame_given = 0, status = 1, first_file = 0, nfiles;
+    int i, y_up = 1, frame_given = 0, status = 1, first_file = 0, nfiles;
     md2_options opts;
     md2_diagnostic diag;
     md2_bundle *bundle = NULL;
@@ -405,8 +406,8 @@ int main(int argc, char **argv)
         } else if (strcmp(argv[i], "--frame") == 0 && i + 1 < argc) {
             frame = strtoul(argv[++i], NULL, 10);
             frame_given = 1;
-        } else if (strcmp(argv[i], "--y-up") == 0) {
-            y_up = 1;
+        } else if (strcmp(argv[i], "--y-up") == 0 || strcmp(argv[i], "--z-up") == 0) {
+            y_up = argv[i][2] == 'y';
         } else if (strcmp(argv[i], "--counts") == 0 && i + 4 < argc) {
             int n;
             for (n = 0; n < 4; n++)

@@ -56,6 +56,15 @@ int fs_chmod(const char *path, unsigned mode, char *why, size_t why_size);
 /* Removes everything inside folder dir (keeping dir), making folders
  * writable and searchable on the way. */
 int fs_empty_dir(const char *dir, char *why, size_t why_size);
+/* A new, empty folder in the system's folder for temporary files (/tmp)
+ * that every user may enter and read (mode 0755): its path (malloc'd), or
+ * NULL with why filled in. */
+char *fs_public_temp_dir(char *why, size_t why_size);
+/* Copies the regular file src to a new file dst of that mode; 1 on
+ * success, 0 with why filled in (dst is then removed). */
+int fs_copy_file(const char *src, const char *dst, unsigned mode, char *why, size_t why_size);
+/* Removes the file, or the empty folder, at path; 1 on success. */
+int fs_remove(const char *path);
 /* The full path of program name found in PATH (malloc'd), or NULL. */
 char *fs_which(const char *name);
 /* Makes path the runner's own working folder; 0 on failure. */

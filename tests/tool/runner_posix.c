@@ -212,6 +212,85 @@ int fs_chmod(const char *path, unsigned mode, char *why, size_t why_size)
     return 0;
 }
 
+char *fs_public_temp_dir(char *why, size_t why_size)
+{
+    static const char pattern[] = "/tmp/md2_tool_cases.XXXXXX";
+    char *dir = (char *)malloc(sizeof pattern);
+    if (!dir) {
+        snprintf(why, why_size, "out of memory");
+        return NULL;
+    }
+    memcpy(dir, pattern, sizeof pattern);
+    if (!mkdtemp(dir)) {
+        say_why(why, why_size, "cannot make a folder like", pattern);
+        free(dir);
+        return NULL;
+    }
+    if (chmod(dir, 0755) != 0) {
+        say_why(why, why_size, "cannot change the mode of", dir);
+        rmdir(dir);
+        free(dir);
+        return NULL;
+    }
+    return dir;
+}
+
+int fs_copy_file(const char *src, const char *dst, unsigned mode, char *why, size_t why_size)
+{
+    char buf[65536];
+    ssize_t n = 0;
+    int in = open(src, O_RDONLY), out, ok = 1;
+    if (in < 0) {
+        say_why(why, why_size, "cannot open", src);
+        return 0;
+    }
+    out = open(dst, O_WRONLY | O_CREAT | O_EXCL, (mode_t)mode);
+    if (out < 0) {
+        say_why(why, why_size, "cannot create", dst);
+        close(in);
+        return 0;
+    }
+    while (ok && (n = read(in, buf, sizeof buf)) != 0) {
+        ssize_t done = 0;
+        if (n < 0) {
+            if (errno == EINTR)
+                continue;
+            say_why(why, why_size, "cannot read", src);
+            ok = 0;
+            break;
+        }
+        while (ok && done < n) {
+            ssize_t w = write(out, buf + done, (size_t)(n - done));
+            if (w < 0 && errno == EINTR)
+                continue;
+            if (w <= 0) {
+                say_why(why, why_size, "cannot write", dst);
+                ok = 0;
+            } else {
+                done += w;
+            }
+        }
+    }
+    close(in);
+    /* the mode as asked, whatever the umask took from it */
+    if (ok && fchmod(out, (mode_t)mode) != 0) {
+        say_why(why, why_size, "cannot change the mode of", dst);
+        ok = 0;
+    }
+    if (close(out) != 0 && ok) {
+        say_why(why, why_size, "cannot write", dst);
+        ok = 0;
+    }
+    if (!ok)
+        unlink(dst);
+    return ok;
+}
+
+int fs_remove(const char *path)
+{
+    return remove(path) == 0;
+}
+
 int fs_empty_dir(const char *dir, char *why, size_t why_size)
 {
     words names = {0};
