@@ -94,10 +94,13 @@ typedef struct md2_lod {
  *  on an edge of three or more triangles, and seam or border vertices
  *  where seams and borders meet, never move. The collapses stop at a
  *  target or when no collapse is allowed (then a level has more triangles
- *  than it asked for). Time: O(T log T) collapse choices, each O(F) (F
- *  keyframes), plus one O(F) measure of the error per level (an error
- *  level: O(log T) of them). Memory: 36 bytes a vertex and frame for the
- *  quadrics, 12 for the decoded frames, and a few dozen bytes a triangle.
+ *  than it asked for). Time: O(T log T) collapse choices, each over at
+ *  most 16 representative poses (chosen by one pass over the frames),
+ *  and a test of the facing in all F keyframes, O(F), for each candidate
+ *  that comes to the top; plus one O(F) measure of the error per level
+ *  (an error level: O(log T) of them). Memory: 36 bytes a vertex and pose
+ *  for the quadrics, 12 a vertex and frame for the decoded frames, and a
+ *  few dozen bytes a triangle.
  *  On failure every level is zeroed and nothing stays allocated. Errors:
  *  MD2_ERR_INVALID_ARGUMENT (m, targets or levels NULL, num_targets 0, a
  *  target's kind or value, reserved_ not zero, unknown flags; the
