@@ -4,9 +4,11 @@
  * md2_simplify() removes triangles from an animated model by half-edge
  * collapses (a vertex merged into a neighbour, which keeps its bytes in
  * every frame), one sequence of collapses for all keyframes, each chosen
- * by its error summed over every keyframe: a quadric of the planes of the
- * vertex's triangles in each frame, area-weighted, summed over the frames
- * (Mohr and Gleicher, "Deformation sensitive decimation", 2003). A collapse
+ * by its error summed over the keyframes: a quadric of the planes of the
+ * vertex's triangles in each of at most 16 representative poses, each
+ * weighted by its area and by the frames the pose stands for, summed over
+ * the poses (Mohr and Gleicher, "Deformation sensitive decimation", 2003;
+ * the poses chosen by farthest-point sampling of the frames). A collapse
  * never tears the skin (texcoords of the result are texcoords of the
  * source at the surviving vertex; seams and open borders collapse only
  * along themselves), never turns a triangle's normal by more than 90
