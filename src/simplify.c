@@ -287,8 +287,12 @@ static int poses(sjob *j)
     size_t F = j->F, V = j->V, K = j->K, stride = V > SAMPLES ? (V + SAMPLES - 1) / SAMPLES : 1;
     size_t f, k, v;
     int ok = 1;
-    float *best = (float *)alloc_n(j, F, sizeof(float), &ok);
-    uint32_t *near = (uint32_t *)alloc_n(j, F, sizeof(uint32_t), &ok);
+    float *best;
+    uint32_t *near;
+    if (K == 0)
+        return 1; /* no frame: no pose (and no quadric) */
+    best = (float *)alloc_n(j, F, sizeof(float), &ok);
+    near = (uint32_t *)alloc_n(j, F, sizeof(uint32_t), &ok);
     if (!ok) {
         release(j, best);
         release(j, near);
