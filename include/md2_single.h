@@ -2102,9 +2102,11 @@ MD2_API md2_result md2_rebuild(const md2_model *m, const md2_build_options *opts
  * md2_simplify() removes triangles from an animated model by half-edge
  * collapses (a vertex merged into a neighbour, which keeps its bytes in
  * every frame), one sequence of collapses for all keyframes, each chosen
- * by its error summed over every keyframe: a quadric of the planes of the
- * vertex's triangles in each frame, area-weighted, summed over the frames
- * (Mohr and Gleicher, "Deformation sensitive decimation", 2003). A collapse
+ * by its error summed over the keyframes: a quadric of the planes of the
+ * vertex's triangles in each of at most 16 representative poses, each
+ * weighted by its area and by the frames the pose stands for, summed over
+ * the poses (Mohr and Gleicher, "Deformation sensitive decimation", 2003;
+ * the poses chosen by farthest-point sampling of the frames). A collapse
  * never tears the skin (texcoords of the result are texcoords of the
  * source at the surviving vertex; seams and open borders collapse only
  * along themselves), never turns a triangle's normal by more than 90
@@ -2191,10 +2193,13 @@ typedef struct md2_lod {
  *  on an edge of three or more triangles, and seam or border vertices
  *  where seams and borders meet, never move. The collapses stop at a
  *  target or when no collapse is allowed (then a level has more triangles
- *  than it asked for). Time: O(T log T) collapse choices, each O(F) (F
- *  keyframes), plus one O(F) measure of the error per level (an error
- *  level: O(log T) of them). Memory: 36 bytes a vertex and frame for the
- *  quadrics, 12 for the decoded frames, and a few dozen bytes a triangle.
+ *  than it asked for). Time: O(T log T) collapse choices, each over at
+ *  most 16 representative poses (chosen by one pass over the frames),
+ *  and a test of the facing in all F keyframes, O(F), for each candidate
+ *  that comes to the top; plus one O(F) measure of the error per level
+ *  (an error level: O(log T) of them). Memory: 36 bytes a vertex and pose
+ *  for the quadrics, 12 a vertex and frame for the decoded frames, and a
+ *  few dozen bytes a triangle.
  *  On failure every level is zeroed and nothing stays allocated. Errors:
  *  MD2_ERR_INVALID_ARGUMENT (m, targets or levels NULL, num_targets 0, a
  *  target's kind or value, reserved_ not zero, unknown flags; the
@@ -15131,20 +15136,23 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
 #define dot3 md2_single__simplify_dot3
 #define fan md2_single__simplify_fan
 #define neighbours md2_single__simplify_neighbours
+#define poses md2_single__simplify_poses
 #define release md2_single__simplify_release
 #define run md2_single__simplify_run
 #define sub3 md2_single__simplify_sub3
 /*
  * Levels of detail (<md2/simplify.h>, docs/simplify.md): one sequence of
  * half-edge collapses for every keyframe, chosen by quadric error summed
- * over the keyframes.
+ * over representative poses of the keyframes.
  *
  * The work, in order: every check of the input; the frames decoded once
- * (the only pass over the file's vertices); per vertex and frame a
- * quadric of the planes of its triangles, kept relative to the vertex's
- * own position in that frame so that float keeps its precision where the
+ * (the only pass over the file's vertices); at most POSES representative
+ * frames, each standing for the frames nearest to it; per vertex and pose
+ * a quadric of the planes of its triangles, kept relative to the vertex's
+ * own position in that pose so that float keeps its precision where the
  * collapses happen; a heap of vertices by the cost of their best allowed
- * collapse; collapses until the smallest target, each logged (which
+ * collapse (the flip test in every keyframe done when a vertex comes to
+ * the top); collapses until the smallest target, each logged (which
  * corners moved where), so that any prefix of the sequence can be made
  * again; then each level: its prefix made, measured (point to surface,
  * every frame) and turned into a model by md2_rebuild() (GL commands).
@@ -15164,6 +15172,12 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
 
 #define NONE 0xFFFFFFFFu
 #define ALIVE 0xFFFFFFFFu
+#ifndef POSES
+#define POSES 16 /* representative poses for the quadrics */
+#endif
+
+
+
 #define QN 9 /* a quadric: A (xx, yy, zz, xy, xz, yz) and b (x, y, z) */
 
 typedef struct change {
@@ -15186,8 +15200,11 @@ typedef struct sjob {
     md2_allocator a;
     md2_diagnostic *err;
     size_t V, F, T;
+    size_t K;            /* representative poses (POSES at most) */
+    uint32_t *rep;       /* K: their frames */
+    float *weight;       /* K: how many frames each stands for */
     float *pos;          /* F * V * 3: frame f, vertex v at (f * V + v) * 3 */
-    float *quad;         /* V * F * QN: vertex v, frame f at (v * F + f) * QN */
+    float *quad;         /* V * K * QN: vertex v, pose k at (v * K + k) * QN */
     float *qc;           /* V: the constant parts, summed over the frames */
     uint32_t *init_v, *init_s; /* 3T: corners after dropping degenerate triangles */
     uint32_t *tv, *ts;   /* 3T: corners now */
@@ -15245,7 +15262,7 @@ static void release(sjob *j, void *p)
 
 static void release_all(sjob *j)
 {
-    void *all[] = {j->pos, j->quad, j->qc, j->init_v, j->init_s, j->tv, j->ts, j->death,
+    void *all[] = {j->rep, j->weight, j->pos, j->quad, j->qc, j->init_v, j->init_s, j->tv, j->ts, j->death,
                    j->next, j->head, j->tail, j->locked, j->gone_step, j->gone_into,
                    j->heap, j->heap_pos, j->target, j->cost, j->log, j->log_end,
                    j->tris_after, j->fan_a, j->fan_b, j->nb, j->mark, j->todo};
@@ -15396,31 +15413,90 @@ static float quad_eval(const float *q, const float *t)
     return dot3(t, g);
 }
 
-/* The quadrics of every vertex: for each kept triangle and frame, its plane
- * weighted by its area, added to its three corners (relative to each, the
- * plane passes through it: b = 0); for each border edge, the plane through
- * it perpendicular to its triangle, weighted by the edge's length squared,
- * so that borders keep their shape. */
+/* The representative poses: K frames by farthest-point sampling of the
+ * frames' shapes (frame 0 first, then each time the frame farthest from
+ * every pose chosen so far, by the sum of squared distances of at most
+ * SAMPLES vertices spread over the model; ties to the lower frame), each
+ * weighted by the frames nearest to it, so that a cost summed over the
+ * poses stands for the sum over every frame. Returns 0 when out of memory. */
+#define SAMPLES 64
+static int poses(sjob *j)
+{
+    size_t F = j->F, V = j->V, K = j->K, stride = V > SAMPLES ? (V + SAMPLES - 1) / SAMPLES : 1;
+    size_t f, k, v;
+    int ok = 1;
+    float *best;
+    uint32_t *near;
+    if (K == 0)
+        return 1; /* no frame: no pose (and no quadric) */
+    best = (float *)alloc_n(j, F, sizeof(float), &ok);
+    near = (uint32_t *)alloc_n(j, F, sizeof(uint32_t), &ok);
+    if (!ok) {
+        release(j, best);
+        release(j, near);
+        return 0;
+    }
+    for (f = 0; f < F; f++) {
+        best[f] = FLT_MAX;
+        near[f] = 0;
+    }
+    j->rep[0] = 0;
+    for (k = 0;; k++) {
+        size_t far = 0;
+        for (f = 0; f < F; f++) {
+            float d = 0.0f;
+            for (v = 0; v < V; v += stride) {
+                float e[3];
+                sub3(e, P(j, f, (uint32_t)v), P(j, j->rep[k], (uint32_t)v));
+                d = md2__add(d, dot3(e, e));
+            }
+            if (d < best[f]) {
+                best[f] = d;
+                near[f] = (uint32_t)k;
+            }
+            if (best[f] > best[far])
+                far = f;
+        }
+        if (k + 1 == K)
+            break;
+        j->rep[k + 1] = (uint32_t)far;
+    }
+    for (k = 0; k < K; k++)
+        j->weight[k] = 0.0f;
+    for (f = 0; f < F; f++)
+        j->weight[near[f]] = md2__add(j->weight[near[f]], 1.0f);
+    release(j, best);
+    release(j, near);
+    return 1;
+}
+
+/* The quadrics of every vertex: for each kept triangle and pose, its plane
+ * weighted by its area and the pose's weight, added to its three corners
+ * (relative to each, the plane passes through it: b = 0); for each border
+ * or seam edge (border[corner] set: open in the mesh as it is drawn), the
+ * plane through it perpendicular to its triangle, weighted by the edge's
+ * length squared, so that borders and seams keep their shape. */
 static void quadrics(sjob *j, const unsigned char *border)
 {
-    size_t t, f;
+    size_t t, k2;
     int k;
-    memset(j->quad, 0, j->V * j->F * QN * sizeof(float));
+    memset(j->quad, 0, j->V * j->K * QN * sizeof(float));
     memset(j->qc, 0, j->V * sizeof(float));
     for (t = 0; t < j->T; t++) {
         const uint32_t *c = j->init_v + 3 * t;
         if (j->death[t] == 0)
             continue;
-        for (f = 0; f < j->F; f++) {
-            float n[3], len2, len;
+        for (k2 = 0; k2 < j->K; k2++) {
+            size_t f = j->rep[k2];
+            float n[3], len2, len, w = j->weight[k2];
             normal3(n, P(j, f, c[0]), P(j, f, c[1]), P(j, f, c[2]));
             len2 = dot3(n, n);
             if (!(len2 > 0.0f))
                 continue;
             len = sqrt_f(len2);
             for (k = 0; k < 3; k++)
-                quad_add_plane(j->quad + ((size_t)c[k] * j->F + f) * QN, n,
-                               md2__div(0.5f, len));
+                quad_add_plane(j->quad + ((size_t)c[k] * j->K + k2) * QN, n,
+                               md2__div(md2__mul(0.5f, w), len));
             for (k = 0; k < 3; k++) {
                 float e[3], mvec[3];
                 uint32_t a = c[k], b = c[(k + 1) % 3];
@@ -15428,10 +15504,10 @@ static void quadrics(sjob *j, const unsigned char *border)
                     continue;
                 sub3(e, P(j, f, b), P(j, f, a));
                 cross3(mvec, e, n);
-                quad_add_plane(j->quad + ((size_t)a * j->F + f) * QN, mvec,
-                               md2__div(1.0f, len2));
-                quad_add_plane(j->quad + ((size_t)b * j->F + f) * QN, mvec,
-                               md2__div(1.0f, len2));
+                quad_add_plane(j->quad + ((size_t)a * j->K + k2) * QN, mvec,
+                               md2__div(w, len2));
+                quad_add_plane(j->quad + ((size_t)b * j->K + k2) * QN, mvec,
+                               md2__div(w, len2));
             }
         }
     }
@@ -15443,10 +15519,10 @@ static float collapse_cost(const sjob *j, uint32_t v, uint32_t u)
 {
     float e = 0.0f;
     size_t f;
-    const float *q = j->quad + (size_t)v * j->F * QN;
-    for (f = 0; f < j->F; f++, q += QN) {
+    const float *q = j->quad + (size_t)v * j->K * QN;
+    for (f = 0; f < j->K; f++, q += QN) {
         float t[3];
-        sub3(t, P(j, f, u), P(j, f, v));
+        sub3(t, P(j, j->rep[f], u), P(j, j->rep[f], v));
         e = md2__add(e, quad_eval(q, t));
     }
     if (e < 0.0f)
@@ -15458,12 +15534,12 @@ static float collapse_cost(const sjob *j, uint32_t v, uint32_t u)
 static void quad_merge(sjob *j, uint32_t v, uint32_t u, float cost)
 {
     size_t f;
-    float *qv = j->quad + (size_t)v * j->F * QN;
-    float *qu = j->quad + (size_t)u * j->F * QN;
-    for (f = 0; f < j->F; f++, qv += QN, qu += QN) {
+    float *qv = j->quad + (size_t)v * j->K * QN;
+    float *qu = j->quad + (size_t)u * j->K * QN;
+    for (f = 0; f < j->K; f++, qv += QN, qu += QN) {
         float t[3], at[3];
         int i;
-        sub3(t, P(j, f, u), P(j, f, v));
+        sub3(t, P(j, j->rep[f], u), P(j, j->rep[f], v));
         quad_apply(at, qv, t);
         for (i = 0; i < 6; i++)
             qu[i] = md2__add(qu[i], qv[i]);
@@ -15636,19 +15712,20 @@ static int keeps_facing(const sjob *j, uint32_t u, const uint32_t *fanv, size_t 
     for (i = 0; i < n; i++) {
         uint32_t tri = fanv[i] / 3, k = fanv[i] % 3;
         const uint32_t *c = j->tv + 3 * tri, *o = j->init_v + 3 * tri;
+        uint32_t b = c[(k + 1) % 3], d = c[(k + 2) % 3];
+        int moved = c[0] != o[0] || c[1] != o[1] || c[2] != o[2];
         if (c[0] == u || c[1] == u || c[2] == u)
             continue;
         for (f = 0; f < j->F; f++) {
             float before[3], after[3], source[3];
-            const float *p[3];
-            p[0] = P(j, f, c[0]);
-            p[1] = P(j, f, c[1]);
-            p[2] = P(j, f, c[2]);
-            normal3(before, p[0], p[1], p[2]);
-            p[k] = P(j, f, u);
-            normal3(after, p[0], p[1], p[2]);
+            normal3(before, P(j, f, c[k]), P(j, f, b), P(j, f, d));
+            normal3(after, P(j, f, u), P(j, f, b), P(j, f, d));
+            if (dot3(before, after) < 0.0f)
+                return 0;
+            if (!moved)
+                continue; /* the source's triangle is the one before */
             normal3(source, P(j, f, o[0]), P(j, f, o[1]), P(j, f, o[2]));
-            if (dot3(before, after) < 0.0f || dot3(source, after) < 0.0f)
+            if (dot3(source, after) < 0.0f)
                 return 0;
         }
     }
@@ -15736,7 +15813,7 @@ static int allowed(sjob *j, uint32_t v, const nbr *e, const uint32_t *fanv, size
 }
 
 /* v's best allowed collapse into the heap (or v out of it). */
-static void evaluate(sjob *j, uint32_t v)
+static void evaluate(sjob *j, uint32_t v, int all)
 {
     size_t n, num_nb, i, specials = 0;
     int nonmanifold = 0;
@@ -15775,7 +15852,7 @@ static void evaluate(sjob *j, uint32_t v)
         if (pick == (size_t)-1)
             break;
         if (allowed(j, v, &j->nb[pick], j->fan_a, n, num_nb, specials) &&
-            keeps_facing(j, j->nb[pick].vertex, j->fan_a, n)) {
+            (!all || keeps_facing(j, j->nb[pick].vertex, j->fan_a, n))) {
             heap_set(j, v, j->nb[pick].cost, j->nb[pick].vertex);
             return;
         }
@@ -15863,9 +15940,9 @@ static int collapse(sjob *j, uint32_t v, uint32_t u)
                 j->todo[num_nb++] = c[x];
             }
     }
-    evaluate(j, u);
+    evaluate(j, u, 0);
     for (i = 0; i < num_nb; i++)
-        evaluate(j, j->todo[i]);
+        evaluate(j, j->todo[i], 0);
     return 1;
 }
 
@@ -16274,7 +16351,10 @@ static md2_result setup(sjob *j)
     unsigned char *border;
 
     j->pos = (float *)alloc_n(j, F * V, 3 * sizeof(float), &ok);
-    j->quad = (float *)alloc_n(j, V * F, QN * sizeof(float), &ok);
+    j->K = F < POSES ? F : POSES;
+    j->rep = (uint32_t *)alloc_n(j, j->K, sizeof(uint32_t), &ok);
+    j->weight = (float *)alloc_n(j, j->K, sizeof(float), &ok);
+    j->quad = (float *)alloc_n(j, V * j->K, QN * sizeof(float), &ok);
     j->qc = (float *)alloc_n(j, V, sizeof(float), &ok);
     j->init_v = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
     j->init_s = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
@@ -16356,8 +16436,15 @@ static md2_result setup(sjob *j)
             uint32_t corner = j->fan_a[i], w = j->tv[3 * (corner / 3) + (corner % 3 + 1) % 3];
             for (x = 0; j->nb[x].vertex != w; x++) {
             }
-            border[corner] = j->nb[x].count == 1;
+            /* border edges, and seam edges (open in the mesh as drawn) */
+            border[corner] = j->nb[x].count == 1 || (j->nb[x].count == 2 && j->nb[x].special);
         }
+    }
+    if (!poses(j)) {
+        release(j, border);
+        return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
+                         "md2_simplify: out of memory choosing the poses of %lu frames",
+                         (unsigned long)F);
     }
     quadrics(j, border);
     release(j, border);
@@ -16378,7 +16465,7 @@ static md2_result setup(sjob *j)
     j->steps = 0;
     j->heap_n = 0;
     for (v = 0; v < V; v++)
-        evaluate(j, (uint32_t)v);
+        evaluate(j, (uint32_t)v, 0);
     return MD2_OK;
 }
 
@@ -16387,7 +16474,7 @@ static md2_result run(sjob *j, size_t goal)
 {
     while (j->live > goal && j->heap_n > 0) {
         uint32_t v = j->heap[0];
-        evaluate(j, v); /* what changed around it since it was put there */
+        evaluate(j, v, 1); /* what changed around it, and every frame's facing */
         if (j->heap_n == 0 || j->heap[0] != v)
             continue;
         if (!collapse(j, v, j->target[v]))
@@ -16511,7 +16598,9 @@ void md2_lod_free(md2_lod *lod)
 }
 #undef NONE
 #undef ALIVE
+#undef POSES
 #undef QN
+#undef SAMPLES
 #undef CELL
 #undef allowed
 #undef change
@@ -16520,6 +16609,7 @@ void md2_lod_free(md2_lod *lod)
 #undef dot3
 #undef fan
 #undef neighbours
+#undef poses
 #undef release
 #undef run
 #undef sub3

@@ -11,9 +11,9 @@
  * shapes (the cylinder straight in frame 0 and a quarter circle in the
  * last, the waving plane with its seam) it asserts the issue's goal: the
  * largest and the mean error over the frames at most 0.7 times
- * meshoptimizer's, at 50 % and 25 %. On the corpus models the goal is
- * measured and printed, not asserted: they miss it (docs/simplify.md has
- * the numbers).
+ * meshoptimizer's, at 50 % and 25 %. On the corpus models it asserts the
+ * goal where it holds (faerie's largest error at 50 %); the other cells
+ * miss it and are measured and printed (docs/simplify.md has the numbers).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -140,7 +140,10 @@ static void test_corpus(void **state)
         a = compare(m, 0.5, names[i]);
         b = compare(m, 0.25, names[i]);
         assert_true(a.ours_tris <= a.meshopt_tris);
-        assert_true(b.ours_tris <= b.meshopt_tris + 8); /* where collapses run out */
+        if (i == 0) /* faerie at 50 %: the one corpus cell where the goal holds */
+            assert_true(a.ours_max <= 0.7 * a.meshopt_max);
+        /* where collapses run out (docs/simplify.md, Limits): within a tenth */
+        assert_true(b.ours_tris <= b.meshopt_tris + b.meshopt_tris / 10);
         md2_free(m);
         found++;
     }

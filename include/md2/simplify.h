@@ -4,9 +4,11 @@
  * md2_simplify() removes triangles from an animated model by half-edge
  * collapses (a vertex merged into a neighbour, which keeps its bytes in
  * every frame), one sequence of collapses for all keyframes, each chosen
- * by its error summed over every keyframe: a quadric of the planes of the
- * vertex's triangles in each frame, area-weighted, summed over the frames
- * (Mohr and Gleicher, "Deformation sensitive decimation", 2003). A collapse
+ * by its error summed over the keyframes: a quadric of the planes of the
+ * vertex's triangles in each of at most 16 representative poses, each
+ * weighted by its area and by the frames the pose stands for, summed over
+ * the poses (Mohr and Gleicher, "Deformation sensitive decimation", 2003;
+ * the poses chosen by farthest-point sampling of the frames). A collapse
  * never tears the skin (texcoords of the result are texcoords of the
  * source at the surviving vertex; seams and open borders collapse only
  * along themselves), never turns a triangle's normal by more than 90
@@ -94,10 +96,13 @@ typedef struct md2_lod {
  *  on an edge of three or more triangles, and seam or border vertices
  *  where seams and borders meet, never move. The collapses stop at a
  *  target or when no collapse is allowed (then a level has more triangles
- *  than it asked for). Time: O(T log T) collapse choices, each O(F) (F
- *  keyframes), plus one O(F) measure of the error per level (an error
- *  level: O(log T) of them). Memory: 36 bytes a vertex and frame for the
- *  quadrics, 12 for the decoded frames, and a few dozen bytes a triangle.
+ *  than it asked for). Time: O(T log T) collapse choices, each over at
+ *  most 16 representative poses (chosen by one pass over the frames),
+ *  and a test of the facing in all F keyframes, O(F), for each candidate
+ *  that comes to the top; plus one O(F) measure of the error per level
+ *  (an error level: O(log T) of them). Memory: 36 bytes a vertex and pose
+ *  for the quadrics, 12 a vertex and frame for the decoded frames, and a
+ *  few dozen bytes a triangle.
  *  On failure every level is zeroed and nothing stays allocated. Errors:
  *  MD2_ERR_INVALID_ARGUMENT (m, targets or levels NULL, num_targets 0, a
  *  target's kind or value, reserved_ not zero, unknown flags; the
