@@ -26,7 +26,7 @@ static void synopsis(FILE *f)
     fputs("usage: md2 export MODEL -o OUT.{obj,gltf,glb} [--anim NAME] [--frame N]\n"
           "                  [--y-up] [--skin FILE] [--max-output BYTES]\n"
           "                  [--max-skin-pixels N] [--compact] [--keyframe-error E]\n"
-          "                  [--max-targets N]\n",
+          "                  [--max-targets N] [--profile bevy]\n",
           f);
 }
 
@@ -55,6 +55,7 @@ static void usage(FILE *f)
           "                 glTF: at most N (2 or more) morph targets a mesh: long\n"
           "                 animations are split over several meshes whose visibility\n"
           "                 each clip switches (default: no limit).\n"
+          "  --profile bevy glTF: --max-targets 256 (Bevy's MAX_MORPH_WEIGHTS).\n"
           "  --anim NAME    OBJ: one file per keyframe of the animation (OUT_000.obj, ...);\n"
           "                 glTF: only this animation.\n"
           "  --frame N      the keyframe an OBJ holds, or a glTF mesh shows when no animation\n"
@@ -248,7 +249,7 @@ int tool_export(int argc, char **argv)
 {
     const char *model_path = NULL, *out_path = NULL, *anim_name = NULL, *skin_arg = NULL;
     const char *frame_arg = NULL, *max_output_arg = NULL, *max_pixels_arg = NULL;
-    const char *error_arg = NULL, *targets_arg = NULL;
+    const char *error_arg = NULL, *targets_arg = NULL, *profile_arg = NULL;
     long max_targets = 0;
     double keyframe_error = -1.0;
     int compact = 0;
@@ -296,6 +297,8 @@ int tool_export(int argc, char **argv)
             value = &error_arg;
         else if (strcmp(a, "--max-targets") == 0)
             value = &targets_arg;
+        else if (strcmp(a, "--profile") == 0)
+            value = &profile_arg;
         else if (strcmp(a, "--y-up") == 0) {
             y_up = 1;
             continue;
@@ -333,6 +336,13 @@ int tool_export(int argc, char **argv)
     if (targets_arg && !tool_parse_long(targets_arg, 2, 1000000000L, &max_targets))
         return usage_error("--max-targets needs a number of morph targets (2 or more), not '%s'",
                            targets_arg);
+    if (profile_arg) {
+        /* the engines whose morph target caps their documentation states */
+        if (strcmp(profile_arg, "bevy") != 0)
+            return usage_error("unknown --profile '%s' (there is: bevy)", profile_arg);
+        if (!targets_arg)
+            max_targets = 256; /* bevy_mesh 0.19: MAX_MORPH_WEIGHTS */
+    }
     r = tool_load(model_path, 0, &tm, &diag);
     if (r != MD2_OK) {
         tool_load_error(EXPORT_CMD, model_path, &diag);
