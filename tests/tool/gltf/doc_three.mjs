@@ -20,6 +20,8 @@ import { readFileSync, writeFileSync, symlinkSync, existsSync, rmSync } from 'no
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 
+import './three_node.mjs';
+
 let npm = null, doc = null, dir = null;
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
@@ -45,18 +47,8 @@ const modulePath = path.join(dir, 'doc_example.mjs');
 // the example, then what the check reads from it
 writeFileSync(modulePath, `${m[1]}\nexport { gltf, mixer, idle, bounce, playOnce };\n`);
 
-// What a page has and Node does not.
-if (typeof globalThis.ProgressEvent === 'undefined') {
-  globalThis.ProgressEvent = class ProgressEvent extends Event {
-    constructor(type, init = {}) {
-      super(type);
-      this.lengthComputable = Boolean(init.lengthComputable);
-      this.loaded = init.loaded ?? 0;
-      this.total = init.total ?? 0;
-    }
-  };
-}
-// A page's relative URLs are relative to the page: here to FOLDER.
+// What a page has and Node does not: ProgressEvent (three_node.mjs) ...
+// ... relative URLs, relative to the page: here to FOLDER ...
 const page = 'http://page.invalid/';
 const RealRequest = globalThis.Request;
 globalThis.Request = class Request extends RealRequest {
