@@ -602,9 +602,9 @@ static int blend_holds(gltf *g, const md2_anim *an, size_t i, size_t j)
  * first frame, one frame time after its last (md2_player wraps that way);
  * every clip has at least two keys, so its duration is never 0 (a
  * one-frame animation lasts 1 / fps seconds; a rate of 0, which holds the
- * first frame, 1 second). Of the keys between the first and the last,
- * those that blending the kept keys on either side gives within E are
- * dropped: from each kept key, the next kept one is found by doubling the
+ * first frame, 1 second). The first and the last keyframe stay (and a
+ * loop's wrap); of the keys between, those that blending the kept keys on
+ * either side gives within E are dropped: from each kept key, the next kept one is found by doubling the
  * distance while every key between stays within E, then halving between
  * the last distance that held and the first that did not (up to
  * KEY_LOOKAHEAD keys ahead): O(n log n) blends, not O(n^2). */
@@ -637,6 +637,8 @@ static int select_keys(gltf *g, size_t a)
         if (i + 1 >= m)
             break;
         jmax = m - 1 - i > KEY_LOOKAHEAD ? i + KEY_LOOKAHEAD : m - 1;
+        if (i < n - 1 && jmax > n - 1)
+            jmax = n - 1; /* the animation's last keyframe stays, before a loop's wrap */
         hi = jmax + 1; /* the nearest key known not to hold */
         if (g->keyframe_error > 0.0 && i + 2 <= jmax) {
             int r;
