@@ -2,9 +2,18 @@
  * md2 export: glTF 2.0 (.gltf with the buffer as a data URI, .glb).
  *
  * The welded mesh of md2_mesh_build() (its vertex order kept), one morph
- * target per keyframe, one animation per named animation driving the
- * morph weights, and a material with the skin. Compact thanks to
- * KHR_mesh_quantization and sparse accessors:
+ * target per kept keyframe, one animation per named animation driving the
+ * morph weights (the idle one first: order_anims()), and a material with
+ * the skin. Keyframes that blending their kept neighbours reproduces
+ * within --keyframe-error are dropped (select_keys()); --max-targets
+ * splits the targets over several meshes, one node each, that the clips
+ * show and hide with STEP scale keys (make_parts(), split_channels()).
+ *
+ * The default layout needs no extension: the base POSITION and NORMAL are
+ * the default animation's first keyframe as floats, in model units at
+ * node scale 1, and each morph target is its keyframe's float deltas from
+ * them (float_bases(), write_float_morph_views()). --compact is smaller
+ * thanks to KHR_mesh_quantization and sparse accessors:
  *
  *  - base POSITION: float32, the per-vertex midpoint of its range over all
  *    keyframes, in node-local units (world / s);
