@@ -66,9 +66,9 @@ enum {
 enum {
     VIEW_INDICES,      /* triangle indices */
     VIEW_VERTICES,     /* base POSITION, NORMAL, TEXCOORD_0: 32 bytes a vertex */
-    VIEW_SPARSE_INDEX, /* 0..n-1: the sparse indices of every morph accessor */
-    VIEW_MORPH_POS,    /* morph position deltas: 3 int16 a vertex, target after target */
-    VIEW_MORPH_NRM,    /* morph normal deltas: 3 int8 a vertex, target after target */
+    VIEW_SPARSE_INDEX, /* compact: 0..n-1, the sparse indices of every morph accessor */
+    VIEW_MORPH_POS,    /* morph position deltas (compact: 3 int16 a vertex; else 3 floats), target after target */
+    VIEW_MORPH_NRM,    /* morph normal deltas (compact: 3 int8 a vertex; else 3 floats), target after target */
     VIEW_ANIM,         /* animation times, sparse weight indices and values */
     VIEW_IMAGE,        /* the skin as PNG */
     VIEW_COUNT
