@@ -25,7 +25,8 @@ static void synopsis(FILE *f)
 {
     fputs("usage: md2 export MODEL -o OUT.{obj,gltf,glb} [--anim NAME] [--frame N]\n"
           "                  [--z-up] [--normals smooth] [--skin FILE] [--max-output BYTES]\n"
-          "                  [--max-skin-pixels N]\n",
+          "                  [--max-skin-pixels N] [--compact] [--keyframe-error E]\n"
+          "                  [--max-targets N] [--profile bevy]\n",
           f);
 }
 
@@ -38,8 +39,23 @@ static void usage(FILE *f)
           "  -o, --output OUT\n"
           "                 .obj: one keyframe, with OUT.mtl and the skin as OUT.png;\n"
           "                 .gltf: one file (its buffer as a data: URI); .glb: binary glTF.\n"
-          "                 glTF holds the welded mesh, a morph target per keyframe and an\n"
-          "                 animation per named animation (KHR_mesh_quantization).\n"
+          "                 glTF holds the welded mesh (float positions and normals, the\n"
+          "                 first keyframe of the default animation, in model units), a\n"
+          "                 morph target per kept keyframe and an animation per named\n"
+          "                 animation, the idle one (stand, idle, else the first that\n"
+          "                 loops) first.\n"
+          "  --compact      glTF: quantised positions and normals, several times smaller\n"
+          "                 (needs KHR_mesh_quantization; node scale = the step).\n"
+          "  --keyframe-error E\n"
+          "                 glTF: drop the keyframes of an animation that blending their\n"
+          "                 kept neighbours gives within E (the largest vertex distance,\n"
+          "                 in model units; default: half the model's smallest\n"
+          "                 quantisation step; 0 keeps every keyframe).\n"
+          "  --max-targets N\n"
+          "                 glTF: at most N (2 or more) morph targets a mesh: long\n"
+          "                 animations are split over several meshes whose visibility\n"
+          "                 each clip switches (default: no limit).\n"
+          "  --profile bevy glTF: --max-targets 256 (Bevy's MAX_MORPH_WEIGHTS).\n"
           "  --anim NAME    OBJ: one file per keyframe of the animation (OUT_000.obj, ...);\n"
           "                 glTF: only this animation.\n"
           "  --frame N      the keyframe an OBJ holds, or a glTF mesh shows when no animation\n"
@@ -238,6 +254,10 @@ int tool_export(int argc, char **argv)
     const char *model_path = NULL, *out_path = NULL, *anim_name = NULL, *skin_arg = NULL;
     const char *frame_arg = NULL, *max_output_arg = NULL, *max_pixels_arg = NULL;
     const char *normals_arg = NULL;
+    const char *error_arg = NULL, *targets_arg = NULL, *profile_arg = NULL;
+    long max_targets = 0;
+    double keyframe_error = -1.0;
+    int compact = 0;
     long max_output = (long)EXPORT_MAX_OUTPUT, max_pixels = (long)TOOL_MAX_SKIN_PIXELS;
     int y_up = 1, format, i, status, options = 1;
     long frame = 0;
@@ -280,8 +300,17 @@ int tool_export(int argc, char **argv)
             value = &max_pixels_arg;
         else if (strcmp(a, "--normals") == 0)
             value = &normals_arg;
+        else if (strcmp(a, "--keyframe-error") == 0)
+            value = &error_arg;
+        else if (strcmp(a, "--max-targets") == 0)
+            value = &targets_arg;
+        else if (strcmp(a, "--profile") == 0)
+            value = &profile_arg;
         else if (strcmp(a, "--y-up") == 0 || strcmp(a, "--z-up") == 0) {
             y_up = a[2] == 'y';
+            continue;
+        } else if (strcmp(a, "--compact") == 0) {
+            compact = 1;
             continue;
         } else {
             return usage_error("unknown option '%s'", a);
@@ -310,6 +339,19 @@ int tool_export(int argc, char **argv)
     if (max_pixels_arg && !tool_parse_long(max_pixels_arg, 1, 2147483647L, &max_pixels))
         return usage_error("--max-skin-pixels needs a number of pixels (1 or more), not '%s'",
                            max_pixels_arg);
+    if (error_arg && (!tool_parse_double(error_arg, &keyframe_error) || !(keyframe_error >= 0.0)))
+        return usage_error("--keyframe-error needs a distance in model units (0 or more), not '%s'",
+                           error_arg);
+    if (targets_arg && !tool_parse_long(targets_arg, 2, 1000000000L, &max_targets))
+        return usage_error("--max-targets needs a number of morph targets (2 or more), not '%s'",
+                           targets_arg);
+    if (profile_arg) {
+        /* the engines whose morph target caps their documentation states */
+        if (strcmp(profile_arg, "bevy") != 0)
+            return usage_error("unknown --profile '%s' (there is: bevy)", profile_arg);
+        if (!targets_arg)
+            max_targets = 256; /* bevy_mesh 0.19: MAX_MORPH_WEIGHTS */
+    }
     r = tool_load(model_path, 0, &tm, &diag);
     if (r != MD2_OK) {
         tool_load_error(EXPORT_CMD, model_path, &diag);
@@ -335,6 +377,9 @@ int tool_export(int argc, char **argv)
     job.tm = &tm;
     job.y_up = y_up;
     job.max_output = (double)max_output;
+    job.compact = compact;
+    job.keyframe_error = keyframe_error;
+    job.max_targets = (unsigned long)max_targets;
     job.anims = tm.anims;
     job.num_anims = tm.num_anims;
     status = TOOL_FAILED;
