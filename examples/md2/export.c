@@ -95,11 +95,12 @@ static int format_of(const char *path)
 /* A bad command line: the message (fmt has one %s), then the synopsis. */
 static int usage_error(const char *fmt, const char *arg)
 {
-    fputs("md2 " EXPORT_CMD ": ", stderr);
-    tool_term_printf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    synopsis(stderr);
-    fputs("`md2 export --help` describes the options.\n", stderr);
+    FILE *err = tool_stderr();
+    fputs("md2 " EXPORT_CMD ": ", err);
+    tool_term_printf(err, fmt, arg);
+    fputc('\n', err);
+    synopsis(err);
+    fputs("`md2 export --help` describes the options.\n", err);
     return TOOL_USAGE;
 }
 
@@ -107,38 +108,40 @@ static int usage_error(const char *fmt, const char *arg)
 static void note_no_skin(const export_job *job)
 {
     const md2_model *m = job->tm->model;
+    FILE *err = tool_stderr();
     size_t i, shown = m->num_skins > 4 ? 3 : m->num_skins;
     if (m->num_skins == 0) {
         tool_error(EXPORT_CMD, "note: %s names no skin; no texture (--skin FILE gives one)",
                    job->model_path);
         return;
     }
-    tool_term_printf(stderr, "md2 " EXPORT_CMD ": note: no skin file found for %s (it names ",
+    tool_term_printf(err, "md2 " EXPORT_CMD ": note: no skin file found for %s (it names ",
                      job->model_path);
     for (i = 0; i < shown; i++) {
         if (i > 0)
-            fputs(", ", stderr);
-        tool_put_clean(stderr, m->skins[i].name);
+            fputs(", ", err);
+        tool_put_clean(err, m->skins[i].name);
     }
     if (shown < m->num_skins)
-        fprintf(stderr, " and %lu more", (unsigned long)(m->num_skins - shown));
-    fputs("); no texture (--skin FILE gives one)\n", stderr);
+        fprintf(err, " and %lu more", (unsigned long)(m->num_skins - shown));
+    fputs("); no texture (--skin FILE gives one)\n", err);
 }
 
 /* The note for a skin that was found but cannot be read: err, the
  * loader's sentence, with the skin's path in it written as "it". */
 static void note_unreadable_skin(const char *path, const char *err)
 {
+    FILE *err_out = tool_stderr();
     size_t n = strlen(path);
     const char *at = n > 0 ? strstr(err, path) : NULL;
-    tool_term_printf(stderr, "md2 " EXPORT_CMD ": note: %s cannot be read (", path);
+    tool_term_printf(err_out, "md2 " EXPORT_CMD ": note: %s cannot be read (", path);
     if (at == err && strncmp(err + n, ": ", 2) == 0)
-        tool_put_clean(stderr, err + n + 2);
+        tool_put_clean(err_out, err + n + 2);
     else if (at)
-        tool_term_printf(stderr, "%.*sit%s", (int)(at - err), err, at + n);
+        tool_term_printf(err_out, "%.*sit%s", (int)(at - err), err, at + n);
     else
-        tool_put_clean(stderr, err);
-    fputs("); no texture (--skin FILE gives one)\n", stderr);
+        tool_put_clean(err_out, err);
+    fputs("); no texture (--skin FILE gives one)\n", err_out);
 }
 
 /* The skin: --skin FILE, else the model's own skin found as a game would.
@@ -229,13 +232,37 @@ int export_within_budget(const export_job *job, double bytes, int exact)
     return 0;
 }
 
-int tool_export(int argc, char **argv)
+/* The format --format names, or FORMAT_NONE. */
+static int format_named(const char *name)
+{
+    if (strcmp(name, "obj") == 0)
+        return FORMAT_OBJ;
+    if (strcmp(name, "gltf") == 0)
+        return FORMAT_GLTF;
+    if (strcmp(name, "glb") == 0)
+        return FORMAT_GLB;
+    return FORMAT_NONE;
+}
+
+/* 1 if path is a folder (or a link to one), or ends in '/'. */
+static int names_folder(const char *path)
+{
+    size_t n = strlen(path);
+    return (n > 0 && path[n - 1] == '/') || export_is_folder(path);
+}
+
+/* The export the command line asks for: of one model (one_model: a model
+ * of a folder export, whose words export_folder() made), else of a folder
+ * when the command line names one, several models or -o OUTDIR/. roles
+ * (argc bytes, zeroed) is filled for export_folder(). */
+static int export_main(int argc, char **argv, int one_model, unsigned char *roles)
 {
     const char *model_path = NULL, *out_path = NULL, *anim_name = NULL, *skin_arg = NULL;
     const char *frame_arg = NULL, *max_output_arg = NULL, *max_pixels_arg = NULL;
+    const char *format_arg = NULL, *jobs_arg = NULL;
     long max_output = (long)EXPORT_MAX_OUTPUT, max_pixels = (long)TOOL_MAX_SKIN_PIXELS;
-    int y_up = 0, format, i, status, options = 1;
-    long frame = 0;
+    int y_up = 0, format, i, status, options = 1, inputs = 0;
+    long frame = 0, jobs = 0;
     tool_model tm;
     md2_diagnostic diag;
     md2_result r;
@@ -248,12 +275,16 @@ int tool_export(int argc, char **argv)
         const char *a = argv[i];
         const char **value = NULL;
         if (!options || a[0] != '-' || a[1] == '\0') {
-            if (model_path)
+            if (model_path && one_model)
                 return usage_error("one model at a time ('%s' is a second one)", a);
-            model_path = a;
+            if (!model_path)
+                model_path = a;
+            roles[i] = EXPORT_WORD_INPUT;
+            inputs++;
             continue;
         }
         if (strcmp(a, "--") == 0) {
+            roles[i] = EXPORT_WORD_FOLDER;
             options = 0;
             continue;
         }
@@ -263,6 +294,10 @@ int tool_export(int argc, char **argv)
         }
         if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)
             value = &out_path;
+        else if (strcmp(a, "--format") == 0)
+            value = &format_arg;
+        else if (strcmp(a, "--jobs") == 0)
+            value = &jobs_arg;
         else if (strcmp(a, "--anim") == 0)
             value = &anim_name;
         else if (strcmp(a, "--frame") == 0)
@@ -283,16 +318,20 @@ int tool_export(int argc, char **argv)
             return usage_error("%s is given twice", a);
         if (i + 1 >= argc)
             return usage_error("%s needs a value", a);
+        if (value == &out_path || value == &format_arg || value == &jobs_arg)
+            roles[i] = roles[i + 1] = EXPORT_WORD_FOLDER;
         *value = argv[++i];
     }
     if (!model_path)
         return usage_error("%s", "no MODEL given");
     if (!out_path)
-        return usage_error("%s", "no output given (-o OUT.obj, OUT.gltf or OUT.glb)");
-    format = format_of(out_path);
-    if (format == FORMAT_NONE)
-        return usage_error("cannot tell the format of '%s': the output must end in .obj, "
-                           ".gltf or .glb", out_path);
+        return usage_error("%s", "no output given (-o OUT.obj, OUT.gltf or OUT.glb, or "
+                           "-o OUTDIR/ for folders)");
+    if (format_arg && format_named(format_arg) == FORMAT_NONE)
+        return usage_error("--format needs glb, gltf or obj, not '%s'", format_arg);
+    if (jobs_arg && !tool_parse_long(jobs_arg, 1, EXPORT_MAX_JOBS, &jobs))
+        return usage_error("--jobs needs a number of threads (1 to " EXPORT_MAX_JOBS_TEXT
+                           "), not '%s'", jobs_arg);
     if (frame_arg && !tool_parse_long(frame_arg, 0, LONG_MAX, &frame))
         return usage_error("--frame needs a keyframe number (0, 1, ...), not '%s'", frame_arg);
     if (max_output_arg && !tool_parse_long(max_output_arg, 1, LONG_MAX, &max_output))
@@ -301,6 +340,24 @@ int tool_export(int argc, char **argv)
     if (max_pixels_arg && !tool_parse_long(max_pixels_arg, 1, 2147483647L, &max_pixels))
         return usage_error("--max-skin-pixels needs a number of pixels (1 or more), not '%s'",
                            max_pixels_arg);
+    if (!one_model && (inputs > 1 || names_folder(model_path) || names_folder(out_path))) {
+        format = format_arg ? format_named(format_arg) : FORMAT_GLB;
+        if (export_exists_not_folder(out_path))
+            return usage_error("-o %s is a file: the export of a folder or of several models "
+                               "needs -o OUTDIR/", out_path);
+        return export_folder(argc, argv, roles, out_path,
+                             format == FORMAT_OBJ ? ".obj" : format == FORMAT_GLTF ? ".gltf" : ".glb",
+                             jobs);
+    }
+    if (jobs_arg)
+        return usage_error("--jobs %s: one model is exported by one thread (--jobs is for "
+                           "folders)", jobs_arg);
+    format = format_of(out_path);
+    if (format == FORMAT_NONE)
+        return usage_error("cannot tell the format of '%s': the output must end in .obj, "
+                           ".gltf or .glb", out_path);
+    if (format_arg && format_named(format_arg) != format)
+        return usage_error("--format disagrees with the output's extension ('%s')", out_path);
     r = tool_load(model_path, 0, &tm, &diag);
     if (r != MD2_OK) {
         tool_load_error(EXPORT_CMD, model_path, &diag);
@@ -347,4 +404,28 @@ done:
     free(png);
     tool_model_free(&tm);
     return status;
+}
+
+/* export_main() with its roles. */
+static int run_export(int argc, char **argv, int one_model)
+{
+    unsigned char *roles = (unsigned char *)calloc((size_t)argc + 1, 1);
+    int status;
+    if (!roles) {
+        tool_error(EXPORT_CMD, "out of memory");
+        return TOOL_FAILED;
+    }
+    status = export_main(argc, argv, one_model, roles);
+    free(roles);
+    return status;
+}
+
+int tool_export(int argc, char **argv)
+{
+    return run_export(argc, argv, 0);
+}
+
+int export_model(int argc, char **argv)
+{
+    return run_export(argc, argv, 1);
 }

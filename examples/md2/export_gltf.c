@@ -656,9 +656,9 @@ static int write_animations(gltf *g)
             /* the side-file parsers refuse rates whose times would not be
              * finite floats; this keeps the file valid whatever comes */
             if (!(times[k] > times[k - 1]) || !(times[k] <= FLT_MAX)) {
-                fputs("md2 " EXPORT_CMD ": animation '", stderr);
-                tool_put_clean(stderr, an->name);
-                fprintf(stderr, "': its rate (%g fps) gives key times that glTF's floats cannot "
+                fputs("md2 " EXPORT_CMD ": animation '", tool_stderr());
+                tool_put_clean(tool_stderr(), an->name);
+                fprintf(tool_stderr(), "': its rate (%g fps) gives key times that glTF's floats cannot "
                         "hold\n", (double)an->fps);
                 ok = 0;
                 break;
@@ -667,9 +667,9 @@ static int write_animations(gltf *g)
         if (!ok)
             break;
         if (!mul_size(keys, g->nt, &total) || total > 0xFFFFFFFFu) {
-            fputs("md2 " EXPORT_CMD ": animation '", stderr);
-            tool_put_clean(stderr, an->name);
-            fputs("' has too many weights for glTF\n", stderr);
+            fputs("md2 " EXPORT_CMD ": animation '", tool_stderr());
+            tool_put_clean(tool_stderr(), an->name);
+            fputs("' has too many weights for glTF\n", tool_stderr());
             ok = 0;
             break;
         }
@@ -878,6 +878,7 @@ int export_gltf(const export_job *job, int binary)
     md2_result r;
     xbuf json, file;
     int ok = 0;
+    FILE *out;
     double least;
     size_t a;
 
@@ -984,23 +985,24 @@ int export_gltf(const export_job *job, int binary)
         !tool_write_file(EXPORT_CMD, job->out_path, file.data, file.size))
         goto fail;
 
-    tool_term_printf(stdout, "wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph target%s, "
+    out = tool_stdout();
+    tool_term_printf(out, "wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph target%s, "
            "%lu animation%s, ", job->out_path, (unsigned long)file.size, (unsigned long)g.nv,
            (unsigned long)(g.mesh->num_indices / 3), (unsigned long)g.nt, g.nt == 1 ? "" : "s",
            (unsigned long)job->num_anims, job->num_anims == 1 ? "" : "s");
     if (job->png)
-        tool_term_printf(stdout, "skin %s (%dx%d, %lu bytes of PNG)", job->skin_path, job->skin_width,
+        tool_term_printf(out, "skin %s (%dx%d, %lu bytes of PNG)", job->skin_path, job->skin_width,
                job->skin_height, (unsigned long)job->png_size);
     else
-        printf("no skin");
-    printf("; quantized positions within %.2g of the model's size",
+        fprintf(out, "no skin");
+    fprintf(out, "; quantized positions within %.2g of the model's size",
            g.size > 0.0 ? g.max_error / g.size : 0.0);
     if (g.short_normals)
-        printf(", normals of %lu vertices shortened (to %.2g at least)", g.short_normals,
+        fprintf(out, ", normals of %lu vertices shortened (to %.2g at least)", g.short_normals,
                g.min_length);
     if (g.normal_clamps)
-        printf(", %lu normal components clamped", g.normal_clamps);
-    printf("\n");
+        fprintf(out, ", %lu normal components clamped", g.normal_clamps);
+    fprintf(out, "\n");
     ok = 1;
     goto done;
 
