@@ -347,7 +347,7 @@ static int inside_output(const char *input, const char *path, const struct stat 
     size_t i;
     if (!p)
         return 0;
-    for (i = n; i-- > start && !inside;) {
+    for (i = n; i-- > start + 1 && !inside;) { /* the folders below input */
         struct stat st;
         if (p[i] != '/')
             continue;
