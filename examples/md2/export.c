@@ -58,6 +58,16 @@ static void usage(FILE *f)
           "                 4096), checked before it is decoded\n"
           "  -h, --help     this text; -- ends the options (a MODEL named -x.md2)\n"
           "\n"
+          "Folders: md2 export DIR|MODEL... -o OUTDIR/ [--format glb|gltf|obj] [--jobs N]\n"
+          "exports every .md2 below each DIR (any case) to OUTDIR/ + its path below DIR\n"
+          "(a MODEL: its name) with the format's extension, making folders as needed,\n"
+          "each model with the options above; models already inside OUTDIR are skipped.\n"
+          "  --format F     glb (default), gltf or obj\n"
+          "  --jobs N       export N models at a time (default: one per online CPU)\n"
+          "A failure is listed (\"PATH: failed: REASON\") and the others go on; then\n"
+          "\"N models: N exported, N failed\". On a terminal, a progress bar on stderr\n"
+          "for 100 models or more. Exit status 1 when any failed.\n"
+          "\n"
           "Animations come from MODEL.anm or MODEL.framegroups beside the model, else from\n"
           "the frame names. Nothing is written when anything fails, and files of the same\n"
           "names stay as they were. docs/tool.md has more.\n"
@@ -244,11 +254,30 @@ static int format_named(const char *name)
     return FORMAT_NONE;
 }
 
-/* 1 if path is a folder (or a link to one), or ends in '/'. */
-static int names_folder(const char *path)
+/* 1 if path ends in '/'. */
+static int ends_in_slash(const char *path)
 {
     size_t n = strlen(path);
-    return (n > 0 && path[n - 1] == '/') || export_is_folder(path);
+    return n > 0 && path[n - 1] == '/';
+}
+
+/* 1 if the command line asks for the export of a folder: -o OUTDIR/, or
+ * an -o without the extension of a format that is a folder, or with a
+ * folder or several models to export. */
+static int folder_export(int argc, char **argv, const unsigned char *roles, int inputs,
+                         const char *out_path)
+{
+    int i;
+    if (ends_in_slash(out_path))
+        return 1;
+    if (format_of(out_path) != FORMAT_NONE)
+        return 0;
+    if (inputs > 1 || export_is_folder(out_path))
+        return 1;
+    for (i = 1; i < argc; i++)
+        if (roles[i] == EXPORT_WORD_INPUT && export_is_folder(argv[i]))
+            return 1;
+    return 0;
 }
 
 /* The export the command line asks for: of one model (one_model: a model
@@ -259,7 +288,7 @@ static int export_main(int argc, char **argv, int one_model, unsigned char *role
 {
     const char *model_path = NULL, *out_path = NULL, *anim_name = NULL, *skin_arg = NULL;
     const char *frame_arg = NULL, *max_output_arg = NULL, *max_pixels_arg = NULL;
-    const char *format_arg = NULL, *jobs_arg = NULL;
+    const char *format_arg = NULL, *jobs_arg = NULL, *second_input = NULL;
     long max_output = (long)EXPORT_MAX_OUTPUT, max_pixels = (long)TOOL_MAX_SKIN_PIXELS;
     int y_up = 0, format, i, status, options = 1, inputs = 0;
     long frame = 0, jobs = 0;
@@ -279,6 +308,8 @@ static int export_main(int argc, char **argv, int one_model, unsigned char *role
                 return usage_error("one model at a time ('%s' is a second one)", a);
             if (!model_path)
                 model_path = a;
+            else if (!second_input)
+                second_input = a;
             roles[i] = EXPORT_WORD_INPUT;
             inputs++;
             continue;
@@ -324,6 +355,9 @@ static int export_main(int argc, char **argv, int one_model, unsigned char *role
     }
     if (!model_path)
         return usage_error("%s", "no MODEL given");
+    if (second_input && (!out_path || !folder_export(argc, argv, roles, inputs, out_path)))
+        return usage_error("one model at a time ('%s' is a second one; -o OUTDIR/ exports "
+                           "several)", second_input);
     if (!out_path)
         return usage_error("%s", "no output given (-o OUT.obj, OUT.gltf or OUT.glb, or "
                            "-o OUTDIR/ for folders)");
@@ -340,7 +374,7 @@ static int export_main(int argc, char **argv, int one_model, unsigned char *role
     if (max_pixels_arg && !tool_parse_long(max_pixels_arg, 1, 2147483647L, &max_pixels))
         return usage_error("--max-skin-pixels needs a number of pixels (1 or more), not '%s'",
                            max_pixels_arg);
-    if (!one_model && (inputs > 1 || names_folder(model_path) || names_folder(out_path))) {
+    if (!one_model && folder_export(argc, argv, roles, inputs, out_path)) {
         format = format_arg ? format_named(format_arg) : FORMAT_GLB;
         if (export_exists_not_folder(out_path))
             return usage_error("-o %s is a file: the export of a folder or of several models "
