@@ -25,7 +25,8 @@ static void synopsis(FILE *f)
 {
     fputs("usage: md2 export MODEL -o OUT.{obj,gltf,glb} [--anim NAME] [--frame N]\n"
           "                  [--y-up] [--skin FILE] [--max-output BYTES]\n"
-          "                  [--max-skin-pixels N]\n",
+          "                  [--max-skin-pixels N] [--compact] [--keyframe-error E]\n"
+          "                  [--max-targets N]\n",
           f);
 }
 
@@ -38,8 +39,22 @@ static void usage(FILE *f)
           "  -o, --output OUT\n"
           "                 .obj: one keyframe, with OUT.mtl and the skin as OUT.png;\n"
           "                 .gltf: one file (its buffer as a data: URI); .glb: binary glTF.\n"
-          "                 glTF holds the welded mesh, a morph target per keyframe and an\n"
-          "                 animation per named animation (KHR_mesh_quantization).\n"
+          "                 glTF holds the welded mesh (float positions and normals, the\n"
+          "                 first keyframe of the default animation, in model units), a\n"
+          "                 morph target per kept keyframe and an animation per named\n"
+          "                 animation, the idle one (stand, idle, else the first that\n"
+          "                 loops) first.\n"
+          "  --compact      glTF: quantised positions and normals, several times smaller\n"
+          "                 (needs KHR_mesh_quantization; node scale = the step).\n"
+          "  --keyframe-error E\n"
+          "                 glTF: drop the keyframes of an animation that blending their\n"
+          "                 kept neighbours gives within E (the largest vertex distance,\n"
+          "                 in model units; default: half the model's smallest\n"
+          "                 quantisation step; 0 keeps every keyframe).\n"
+          "  --max-targets N\n"
+          "                 glTF: at most N (2 or more) morph targets a mesh: long\n"
+          "                 animations are split over several meshes whose visibility\n"
+          "                 each clip switches (default: no limit).\n"
           "  --anim NAME    OBJ: one file per keyframe of the animation (OUT_000.obj, ...);\n"
           "                 glTF: only this animation.\n"
           "  --frame N      the keyframe an OBJ holds, or a glTF mesh shows when no animation\n"
@@ -289,6 +304,10 @@ static int export_main(int argc, char **argv, int one_model, unsigned char *role
     const char *model_path = NULL, *out_path = NULL, *anim_name = NULL, *skin_arg = NULL;
     const char *frame_arg = NULL, *max_output_arg = NULL, *max_pixels_arg = NULL;
     const char *format_arg = NULL, *jobs_arg = NULL, *second_input = NULL;
+    const char *error_arg = NULL, *targets_arg = NULL;
+    long max_targets = 0;
+    double keyframe_error = -1.0;
+    int compact = 0;
     long max_output = (long)EXPORT_MAX_OUTPUT, max_pixels = (long)TOOL_MAX_SKIN_PIXELS;
     int y_up = 0, format, i, status, options = 1, inputs = 0;
     long frame = 0, jobs = 0;
@@ -339,8 +358,15 @@ static int export_main(int argc, char **argv, int one_model, unsigned char *role
             value = &max_output_arg;
         else if (strcmp(a, "--max-skin-pixels") == 0)
             value = &max_pixels_arg;
+        else if (strcmp(a, "--keyframe-error") == 0)
+            value = &error_arg;
+        else if (strcmp(a, "--max-targets") == 0)
+            value = &targets_arg;
         else if (strcmp(a, "--y-up") == 0) {
             y_up = 1;
+            continue;
+        } else if (strcmp(a, "--compact") == 0) {
+            compact = 1;
             continue;
         } else {
             return usage_error("unknown option '%s'", a);
@@ -374,6 +400,12 @@ static int export_main(int argc, char **argv, int one_model, unsigned char *role
     if (max_pixels_arg && !tool_parse_long(max_pixels_arg, 1, 2147483647L, &max_pixels))
         return usage_error("--max-skin-pixels needs a number of pixels (1 or more), not '%s'",
                            max_pixels_arg);
+    if (error_arg && (!tool_parse_double(error_arg, &keyframe_error) || !(keyframe_error >= 0.0)))
+        return usage_error("--keyframe-error needs a distance in model units (0 or more), not '%s'",
+                           error_arg);
+    if (targets_arg && !tool_parse_long(targets_arg, 2, 1000000000L, &max_targets))
+        return usage_error("--max-targets needs a number of morph targets (2 or more), not '%s'",
+                           targets_arg);
     if (!one_model && folder_export(argc, argv, roles, inputs, out_path)) {
         format = format_arg ? format_named(format_arg) : FORMAT_GLB;
         if (export_exists_not_folder(out_path))
@@ -411,6 +443,9 @@ static int export_main(int argc, char **argv, int one_model, unsigned char *role
     job.tm = &tm;
     job.y_up = y_up;
     job.max_output = (double)max_output;
+    job.compact = compact;
+    job.keyframe_error = keyframe_error;
+    job.max_targets = (unsigned long)max_targets;
     job.anims = tm.anims;
     job.num_anims = tm.num_anims;
     status = TOOL_FAILED;

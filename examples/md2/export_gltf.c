@@ -72,6 +72,25 @@ typedef struct view {
     int used;
 } view;
 
+/* The keys of one animation after dropping keyframes: times[k] shows
+ * keyframe frames[k]. */
+typedef struct anim_keys {
+    float *times;
+    uint32_t *frames;
+    size_t count;
+} anim_keys;
+
+/* One mesh and its node. targets: the morph targets it holds (global
+ * indices, ascending). anim: the animation (index in order[]) whose keys
+ * first..last it plays, or -1: a part that plays every animation (the one
+ * part of an unsplit export) or none (keyframes no animation plays). */
+typedef struct part {
+    size_t *targets;
+    size_t count;
+    long anim;
+    size_t first, last;
+} part;
+
 typedef struct gltf {
     const export_job *job;
     const md2_model *m;
@@ -97,6 +116,19 @@ typedef struct gltf {
     unsigned long short_normals; /* vertices whose normals are written shorter than 1 */
     double min_length;           /* the shortest of them */
     xbuf anims;          /* the "animations" array's entries */
+    int compact;         /* --compact: the quantised layout */
+    md2_anim *order;     /* the animations, the default (idle) one first */
+    size_t num_anims;
+    anim_keys *keys;     /* the kept keys of each of order[] */
+    uint32_t base_frame; /* the keyframe the base mesh holds (default layout) */
+    long *target_of;     /* per keyframe: its morph target, or -1 (dropped) */
+    uint32_t *target_frame; /* per morph target: its keyframe */
+    size_t ntargets;
+    double keyframe_error; /* E, model units */
+    part *parts;         /* the meshes (one, unless --max-targets splits them) */
+    size_t nparts;
+    size_t shown_part;   /* the part that shows job->frame by default */
+    float *pa, *pb;      /* two decoded keyframes (MD2 axes), for selection */
 } gltf;
 
 /* a * b into *out; 0 if it overflows size_t. */
@@ -442,6 +474,314 @@ static void base_normals(gltf *g)
     }
 }
 
+/* ---- the default animation, kept keyframes, parts -------------------- */
+
+/* 1 if name is word, ignoring ASCII case. */
+static int same_name(const char *name, const char *word)
+{
+    for (; *name && *word; name++, word++) {
+        char a = *name, b = *word;
+        if (a >= 'A' && a <= 'Z')
+            a = (char)(a - 'A' + 'a');
+        if (a != b)
+            return 0;
+    }
+    return *name == '\0' && *word == '\0';
+}
+
+/* g->order: the job's animations with the idle one first (named "stand",
+ * else "idle", else the first that loops), the others in their order. */
+static int order_anims(gltf *g)
+{
+    const md2_anim *in = g->job->anims;
+    size_t n = g->job->num_anims, i, pick = 0;
+    const char *const idle[] = {"stand", "idle"};
+    int w, found = 0;
+    g->num_anims = n;
+    if (n == 0)
+        return 1;
+    g->order = (md2_anim *)malloc(n * sizeof *g->order);
+    g->keys = (anim_keys *)calloc(n, sizeof *g->keys);
+    if (!g->order || !g->keys)
+        return 0;
+    for (w = 0; w < 2 && !found; w++) {
+        for (i = 0; i < n && !found; i++) {
+            if (same_name(in[i].name, idle[w])) {
+                pick = i;
+                found = 1;
+            }
+        }
+    }
+    for (i = 0; i < n && !found; i++) {
+        if (in[i].loop) {
+            pick = i;
+            found = 1;
+        }
+    }
+    g->order[0] = in[pick];
+    for (i = 0, w = 1; i < n; i++) {
+        if (i != pick)
+            g->order[w++] = in[i];
+    }
+    return 1;
+}
+
+/* The default --keyframe-error: half the model's smallest quantisation
+ * step (the smallest per-axis scale of any keyframe, 0 ignored). */
+static double default_keyframe_error(const md2_model *m)
+{
+    double step = 0.0;
+    uint32_t f;
+    int c;
+    for (f = 0; f < m->num_frames; f++) {
+        for (c = 0; c < 3; c++) {
+            double sc = fabs((double)m->frames[f].scale[c]);
+            if (sc > 0.0 && (step == 0.0 || sc < step))
+                step = sc;
+        }
+    }
+    return 0.5 * step;
+}
+
+/* The largest distance between keyframe f and the blend (1 - t) pa + t pb
+ * of two decoded keyframes; f is decoded into g->pos. -1 if it cannot be. */
+static double blend_error(gltf *g, uint32_t f, double t)
+{
+    size_t i;
+    double worst = 0.0;
+    if (md2_mesh_morph_floats(g->mesh, g->m, f, 1, g->pos, NULL) != MD2_OK)
+        return -1.0;
+    for (i = 0; i < g->nv; i++) {
+        double d2 = 0.0;
+        int c;
+        for (c = 0; c < 3; c++) {
+            size_t k = 3 * i + (size_t)c;
+            double d = (1.0 - t) * g->pa[k] + t * g->pb[k] - g->pos[k];
+            d2 += d * d;
+        }
+        if (d2 > worst)
+            worst = d2;
+    }
+    return sqrt(worst);
+}
+
+/* How far ahead a kept key looks for the next one it must keep. */
+#define KEY_LOOKAHEAD 256
+
+/* The key positions of an animation (keyframes first.., then the wrap of a
+ * loop back to first): the keyframe at position k. */
+static uint32_t key_frame(const md2_anim *a, size_t k)
+{
+    size_t n = (size_t)a->last - a->first + 1;
+    return k < n ? a->first + (uint32_t)k : a->first;
+}
+
+/* The keys of animation a: a looping animation gets a last key back on its
+ * first frame, one frame time after its last (md2_player wraps that way);
+ * every clip has at least two keys, so its duration is never 0 (a
+ * one-frame animation lasts 1 / fps seconds; a rate of 0, which holds the
+ * first frame, 1 second). Of the keys between the first and the last,
+ * those that blending the kept keys on either side gives within E are
+ * dropped: from each kept key, the next kept one is the farthest (up to
+ * KEY_LOOKAHEAD) for which every key between is within E. */
+static int select_keys(gltf *g, size_t a)
+{
+    const md2_anim *an = &g->order[a];
+    anim_keys *ak = &g->keys[a];
+    size_t n = (size_t)an->last - an->first + 1, m, i, j, k;
+    double fps = an->fps;
+    m = !(fps > 0.0) ? 2 : (an->loop || n == 1) ? n + 1 : n;
+    ak->times = (float *)malloc(m * sizeof *ak->times);
+    ak->frames = (uint32_t *)malloc(m * sizeof *ak->frames);
+    if (!ak->times || !ak->frames) {
+        g->bin.failed = 1;
+        return 0;
+    }
+    ak->count = 0;
+    if (!(fps > 0.0)) {
+        ak->times[0] = 0.0f;
+        ak->times[1] = 1.0f;
+        ak->frames[0] = ak->frames[1] = an->first;
+        ak->count = 2;
+        return 1;
+    }
+    i = 0;
+    for (;;) {
+        size_t best = i + 1;
+        ak->times[ak->count] = (float)((double)i / fps);
+        ak->frames[ak->count++] = key_frame(an, i);
+        if (i + 1 >= m)
+            break;
+        if (g->keyframe_error > 0.0 && i + 2 < m) {
+            if (md2_mesh_morph_floats(g->mesh, g->m, key_frame(an, i), 1, g->pa, NULL) != MD2_OK)
+                goto bad;
+            for (j = i + 2; j < m && j - i <= KEY_LOOKAHEAD; j++) {
+                int ok = 1;
+                if (md2_mesh_morph_floats(g->mesh, g->m, key_frame(an, j), 1, g->pb, NULL) != MD2_OK)
+                    goto bad;
+                for (k = i + 1; k < j && ok; k++) {
+                    double e = blend_error(g, key_frame(an, k), (double)(k - i) / (double)(j - i));
+                    if (e < 0.0)
+                        goto bad;
+                    ok = e <= g->keyframe_error;
+                }
+                if (!ok)
+                    break;
+                best = j;
+            }
+        }
+        i = best;
+    }
+    return 1;
+bad:
+    tool_error(EXPORT_CMD, "cannot decode the keyframes of animation %lu", (unsigned long)a);
+    return 0;
+}
+
+/* The morph targets: every keyframe a kept key shows, the one --frame
+ * shows, and every keyframe no animation plays (nothing says it may go),
+ * in keyframe order. */
+static int select_targets(gltf *g)
+{
+    size_t nf = g->m->num_frames, a, k, f;
+    unsigned char *played = (unsigned char *)calloc(nf, 1);
+    g->target_of = (long *)malloc(nf * sizeof *g->target_of);
+    g->target_frame = (uint32_t *)malloc(nf * sizeof *g->target_frame);
+    if (!played || !g->target_of || !g->target_frame) {
+        free(played);
+        g->bin.failed = 1;
+        return 0;
+    }
+    for (f = 0; f < nf; f++)
+        g->target_of[f] = -1;
+    for (a = 0; a < g->num_anims; a++) {
+        if (!select_keys(g, a)) {
+            free(played);
+            return 0;
+        }
+        for (f = g->order[a].first; f <= g->order[a].last; f++)
+            played[f] = 1;
+        for (k = 0; k < g->keys[a].count; k++)
+            g->target_of[g->keys[a].frames[k]] = 0;
+    }
+    g->target_of[g->job->frame] = 0;
+    g->ntargets = 0;
+    for (f = 0; f < nf; f++) {
+        if (g->target_of[f] == 0 || !played[f]) {
+            g->target_frame[g->ntargets] = (uint32_t)f;
+            g->target_of[f] = (long)g->ntargets++;
+        }
+    }
+    free(played);
+    return 1;
+}
+
+/* The index of global target t in part p; -1 if it has none. */
+static long part_target(const part *p, size_t t)
+{
+    size_t i;
+    for (i = 0; i < p->count; i++) {
+        if (p->targets[i] == t)
+            return (long)i;
+    }
+    return -1;
+}
+
+static int cmp_size(const void *a, const void *b)
+{
+    size_t x = *(const size_t *)a, y = *(const size_t *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* A new part of g (room was made for it) with up to max targets. */
+static part *add_part(gltf *g, size_t max, long anim, size_t first, size_t last)
+{
+    part *p = &g->parts[g->nparts];
+    p->targets = (size_t *)malloc((max ? max : 1) * sizeof *p->targets);
+    if (!p->targets)
+        return NULL;
+    g->nparts++;
+    p->count = 0;
+    p->anim = anim;
+    p->first = first;
+    p->last = last;
+    return p;
+}
+
+/* The meshes: one holding every target; with --max-targets N and more
+ * targets than that, each animation's keys in runs of N, each run in a
+ * part of its own and starting with the key the run before ends with (so
+ * that every blend between two keys happens inside one mesh), and the
+ * targets no run holds (keyframes no animation plays) N to a part. */
+static int make_parts(gltf *g)
+{
+    size_t n = g->job->max_targets, most, a, t;
+    unsigned char *held;
+    if (n == 0 || g->ntargets <= n) {
+        g->parts = (part *)calloc(1, sizeof *g->parts);
+        if (!g->parts || !add_part(g, g->ntargets, -1, 0, 0))
+            return 0;
+        for (t = 0; t < g->ntargets; t++)
+            g->parts[0].targets[t] = t;
+        g->parts[0].count = g->ntargets;
+        g->shown_part = 0;
+        return 1;
+    }
+    most = g->ntargets / n + 1;
+    for (a = 0; a < g->num_anims; a++)
+        most += g->keys[a].count / (n - 1) + 1;
+    g->parts = (part *)calloc(most, sizeof *g->parts);
+    held = (unsigned char *)calloc(g->ntargets, 1);
+    if (!g->parts || !held) {
+        free(held);
+        return 0;
+    }
+    for (a = 0; a < g->num_anims; a++) {
+        const anim_keys *ak = &g->keys[a];
+        size_t s = 0, e, k;
+        for (;;) {
+            part *p;
+            e = s + n - 1 < ak->count - 1 ? s + n - 1 : ak->count - 1;
+            p = add_part(g, n, (long)a, s, e);
+            if (!p)
+                goto fail;
+            for (k = s; k <= e; k++) {
+                size_t tg = (size_t)g->target_of[ak->frames[k]];
+                if (part_target(p, tg) < 0)
+                    p->targets[p->count++] = tg;
+                held[tg] = 1;
+            }
+            qsort(p->targets, p->count, sizeof *p->targets, cmp_size);
+            if (e + 1 >= ak->count)
+                break;
+            s = e;
+        }
+    }
+    for (t = 0; t < g->ntargets; t++) {
+        part *p = g->nparts > 0 ? &g->parts[g->nparts - 1] : NULL;
+        if (held[t])
+            continue;
+        if (!p || p->anim >= 0 || p->count == n) {
+            p = add_part(g, n, -1, 0, 0);
+            if (!p)
+                goto fail;
+        }
+        p->targets[p->count++] = t;
+    }
+    free(held);
+    g->shown_part = 0;
+    for (a = 0; a < g->nparts; a++) {
+        if (part_target(&g->parts[a], (size_t)g->target_of[g->job->frame]) >= 0) {
+            g->shown_part = a;
+            break;
+        }
+    }
+    return 1;
+fail:
+    free(held);
+    return 0;
+}
+
 /* Buffer views 0-2: indices, base vertices, the shared sparse indices. */
 static void write_mesh_views(gltf *g)
 {
@@ -493,6 +833,8 @@ static void write_mesh_views(gltf *g)
     xbuf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":24,\"componentType\":%d,\"count\":%lu,\"type\":\"VEC2\"}",
                 view_number(g, VIEW_VERTICES), GL_FLOAT, (unsigned long)g->nv);
 
+    if (!g->compact)
+        return; /* dense float targets: no sparse indices */
     view_begin(g, VIEW_SPARSE_INDEX, 0, 0);
     for (i = 0; i < g->nv; i++) {
         if (g->nv <= 65536)
@@ -503,8 +845,79 @@ static void write_mesh_views(gltf *g)
     view_end(g, VIEW_SPARSE_INDEX);
 }
 
-/* Buffer views 3 and 4 and two accessors a keyframe: every keyframe's
- * deltas from the base, quantized. */
+/* The default layout's base: keyframe base_frame as it is (glTF axes,
+ * model units, unit normals), node scale 1. */
+static int float_bases(gltf *g)
+{
+    size_t i;
+    int c;
+    if (md2_mesh_morph_floats(g->mesh, g->m, g->base_frame, 1, g->pos, g->nrm) != MD2_OK) {
+        tool_error(EXPORT_CMD, "cannot decode keyframe %lu", (unsigned long)g->base_frame);
+        return 0;
+    }
+    for (i = 0; i < g->nv; i++) {
+        for (c = 0; c < 3; c++) {
+            g->base_pos[3 * i + (size_t)c] = g->pos[3 * i + (size_t)gltf_axis[c]];
+            g->base_nrm[3 * i + (size_t)c] = g->nrm[3 * i + (size_t)gltf_axis[c]];
+        }
+    }
+    g->scale = 1.0;
+    return 1;
+}
+
+/* The default layout's buffer views 3 and 4 and two accessors a morph
+ * target: its keyframe's position and normal deltas from the base, dense
+ * float VEC3 (12 bytes a vertex each). */
+static int write_float_morph_views(gltf *g)
+{
+    size_t t, i, bytes;
+    int c, which;
+    if (!mul_size(g->ntargets, g->nv, &bytes) || !mul_size(bytes, 24, &bytes) ||
+        !xbuf_reserve(&g->bin, bytes + 8)) {
+        g->bin.failed = 1;
+        return 0;
+    }
+    for (which = 0; which < 2; which++) {
+        int v = which == 0 ? VIEW_MORPH_POS : VIEW_MORPH_NRM;
+        view_begin(g, v, 12, GL_ARRAY_BUFFER);
+        for (t = 0; t < g->ntargets; t++) {
+            uint32_t frame = g->target_frame[t];
+            const float *base = which == 0 ? g->base_pos : g->base_nrm;
+            float dmin[3] = {0, 0, 0}, dmax[3] = {0, 0, 0};
+            if (md2_mesh_morph_floats(g->mesh, g->m, frame, 1, g->pos, g->nrm) != MD2_OK) {
+                tool_error(EXPORT_CMD, "cannot decode keyframe %lu", (unsigned long)frame);
+                return 0;
+            }
+            for (i = 0; i < g->nv; i++) {
+                for (c = 0; c < 3; c++) {
+                    const float *src = which == 0 ? g->pos : g->nrm;
+                    float d = src[3 * i + (size_t)gltf_axis[c]] - base[3 * i + (size_t)c];
+                    if (i == 0 || d < dmin[c])
+                        dmin[c] = d;
+                    if (i == 0 || d > dmax[c])
+                        dmax[c] = d;
+                    xbuf_f32(&g->bin, d);
+                }
+            }
+            accessor_begin(g);
+            xbuf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":%lu,\"componentType\":%d,"
+                        "\"count\":%lu,\"type\":\"VEC3\"", view_number(g, v),
+                        (unsigned long)(t * 12 * g->nv), GL_FLOAT, (unsigned long)g->nv);
+            if (which == 0) {
+                xbuf_str(&g->acc, ",\"min\":");
+                json_floats(&g->acc, dmin, 3);
+                xbuf_str(&g->acc, ",\"max\":");
+                json_floats(&g->acc, dmax, 3);
+            }
+            xbuf_str(&g->acc, "}");
+        }
+        view_end(g, v);
+    }
+    return 1;
+}
+
+/* Buffer views 3 and 4 and two accessors a morph target: every target's
+ * deltas from the base, quantized (--compact). */
 static int write_morph_views(gltf *g)
 {
     size_t f, i, c, pos_bytes, nrm_bytes, pos_at, nrm_at;
@@ -512,8 +925,8 @@ static int write_morph_views(gltf *g)
     double s = (float)g->scale; /* the node scale as the file holds it (a float already) */
     unsigned char *pd, *nd;
 
-    if (!mul_size(g->nt, g->nv, &pos_bytes) || !mul_size(pos_bytes, 6, &pos_bytes) ||
-        !mul_size(g->nt, g->nv, &nrm_bytes) || !mul_size(nrm_bytes, 3, &nrm_bytes) ||
+    if (!mul_size(g->ntargets, g->nv, &pos_bytes) || !mul_size(pos_bytes, 6, &pos_bytes) ||
+        !mul_size(g->ntargets, g->nv, &nrm_bytes) || !mul_size(nrm_bytes, 3, &nrm_bytes) ||
         pos_bytes > (size_t)-1 - 8 - nrm_bytes ||
         !xbuf_reserve(&g->bin, pos_bytes + nrm_bytes + 8)) {
         g->bin.failed = 1;
@@ -531,10 +944,11 @@ static int write_morph_views(gltf *g)
     pd = g->bin.data + pos_at;
     nd = g->bin.data + nrm_at;
 
-    for (f = 0; f < g->nt; f++) {
+    for (f = 0; f < g->ntargets; f++) {
         int qmin[3] = {0, 0, 0}, qmax[3] = {0, 0, 0};
-        if (md2_mesh_morph_floats(g->mesh, g->m, (uint32_t)f, 1, g->pos, g->nrm) != MD2_OK) {
-            tool_error(EXPORT_CMD, "cannot decode keyframe %lu", (unsigned long)f);
+        uint32_t frame = g->target_frame[f];
+        if (md2_mesh_morph_floats(g->mesh, g->m, frame, 1, g->pos, g->nrm) != MD2_OK) {
+            tool_error(EXPORT_CMD, "cannot decode keyframe %lu", (unsigned long)frame);
             return 0;
         }
         for (i = 0; i < g->nv; i++) {
@@ -600,132 +1014,216 @@ static int write_morph_views(gltf *g)
     return 1;
 }
 
-/* The keys of one animation: times[k] shows keyframe frames[k]. A looping
- * animation gets a last key back on its first frame, one frame time after
- * its last (md2_player wraps that way); every clip has at least two keys,
- * so its duration is never 0 (a one-frame animation lasts 1 / fps
- * seconds; a rate of 0, which holds the first frame, 1 second). */
-static size_t anim_keys(const md2_anim *a, float *times, uint32_t *frames)
+/* 0 after saying so when animation an's key times are not increasing
+ * finite floats (the side-file parsers refuse such rates; this keeps the
+ * file valid whatever comes). */
+static int times_ok(const md2_anim *an, const anim_keys *ak)
 {
-    size_t n = (size_t)a->last - a->first + 1, k, keys;
-    double fps = a->fps;
-    if (!(fps > 0.0)) {
-        times[0] = 0.0f;
-        times[1] = 1.0f;
-        frames[0] = frames[1] = a->first;
-        return 2;
+    size_t k;
+    for (k = 1; k < ak->count; k++) {
+        if (!(ak->times[k] > ak->times[k - 1]) || !(ak->times[k] <= FLT_MAX)) {
+            fputs("md2 " EXPORT_CMD ": animation '", tool_stderr());
+            tool_put_clean(tool_stderr(), an->name);
+            fprintf(tool_stderr(), "': its rate (%g fps) gives key times that glTF's floats cannot "
+                    "hold\n", (double)an->fps);
+            return 0;
+        }
     }
-    keys = (a->loop || n == 1) ? n + 1 : n;
-    for (k = 0; k < keys; k++) {
-        times[k] = (float)((double)k / fps);
-        frames[k] = k < n ? a->first + (uint32_t)k : a->first;
-    }
-    return keys;
+    return 1;
 }
 
-/* Buffer view 5, two accessors and one "animations" entry an animation;
+/* An input accessor: the float times t[0..n-1] at the end of VIEW_ANIM. */
+static size_t time_accessor(gltf *g, const float *t, size_t n)
+{
+    size_t k, at, acc;
+    xbuf_align(&g->bin, 4, 0);
+    at = g->bin.size - g->views[VIEW_ANIM].offset;
+    for (k = 0; k < n; k++)
+        xbuf_f32(&g->bin, t[k]);
+    acc = accessor_begin(g);
+    xbuf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":%lu,\"componentType\":%d,\"count\":%lu,"
+                "\"type\":\"SCALAR\",\"min\":", view_number(g, VIEW_ANIM), (unsigned long)at, GL_FLOAT,
+                (unsigned long)n);
+    json_floats(&g->acc, t, 1);
+    xbuf_str(&g->acc, ",\"max\":");
+    json_floats(&g->acc, t + n - 1, 1);
+    xbuf_str(&g->acc, "}");
+    return acc;
+}
+
+/* The weights of keys first..last of animation a for part p: sparse
+ * UNSIGNED_BYTE normalized, one 255 a key on the target it shows. The
+ * output accessor's index into *output, the input's into *input; 0 after
+ * saying so if there are too many weights. */
+static int weights_sampler(gltf *g, size_t a, const part *p, size_t first, size_t last,
+                           size_t *input, size_t *output)
+{
+    const anim_keys *ak = &g->keys[a];
+    size_t keys = last - first + 1, total, k, index_at, values_at;
+    int wide;
+    if (!mul_size(keys, p->count, &total) || total > 0xFFFFFFFFu) {
+        fputs("md2 " EXPORT_CMD ": animation '", tool_stderr());
+        tool_put_clean(tool_stderr(), g->order[a].name);
+        fputs("' has too many weights for glTF\n", tool_stderr());
+        return 0;
+    }
+    wide = total - 1 > 65535;
+    *input = time_accessor(g, ak->times + first, keys);
+    index_at = g->bin.size - g->views[VIEW_ANIM].offset;
+    for (k = 0; k < keys; k++) {
+        long local = part_target(p, (size_t)g->target_of[ak->frames[first + k]]);
+        size_t at = k * p->count + (size_t)(local < 0 ? 0 : local);
+        if (wide)
+            xbuf_u32(&g->bin, (uint32_t)at);
+        else
+            xbuf_u16(&g->bin, (unsigned)at);
+    }
+    values_at = g->bin.size - g->views[VIEW_ANIM].offset;
+    for (k = 0; k < keys; k++)
+        xbuf_u8(&g->bin, 255);
+    *output = accessor_begin(g);
+    xbuf_printf(&g->acc,
+                "\"componentType\":%d,\"normalized\":true,\"count\":%lu,\"type\":\"SCALAR\","
+                "\"sparse\":{\"count\":%lu,\"indices\":{\"bufferView\":%d,\"byteOffset\":%lu,"
+                "\"componentType\":%d},\"values\":{\"bufferView\":%d,\"byteOffset\":%lu}}}",
+                GL_UNSIGNED_BYTE, (unsigned long)total, (unsigned long)keys,
+                view_number(g, VIEW_ANIM), (unsigned long)index_at,
+                wide ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT, view_number(g, VIEW_ANIM),
+                (unsigned long)values_at);
+    return 1;
+}
+
+/* A STEP sampler's output: n uniform scales on[k] ? 1 : 0 (VEC3 floats). */
+static size_t scale_accessor(gltf *g, const int *on, size_t n)
+{
+    size_t k, at;
+    int c;
+    xbuf_align(&g->bin, 4, 0);
+    at = g->bin.size - g->views[VIEW_ANIM].offset;
+    for (k = 0; k < n; k++) {
+        for (c = 0; c < 3; c++)
+            xbuf_f32(&g->bin, on[k] ? 1.0f : 0.0f);
+    }
+    k = accessor_begin(g);
+    xbuf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":%lu,\"componentType\":%d,\"count\":%lu,"
+                "\"type\":\"VEC3\"}", view_number(g, VIEW_ANIM), (unsigned long)at, GL_FLOAT,
+                (unsigned long)n);
+    return k;
+}
+
+/* The node of part p: the one node of an unsplit export, else the
+ * children 1.. of the model's node 0. */
+static size_t part_node(const gltf *g, size_t p)
+{
+    return g->nparts == 1 ? 0 : 1 + p;
+}
+
+/* The channels and samplers of animation a over split parts: each part of
+ * a's runs plays its keys and is shown (scale 1, STEP) from its first key
+ * to its last (the next run takes over there); every other part is hidden
+ * (scale 0) for the whole clip. */
+static void split_channels(gltf *g, size_t a, xbuf *ch, xbuf *sm)
+{
+    const anim_keys *ak = &g->keys[a];
+    size_t p, ns = 0, hidden = (size_t)-1;
+    for (p = 0; p < g->nparts; p++) {
+        const part *pt = &g->parts[p];
+        size_t in, out;
+        if (pt->anim == (long)a) {
+            float t[3];
+            int on[3];
+            size_t n = 0;
+            if (pt->first > 0) {
+                t[n] = 0.0f;
+                on[n++] = 0;
+            }
+            t[n] = ak->times[pt->first];
+            on[n++] = 1;
+            if (pt->last + 1 < ak->count) {
+                t[n] = ak->times[pt->last];
+                on[n++] = 0;
+            }
+            if (!weights_sampler(g, a, pt, pt->first, pt->last, &in, &out)) {
+                g->bin.failed = 1; /* cannot be: make_parts() bounds every part */
+                return;
+            }
+            xbuf_printf(sm, "%s{\"input\":%lu,\"output\":%lu}", ns ? "," : "",
+                        (unsigned long)in, (unsigned long)out);
+            xbuf_printf(ch, "%s{\"sampler\":%lu,\"target\":{\"node\":%lu,\"path\":\"weights\"}}",
+                        ns ? "," : "", (unsigned long)ns, (unsigned long)part_node(g, p));
+            ns++;
+            in = time_accessor(g, t, n);
+            out = scale_accessor(g, on, n);
+            xbuf_printf(sm, ",{\"input\":%lu,\"output\":%lu,\"interpolation\":\"STEP\"}",
+                        (unsigned long)in, (unsigned long)out);
+            xbuf_printf(ch, ",{\"sampler\":%lu,\"target\":{\"node\":%lu,\"path\":\"scale\"}}",
+                        (unsigned long)ns, (unsigned long)part_node(g, p));
+            ns++;
+        } else {
+            if (hidden == (size_t)-1) {
+                float t0 = 0.0f;
+                int off = 0;
+                in = time_accessor(g, &t0, 1);
+                out = scale_accessor(g, &off, 1);
+                xbuf_printf(sm, "%s{\"input\":%lu,\"output\":%lu,\"interpolation\":\"STEP\"}",
+                            ns ? "," : "", (unsigned long)in, (unsigned long)out);
+                hidden = ns++;
+            }
+            xbuf_printf(ch, "%s{\"sampler\":%lu,\"target\":{\"node\":%lu,\"path\":\"scale\"}}",
+                        ch->size ? "," : "", (unsigned long)hidden, (unsigned long)part_node(g, p));
+        }
+    }
+}
+
+/* Buffer view 5, its accessors and one "animations" entry an animation;
  * without animations, nothing (no view: it would be empty). */
 static int write_animations(gltf *g)
 {
-    size_t a, k, most = 2;
-    float *times;
-    uint32_t *frames;
-    int ok = 1;
-    for (a = 0; a < g->job->num_anims; a++) {
-        size_t n = (size_t)g->job->anims[a].last - g->job->anims[a].first + 2;
-        if (n > most)
-            most = n;
-    }
-    if (g->job->num_anims == 0)
-        return 1; /* no view: it would be empty */
-    times = (float *)malloc(most * sizeof *times);
-    frames = (uint32_t *)malloc(most * sizeof *frames);
-    if (!times || !frames) {
-        free(times);
-        free(frames);
-        g->bin.failed = 1;
-        return 0;
-    }
+    size_t a;
+    xbuf ch, sm;
+    if (g->num_anims == 0)
+        return 1;
+    memset(&ch, 0, sizeof ch);
+    memset(&sm, 0, sizeof sm);
     view_begin(g, VIEW_ANIM, 0, 0);
-    for (a = 0; a < g->job->num_anims && ok; a++) {
-        const md2_anim *an = &g->job->anims[a];
-        size_t keys = anim_keys(an, times, frames), total, times_at, index_at, values_at;
-        size_t input, output;
-        int wide;
-        for (k = 1; k < keys; k++) {
-            /* the side-file parsers refuse rates whose times would not be
-             * finite floats; this keeps the file valid whatever comes */
-            if (!(times[k] > times[k - 1]) || !(times[k] <= FLT_MAX)) {
-                fputs("md2 " EXPORT_CMD ": animation '", tool_stderr());
-                tool_put_clean(tool_stderr(), an->name);
-                fprintf(tool_stderr(), "': its rate (%g fps) gives key times that glTF's floats cannot "
-                        "hold\n", (double)an->fps);
-                ok = 0;
+    for (a = 0; a < g->num_anims; a++) {
+        const md2_anim *an = &g->order[a];
+        if (!times_ok(an, &g->keys[a]))
+            break;
+        ch.size = 0;
+        sm.size = 0;
+        if (g->nparts == 1) {
+            size_t in, out;
+            if (!weights_sampler(g, a, &g->parts[0], 0, g->keys[a].count - 1, &in, &out))
                 break;
-            }
+            xbuf_printf(&sm, "{\"input\":%lu,\"output\":%lu}", (unsigned long)in,
+                        (unsigned long)out);
+            xbuf_str(&ch, "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}");
+        } else {
+            split_channels(g, a, &ch, &sm);
         }
-        if (!ok)
+        if (ch.failed || sm.failed) {
+            g->bin.failed = 1;
             break;
-        if (!mul_size(keys, g->nt, &total) || total > 0xFFFFFFFFu) {
-            fputs("md2 " EXPORT_CMD ": animation '", tool_stderr());
-            tool_put_clean(tool_stderr(), an->name);
-            fputs("' has too many weights for glTF\n", tool_stderr());
-            ok = 0;
-            break;
         }
-        wide = total - 1 > 65535;
-        xbuf_align(&g->bin, 4, 0);
-        times_at = g->bin.size - g->views[VIEW_ANIM].offset;
-        for (k = 0; k < keys; k++)
-            xbuf_f32(&g->bin, times[k]);
-        index_at = g->bin.size - g->views[VIEW_ANIM].offset;
-        for (k = 0; k < keys; k++) {
-            size_t at = k * g->nt + frames[k];
-            if (wide)
-                xbuf_u32(&g->bin, (uint32_t)at);
-            else
-                xbuf_u16(&g->bin, (unsigned)at);
-        }
-        values_at = g->bin.size - g->views[VIEW_ANIM].offset;
-        for (k = 0; k < keys; k++)
-            xbuf_u8(&g->bin, 255);
-
-        input = accessor_begin(g);
-        xbuf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":%lu,\"componentType\":%d,\"count\":%lu,"
-                    "\"type\":\"SCALAR\",\"min\":", view_number(g, VIEW_ANIM), (unsigned long)times_at, GL_FLOAT,
-                    (unsigned long)keys);
-        json_floats(&g->acc, times, 1);
-        xbuf_str(&g->acc, ",\"max\":");
-        json_floats(&g->acc, times + keys - 1, 1);
-        xbuf_str(&g->acc, "}");
-        output = accessor_begin(g);
-        xbuf_printf(&g->acc,
-                    "\"componentType\":%d,\"normalized\":true,\"count\":%lu,\"type\":\"SCALAR\","
-                    "\"sparse\":{\"count\":%lu,\"indices\":{\"bufferView\":%d,\"byteOffset\":%lu,"
-                    "\"componentType\":%d},\"values\":{\"bufferView\":%d,\"byteOffset\":%lu}}}",
-                    GL_UNSIGNED_BYTE, (unsigned long)total, (unsigned long)keys,
-                    view_number(g, VIEW_ANIM), (unsigned long)index_at,
-                    wide ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT, view_number(g, VIEW_ANIM),
-                    (unsigned long)values_at);
-
         if (a > 0)
             xbuf_str(&g->anims, ",");
         xbuf_str(&g->anims, "{\"name\":");
         xbuf_json_string(&g->anims, an->name);
-        xbuf_printf(&g->anims,
-                    ",\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}],"
-                    "\"samplers\":[{\"input\":%lu,\"output\":%lu}],\"extras\":{\"first\":%lu,"
-                    "\"last\":%lu,\"fps\":",
-                    (unsigned long)input, (unsigned long)output, (unsigned long)an->first,
-                    (unsigned long)an->last);
+        xbuf_str(&g->anims, ",\"channels\":[");
+        xbuf_bytes(&g->anims, ch.data, ch.size);
+        xbuf_str(&g->anims, "],\"samplers\":[");
+        xbuf_bytes(&g->anims, sm.data, sm.size);
+        xbuf_printf(&g->anims, "],\"extras\":{\"first\":%lu,\"last\":%lu,\"fps\":",
+                    (unsigned long)an->first, (unsigned long)an->last);
         xbuf_json_float(&g->anims, an->fps);
         xbuf_printf(&g->anims, ",\"loop\":%s}}", an->loop ? "true" : "false");
     }
+    xbuf_free(&ch);
+    xbuf_free(&sm);
     xbuf_align(&g->bin, 4, 0);
     view_end(g, VIEW_ANIM);
-    free(times);
-    free(frames);
-    return ok;
+    return a == g->num_anims && !g->bin.failed;
 }
 
 /* The model's file name without folders and extension: the node's name. */
@@ -742,6 +1240,120 @@ static char *model_name(const char *path)
     return s;
 }
 
+/* The accessor of morph target t's POSITION (normal 0) or NORMAL deltas. */
+static unsigned long target_accessor(const gltf *g, size_t t, int normal)
+{
+    if (g->compact)
+        return (unsigned long)(4 + 2 * t + (size_t)normal);
+    return (unsigned long)(4 + t + (normal ? g->ntargets : 0));
+}
+
+/* The "meshes" entry of part p: the shared base attributes and triangles,
+ * its morph targets with their keyframes' names, and default weights
+ * showing job->frame in the part that shows it. */
+static void write_mesh(gltf *g, xbuf *j, size_t p, const char *name)
+{
+    const part *pt = &g->parts[p];
+    size_t t, shown = (size_t)g->target_of[g->job->frame];
+    xbuf_str(j, "{\"name\":");
+    xbuf_json_string(j, name);
+    xbuf_str(j, ",\"primitives\":[{\"attributes\":{\"POSITION\":1,\"NORMAL\":2,\"TEXCOORD_0\":3},"
+                "\"indices\":0,\"material\":0");
+    if (pt->count > 0) {
+        xbuf_str(j, ",\"targets\":[");
+        for (t = 0; t < pt->count; t++)
+            xbuf_printf(j, "%s{\"POSITION\":%lu,\"NORMAL\":%lu}", t ? "," : "",
+                        target_accessor(g, pt->targets[t], 0),
+                        target_accessor(g, pt->targets[t], 1));
+        xbuf_str(j, "]");
+    }
+    xbuf_str(j, "}]");
+    if (pt->count > 0) {
+        xbuf_str(j, ",\"weights\":[");
+        for (t = 0; t < pt->count; t++)
+            xbuf_str(j, t == 0 ? (pt->targets[t] == shown ? "1" : "0")
+                               : (pt->targets[t] == shown ? ",1" : ",0"));
+        xbuf_str(j, "],\"extras\":{\"targetNames\":[");
+        for (t = 0; t < pt->count; t++) {
+            if (t)
+                xbuf_str(j, ",");
+            xbuf_json_string(j, g->m->frames[g->target_frame[pt->targets[t]]].name);
+        }
+        xbuf_str(j, "]}");
+    }
+    xbuf_str(j, "}");
+}
+
+/* The node scale (compact: the quantisation step s) as "scale":[s,s,s];
+ * nothing for 1. The scale multiplies bases of up to 2^40 steps: written
+ * as the float's exact value, so that a reader that parses JSON numbers as
+ * doubles (three.js) gets the float too, not the shortest decimal that
+ * rounds to it, which is up to 3e-8 of it away. */
+static void write_scale(const gltf *g, xbuf *j)
+{
+    float scale = (float)g->scale;
+    int c;
+    if (scale == 1.0f)
+        return;
+    xbuf_str(j, ",\"scale\":[");
+    for (c = 0; c < 3; c++) {
+        if (c)
+            xbuf_str(j, ",");
+        xbuf_json_double(j, scale);
+    }
+    xbuf_str(j, "]");
+}
+
+/* "nodes" and "meshes": one node with the mesh; split (--max-targets),
+ * node 0 named after the model with a child node and mesh a part, each
+ * named after its animation and run ("walk.0") or "frames.N", all but the
+ * one showing job->frame at scale 0. */
+static void write_nodes(gltf *g, xbuf *j, const char *name)
+{
+    size_t p;
+    xbuf_str(j, "\"nodes\":[{\"name\":");
+    xbuf_json_string(j, name);
+    if (g->nparts == 1) {
+        xbuf_str(j, ",\"mesh\":0");
+        write_scale(g, j);
+        xbuf_str(j, "}],\"meshes\":[");
+        write_mesh(g, j, 0, name);
+        xbuf_str(j, "]");
+        return;
+    }
+    xbuf_str(j, ",\"children\":[");
+    for (p = 0; p < g->nparts; p++)
+        xbuf_printf(j, "%s%lu", p ? "," : "", (unsigned long)part_node(g, p));
+    xbuf_str(j, "]");
+    write_scale(g, j);
+    xbuf_str(j, "}");
+    for (p = 0; p < g->nparts; p++) {
+        char part_name[MD2_ANIM_NAME_SIZE + 32];
+        const part *pt = &g->parts[p];
+        size_t run = 0, q;
+        for (q = 0; q < p; q++)
+            run += g->parts[q].anim == pt->anim;
+        if (pt->anim >= 0)
+            snprintf(part_name, sizeof part_name, "%s.%lu", g->order[pt->anim].name,
+                     (unsigned long)run);
+        else
+            snprintf(part_name, sizeof part_name, "frames.%lu", (unsigned long)run);
+        xbuf_str(j, ",{\"name\":");
+        xbuf_json_string(j, part_name);
+        xbuf_printf(j, ",\"mesh\":%lu", (unsigned long)p);
+        if (p != g->shown_part)
+            xbuf_str(j, ",\"scale\":[0,0,0]");
+        xbuf_str(j, "}");
+    }
+    xbuf_str(j, "],\"meshes\":[");
+    for (p = 0; p < g->nparts; p++) {
+        if (p)
+            xbuf_str(j, ",");
+        write_mesh(g, j, p, name);
+    }
+    xbuf_str(j, "]");
+}
+
 /* The whole JSON document; buffer_uri is the data URI of a .gltf, or NULL
  * for a .glb. */
 static void write_json(gltf *g, xbuf *j, const xbuf *buffer_uri)
@@ -749,7 +1361,6 @@ static void write_json(gltf *g, xbuf *j, const xbuf *buffer_uri)
     const export_job *job = g->job;
     size_t f, v;
     char *name = model_name(job->model_path);
-    float scale = (float)g->scale;
 
     if (!name) {
         j->failed = 1;
@@ -761,41 +1372,13 @@ static void write_json(gltf *g, xbuf *j, const xbuf *buffer_uri)
         snprintf(gen, sizeof gen, "md2 export (libmd2 %s)", md2_version_string());
         xbuf_json_string(j, gen);
     }
-    xbuf_str(j, "},\"extensionsUsed\":[\"KHR_mesh_quantization\"],"
-                "\"extensionsRequired\":[\"KHR_mesh_quantization\"],"
-                "\"scene\":0,\"scenes\":[{\"nodes\":[0]}],\"nodes\":[{\"name\":");
-    xbuf_json_string(j, name);
-    /* the scale multiplies bases of up to 2^40 steps: written as the
-     * float's exact value, so that a reader that parses JSON numbers as
-     * doubles (three.js) gets the float too, not the shortest decimal
-     * that rounds to it, which is up to 3e-8 of it away */
-    xbuf_str(j, ",\"mesh\":0,\"scale\":[");
-    xbuf_json_double(j, scale);
-    xbuf_str(j, ",");
-    xbuf_json_double(j, scale);
-    xbuf_str(j, ",");
-    xbuf_json_double(j, scale);
-    xbuf_str(j, "]");
-    xbuf_str(j, "}],\"meshes\":[{\"name\":");
-    xbuf_json_string(j, name);
-    xbuf_str(j, ",\"primitives\":[{\"attributes\":{\"POSITION\":1,\"NORMAL\":2,\"TEXCOORD_0\":3},"
-                "\"indices\":0,\"material\":0,\"targets\":[");
-    for (f = 0; f < g->nt; f++)
-        xbuf_printf(j, "%s{\"POSITION\":%lu,\"NORMAL\":%lu}", f ? "," : "",
-                    (unsigned long)(4 + 2 * f), (unsigned long)(5 + 2 * f));
-    xbuf_str(j, "]}],\"weights\":[");
-    for (f = 0; f < g->nt; f++) {
-        if (f)
-            xbuf_str(j, ",");
-        xbuf_str(j, f == job->frame ? "1" : "0");
-    }
-    xbuf_str(j, "],\"extras\":{\"targetNames\":[");
-    for (f = 0; f < g->nt; f++) {
-        if (f)
-            xbuf_str(j, ",");
-        xbuf_json_string(j, g->m->frames[f].name);
-    }
-    xbuf_str(j, "]}}],\"materials\":[{\"name\":\"skin\",\"pbrMetallicRoughness\":{");
+    xbuf_str(j, "}");
+    if (g->compact)
+        xbuf_str(j, ",\"extensionsUsed\":[\"KHR_mesh_quantization\"],"
+                    "\"extensionsRequired\":[\"KHR_mesh_quantization\"]");
+    xbuf_str(j, ",\"scene\":0,\"scenes\":[{\"nodes\":[0]}],");
+    write_nodes(g, j, name);
+    xbuf_str(j, ",\"materials\":[{\"name\":\"skin\",\"pbrMetallicRoughness\":{");
     if (job->png)
         xbuf_str(j, "\"baseColorTexture\":{\"index\":0},");
     xbuf_str(j, "\"metallicFactor\":0}}]");
@@ -834,6 +1417,7 @@ static void write_json(gltf *g, xbuf *j, const xbuf *buffer_uri)
 
 static void gltf_free(gltf *g)
 {
+    size_t a;
     md2_mesh_free(g->mesh);
     xbuf_free(&g->bin);
     xbuf_free(&g->acc);
@@ -848,6 +1432,21 @@ static void gltf_free(gltf *g)
     free(g->nrm_len);
     free(g->pos);
     free(g->nrm);
+    free(g->pa);
+    free(g->pb);
+    free(g->order);
+    if (g->keys) {
+        for (a = 0; a < g->num_anims; a++) {
+            free(g->keys[a].times);
+            free(g->keys[a].frames);
+        }
+        free(g->keys);
+    }
+    for (a = 0; a < g->nparts; a++)
+        free(g->parts[a].targets);
+    free(g->parts);
+    free(g->target_of);
+    free(g->target_frame);
 }
 
 static int alloc_arrays(gltf *g)
@@ -865,8 +1464,10 @@ static int alloc_arrays(gltf *g)
     g->nrm_len = (double *)malloc(nd / 3);
     g->pos = (float *)malloc(nf);
     g->nrm = (float *)malloc(nf);
+    g->pa = (float *)malloc(nf);
+    g->pb = (float *)malloc(nf);
     g->min_length = 1.0;
-    return g->pmin && g->pmax && g->nmin && g->nmax && g->used && g->nrm_len && g->base_pos && g->base_nrm && g->pos &&
+    return g->pa && g->pb && g->pmin && g->pmax && g->nmin && g->nmax && g->used && g->nrm_len && g->base_pos && g->base_nrm && g->pos &&
            g->nrm;
 }
 
@@ -888,6 +1489,7 @@ int export_gltf(const export_job *job, int binary)
     g.job = job;
     g.m = job->tm->model;
     g.nt = g.m->num_frames;
+    g.compact = job->compact;
 
     memset(&mo, 0, sizeof mo);
     mo.flags = MD2_MESH_COUNTER_CLOCKWISE;
@@ -905,30 +1507,43 @@ int export_gltf(const export_job *job, int binary)
         gltf_free(&g);
         return TOOL_FAILED;
     }
-    /* the least the file holds: each keyframe's offsets (6 bytes of
-     * position, 3 of normal a vertex), the base attributes (32 bytes a
-     * vertex), the sparse indices and the triangles', and for each
-     * animation 7 bytes a keyframe (time, weight index, weight) and 200
-     * of JSON */
-    least = (double)g.nv * (9.0 * (double)g.nt + 34.0) + 2.0 * (double)g.mesh->num_indices +
-            (double)job->png_size;
-    for (a = 0; a < job->num_anims; a++)
-        least += 7.0 * ((double)job->anims[a].last - job->anims[a].first + 1.0) + 200.0;
+    if (!alloc_arrays(&g) || !order_anims(&g))
+        goto out_of_memory;
+    g.base_frame = g.num_anims > 0 ? g.order[0].first : job->frame;
+    g.keyframe_error = job->keyframe_error >= 0.0 ? job->keyframe_error
+                                                  : default_keyframe_error(g.m);
+    if (!select_targets(&g)) {
+        if (g.bin.failed)
+            goto out_of_memory;
+        goto fail;
+    }
+    if (!make_parts(&g))
+        goto out_of_memory;
+    /* the least the file holds: each morph target's deltas (compact: 6
+     * bytes of position, 3 of normal a vertex; else 24), the base
+     * attributes (32 bytes a vertex), the sparse indices and the
+     * triangles', and for each animation 7 bytes a key (time, weight
+     * index, weight) and 200 of JSON */
+    least = (double)g.nv * ((g.compact ? 9.0 : 24.0) * (double)g.ntargets + 34.0) +
+            2.0 * (double)g.mesh->num_indices + (double)job->png_size;
+    for (a = 0; a < g.num_anims; a++)
+        least += 7.0 * (double)g.keys[a].count + 200.0;
     if (!export_within_budget(job, least, 0))
         goto fail;
-    if (!alloc_arrays(&g))
-        goto out_of_memory;
     if (!measure(&g))
         goto fail;
-    base_normals(&g);
+    if (g.compact)
+        base_normals(&g);
+    else if (!float_bases(&g))
+        goto fail;
     write_mesh_views(&g);
-    if (!write_morph_views(&g)) {
+    if (!(g.compact ? write_morph_views(&g) : write_float_morph_views(&g))) {
         if (g.bin.failed)
             goto out_of_memory;
         goto fail;
     }
     if (!write_animations(&g)) {
-        if (g.bin.failed)
+        if (g.bin.failed || g.anims.failed)
             goto out_of_memory;
         goto fail;
     }
@@ -986,17 +1601,24 @@ int export_gltf(const export_job *job, int binary)
         goto fail;
 
     out = tool_stdout();
-    tool_term_printf(out, "wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph target%s, "
-           "%lu animation%s, ", job->out_path, (unsigned long)file.size, (unsigned long)g.nv,
-           (unsigned long)(g.mesh->num_indices / 3), (unsigned long)g.nt, g.nt == 1 ? "" : "s",
-           (unsigned long)job->num_anims, job->num_anims == 1 ? "" : "s");
+    tool_term_printf(out, "wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph target%s "
+           "(of %lu keyframes), ", job->out_path, (unsigned long)file.size, (unsigned long)g.nv,
+           (unsigned long)(g.mesh->num_indices / 3), (unsigned long)g.ntargets,
+           g.ntargets == 1 ? "" : "s", (unsigned long)g.nt);
+    if (g.nparts > 1)
+        fprintf(out, "%lu meshes, ", (unsigned long)g.nparts);
+    fprintf(out, "%lu animation%s, ", (unsigned long)g.num_anims, g.num_anims == 1 ? "" : "s");
     if (job->png)
         tool_term_printf(out, "skin %s (%dx%d, %lu bytes of PNG)", job->skin_path, job->skin_width,
                job->skin_height, (unsigned long)job->png_size);
     else
         fprintf(out, "no skin");
-    fprintf(out, "; quantized positions within %.2g of the model's size",
-           g.size > 0.0 ? g.max_error / g.size : 0.0);
+    fprintf(out, "; keyframes dropped within %.3g units", g.keyframe_error);
+    if (g.compact)
+        fprintf(out, "; quantized positions within %.2g of the model's size",
+               g.size > 0.0 ? g.max_error / g.size : 0.0);
+    else
+        fprintf(out, "; float positions");
     if (g.short_normals)
         fprintf(out, ", normals of %lu vertices shortened (to %.2g at least)", g.short_normals,
                g.min_length);

@@ -28,6 +28,10 @@ typedef struct export_job {
     size_t png_size;
     int skin_width, skin_height;
     double max_output;       /* --max-output: the most bytes the export may write */
+    /* glTF only */
+    int compact;             /* --compact: quantised (KHR_mesh_quantization) */
+    double keyframe_error;   /* --keyframe-error E in model units; < 0: the default */
+    unsigned long max_targets; /* --max-targets N (>= 2); 0: no limit */
 } export_job;
 
 /* The most bytes an export writes by default (--max-output raises it). */
