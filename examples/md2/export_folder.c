@@ -30,6 +30,7 @@
 
 #ifdef _WIN32
 #include <direct.h>
+#include <windows.h>
 #define make_folder(path) _mkdir(path)
 #else
 #define make_folder(path) mkdir(path, 0777)
@@ -338,7 +339,8 @@ static char *output_of(const char *out_dir, const char *input, int in_folder, co
 }
 
 /* 1 if a folder between input and the file path (below input) is
- * out_dir (st_out). */
+ * out_dir (st_out). (Where stat() gives no inode, as on Windows, the
+ * caller does not ask: models inside OUTDIR are then exported too.) */
 static int inside_output(const char *input, const char *path, const struct stat *st_out)
 {
     size_t start = strlen(input), n = strlen(path);
@@ -485,7 +487,13 @@ static size_t thread_count(long jobs, size_t models)
 {
     long n = jobs;
     if (n <= 0) {
+#ifdef _WIN32
+        SYSTEM_INFO si;
+        GetSystemInfo(&si);
+        n = (long)si.dwNumberOfProcessors;
+#else
         n = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
         if (n < 1)
             n = 1;
         if (n > EXPORT_MAX_JOBS)
