@@ -2,9 +2,18 @@
  * md2 export: glTF 2.0 (.gltf with the buffer as a data URI, .glb).
  *
  * The welded mesh of md2_mesh_build() (its vertex order kept), one morph
- * target per keyframe, one animation per named animation driving the
- * morph weights, and a material with the skin. Compact thanks to
- * KHR_mesh_quantization and sparse accessors:
+ * target per kept keyframe, one animation per named animation driving the
+ * morph weights (the idle one first: order_anims()), and a material with
+ * the skin. Keyframes that blending their kept neighbours reproduces
+ * within --keyframe-error are dropped (select_keys()); --max-targets
+ * splits the targets over several meshes, one node each, that the clips
+ * show and hide with STEP scale keys (make_parts(), split_channels()).
+ *
+ * The default layout needs no extension: the base POSITION and NORMAL are
+ * the default animation's first keyframe as floats, in model units at
+ * node scale 1, and each morph target is its keyframe's float deltas from
+ * them (float_bases(), write_float_morph_views()). --compact is smaller
+ * thanks to KHR_mesh_quantization and sparse accessors:
  *
  *  - base POSITION: float32, the per-vertex midpoint of its range over all
  *    keyframes, in node-local units (world / s);
@@ -57,9 +66,9 @@ enum {
 enum {
     VIEW_INDICES,      /* triangle indices */
     VIEW_VERTICES,     /* base POSITION, NORMAL, TEXCOORD_0: 32 bytes a vertex */
-    VIEW_SPARSE_INDEX, /* 0..n-1: the sparse indices of every morph accessor */
-    VIEW_MORPH_POS,    /* morph position deltas: 3 int16 a vertex, target after target */
-    VIEW_MORPH_NRM,    /* morph normal deltas: 3 int8 a vertex, target after target */
+    VIEW_SPARSE_INDEX, /* compact: 0..n-1, the sparse indices of every morph accessor */
+    VIEW_MORPH_POS,    /* morph position deltas (compact: 3 int16 a vertex; else 3 floats), target after target */
+    VIEW_MORPH_NRM,    /* morph normal deltas (compact: 3 int8 a vertex; else 3 floats), target after target */
     VIEW_ANIM,         /* animation times, sparse weight indices and values */
     VIEW_IMAGE,        /* the skin as PNG */
     VIEW_COUNT
@@ -544,11 +553,12 @@ static double default_keyframe_error(const md2_model *m)
 }
 
 /* The largest distance between keyframe f and the blend (1 - t) pa + t pb
- * of two decoded keyframes; f is decoded into g->pos. -1 if it cannot be. */
+ * of two decoded keyframes (or a distance over E, once one is found); f is
+ * decoded into g->pos. -1 if it cannot be. */
 static double blend_error(gltf *g, uint32_t f, double t)
 {
     size_t i;
-    double worst = 0.0;
+    double worst = 0.0, enough = g->keyframe_error * g->keyframe_error;
     if (md2_mesh_morph_floats(g->mesh, g->m, f, 1, g->pos, NULL) != MD2_OK)
         return -1.0;
     for (i = 0; i < g->nv; i++) {
@@ -559,8 +569,11 @@ static double blend_error(gltf *g, uint32_t f, double t)
             double d = (1.0 - t) * g->pa[k] + t * g->pb[k] - g->pos[k];
             d2 += d * d;
         }
-        if (d2 > worst)
+        if (d2 > worst) {
             worst = d2;
+            if (worst > enough)
+                break; /* over E already: the key stays */
+        }
     }
     return sqrt(worst);
 }
@@ -576,19 +589,39 @@ static uint32_t key_frame(const md2_anim *a, size_t k)
     return k < n ? a->first + (uint32_t)k : a->first;
 }
 
+/* 1 if every key strictly between key positions i and j of an is within E
+ * of the blend of the two (g->pa holds key i decoded), 0 if not, -1 if a
+ * keyframe cannot be decoded. */
+static int blend_holds(gltf *g, const md2_anim *an, size_t i, size_t j)
+{
+    size_t k;
+    if (md2_mesh_morph_floats(g->mesh, g->m, key_frame(an, j), 1, g->pb, NULL) != MD2_OK)
+        return -1;
+    for (k = i + 1; k < j; k++) {
+        double e = blend_error(g, key_frame(an, k), (double)(k - i) / (double)(j - i));
+        if (e < 0.0)
+            return -1;
+        if (e > g->keyframe_error)
+            return 0;
+    }
+    return 1;
+}
+
 /* The keys of animation a: a looping animation gets a last key back on its
  * first frame, one frame time after its last (md2_player wraps that way);
  * every clip has at least two keys, so its duration is never 0 (a
  * one-frame animation lasts 1 / fps seconds; a rate of 0, which holds the
- * first frame, 1 second). Of the keys between the first and the last,
- * those that blending the kept keys on either side gives within E are
- * dropped: from each kept key, the next kept one is the farthest (up to
- * KEY_LOOKAHEAD) for which every key between is within E. */
+ * first frame, 1 second). The first and the last keyframe stay (and a
+ * loop's wrap); of the keys between, those that blending the kept keys on
+ * either side gives within E are dropped: from each kept key, the next kept one is found by doubling the
+ * distance while every key between stays within E, then halving between
+ * the last distance that held and the first that did not (up to
+ * KEY_LOOKAHEAD keys ahead): O(n log n) blends, not O(n^2). */
 static int select_keys(gltf *g, size_t a)
 {
     const md2_anim *an = &g->order[a];
     anim_keys *ak = &g->keys[a];
-    size_t n = (size_t)an->last - an->first + 1, m, i, j, k;
+    size_t n = (size_t)an->last - an->first + 1, m, i;
     double fps = an->fps;
     m = !(fps > 0.0) ? 2 : (an->loop || n == 1) ? n + 1 : n;
     ak->times = (float *)malloc(m * sizeof *ak->times);
@@ -607,30 +640,47 @@ static int select_keys(gltf *g, size_t a)
     }
     i = 0;
     for (;;) {
-        size_t best = i + 1;
+        size_t lo = i + 1, hi, d, jmax;
         ak->times[ak->count] = (float)((double)i / fps);
         ak->frames[ak->count++] = key_frame(an, i);
         if (i + 1 >= m)
             break;
-        if (g->keyframe_error > 0.0 && i + 2 < m) {
+        jmax = m - 1 - i > KEY_LOOKAHEAD ? i + KEY_LOOKAHEAD : m - 1;
+        if (i < n - 1 && jmax > n - 1)
+            jmax = n - 1; /* the animation's last keyframe stays, before a loop's wrap */
+        hi = jmax + 1; /* the nearest key known not to hold */
+        if (g->keyframe_error > 0.0 && i + 2 <= jmax) {
+            int r;
             if (md2_mesh_morph_floats(g->mesh, g->m, key_frame(an, i), 1, g->pa, NULL) != MD2_OK)
                 goto bad;
-            for (j = i + 2; j < m && j - i <= KEY_LOOKAHEAD; j++) {
-                int ok = 1;
-                if (md2_mesh_morph_floats(g->mesh, g->m, key_frame(an, j), 1, g->pb, NULL) != MD2_OK)
+            for (d = 2; i + d <= jmax; d *= 2) {
+                if ((r = blend_holds(g, an, i, i + d)) < 0)
                     goto bad;
-                for (k = i + 1; k < j && ok; k++) {
-                    double e = blend_error(g, key_frame(an, k), (double)(k - i) / (double)(j - i));
-                    if (e < 0.0)
-                        goto bad;
-                    ok = e <= g->keyframe_error;
-                }
-                if (!ok)
+                if (!r) {
+                    hi = i + d;
                     break;
-                best = j;
+                }
+                lo = i + d;
+            }
+            if (hi == jmax + 1 && lo < jmax) {
+                if ((r = blend_holds(g, an, i, jmax)) < 0)
+                    goto bad;
+                if (r)
+                    lo = jmax;
+                else
+                    hi = jmax;
+            }
+            while (hi - lo > 1) {
+                size_t mid = lo + (hi - lo) / 2;
+                if ((r = blend_holds(g, an, i, mid)) < 0)
+                    goto bad;
+                if (r)
+                    lo = mid;
+                else
+                    hi = mid;
             }
         }
-        i = best;
+        i = lo;
     }
     return 1;
 bad:
@@ -1507,6 +1557,11 @@ int export_gltf(const export_job *job, int binary)
         gltf_free(&g);
         return TOOL_FAILED;
     }
+    /* with every keyframe kept, the budget is known before the work */
+    if (job->keyframe_error == 0.0 &&
+        !export_within_budget(job, (double)g.nv * ((g.compact ? 9.0 : 24.0) * (double)g.nt + 34.0) +
+                                   2.0 * (double)g.mesh->num_indices + (double)job->png_size, 0))
+        goto fail;
     if (!alloc_arrays(&g) || !order_anims(&g))
         goto out_of_memory;
     g.base_frame = g.num_anims > 0 ? g.order[0].first : job->frame;

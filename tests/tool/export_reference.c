@@ -20,7 +20,9 @@
  * plus "size", the largest side of the model's box over all keyframes, for
  * relative errors, "uv", the texture coordinates of every welded vertex
  * as md2_mesh gives them (u = s / skinwidth, v = t / skinheight), and
- * "frameNames", the keyframes' names in the file's order. --max-samples K keeps the first K times of each
+ * "frameNames", the keyframes' names in the file's order, "step", the
+ * smallest per-axis scale of any keyframe (the grid the file's bytes lie
+ * on; md2 export's default --keyframe-error is half of it). --max-samples K keeps the first K times of each
  * animation (for models too large for many poses). --keyframes samples
  * each animation at its keyframes only (0, 1, ..., n keyframes after its
  * first: the wrap of a loop too), where libmd2's positions are the decoded
@@ -40,6 +42,7 @@
 #include <md2/tags.h>
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -141,7 +144,7 @@ int main(int argc, char **argv)
     const md2_model *m;
     md2_vertex_layout layout = md2_layout_default(MD2_LAYOUT_UNIT_NORMALS);
     float *pose = NULL, lo[3], hi[3];
-    double size = 0.0;
+    double size = 0.0, step = 0.0;
     FILE *f = NULL;
     size_t a, first_anim = 0, anim_count, k;
     int i, status = 1, c;
@@ -214,6 +217,13 @@ int main(int argc, char **argv)
         if ((double)hi[c] - (double)lo[c] > size)
             size = (double)hi[c] - (double)lo[c];
     }
+    for (k = 0; k < m->num_frames; k++) {
+        for (c = 0; c < 3; c++) {
+            double sc = fabs((double)m->frames[k].scale[c]);
+            if (sc > 0.0 && (step == 0.0 || sc < step))
+                step = sc;
+        }
+    }
     f = fopen(out_path, "w");
     if (!f) {
         fail(out_path, strerror(errno));
@@ -221,8 +231,9 @@ int main(int argc, char **argv)
     }
     fprintf(f, "{\"model\":");
     tool_json_string(f, model_path);
-    fprintf(f, ",\"vertices\":%lu,\"frames\":%lu,\"size\":%.9g,\"frame\":{\"index\":%lu,",
-            (unsigned long)mesh->num_vertices, (unsigned long)m->num_frames, size, frame);
+    fprintf(f, ",\"vertices\":%lu,\"frames\":%lu,\"size\":%.9g,\"step\":%.9g,"
+            "\"frame\":{\"index\":%lu,", (unsigned long)mesh->num_vertices,
+            (unsigned long)m->num_frames, size, step, frame);
     md2_mesh_lerp(mesh, m, (uint32_t)frame, (uint32_t)frame, 0.0f, pose, &layout);
     put_pose(f, pose, mesh->num_vertices);
     fputs("},\"uv\":[", f);

@@ -2,11 +2,20 @@
 // read from the file's JSON: what the validator and three.js accept but do
 // not pin down. Needs node only.
 //
-//   node layout.mjs --reference REF.json [--texture | --no-texture] FILE
+//   node layout.mjs --reference REF.json [--texture | --no-texture] [--compact] FILE
 //
 // REF.json is export_reference's (the model's path, keyframes and their
 // names, the exported animations with their ranges, rates and loop flags,
-// the keyframe of --frame). Checks, besides the compact layout: the node is
+// the keyframe of --frame). The default layout: no extension, float
+// positions and normals, dense float morph targets, node scale 1 (none
+// written), the base mesh the first keyframe of the first (default)
+// animation (the keyframe of --frame without animations); --compact: the
+// quantised layout (KHR_mesh_quantization, sparse SHORT and BYTE deltas,
+// a uniform node scale). Both: one morph target per kept keyframe, named
+// after it, in keyframe order (every keyframe of the model unless
+// md2 export dropped some), the default weights showing --frame's, each
+// animation's keys a subset of its keyframes starting with its first and
+// ending where md2_player ends. Checks too: the node is
 // named after the model's file (without folders and extension), the morph
 // targets are named after the frames (mesh.extras.targetNames), and the
 // material "skin" has the skin as its base colour texture with no sampler
@@ -24,11 +33,12 @@ function usage(message) {
   process.exit(2);
 }
 
-let reference = null, file = null, texture = null;
+let reference = null, file = null, texture = null, compact = false;
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--reference' && i + 1 < argv.length) reference = argv[++i];
+  else if (a === '--compact') compact = true;
   else if (a === '--texture') texture = true;
   else if (a === '--no-texture') texture = false;
   else if (a.startsWith('--') || file) usage(`unexpected argument ${a}`);
@@ -53,9 +63,14 @@ function check(ok, message) {
 const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
 
 check(json.asset && json.asset.version === '2.0', 'asset.version is not "2.0"');
-check(same(json.extensionsUsed, ['KHR_mesh_quantization']) &&
-      same(json.extensionsRequired, ['KHR_mesh_quantization']),
-      'KHR_mesh_quantization is not the one extension used and required');
+if (compact) {
+  check(same(json.extensionsUsed, ['KHR_mesh_quantization']) &&
+        same(json.extensionsRequired, ['KHR_mesh_quantization']),
+        'KHR_mesh_quantization is not the one extension used and required');
+} else {
+  check(json.extensionsUsed === undefined && json.extensionsRequired === undefined,
+        'the default layout uses an extension');
+}
 check(json.scenes.length === 1 && same(json.scenes[0].nodes, [0]) && json.nodes.length === 1,
       'not one scene of one node');
 const node = json.nodes[0];
@@ -66,8 +81,9 @@ const modelDot = modelBase.lastIndexOf('.');
 const modelName = modelDot > 0 ? modelBase.slice(0, modelDot) : modelBase;
 check(node.name === modelName, `the node is named ${JSON.stringify(node.name)}, not after the ` +
       `model's file (${JSON.stringify(modelName)})`);
-check(node.mesh === 0 && Array.isArray(node.scale) && node.scale.length === 3 &&
-      node.scale[0] > 0 && node.scale[0] === node.scale[1] && node.scale[1] === node.scale[2] &&
+check(node.mesh === 0 && (compact ? Array.isArray(node.scale) && node.scale.length === 3 &&
+      node.scale[0] > 0 && node.scale[0] === node.scale[1] && node.scale[1] === node.scale[2]
+      : node.scale === undefined) &&
       node.rotation === undefined && node.translation === undefined && node.matrix === undefined,
       `the node has not mesh 0 and a uniform scale alone: ${JSON.stringify(node)}`);
 
@@ -83,11 +99,37 @@ check(pos.componentType === 5126 && nrm.componentType === 5126 && uv.componentTy
 check(idx.componentType === (ref.vertices <= 65535 ? 5123 : 5125), 'indices are not the narrowest type');
 
 const targets = prim.targets ?? [];
-check(targets.length === ref.frames, `${targets.length} morph targets for ${ref.frames} keyframes`);
+const names = mesh.extras && mesh.extras.targetNames;
+check(targets.length >= 1 && targets.length <= ref.frames,
+      `${targets.length} morph targets for ${ref.frames} keyframes`);
+// the keyframe of each target: its name, matched in keyframe order
+const targetFrame = [];
+if (Array.isArray(names) && names.length === targets.length && Array.isArray(ref.frameNames)) {
+  let f = 0;
+  for (const name of names) {
+    while (f < ref.frameNames.length && ref.frameNames[f] !== name) f++;
+    targetFrame.push(f);
+    f++;
+  }
+  check(targetFrame.every((f) => f < ref.frameNames.length),
+        'mesh.extras.targetNames are not frame names in keyframe order');
+} else {
+  check(false, 'mesh.extras.targetNames is not one name a morph target (or no reference frameNames)');
+}
 const sparseIndexViews = new Set();
 let morphBytes = 0;
 targets.forEach((t, k) => {
   const p = acc[t.POSITION], n = acc[t.NORMAL];
+  if (!compact) {
+    const ok = p && n && p.componentType === 5126 && n.componentType === 5126 &&
+      p.type === 'VEC3' && n.type === 'VEC3' && !p.sparse && !n.sparse &&
+      p.bufferView !== undefined && n.bufferView !== undefined &&
+      p.count === ref.vertices && n.count === ref.vertices &&
+      Array.isArray(p.min) && Array.isArray(p.max);
+    check(ok, `morph target ${k}: not dense float positions and normals`);
+    morphBytes += 24 * ref.vertices;
+    return;
+  }
   const ok = p && n && p.componentType === 5122 && !p.normalized && p.type === 'VEC3' &&
     p.bufferView === undefined && p.sparse && p.sparse.count === ref.vertices &&
     Array.isArray(p.min) && Array.isArray(p.max) &&
@@ -98,28 +140,47 @@ targets.forEach((t, k) => {
   sparseIndexViews.add(n.sparse.indices.bufferView);
   morphBytes += 6 * ref.vertices + 3 * ref.vertices;
 });
-check(sparseIndexViews.size === 1, 'the morph targets do not share one sparse index list');
-const names = mesh.extras && mesh.extras.targetNames;
-check(Array.isArray(names) && names.length === ref.frames, 'mesh.extras.targetNames is not one name a keyframe');
-if (Array.isArray(names) && Array.isArray(ref.frameNames)) {
-  const k = names.findIndex((name, i) => name !== ref.frameNames[i]);
-  check(k < 0 && names.length === ref.frameNames.length,
-        `mesh.extras.targetNames are not the frame names: target ${k} is ` +
-        `${JSON.stringify(names[k])}, frame ${k} ${JSON.stringify(ref.frameNames[k])}`);
-} else {
-  check(false, 'the reference has no frameNames');
-}
+if (compact) check(sparseIndexViews.size === 1, 'the morph targets do not share one sparse index list');
+const shownTarget = targetFrame.indexOf(ref.frame.index);
+check(shownTarget >= 0, `keyframe ${ref.frame.index} (--frame) is not a morph target`);
 const weights = mesh.weights ?? [];
-check(weights.length === ref.frames && weights.every((w, k) => w === (k === ref.frame.index ? 1 : 0)),
+check(weights.length === targets.length && weights.every((w, k) => w === (k === shownTarget ? 1 : 0)),
       `mesh.weights do not show keyframe ${ref.frame.index} alone`);
 
 const anims = json.animations ?? [];
 check(anims.length === ref.anims.length, `${anims.length} animations, expected ${ref.anims.length}`);
+// the idle animation first (stand, idle, else the first that loops)
+let idle = ref.anims.findIndex((an) => an.name.toLowerCase() === 'stand');
+if (idle < 0) idle = ref.anims.findIndex((an) => an.name.toLowerCase() === 'idle');
+if (idle < 0) idle = ref.anims.findIndex((an) => an.loop);
+if (idle < 0) idle = 0;
+const order = ref.anims.length ? [ref.anims[idle], ...ref.anims.filter((_, i) => i !== idle)] : [];
+if (!compact) {
+  // the base POSITION, read from the buffer, is the default animation's
+  // first keyframe (its pose at time 0 in REF), or --frame's without
+  // animations, in glTF axes (x, y, z) = MD2 (y, z, x) and model units
+  const want = order.length ? order[0].samples[0] : ref.frame;
+  const bin = binary ? bytes.subarray(28 + bytes.readUInt32LE(12))
+    : Buffer.from(String(json.buffers[0].uri).split(',')[1], 'base64');
+  const view = json.bufferViews[pos.bufferView];
+  const stride = view.byteStride ?? 12, at = (view.byteOffset ?? 0) + (pos.byteOffset ?? 0);
+  const axis = [1, 2, 0];
+  let worst = 0;
+  for (let i = 0; i < ref.vertices; i++) {
+    for (let c = 0; c < 3; c++) {
+      const d = Math.abs(bin.readFloatLE(at + i * stride + 4 * c) - want.positions[3 * i + axis[c]]);
+      if (!(d <= worst)) worst = Number.isNaN(d) ? Infinity : d;
+    }
+  }
+  check(order.length === 0 || want.time === 0, 'the reference does not start at time 0');
+  check(worst <= 1e-6 * ref.size, `the base mesh is ${worst} from the ` +
+        `${order.length ? `first keyframe of ${order[0].name}` : `keyframe ${ref.frame.index}`}`);
+}
 anims.forEach((an, a) => {
-  const want = ref.anims[a];
+  const want = order[a];
   if (!want) return;
   const n = want.last - want.first + 1;
-  const keys = want.fps > 0 ? (want.loop || n === 1 ? n + 1 : n) : 2;
+  const full = want.fps > 0 ? (want.loop || n === 1 ? n + 1 : n) : 2;
   const ch = an.channels;
   const s = an.samplers[0];
   const input = acc[s.input], output = acc[s.output];
@@ -127,12 +188,13 @@ anims.forEach((an, a) => {
         ch[0].target.path === 'weights' && an.samplers.length === 1 &&
         (s.interpolation === undefined || s.interpolation === 'LINEAR'),
         `animation ${a}: not one LINEAR weights channel named ${want.name}`);
-  const end = want.fps > 0 ? Math.fround((keys - 1) / want.fps) : 1;
-  check(input.componentType === 5126 && input.count === keys && input.min[0] === 0 &&
+  const end = want.fps > 0 ? Math.fround((full - 1) / want.fps) : 1;
+  const keys = input.count;
+  check(input.componentType === 5126 && keys >= 2 && keys <= full && input.min[0] === 0 &&
         Math.fround(input.max[0]) === end, `animation ${want.name}: ${input.count} keys ending at ${input.max[0]}, ` +
-        `expected ${keys} ending at ${end}`);
+        `expected at most ${full} ending at ${end}`);
   check(output.componentType === 5121 && output.normalized === true &&
-        output.count === keys * ref.frames && output.sparse && output.sparse.count === keys &&
+        output.count === keys * targets.length && output.sparse && output.sparse.count === keys &&
         output.bufferView === undefined,
         `animation ${want.name}: weights are not sparse UNSIGNED_BYTE normalized, one a key`);
   const x = an.extras ?? {};
@@ -168,9 +230,9 @@ if (binary) check(json.buffers[0].uri === undefined, 'a .glb buffer with a uri')
 else check(String(json.buffers[0].uri).startsWith('data:application/octet-stream;base64,'),
            'the .gltf buffer is not a base64 data: URI');
 
-console.log(`${file}: ${targets.length} sparse morph targets (${morphBytes} bytes of deltas, ` +
+console.log(`${file}: ${targets.length} ${compact ? 'sparse' : 'float'} morph targets (${morphBytes} bytes of deltas, ` +
             `${(morphBytes / Math.max(1, targets.length * ref.vertices)).toFixed(0)} a vertex), ` +
-            `${anims.length} animations, node ${JSON.stringify(node.name)} scale ${node.scale[0]}, ` +
+            `${anims.length} animations, node ${JSON.stringify(node.name)} scale ${node.scale ? node.scale[0] : 1}, ` +
             `target names ${JSON.stringify(names ? names[0] : null)}..` +
             `${JSON.stringify(names ? names[names.length - 1] : null)}` +
             `${textured ? ', textured, no sampler' : ', untextured'}` +

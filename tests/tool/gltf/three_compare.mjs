@@ -4,16 +4,23 @@
 // vertex, with what libmd2 shows (export_reference's JSON).
 //
 //   node three_compare.mjs --npm DIR --reference REF.json
-//        [--texture | --no-texture] [--tolerance REL] FILE
+//        [--texture | --no-texture] [--tolerance REL] [--keyframe-error E]
+//        [--max-targets N] [--targets N] FILE
 //
 // DIR holds node_modules/three (tests/run.sh installs it there). Checks:
-//  - the mesh: one morph target per keyframe, relative targets, and as
-//    many vertices as libmd2's welded mesh;
+//  - the meshes: relative morph targets, each as many vertices as libmd2's
+//    welded mesh; at most N morph targets a mesh (--max-targets), N
+//    different ones in all (--targets; default: at most one per keyframe,
+//    with --keyframe-error 0 exactly one);
+//  - at any time exactly one mesh is visible (its world transform does not
+//    scale it to nothing): the pose is that mesh's;
 //  - texture coordinates: three.js's uv attribute is REF's "uv" (md2_mesh's
 //    u = s / skinwidth, v = t / skinheight), every value within 1e-6;
 //  - with no animation playing (the mesh's default weights), the pose is
 //    REF's "frame";
-//  - one clip per animation of REF, in its order and with its name; each
+//  - one clip per animation of REF, with its name, the idle one first
+//    (stand, else idle, ignoring case, else the first that loops), the
+//    others in REF's order; each
 //    played from its start (LoopRepeat for looping animations, LoopOnce
 //    held at its end for the others) to every sample time of REF gives
 //    REF's positions;
@@ -21,7 +28,11 @@
 //    (y, z, x)): every coordinate within REL (default 1e-5) times the
 //    model's size (REF's "size", the largest side of its box over all
 //    keyframes); the largest distance between a vertex and libmd2's is
-//    reported too (up to sqrt(3) times the coordinate error). Normals are
+//    reported too (up to sqrt(3) times the coordinate error). With
+//    --keyframe-error E (model units; default: "default", md2 export's
+//    own, half REF's "step"; 0 when the export kept every keyframe),
+//    dropped keyframes may put a vertex up to E farther: E is added to the
+//    coordinate bound. Normals are
 //    compared as directions: within DEG degrees (--normal-tolerance,
 //    default 3; the byte deltas' step, larger where a blend of two far
 //    apart normals is short);
@@ -48,7 +59,7 @@ function usage(message) {
 }
 
 let npm = null, reference = null, file = null, texture = null, tolerance = 1e-5, winding = false;
-let normalTolerance = 3;
+let normalTolerance = 3, keyframeError = 'default', maxTargets = Infinity, targets = null;
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
@@ -56,6 +67,9 @@ for (let i = 0; i < argv.length; i++) {
   else if (a === '--reference' && i + 1 < argv.length) reference = argv[++i];
   else if (a === '--tolerance' && i + 1 < argv.length) tolerance = Number(argv[++i]);
   else if (a === '--normal-tolerance' && i + 1 < argv.length) normalTolerance = Number(argv[++i]);
+  else if (a === '--keyframe-error' && i + 1 < argv.length) keyframeError = argv[++i];
+  else if (a === '--max-targets' && i + 1 < argv.length) maxTargets = Number(argv[++i]);
+  else if (a === '--targets' && i + 1 < argv.length) targets = Number(argv[++i]);
   else if (a === '--texture') texture = true;
   else if (a === '--no-texture') texture = false;
   else if (a === '--winding') winding = true;
@@ -69,6 +83,8 @@ if (!npm || !reference || !file || !(tolerance > 0) || !(normalTolerance > 0)) {
 const { THREE, GLTFLoader } = await loadThree(npm);
 
 const ref = JSON.parse(readFileSync(reference, 'utf8'));
+keyframeError = keyframeError === 'default' ? ref.step / 2 : Number(keyframeError);
+if (!(keyframeError >= 0) || !(maxTargets > 0)) usage('bad --keyframe-error or --max-targets');
 const bytes = readFileSync(file);
 const data = bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength);
 
@@ -89,23 +105,39 @@ function check(ok, message) {
   return ok;
 }
 
-let mesh = null;
-gltf.scene.traverse((o) => { if (o.isMesh && !mesh) mesh = o; });
-if (!mesh) {
+const meshes = [];
+gltf.scene.traverse((o) => { if (o.isMesh) meshes.push(o); });
+if (!meshes.length) {
   console.log(`${file}: FAILED: no mesh`);
   process.exit(1);
 }
-gltf.scene.updateMatrixWorld(true);
+// The one mesh shown now: the others are scaled to nothing.
+function shownMesh(label) {
+  gltf.scene.updateMatrixWorld(true);
+  const shown = meshes.filter((m) => Math.abs(m.matrixWorld.determinant()) > 0);
+  check(shown.length === 1, `${label}: ${shown.length} meshes shown, not one`);
+  return shown[0] ?? meshes[0];
+}
+let mesh = shownMesh('at load');
 const geom = mesh.geometry;
 const base = geom.attributes.position;
 const baseNormal = geom.attributes.normal;
-const morphPos = geom.morphAttributes.position ?? [];
-const morphNrm = geom.morphAttributes.normal ?? [];
 const count = base.count;
-check(count === ref.vertices, `${count} vertices, libmd2's mesh has ${ref.vertices}`);
-check(morphPos.length === ref.frames, `${morphPos.length} morph targets, the model has ${ref.frames} keyframes`);
-check(morphNrm.length === morphPos.length, 'not every morph target has normals');
-check(geom.morphTargetsRelative === true, 'morph targets are not relative');
+const names = new Set();
+for (const m of meshes) {
+  const g = m.geometry, mp = g.morphAttributes.position ?? [], mn = g.morphAttributes.normal ?? [];
+  check(g.attributes.position.count === ref.vertices,
+        `${g.attributes.position.count} vertices, libmd2's mesh has ${ref.vertices}`);
+  check(mp.length <= maxTargets, `a mesh with ${mp.length} morph targets, more than ${maxTargets}`);
+  check(mn.length === mp.length, 'not every morph target has normals');
+  check(mp.length === 0 || g.morphTargetsRelative === true, 'morph targets are not relative');
+  // the same target in several meshes is the same accessor: count it once
+  for (const t of mp) names.add(t);
+}
+const distinct = new Set([...names].map((t) => t.array)).size;
+if (targets !== null) check(distinct === targets, `${distinct} morph targets, expected ${targets}`);
+else if (keyframeError > 0) check(distinct <= ref.frames, `${distinct} morph targets for ${ref.frames} keyframes`);
+else check(distinct === ref.frames, `${distinct} morph targets, the model has ${ref.frames} keyframes`);
 if (texture !== null) {
   const map = mesh.material && mesh.material.map;
   check(texture ? Boolean(map) && texturesAsked === 1 : !map && texturesAsked === 0,
@@ -136,30 +168,33 @@ if (problems.length) {
   process.exit(1);
 }
 
-const world = mesh.matrixWorld;
-const normalMatrix = new THREE.Matrix3().getNormalMatrix(world);
 const v = new THREE.Vector3();
 const n = new THREE.Vector3();
 
-// The morphed pose, as a renderer computes it: base + sum of weight *
-// target (getX/getY/getZ denormalise normalized attributes), then the
-// node's transform.
-function pose(influences) {
+// The morphed pose of mesh m, as a renderer computes it: base + sum of
+// weight * target (getX/getY/getZ denormalise normalized attributes), then
+// the node's transform.
+function pose(m) {
+  const influences = m.morphTargetInfluences ?? [];
+  const g = m.geometry, b = g.attributes.position, bn = g.attributes.normal;
+  const mp = g.morphAttributes.position ?? [], mn = g.morphAttributes.normal ?? [];
+  const world = m.matrixWorld;
+  const normalMatrix = new THREE.Matrix3().getNormalMatrix(world);
   const positions = new Float64Array(3 * count);
   const normals = new Float64Array(3 * count);
   const active = [];
   for (let k = 0; k < influences.length; k++) if (influences[k] !== 0) active.push(k);
   for (let i = 0; i < count; i++) {
-    let x = base.getX(i), y = base.getY(i), z = base.getZ(i);
-    let nx = baseNormal.getX(i), ny = baseNormal.getY(i), nz = baseNormal.getZ(i);
+    let x = b.getX(i), y = b.getY(i), z = b.getZ(i);
+    let nx = bn.getX(i), ny = bn.getY(i), nz = bn.getZ(i);
     for (const k of active) {
       const w = influences[k];
-      x += w * morphPos[k].getX(i);
-      y += w * morphPos[k].getY(i);
-      z += w * morphPos[k].getZ(i);
-      nx += w * morphNrm[k].getX(i);
-      ny += w * morphNrm[k].getY(i);
-      nz += w * morphNrm[k].getZ(i);
+      x += w * mp[k].getX(i);
+      y += w * mp[k].getY(i);
+      z += w * mp[k].getZ(i);
+      nx += w * mn[k].getX(i);
+      ny += w * mn[k].getY(i);
+      nz += w * mn[k].getZ(i);
     }
     v.set(x, y, z).applyMatrix4(world);
     n.set(nx, ny, nz).applyMatrix3(normalMatrix).normalize();
@@ -195,13 +230,14 @@ function compare(got, want, label) {
   check(worstAngle * 180 / Math.PI <= normalTolerance,
         `${label}: a normal is ${(worstAngle * 180 / Math.PI).toFixed(3)} degrees from libmd2's ` +
         `(more than ${normalTolerance})`);
-  check(worst <= tolerance * ref.size,
+  check(worst <= tolerance * ref.size + keyframeError,
         `${label}: a coordinate is ${worst.toExponential(3)} from libmd2's ` +
-        `(${(worst / ref.size).toExponential(3)} of the size, more than ${tolerance})`);
+        `(${(worst / ref.size).toExponential(3)} of the size, more than ${tolerance}` +
+        (keyframeError > 0 ? ` plus the keyframe error ${keyframeError}` : '') + ')');
 }
 
 // The mesh's default weights: keyframe ref.frame.index.
-const rest = pose(mesh.morphTargetInfluences);
+const rest = pose(mesh);
 compare(rest, ref.frame, `default pose (keyframe ${ref.frame.index})`);
 let volume = 0;
 if (winding) {
@@ -218,11 +254,18 @@ if (winding) {
 }
 
 const clips = gltf.animations;
-check(clips.length === ref.anims.length, `${clips.length} clips, libmd2 has ${ref.anims.length} animations`);
+check(clips.length === ref.anims.length,
+      `${clips.length} clips, libmd2 has ${ref.anims.length} animations`);
+// the idle animation first, the others in their order
+let idle = ref.anims.findIndex((an) => an.name.toLowerCase() === 'stand');
+if (idle < 0) idle = ref.anims.findIndex((an) => an.name.toLowerCase() === 'idle');
+if (idle < 0) idle = ref.anims.findIndex((an) => an.loop);
+if (idle < 0) idle = 0;
+const order = ref.anims.length ? [ref.anims[idle], ...ref.anims.filter((_, i) => i !== idle)] : [];
 const mixer = new THREE.AnimationMixer(gltf.scene);
-for (let a = 0; a < Math.min(clips.length, ref.anims.length); a++) {
-  const clip = clips[a], an = ref.anims[a];
-  check(clip.name === an.name, `clip ${a} is named '${clip.name}', libmd2's animation '${an.name}'`);
+for (let a = 0; a < Math.min(clips.length, order.length); a++) {
+  const clip = clips[a], an = order[a];
+  check(clip.name === an.name, `clip ${a} is named '${clip.name}', expected '${an.name}'`);
   const action = mixer.clipAction(clip);
   action.setLoop(an.loop ? THREE.LoopRepeat : THREE.LoopOnce, Infinity);
   action.clampWhenFinished = true;
@@ -230,16 +273,20 @@ for (let a = 0; a < Math.min(clips.length, ref.anims.length); a++) {
     action.reset();
     action.play();
     mixer.setTime(s.time);
-    compare(pose(mesh.morphTargetInfluences), s, `${an.name} at ${s.time.toFixed(4)} s`);
+    const label = `${an.name} at ${s.time.toFixed(4)} s`;
+    compare(pose(shownMesh(label)), s, label);
   }
   action.stop();
 }
 
 const rel = stats.maxError / ref.size;
-console.log(`${file}: ${clips.length} clips, ${stats.samples} poses of ${count} vertices; ` +
+console.log(`${file}: ${meshes.length} mesh(es), ${distinct} morph targets, ` +
+            `${clips.length} clips, ${stats.samples} poses of ${count} vertices; ` +
             `largest coordinate error ${stats.maxError.toExponential(3)} = ` +
             `${rel.toExponential(3)} of the model's size ${ref.size.toPrecision(6)} ` +
-            `(at most ${tolerance} allowed; ${stats.where}); ` +
+            `(at most ${tolerance} allowed` +
+            (keyframeError > 0 ? `, plus ${keyframeError} of keyframe error` : '') +
+            `; ${stats.where}); ` +
             `uv within ${uvError.toExponential(3)} of libmd2's (at most 1e-6 allowed); ` +
             `largest vertex distance ${stats.maxDistance.toExponential(3)} = ` +
             `${(stats.maxDistance / ref.size).toExponential(3)} of the size; largest normal angle ` +
