@@ -268,7 +268,7 @@ def render(glb, anim, out):
     cam = bpy.data.objects.new("camera", cam_data)
     scene.collection.objects.link(cam)
     direction = mathutils.Vector((0.45, -1.0, 0.35)).normalized()
-    cam.location = centre + direction * radius * 3.2
+    cam.location = centre + direction * radius * 4.2  # the whole box in the 30-degree height of the view
     cam.rotation_euler = (centre - cam.location).to_track_quat("-Z", "Y").to_euler()
     scene.camera = cam
     scene.render.engine = "BLENDER_WORKBENCH"
