@@ -211,10 +211,10 @@ static char **model_words(const folder_run *run, const folder_model *m, int *cou
     return words;
 }
 
-/* Exports model m, its messages captured in c: TOOL_OK or TOOL_FAILED;
- * *why when it failed before the export ran (malloc'd, NULL for out of
- * memory). */
-static int export_one(const folder_run *run, folder_model *m, capture *c, char **why)
+/* Exports model m, its messages captured in c: TOOL_OK or TOOL_FAILED.
+ * *ran is 1 once the export has run (it then said why it failed); before,
+ * *why is why not (malloc'd; NULL: out of memory). */
+static int export_one(const folder_run *run, folder_model *m, capture *c, char **why, int *ran)
 {
     char **words;
     int n, status;
@@ -232,13 +232,16 @@ static int export_one(const folder_run *run, folder_model *m, capture *c, char *
         return TOOL_FAILED;
     }
     status = export_model(n, words);
+    *ran = 1;
     pthread_setspecific(capture_key, NULL);
     free(words);
     return status;
 }
 
-/* Prints what model m's export printed, and tallies it; run->lock held. */
-static void report(folder_run *run, folder_model *m, int status, capture *c, char *why)
+/* Prints what model m's export printed (ran: it ran), and tallies it;
+ * run->lock held. why: why it failed when it did not run (NULL: out of
+ * memory), or a reason set before (a second model of one output). */
+static void report(folder_run *run, folder_model *m, int status, capture *c, char *why, int ran)
 {
     validate_progress_hide(&run->progress);
     if (c->err_text)
@@ -251,7 +254,12 @@ static void report(folder_run *run, folder_model *m, int status, capture *c, cha
         free(why);
     } else {
         m->failed = 1;
-        m->reason = why ? why : failure_reason(m->path, c->err_text ? c->err_text : "");
+        if (!ran) /* a failure of the folder's own work, said as the export's are */
+            tool_error(EXPORT_CMD, "%s: %s", m->path, why ? why : "out of memory");
+        if (!m->reason)
+            m->reason = ran ? failure_reason(m->path, c->err_text ? c->err_text : "") : why;
+        else
+            free(why);
     }
     validate_progress_step(&run->progress);
 }
@@ -264,7 +272,7 @@ static void *worker(void *arg)
         folder_model *m;
         capture c;
         char *why = NULL;
-        int status = TOOL_FAILED, opened;
+        int status = TOOL_FAILED, opened, ran = 0;
         pthread_mutex_lock(&run->lock);
         if (run->next >= run->count) {
             pthread_mutex_unlock(&run->lock);
@@ -284,7 +292,7 @@ static void *worker(void *arg)
             c.err = stream_open(&c.err_text, &c.err_size);
             opened = c.out && c.err;
             if (opened)
-                status = export_one(run, m, &c, &why);
+                status = export_one(run, m, &c, &why, &ran);
             if (c.out && !stream_close(c.out, &c.out_text, &c.out_size))
                 opened = 0;
             if (c.err && !stream_close(c.err, &c.err_text, &c.err_size))
@@ -292,17 +300,14 @@ static void *worker(void *arg)
         }
         if (!opened) {
             status = TOOL_FAILED;
+            ran = 0;
             free(why);
             why = copy_text("out of memory", 13);
         }
         pthread_mutex_lock(&run->lock);
-        if (m->reason) {
-            m->failed = 1;
-            free(why);
-            validate_progress_step(&run->progress);
-        } else {
-            report(run, m, status, &c, why);
-        }
+        if (m->reason)
+            why = copy_text(m->reason, strlen(m->reason)); /* said as the others */
+        report(run, m, status, &c, why, ran);
         pthread_mutex_unlock(&run->lock);
         free(c.out_text);
         free(c.err_text);
@@ -458,9 +463,8 @@ static int list_models(folder_run *run, validate_list *l, const char *out_dir, c
             if (!m->out)
                 goto out_of_memory;
         }
-        k++;
+        run->count = ++k; /* (so that free_models() frees what is made) */
     }
-    run->count = k;
     free(from);
     if (!refuse_shared_outputs(run->models, run->count))
         goto out_of_memory_kept;
