@@ -50,6 +50,7 @@ add_test(NAME md2_judge_blender
           "-DMAKE_MODEL=$<TARGET_FILE:export_make_model>"
           "-DSCRIPT=${CMAKE_CURRENT_LIST_DIR}/blender_gltf.py"
           "-DCORPUS=${MD2_SHARED_DIR}/corpus" "-DSKIN=${PROJECT_SOURCE_DIR}/examples/models/skin.pcx"
+          "-DCRYSTAL=${PROJECT_SOURCE_DIR}/examples/models/crystal.md2"
           "-DWORK=${CMAKE_CURRENT_BINARY_DIR}/work/blender"
           -P "${CMAKE_CURRENT_LIST_DIR}/run_blender.cmake")
 set_tests_properties(md2_judge_blender PROPERTIES LABELS judge TIMEOUT 600)

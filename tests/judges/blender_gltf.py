@@ -5,7 +5,8 @@
 # animations, the model's size). Run by run_blender.cmake, in one Blender:
 #
 #   blender -b --factory-startup --python-exit-code 1 -P blender_gltf.py --
-#       check NAME FILE.glb REF.json [check ...] [render FILE.glb ANIM OUT.png]
+#       check NAME FILE.glb REF.json [check ...] [refuse NAME FILE.glb REF.json]
+#       [render FILE.glb ANIM OUT.png]
 #
 # For each check, every one of these must hold (each failure is printed as
 # "blender: NAME: ..." and the exit status is 1):
@@ -23,6 +24,11 @@
 #    plays when the file is opened);
 #  - the file embeds a skin (every model judged has one: found beside it,
 #    or given with --skin), and the material's image is of its size.
+# refuse: the judge judged: the checks must fail for FILE, an export of
+# the old layout (md2 export --compact: quantised positions under a node
+# scale, the base mesh the middle of each vertex's range), on its scale and
+# on its Basis shape key (what the issue saw in Blender); those failures
+# are expected, and their absence is one.
 # render: the model posed at the middle of animation ANIM, drawn by the
 # workbench engine with its texture to OUT.png (800 x 600), which must
 # show the model (not only the background).
@@ -237,6 +243,19 @@ def check(name, glb, ref_path):
     check_skin(name, meshes[0], doc, binary)
 
 
+def refuse(name, glb, ref_path):
+    global failures
+    kept = failures
+    failures = []
+    check(name, glb, ref_path)
+    found, failures = failures, kept
+    for wanted in ("has scale", "the Basis shape key is not keyframe"):
+        if not any(wanted in f for f in found):
+            fail(name, "the judge did not refuse %s for '%s'" % (glb, wanted))
+            return
+    note(name, "refused, as it must be (%d failures above)" % len(found))
+
+
 def render(glb, anim, out):
     name = "render"
     meshes = import_glb(glb)
@@ -298,11 +317,15 @@ def main(args):
         if args[i] == "check" and i + 3 < len(args):
             check(args[i + 1], args[i + 2], args[i + 3])
             i += 4
+        elif args[i] == "refuse" and i + 3 < len(args):
+            refuse(args[i + 1], args[i + 2], args[i + 3])
+            i += 4
         elif args[i] == "render" and i + 3 < len(args):
             render(args[i + 1], args[i + 2], args[i + 3])
             i += 4
         else:
-            fail("usage", "check NAME FILE.glb REF.json ... [render FILE.glb ANIM OUT.png]")
+            fail("usage", "check NAME FILE.glb REF.json ... [refuse NAME FILE.glb REF.json] "
+                 "[render FILE.glb ANIM OUT.png]")
             break
     if failures:
         print("blender: %d failure(s)" % len(failures), flush=True)

@@ -4,18 +4,20 @@
 #
 #   cmake -DBLENDER=blender -DMD2=md2 -DREFERENCE=export_reference
 #         -DMAKE_MODEL=export_make_model -DSCRIPT=blender_gltf.py
-#         -DCORPUS=DIR -DSKIN=skin.pcx -DWORK=DIR -P run_blender.cmake
+#         -DCORPUS=DIR -DSKIN=skin.pcx -DCRYSTAL=crystal.md2 -DWORK=DIR
+#         -P run_blender.cmake
 #
 # The models: faerie (the corpus, with --skin faerie2.bmp beside it), sydney
 # (the corpus, default options: its skin sydney.bmp is found beside it) and
 # long (export_make_model long: 1001 keyframes, --skin SKIN); each exported
-# with the default options. Without the corpus, faerie and sydney are
+# with the default options; and crystal exported with --compact, which the
+# judge must refuse. Without the corpus, faerie and sydney are
 # skipped with a message, except under CI (CI=true), where that is an error.
 #
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.21)
 
-foreach(_var IN ITEMS BLENDER MD2 REFERENCE MAKE_MODEL SCRIPT CORPUS SKIN WORK)
+foreach(_var IN ITEMS BLENDER MD2 REFERENCE MAKE_MODEL SCRIPT CORPUS SKIN CRYSTAL WORK)
   if(NOT DEFINED ${_var})
     message(FATAL_ERROR "run_blender.cmake: -D${_var}= is needed")
   endif()
@@ -60,6 +62,12 @@ foreach(_model IN LISTS _models)
                    --all-keyframes)
   list(APPEND _args check "${_name}" "${WORK}/${_name}.glb" "${WORK}/${_name}.json")
 endforeach()
+# the judge judged: the old quantised layout (--compact) must be refused
+md2_blender_step("md2 export --compact crystal" "${MD2}" export "${CRYSTAL}" -o "${WORK}/compact.glb"
+                 --compact)
+md2_blender_step("export_reference crystal" "${REFERENCE}" "${CRYSTAL}" -o "${WORK}/crystal.json"
+                 --all-keyframes)
+list(APPEND _args refuse compact "${WORK}/compact.glb" "${WORK}/crystal.json")
 string(TIMESTAMP _start "%s")
 execute_process(COMMAND "${BLENDER}" -b --factory-startup --python-exit-code 1 -P "${SCRIPT}" --
                         ${_args} ${_render}
