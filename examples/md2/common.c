@@ -67,16 +67,38 @@ static void put_clean_v(FILE *f, const char *fmt, va_list ap)
     va_end(again);
 }
 
+/* Set by tool_set_stream_hook() before any thread starts, cleared after
+ * they have ended: read, never written, while threads run. */
+static tool_stream_hook stream_hook;
+
+void tool_set_stream_hook(tool_stream_hook hook)
+{
+    stream_hook = hook;
+}
+
+FILE *tool_stdout(void)
+{
+    FILE *f = stream_hook ? stream_hook(0) : NULL;
+    return f ? f : stdout;
+}
+
+FILE *tool_stderr(void)
+{
+    FILE *f = stream_hook ? stream_hook(1) : NULL;
+    return f ? f : stderr;
+}
+
 void tool_error(const char *cmd, const char *fmt, ...)
 {
+    FILE *err = tool_stderr();
     va_list ap;
-    fputs("md2 ", stderr);
-    tool_put_clean(stderr, cmd);
-    fputs(": ", stderr);
+    fputs("md2 ", err);
+    tool_put_clean(err, cmd);
+    fputs(": ", err);
     va_start(ap, fmt);
-    put_clean_v(stderr, fmt, ap);
+    put_clean_v(err, fmt, ap);
     va_end(ap);
-    fputc('\n', stderr);
+    fputc('\n', err);
 }
 
 void tool_term_printf(FILE *f, const char *fmt, ...)
@@ -379,21 +401,22 @@ void tool_json_string(FILE *f, const char *s)
 
 size_t tool_find_anim(const char *cmd, const tool_model *m, const char *name)
 {
+    FILE *err = tool_stderr();
     size_t i = md2_anim_find(m->anims, m->num_anims, name);
     if (i != MD2_ANIM_NOT_FOUND)
         return i;
-    fprintf(stderr, "md2 %s: the model has no animation named '", cmd);
-    tool_put_clean(stderr, name);
+    fprintf(err, "md2 %s: the model has no animation named '", cmd);
+    tool_put_clean(err, name);
     if (m->num_anims == 0) {
-        fputs("' (it has none)\n", stderr);
+        fputs("' (it has none)\n", err);
         return MD2_ANIM_NOT_FOUND;
     }
-    fputs("'; it has:", stderr);
+    fputs("'; it has:", err);
     for (i = 0; i < m->num_anims; i++) {
-        fputc(' ', stderr);
-        tool_put_clean(stderr, m->anims[i].name);
+        fputc(' ', err);
+        tool_put_clean(err, m->anims[i].name);
     }
-    fputc('\n', stderr);
+    fputc('\n', err);
     return MD2_ANIM_NOT_FOUND;
 }
 

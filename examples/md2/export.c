@@ -78,6 +78,16 @@ static void usage(FILE *f)
           "                 4096), checked before it is decoded\n"
           "  -h, --help     this text; -- ends the options (a MODEL named -x.md2)\n"
           "\n"
+          "Folders: md2 export DIR|MODEL... -o OUTDIR/ [--format glb|gltf|obj] [--jobs N]\n"
+          "exports every .md2 below each DIR (any case) to OUTDIR/ + its path below DIR\n"
+          "(a MODEL: its name) with the format's extension, making folders as needed,\n"
+          "each model with the options above; models already inside OUTDIR are skipped.\n"
+          "  --format F     glb (default), gltf or obj\n"
+          "  --jobs N       export N models at a time (default: one per online CPU)\n"
+          "A failure is listed (\"PATH: failed: REASON\") and the others go on; then\n"
+          "\"N models: N exported, N failed\". On a terminal, a progress bar on stderr\n"
+          "for 100 models or more. Exit status 1 when any failed.\n"
+          "\n"
           "Animations come from MODEL.anm or MODEL.framegroups beside the model, else from\n"
           "the frame names. Nothing is written when anything fails, and files of the same\n"
           "names stay as they were. docs/tool.md has more.\n"
@@ -115,11 +125,12 @@ static int format_of(const char *path)
 /* A bad command line: the message (fmt has one %s), then the synopsis. */
 static int usage_error(const char *fmt, const char *arg)
 {
-    fputs("md2 " EXPORT_CMD ": ", stderr);
-    tool_term_printf(stderr, fmt, arg);
-    fputc('\n', stderr);
-    synopsis(stderr);
-    fputs("`md2 export --help` describes the options.\n", stderr);
+    FILE *err = tool_stderr();
+    fputs("md2 " EXPORT_CMD ": ", err);
+    tool_term_printf(err, fmt, arg);
+    fputc('\n', err);
+    synopsis(err);
+    fputs("`md2 export --help` describes the options.\n", err);
     return TOOL_USAGE;
 }
 
@@ -127,38 +138,40 @@ static int usage_error(const char *fmt, const char *arg)
 static void note_no_skin(const export_job *job)
 {
     const md2_model *m = job->tm->model;
+    FILE *err = tool_stderr();
     size_t i, shown = m->num_skins > 4 ? 3 : m->num_skins;
     if (m->num_skins == 0) {
         tool_error(EXPORT_CMD, "note: %s names no skin; no texture (--skin FILE gives one)",
                    job->model_path);
         return;
     }
-    tool_term_printf(stderr, "md2 " EXPORT_CMD ": note: no skin file found for %s (it names ",
+    tool_term_printf(err, "md2 " EXPORT_CMD ": note: no skin file found for %s (it names ",
                      job->model_path);
     for (i = 0; i < shown; i++) {
         if (i > 0)
-            fputs(", ", stderr);
-        tool_put_clean(stderr, m->skins[i].name);
+            fputs(", ", err);
+        tool_put_clean(err, m->skins[i].name);
     }
     if (shown < m->num_skins)
-        fprintf(stderr, " and %lu more", (unsigned long)(m->num_skins - shown));
-    fputs("); no texture (--skin FILE gives one)\n", stderr);
+        fprintf(err, " and %lu more", (unsigned long)(m->num_skins - shown));
+    fputs("); no texture (--skin FILE gives one)\n", err);
 }
 
 /* The note for a skin that was found but cannot be read: err, the
  * loader's sentence, with the skin's path in it written as "it". */
 static void note_unreadable_skin(const char *path, const char *err)
 {
+    FILE *err_out = tool_stderr();
     size_t n = strlen(path);
     const char *at = n > 0 ? strstr(err, path) : NULL;
-    tool_term_printf(stderr, "md2 " EXPORT_CMD ": note: %s cannot be read (", path);
+    tool_term_printf(err_out, "md2 " EXPORT_CMD ": note: %s cannot be read (", path);
     if (at == err && strncmp(err + n, ": ", 2) == 0)
-        tool_put_clean(stderr, err + n + 2);
+        tool_put_clean(err_out, err + n + 2);
     else if (at)
-        tool_term_printf(stderr, "%.*sit%s", (int)(at - err), err, at + n);
+        tool_term_printf(err_out, "%.*sit%s", (int)(at - err), err, at + n);
     else
-        tool_put_clean(stderr, err);
-    fputs("); no texture (--skin FILE gives one)\n", stderr);
+        tool_put_clean(err_out, err);
+    fputs("); no texture (--skin FILE gives one)\n", err_out);
 }
 
 /* The skin: --skin FILE, else the model's own skin found as a game would.
@@ -249,18 +262,61 @@ int export_within_budget(const export_job *job, double bytes, int exact)
     return 0;
 }
 
-int tool_export(int argc, char **argv)
+/* The format --format names, or FORMAT_NONE. */
+static int format_named(const char *name)
+{
+    if (strcmp(name, "obj") == 0)
+        return FORMAT_OBJ;
+    if (strcmp(name, "gltf") == 0)
+        return FORMAT_GLTF;
+    if (strcmp(name, "glb") == 0)
+        return FORMAT_GLB;
+    return FORMAT_NONE;
+}
+
+/* 1 if path ends in '/'. */
+static int ends_in_slash(const char *path)
+{
+    size_t n = strlen(path);
+    return n > 0 && path[n - 1] == '/';
+}
+
+/* 1 if the command line asks for the export of a folder: -o OUTDIR/, or
+ * an -o without the extension of a format that is a folder, or with a
+ * folder or several models to export. */
+static int folder_export(int argc, char **argv, const unsigned char *roles, int inputs,
+                         const char *out_path)
+{
+    int i;
+    if (ends_in_slash(out_path))
+        return 1;
+    if (format_of(out_path) != FORMAT_NONE)
+        return 0;
+    if (inputs > 1 || export_is_folder(out_path))
+        return 1;
+    for (i = 1; i < argc; i++)
+        if (roles[i] == EXPORT_WORD_INPUT && export_is_folder(argv[i]))
+            return 1;
+    return 0;
+}
+
+/* The export the command line asks for: of one model (one_model: a model
+ * of a folder export, whose words export_folder() made), else of a folder
+ * when the command line names one, several models or -o OUTDIR/. roles
+ * (argc bytes, zeroed) is filled for export_folder(). */
+static int export_main(int argc, char **argv, int one_model, unsigned char *roles)
 {
     const char *model_path = NULL, *out_path = NULL, *anim_name = NULL, *skin_arg = NULL;
     const char *frame_arg = NULL, *max_output_arg = NULL, *max_pixels_arg = NULL;
     const char *normals_arg = NULL;
+    const char *format_arg = NULL, *jobs_arg = NULL, *second_input = NULL;
     const char *error_arg = NULL, *targets_arg = NULL, *profile_arg = NULL;
     long max_targets = 0;
     double keyframe_error = -1.0;
     int compact = 0;
     long max_output = (long)EXPORT_MAX_OUTPUT, max_pixels = (long)TOOL_MAX_SKIN_PIXELS;
-    int y_up = 1, format, i, status, options = 1;
-    long frame = 0;
+    int y_up = 1, format, i, status, options = 1, inputs = 0;
+    long frame = 0, jobs = 0;
     tool_model tm;
     md2_diagnostic diag;
     md2_result r;
@@ -273,12 +329,18 @@ int tool_export(int argc, char **argv)
         const char *a = argv[i];
         const char **value = NULL;
         if (!options || a[0] != '-' || a[1] == '\0') {
-            if (model_path)
+            if (model_path && one_model)
                 return usage_error("one model at a time ('%s' is a second one)", a);
-            model_path = a;
+            if (!model_path)
+                model_path = a;
+            else if (!second_input)
+                second_input = a;
+            roles[i] = EXPORT_WORD_INPUT;
+            inputs++;
             continue;
         }
         if (strcmp(a, "--") == 0) {
+            roles[i] = EXPORT_WORD_FOLDER;
             options = 0;
             continue;
         }
@@ -288,6 +350,10 @@ int tool_export(int argc, char **argv)
         }
         if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)
             value = &out_path;
+        else if (strcmp(a, "--format") == 0)
+            value = &format_arg;
+        else if (strcmp(a, "--jobs") == 0)
+            value = &jobs_arg;
         else if (strcmp(a, "--anim") == 0)
             value = &anim_name;
         else if (strcmp(a, "--frame") == 0)
@@ -319,16 +385,23 @@ int tool_export(int argc, char **argv)
             return usage_error("%s is given twice", a);
         if (i + 1 >= argc)
             return usage_error("%s needs a value", a);
+        if (value == &out_path || value == &format_arg || value == &jobs_arg)
+            roles[i] = roles[i + 1] = EXPORT_WORD_FOLDER;
         *value = argv[++i];
     }
     if (!model_path)
         return usage_error("%s", "no MODEL given");
+    if (second_input && (!out_path || !folder_export(argc, argv, roles, inputs, out_path)))
+        return usage_error("one model at a time ('%s' is a second one; -o OUTDIR/ exports "
+                           "several)", second_input);
     if (!out_path)
-        return usage_error("%s", "no output given (-o OUT.obj, OUT.gltf or OUT.glb)");
-    format = format_of(out_path);
-    if (format == FORMAT_NONE)
-        return usage_error("cannot tell the format of '%s': the output must end in .obj, "
-                           ".gltf or .glb", out_path);
+        return usage_error("%s", "no output given (-o OUT.obj, OUT.gltf or OUT.glb, or "
+                           "-o OUTDIR/ for folders)");
+    if (format_arg && format_named(format_arg) == FORMAT_NONE)
+        return usage_error("--format needs glb, gltf or obj, not '%s'", format_arg);
+    if (jobs_arg && !tool_parse_long(jobs_arg, 1, EXPORT_MAX_JOBS, &jobs))
+        return usage_error("--jobs needs a number of threads (1 to " EXPORT_MAX_JOBS_TEXT
+                           "), not '%s'", jobs_arg);
     if (frame_arg && !tool_parse_long(frame_arg, 0, LONG_MAX, &frame))
         return usage_error("--frame needs a keyframe number (0, 1, ...), not '%s'", frame_arg);
     if (max_output_arg && !tool_parse_long(max_output_arg, 1, LONG_MAX, &max_output))
@@ -352,6 +425,24 @@ int tool_export(int argc, char **argv)
         if (!targets_arg)
             max_targets = 256; /* bevy_mesh 0.19: MAX_MORPH_WEIGHTS */
     }
+    if (!one_model && folder_export(argc, argv, roles, inputs, out_path)) {
+        format = format_arg ? format_named(format_arg) : FORMAT_GLB;
+        if (export_exists_not_folder(out_path))
+            return usage_error("-o %s is a file: the export of a folder or of several models "
+                               "needs -o OUTDIR/", out_path);
+        return export_folder(argc, argv, roles, out_path,
+                             format == FORMAT_OBJ ? ".obj" : format == FORMAT_GLTF ? ".gltf" : ".glb",
+                             jobs);
+    }
+    if (jobs_arg)
+        return usage_error("--jobs %s: one model is exported by one thread (--jobs is for "
+                           "folders)", jobs_arg);
+    format = format_of(out_path);
+    if (format == FORMAT_NONE)
+        return usage_error("cannot tell the format of '%s': the output must end in .obj, "
+                           ".gltf or .glb", out_path);
+    if (format_arg && format_named(format_arg) != format)
+        return usage_error("--format disagrees with the output's extension ('%s')", out_path);
     r = tool_load(model_path, 0, &tm, &diag);
     if (r != MD2_OK) {
         tool_load_error(EXPORT_CMD, model_path, &diag);
@@ -407,4 +498,28 @@ done:
     free(png);
     tool_model_free(&tm);
     return status;
+}
+
+/* export_main() with its roles. */
+static int run_export(int argc, char **argv, int one_model)
+{
+    unsigned char *roles = (unsigned char *)calloc((size_t)argc + 1, 1);
+    int status;
+    if (!roles) {
+        tool_error(EXPORT_CMD, "out of memory");
+        return TOOL_FAILED;
+    }
+    status = export_main(argc, argv, one_model, roles);
+    free(roles);
+    return status;
+}
+
+int tool_export(int argc, char **argv)
+{
+    return run_export(argc, argv, 0);
+}
+
+int export_model(int argc, char **argv)
+{
+    return run_export(argc, argv, 1);
 }

@@ -1072,9 +1072,9 @@ static int times_ok(const md2_anim *an, const anim_keys *ak)
     size_t k;
     for (k = 1; k < ak->count; k++) {
         if (!(ak->times[k] > ak->times[k - 1]) || !(ak->times[k] <= FLT_MAX)) {
-            fputs("md2 " EXPORT_CMD ": animation '", stderr);
-            tool_put_clean(stderr, an->name);
-            fprintf(stderr, "': its rate (%g fps) gives key times that glTF's floats cannot "
+            fputs("md2 " EXPORT_CMD ": animation '", tool_stderr());
+            tool_put_clean(tool_stderr(), an->name);
+            fprintf(tool_stderr(), "': its rate (%g fps) gives key times that glTF's floats cannot "
                     "hold\n", (double)an->fps);
             return 0;
         }
@@ -1112,9 +1112,9 @@ static int weights_sampler(gltf *g, size_t a, const part *p, size_t first, size_
     size_t keys = last - first + 1, total, k, index_at, values_at;
     int wide;
     if (!mul_size(keys, p->count, &total) || total > 0xFFFFFFFFu) {
-        fputs("md2 " EXPORT_CMD ": animation '", stderr);
-        tool_put_clean(stderr, g->order[a].name);
-        fputs("' has too many weights for glTF\n", stderr);
+        fputs("md2 " EXPORT_CMD ": animation '", tool_stderr());
+        tool_put_clean(tool_stderr(), g->order[a].name);
+        fputs("' has too many weights for glTF\n", tool_stderr());
         return 0;
     }
     wide = total - 1 > 65535;
@@ -1529,6 +1529,7 @@ int export_gltf(const export_job *job, int binary)
     md2_result r;
     xbuf json, file;
     int ok = 0;
+    FILE *out;
     double least;
     size_t a;
 
@@ -1654,30 +1655,31 @@ int export_gltf(const export_job *job, int binary)
         !tool_write_file(EXPORT_CMD, job->out_path, file.data, file.size))
         goto fail;
 
-    tool_term_printf(stdout, "wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph target%s "
+    out = tool_stdout();
+    tool_term_printf(out, "wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph target%s "
            "(of %lu keyframes), ", job->out_path, (unsigned long)file.size, (unsigned long)g.nv,
            (unsigned long)(g.mesh->num_indices / 3), (unsigned long)g.ntargets,
            g.ntargets == 1 ? "" : "s", (unsigned long)g.nt);
     if (g.nparts > 1)
-        printf("%lu meshes, ", (unsigned long)g.nparts);
-    printf("%lu animation%s, ", (unsigned long)g.num_anims, g.num_anims == 1 ? "" : "s");
+        fprintf(out, "%lu meshes, ", (unsigned long)g.nparts);
+    fprintf(out, "%lu animation%s, ", (unsigned long)g.num_anims, g.num_anims == 1 ? "" : "s");
     if (job->png)
-        tool_term_printf(stdout, "skin %s (%dx%d, %lu bytes of PNG)", job->skin_path, job->skin_width,
+        tool_term_printf(out, "skin %s (%dx%d, %lu bytes of PNG)", job->skin_path, job->skin_width,
                job->skin_height, (unsigned long)job->png_size);
     else
-        printf("no skin");
-    printf("; keyframes dropped within %.3g units", g.keyframe_error);
+        fprintf(out, "no skin");
+    fprintf(out, "; keyframes dropped within %.3g units", g.keyframe_error);
     if (g.compact)
-        printf("; quantized positions within %.2g of the model's size",
+        fprintf(out, "; quantized positions within %.2g of the model's size",
                g.size > 0.0 ? g.max_error / g.size : 0.0);
     else
-        printf("; float positions");
+        fprintf(out, "; float positions");
     if (g.short_normals)
-        printf(", normals of %lu vertices shortened (to %.2g at least)", g.short_normals,
+        fprintf(out, ", normals of %lu vertices shortened (to %.2g at least)", g.short_normals,
                g.min_length);
     if (g.normal_clamps)
-        printf(", %lu normal components clamped", g.normal_clamps);
-    printf("\n");
+        fprintf(out, ", %lu normal components clamped", g.normal_clamps);
+    fprintf(out, "\n");
     ok = 1;
     goto done;
 

@@ -161,6 +161,7 @@ int export_obj(const export_job *job)
     float *nrm = (float *)malloc(m->num_vertices * 3 * sizeof *nrm);
     export_set set;
     int ok = 0;
+    FILE *out;
     size_t count = job->anim_given ? (size_t)job->anims[0].last - job->anims[0].first + 1 : 1;
     size_t i;
 
@@ -195,36 +196,37 @@ int export_obj(const export_job *job)
             goto done;
     }
     ok = 1;
+    out = tool_stdout();
     if (job->anim_given) {
         char *first = frame_path(stem, 0, count), *last = frame_path(stem, count - 1, count);
-        tool_term_printf(stdout, "wrote %s", first ? first : stem);
+        tool_term_printf(out, "wrote %s", first ? first : stem);
         if (count > 1)
-            tool_term_printf(stdout, " .. %s (the %lu keyframes of animation ", last ? last : stem,
+            tool_term_printf(out, " .. %s (the %lu keyframes of animation ", last ? last : stem,
                    (unsigned long)count);
         else
-            printf(" (the one keyframe of animation ");
-        tool_put_clean(stdout, job->anims[0].name);
-        putchar(')');
+            fprintf(out, " (the one keyframe of animation ");
+        tool_put_clean(out, job->anims[0].name);
+        fputc(')', out);
         free(first);
         free(last);
     } else {
-        tool_term_printf(stdout, "wrote %s (keyframe %lu)", job->out_path, (unsigned long)job->frame);
+        tool_term_printf(out, "wrote %s (keyframe %lu)", job->out_path, (unsigned long)job->frame);
     }
     if (png_path)
-        tool_term_printf(stdout, ", %s and %s", mtl_path, png_path);
+        tool_term_printf(out, ", %s and %s", mtl_path, png_path);
     else
-        tool_term_printf(stdout, " and %s", mtl_path);
-    printf(": %lu vert%s, %lu texture coordinate%s, %lu triangle%s%s, ",
+        tool_term_printf(out, " and %s", mtl_path);
+    fprintf(out, ": %lu vert%s, %lu texture coordinate%s, %lu triangle%s%s, ",
            (unsigned long)m->num_vertices, m->num_vertices == 1 ? "ex" : "ices",
            (unsigned long)m->num_texcoords, m->num_texcoords == 1 ? "" : "s",
            (unsigned long)m->num_triangles, m->num_triangles == 1 ? "" : "s",
            count > 1 ? " each" : "");
     if (png_path)
-        tool_term_printf(stdout, "skin %s (%dx%d)", job->skin_path, job->skin_width,
+        tool_term_printf(out, "skin %s (%dx%d)", job->skin_path, job->skin_width,
                          job->skin_height);
     else
-        printf("no skin");
-    putchar('\n');
+        fprintf(out, "no skin");
+    fputc('\n', out);
 done:
     export_set_finish(&set, ok);
     free(stem);

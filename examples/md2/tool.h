@@ -46,6 +46,19 @@ void tool_error(const char *cmd, const char *fmt, ...)
 #endif
     ;
 
+/* The streams the command prints to: stdout and stderr, unless a hook set
+ * with tool_set_stream_hook() names others for the calling thread (it is
+ * called with err 0 for stdout, 1 for stderr, and returns NULL for the
+ * usual one). md2 export of a folder gives each worker thread streams of
+ * its own, printed whole when its model is done. tool_error() and
+ * everything an export prints go through them. The hook is the command's
+ * one global: set it before any thread starts, clear it (NULL) after they
+ * have all ended. */
+typedef FILE *(*tool_stream_hook)(int err);
+void tool_set_stream_hook(tool_stream_hook hook);
+FILE *tool_stdout(void);
+FILE *tool_stderr(void);
+
 /* 1 if arg is -h or --help. */
 int tool_is_help(const char *arg);
 

@@ -30,7 +30,8 @@ static void draw(validate_progress *p)
     memset(bar, '#', (size_t)filled);
     memset(bar + filled, '.', (size_t)(BAR_COLUMNS - filled));
     bar[BAR_COLUMNS] = '\0';
-    n = fprintf(p->f, "\rmd2 validate: [%s] %lu/%lu files", bar, (unsigned long)p->done,
+    n = fprintf(p->f, "\rmd2 %s: [%s] %lu/%lu files", p->cmd ? p->cmd : "validate", bar,
+                (unsigned long)p->done,
                 (unsigned long)p->total);
     fflush(p->f);
     p->width = n > 1 ? n - 1 : 0; /* without the '\r' */

@@ -65,6 +65,7 @@ typedef struct validate_progress {
     size_t done;
     long shown;     /* the per mille last drawn, -1 for none */
     int width;      /* columns on the screen, 0 if erased */
+    const char *cmd;/* the command the bar names ("md2 CMD: [###...]"); NULL: validate */
 } validate_progress;
 
 void validate_progress_start(validate_progress *p, FILE *f, size_t total);
