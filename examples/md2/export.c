@@ -8,6 +8,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "attach_opt.h"
 #include "export_internal.h"
 
 
@@ -25,7 +26,7 @@ static void synopsis(FILE *f)
 {
     fputs("usage: md2 export MODEL -o OUT.{obj,gltf,glb} [--anim NAME] [--frame N]\n"
           "                  [--y-up] [--skin FILE] [--max-output BYTES]\n"
-          "                  [--max-skin-pixels N]\n",
+          "                  [--max-skin-pixels N] [--attach TAG=MODEL.md2]...\n",
           f);
 }
 
@@ -56,6 +57,10 @@ static void usage(FILE *f)
           "  --max-skin-pixels N\n"
           "                 the most pixels a skin may have (default 16777216, 4096 x\n"
           "                 4096), checked before it is decoded\n"
+          "  --attach TAG=MODEL.md2\n"
+          "                 hangs MODEL on the model's tag TAG (its .tag file), posed with its\n"
+          "                 frames: glTF: a node under the tag's node, with its own mesh and\n"
+          "                 skin, animated with the model; OBJ: one more object. Repeatable.\n"
           "  -h, --help     this text; -- ends the options (a MODEL named -x.md2)\n"
           "\n"
           "Animations come from MODEL.anm or MODEL.framegroups beside the model, else from\n"
@@ -243,6 +248,12 @@ int tool_export(int argc, char **argv)
     char found[4096];
     unsigned char *png = NULL;
     size_t w;
+    tool_attach_list attach;
+    tool_attached attached[TOOL_MAX_ATTACH];
+    size_t num_attached = 0;
+    char why[256];
+
+    memset(&attach, 0, sizeof attach);
 
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -273,7 +284,13 @@ int tool_export(int argc, char **argv)
             value = &max_output_arg;
         else if (strcmp(a, "--max-skin-pixels") == 0)
             value = &max_pixels_arg;
-        else if (strcmp(a, "--y-up") == 0) {
+        else if (strcmp(a, "--attach") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("%s needs a value", a);
+            if (!tool_attach_add(&attach, argv[++i], why, sizeof why))
+                return usage_error("%s", why);
+            continue;
+        } else if (strcmp(a, "--y-up") == 0) {
             y_up = 1;
             continue;
         } else {
@@ -335,6 +352,11 @@ int tool_export(int argc, char **argv)
     }
     if (!pick_frame(&job, frame, anim_name, model_path))
         goto done;
+    if (!tool_attach_load(EXPORT_CMD, model_path, &tm, &attach, attached))
+        goto done;
+    num_attached = attach.count;
+    job.attached = attached;
+    job.num_attached = num_attached;
     if (format != FORMAT_OBJ && tm.model->num_triangles == 0) {
         tool_error(EXPORT_CMD, "%s has no triangles: there is no mesh to write as glTF",
                    model_path);
@@ -345,6 +367,7 @@ int tool_export(int argc, char **argv)
     status = format == FORMAT_OBJ ? export_obj(&job) : export_gltf(&job, format == FORMAT_GLB);
 done:
     free(png);
+    tool_attach_free(attached, num_attached);
     tool_model_free(&tm);
     return status;
 }

@@ -30,7 +30,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "export_internal.h"
+#include "export_tags.h"
 
 #include <md2/mesh.h>
 
@@ -96,7 +96,8 @@ typedef struct gltf {
     unsigned long normal_clamps; /* delta components clamped to [-1, 1] */
     unsigned long short_normals; /* vertices whose normals are written shorter than 1 */
     double min_length;           /* the shortest of them */
-    xbuf anims;          /* the "animations" array's entries */
+    size_t *anim_io;     /* per animation: its weights' input and output accessors */
+    export_tags tags;    /* the model's tags and --attach models (export_tags.c) */
 } gltf;
 
 /* a * b into *out; 0 if it overflows size_t. */
@@ -640,7 +641,8 @@ static int write_animations(gltf *g)
         return 1; /* no view: it would be empty */
     times = (float *)malloc(most * sizeof *times);
     frames = (uint32_t *)malloc(most * sizeof *frames);
-    if (!times || !frames) {
+    g->anim_io = (size_t *)malloc(2 * g->job->num_anims * sizeof *g->anim_io);
+    if (!times || !frames || !g->anim_io) {
         free(times);
         free(frames);
         g->bin.failed = 1;
@@ -708,24 +710,38 @@ static int write_animations(gltf *g)
                     wide ? GL_UNSIGNED_INT : GL_UNSIGNED_SHORT, view_number(g, VIEW_ANIM),
                     (unsigned long)values_at);
 
-        if (a > 0)
-            xbuf_str(&g->anims, ",");
-        xbuf_str(&g->anims, "{\"name\":");
-        xbuf_json_string(&g->anims, an->name);
-        xbuf_printf(&g->anims,
-                    ",\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}],"
-                    "\"samplers\":[{\"input\":%lu,\"output\":%lu}],\"extras\":{\"first\":%lu,"
-                    "\"last\":%lu,\"fps\":",
-                    (unsigned long)input, (unsigned long)output, (unsigned long)an->first,
-                    (unsigned long)an->last);
-        xbuf_json_float(&g->anims, an->fps);
-        xbuf_printf(&g->anims, ",\"loop\":%s}}", an->loop ? "true" : "false");
+        g->anim_io[2 * a] = input;
+        g->anim_io[2 * a + 1] = output;
     }
     xbuf_align(&g->bin, 4, 0);
     view_end(g, VIEW_ANIM);
     free(times);
     free(frames);
     return ok;
+}
+
+/* The "animations" entries: each drives the mesh's weights, and the tags'
+ * nodes and attached models (export_tags.c) with their own samplers. */
+static void write_animation_json(gltf *g, xbuf *j, export_gltf_base *base)
+{
+    size_t a;
+    for (a = 0; a < g->job->num_anims; a++) {
+        const md2_anim *an = &g->job->anims[a];
+        if (a > 0)
+            xbuf_str(j, ",");
+        xbuf_str(j, "{\"name\":");
+        xbuf_json_string(j, an->name);
+        xbuf_str(j, ",\"channels\":[{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}");
+        base->samplers = 1;
+        export_tags_json(&g->tags, EXPORT_TAGS_CHANNELS, base, a, 1, j);
+        xbuf_printf(j, "],\"samplers\":[{\"input\":%lu,\"output\":%lu}",
+                    (unsigned long)g->anim_io[2 * a], (unsigned long)g->anim_io[2 * a + 1]);
+        export_tags_json(&g->tags, EXPORT_TAGS_SAMPLERS, base, a, 1, j);
+        xbuf_printf(j, "],\"extras\":{\"first\":%lu,\"last\":%lu,\"fps\":",
+                    (unsigned long)an->first, (unsigned long)an->last);
+        xbuf_json_float(j, an->fps);
+        xbuf_printf(j, ",\"loop\":%s}}", an->loop ? "true" : "false");
+    }
 }
 
 /* The model's file name without folders and extension: the node's name. */
@@ -750,6 +766,18 @@ static void write_json(gltf *g, xbuf *j, const xbuf *buffer_uri)
     size_t f, v;
     char *name = model_name(job->model_path);
     float scale = (float)g->scale;
+    export_gltf_base base;
+    size_t textures = job->png ? 1 : 0;
+
+    /* what the body's own entries take in each array: the tags' follow */
+    memset(&base, 0, sizeof base);
+    base.nodes = 1;
+    base.meshes = 1;
+    base.materials = 1;
+    base.textures = textures;
+    base.images = textures;
+    base.accessors = g->num_acc;
+    base.views = (size_t)view_number(g, VIEW_COUNT);
 
     if (!name) {
         j->failed = 1;
@@ -776,7 +804,10 @@ static void write_json(gltf *g, xbuf *j, const xbuf *buffer_uri)
     xbuf_str(j, ",");
     xbuf_json_double(j, scale);
     xbuf_str(j, "]");
-    xbuf_str(j, "}],\"meshes\":[{\"name\":");
+    export_tags_json(&g->tags, EXPORT_TAGS_CHILDREN, &base, 0, 0, j);
+    xbuf_str(j, "}");
+    export_tags_json(&g->tags, EXPORT_TAGS_NODES, &base, 0, 1, j);
+    xbuf_str(j, "],\"meshes\":[{\"name\":");
     xbuf_json_string(j, name);
     xbuf_str(j, ",\"primitives\":[{\"attributes\":{\"POSITION\":1,\"NORMAL\":2,\"TEXCOORD_0\":3},"
                 "\"indices\":0,\"material\":0,\"targets\":[");
@@ -795,20 +826,34 @@ static void write_json(gltf *g, xbuf *j, const xbuf *buffer_uri)
             xbuf_str(j, ",");
         xbuf_json_string(j, g->m->frames[f].name);
     }
-    xbuf_str(j, "]}}],\"materials\":[{\"name\":\"skin\",\"pbrMetallicRoughness\":{");
+    xbuf_str(j, "]}}");
+    export_tags_json(&g->tags, EXPORT_TAGS_MESHES, &base, 0, 1, j);
+    xbuf_str(j, "],\"materials\":[{\"name\":\"skin\",\"pbrMetallicRoughness\":{");
     if (job->png)
         xbuf_str(j, "\"baseColorTexture\":{\"index\":0},");
-    xbuf_str(j, "\"metallicFactor\":0}}]");
-    if (job->png)
-        xbuf_printf(j, ",\"textures\":[{\"source\":0}],\"images\":[{\"bufferView\":%d,"
-                       "\"mimeType\":\"image/png\"}]", view_number(g, VIEW_IMAGE));
-    if (g->anims.size > 0) {
+    xbuf_str(j, "\"metallicFactor\":0}}");
+    export_tags_json(&g->tags, EXPORT_TAGS_MATERIALS, &base, 0, 1, j);
+    xbuf_str(j, "]");
+    if (job->png || g->tags.num_textures > 0) {
+        xbuf_str(j, ",\"textures\":[");
+        if (job->png)
+            xbuf_str(j, "{\"source\":0}");
+        export_tags_json(&g->tags, EXPORT_TAGS_TEXTURES, &base, 0, textures, j);
+        xbuf_str(j, "],\"images\":[");
+        if (job->png)
+            xbuf_printf(j, "{\"bufferView\":%d,\"mimeType\":\"image/png\"}",
+                        view_number(g, VIEW_IMAGE));
+        export_tags_json(&g->tags, EXPORT_TAGS_IMAGES, &base, 0, textures, j);
+        xbuf_str(j, "]");
+    }
+    if (job->num_anims > 0) {
         xbuf_str(j, ",\"animations\":[");
-        xbuf_bytes(j, g->anims.data, g->anims.size);
+        write_animation_json(g, j, &base);
         xbuf_str(j, "]");
     }
     xbuf_str(j, ",\"accessors\":[");
     xbuf_bytes(j, g->acc.data, g->acc.size);
+    export_tags_json(&g->tags, EXPORT_TAGS_ACCESSORS, &base, 0, g->num_acc, j);
     xbuf_str(j, "],\"bufferViews\":[");
     for (v = 0, f = 0; v < VIEW_COUNT; v++) {
         const view *w = &g->views[v];
@@ -822,6 +867,7 @@ static void write_json(gltf *g, xbuf *j, const xbuf *buffer_uri)
             xbuf_printf(j, ",\"target\":%u", w->target);
         xbuf_str(j, "}");
     }
+    export_tags_json(&g->tags, EXPORT_TAGS_VIEWS, &base, 0, f, j);
     xbuf_printf(j, "],\"buffers\":[{\"byteLength\":%lu", (unsigned long)g->bin.size);
     if (buffer_uri) {
         xbuf_str(j, ",\"uri\":\"");
@@ -837,7 +883,8 @@ static void gltf_free(gltf *g)
     md2_mesh_free(g->mesh);
     xbuf_free(&g->bin);
     xbuf_free(&g->acc);
-    xbuf_free(&g->anims);
+    free(g->anim_io);
+    export_tags_free(&g->tags);
     free(g->pmin);
     free(g->pmax);
     free(g->nmin);
@@ -886,6 +933,7 @@ int export_gltf(const export_job *job, int binary)
     memset(&file, 0, sizeof file);
     g.job = job;
     g.m = job->tm->model;
+    export_tags_init(&g.tags, job);
     g.nt = g.m->num_frames;
 
     memset(&mo, 0, sizeof mo);
@@ -937,7 +985,13 @@ int export_gltf(const export_job *job, int binary)
         view_end(&g, VIEW_IMAGE);
         xbuf_align(&g.bin, 4, 0);
     }
-    if (g.bin.failed || g.acc.failed || g.anims.failed)
+    /* the tags' nodes and the attached models, their data last */
+    if (!export_tags_gltf_build(&g.tags, (float)g.scale, job->frame))
+        goto fail;
+    xbuf_align(&g.bin, 4, 0);
+    g.tags.bin_offset = g.bin.size;
+    xbuf_bytes(&g.bin, g.tags.bin.data, g.tags.bin.size);
+    if (g.bin.failed || g.acc.failed)
         goto out_of_memory;
     if (g.bin.size > 0xFFFFFFF0u) {
         /* a GLB chunk's limit; offsets are written as unsigned long */
@@ -1001,6 +1055,7 @@ int export_gltf(const export_job *job, int binary)
     if (g.normal_clamps)
         printf(", %lu normal components clamped", g.normal_clamps);
     printf("\n");
+    export_tags_report(&g.tags, stdout);
     ok = 1;
     goto done;
 

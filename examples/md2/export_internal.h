@@ -28,6 +28,8 @@ typedef struct export_job {
     size_t png_size;
     int skin_width, skin_height;
     double max_output;       /* --max-output: the most bytes the export may write */
+    const struct tool_attached *attached; /* --attach: the models on tags (attach_opt.h) */
+    size_t num_attached;
 } export_job;
 
 /* The most bytes an export writes by default (--max-output raises it). */
