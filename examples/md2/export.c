@@ -26,7 +26,7 @@ static void synopsis(FILE *f)
 {
     fputs("usage: md2 export MODEL -o OUT.{obj,gltf,glb} [--anim NAME] [--frame N]\n"
           "                  [--y-up] [--skin FILE] [--max-output BYTES]\n"
-          "                  [--max-skin-pixels N] [--attach TAG=MODEL.md2]...\n",
+          "                  [--attach TAG=MODEL.md2]... [--max-skin-pixels N]\n",
           f);
 }
 

@@ -185,8 +185,7 @@ static int tag_trs(export_tags *t, size_t k, uint32_t frame, const float *prev, 
     if (md2_tag_lerp(t->tags, k, frame < last ? frame : last, frame < last ? frame : last, 0.0f,
                      m) != MD2_OK)
         return 0;
-    if (!orthonormalise(m, axes))
-        t->unorthonormal++;
+    orthonormalise(m, axes);
     /* a[r][c]: row r, column c of the rotation in glTF axes; axes[c] is
      * MD2 column c */
     for (r = 0; r < 3; r++)
@@ -541,9 +540,17 @@ int export_tags_gltf_build(export_tags *t, double node_scale, uint32_t rest)
     t->meshes = (tags_attached_mesh *)calloc(job->num_attached + 1, sizeof *t->meshes);
     if (!t->rest || !t->meshes)
         goto oom;
-    for (i = 0; i < t->num_tags; i++)
+    for (i = 0; i < t->num_tags; i++) {
+        uint32_t f;
         if (!tag_trs(t, i, rest, NULL, t->rest + 7 * i))
             goto oom;
+        for (f = 0; f < t->tags->num_frames; f++) {
+            float m[16];
+            double axes[3][3];
+            if (md2_tag_lerp(t->tags, i, f, f, 0.0f, m) == MD2_OK && !orthonormalise(m, axes))
+                t->unorthonormal++;
+        }
+    }
     for (i = 0; i < job->num_attached; i++) {
         t->meshes[i].at = &job->attached[i];
         if (!build_mesh(&b, i, rest))
