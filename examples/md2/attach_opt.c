@@ -55,6 +55,18 @@ static void unknown_tag(const char *cmd, const char *body_path, const md2_tags *
     fputc('\n', stderr);
 }
 
+/* The first warnings of a's loading, as the commands show the model's. */
+static void show_warnings(const char *cmd, const tool_attached *a)
+{
+    size_t w, shown = a->model.warning_count < 5 ? a->model.warning_count : 5;
+    for (w = 0; w < shown; w++)
+        tool_error(cmd, "warning: --attach %s=%s: %s", a->tag, a->path,
+                   tool_message(a->path, &a->model.warnings[w]));
+    if (a->model.warning_total > shown)
+        tool_error(cmd, "warning: --attach %s=%s: ... and %lu more (md2 info lists them)", a->tag,
+                   a->path, (unsigned long)(a->model.warning_total - shown));
+}
+
 /* 1 if a (loaded) can follow body's frames, else 0 after saying why. */
 static int can_follow(const char *cmd, const tool_model *body, const char *body_path,
                       tool_attached *a)
@@ -102,6 +114,7 @@ int tool_attach_load(const char *cmd, const char *body_path, const tool_model *b
             tool_error(cmd, "--attach %s=%s: %s", a->tag, a->path, tool_message(a->path, &diag));
             goto fail;
         }
+        show_warnings(cmd, a);
         if (a->model.model->num_triangles == 0) {
             tool_error(cmd, "--attach %s=%s: the model has no triangles: nothing to show", a->tag,
                        a->path);

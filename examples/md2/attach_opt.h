@@ -59,7 +59,9 @@ typedef struct tool_attached {
  * MODEL without triangles; a MODEL whose keyframes cannot follow the
  * body's: it must have one keyframe (static: shown as it is) or as many
  * as the body (md2_linked_check() in strict mode), so that the body's
- * frame numbers pose it (md2_player_pose_linked()). */
+ * frame numbers pose it (md2_player_pose_linked()). The first 5 warnings
+ * of each MODEL's loading are printed ("md2 CMD: warning: --attach
+ * TAG=MODEL: ..."), and how many more there were. */
 int tool_attach_load(const char *cmd, const char *body_path, const tool_model *body,
                      const tool_attach_list *list, tool_attached *out);
 
