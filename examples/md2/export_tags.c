@@ -315,6 +315,18 @@ static int attached_skin(tags_attached_mesh *am)
     return 1;
 }
 
+/* nv vectors of MD2's axes at src in glTF's at dst, less base (glTF's
+ * axes) when it is not NULL. */
+static void gltf_axes(const float *src, const float *base, size_t nv, float *dst)
+{
+    size_t v;
+    int c;
+    for (v = 0; v < nv; v++)
+        for (c = 0; c < 3; c++)
+            dst[3 * v + (size_t)c] = src[3 * v + (size_t)tag_axis[c]] -
+                                     (base ? base[3 * v + (size_t)c] : 0.0f);
+}
+
 /* Attached model i's mesh: indices, base and morph targets, uv. */
 static int build_mesh(build *b, size_t i, uint32_t rest)
 {
@@ -325,7 +337,7 @@ static int build_mesh(build *b, size_t i, uint32_t rest)
     md2_diagnostic diag;
     float *pos, *nrm, *base, *basen, *tmp;
     size_t nv, v, f, n3;
-    int c, ok = 0, short_indices;
+    int ok = 0, short_indices;
     memset(&mo, 0, sizeof mo);
     mo.flags = MD2_MESH_COUNTER_CLOCKWISE;
     mo.error = &diag;
@@ -359,11 +371,8 @@ static int build_mesh(build *b, size_t i, uint32_t rest)
     /* MD2 axes to glTF's */
     if (md2_mesh_morph_floats(am->mesh, m, am->rest, 1, pos, nrm) != MD2_OK)
         goto bad_frame;
-    for (v = 0; v < nv; v++)
-        for (c = 0; c < 3; c++) {
-            base[3 * v + (size_t)c] = pos[3 * v + (size_t)tag_axis[c]];
-            basen[3 * v + (size_t)c] = nrm[3 * v + (size_t)tag_axis[c]];
-        }
+    gltf_axes(pos, NULL, nv, base);
+    gltf_axes(nrm, NULL, nv, basen);
     am->position = add_accessor(b, PART_VEC3, nv, T_FLOAT, "VEC3");
     if (am->position == (size_t)-1)
         goto oom;
@@ -382,17 +391,13 @@ static int build_mesh(build *b, size_t i, uint32_t rest)
         size_t pa, na;
         if (md2_mesh_morph_floats(am->mesh, m, (uint32_t)f, 1, pos, nrm) != MD2_OK)
             goto bad_frame;
-        for (v = 0; v < nv; v++)
-            for (c = 0; c < 3; c++)
-                tmp[3 * v + (size_t)c] = pos[3 * v + (size_t)tag_axis[c]] - base[3 * v + (size_t)c];
+        gltf_axes(pos, base, nv, tmp);
         pa = add_accessor(b, PART_VEC3, nv, T_FLOAT, "VEC3");
         if (pa == (size_t)-1)
             goto oom;
         put_floats(b, PART_VEC3, pa, tmp, nv, 3);
         t->acc[pa].has_bounds = 1;
-        for (v = 0; v < nv; v++)
-            for (c = 0; c < 3; c++)
-                tmp[3 * v + (size_t)c] = nrm[3 * v + (size_t)tag_axis[c]] - basen[3 * v + (size_t)c];
+        gltf_axes(nrm, basen, nv, tmp);
         na = add_accessor(b, PART_VEC3, nv, T_FLOAT, "VEC3");
         if (na == (size_t)-1)
             goto oom;

@@ -33,10 +33,9 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include <md2/md2.h>
-#include <md2/animation.h>
+#include "reference_util.h"
+
 #include <md2/mesh.h>
-#include <md2/tags.h>
 
 #include <errno.h>
 #include <stdio.h>
@@ -60,21 +59,7 @@ static const float identity[16] = {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 
 
 static void fail(const char *msg, const char *detail)
 {
-    fprintf(stderr, "export_tags_reference: %s%s%s\n", msg, detail ? ": " : "",
-            detail ? detail : "");
-}
-
-/* v as the shortest %.Ng that reads back as v. */
-static void put_number(FILE *f, const char *sep, double v)
-{
-    char text[48];
-    int precision;
-    for (precision = 9; precision <= 17; precision++) {
-        snprintf(text, sizeof text, "%.*g", precision, v);
-        if (strtod(text, NULL) == v)
-            break;
-    }
-    fprintf(f, "%s%s", sep, text);
+    ref_fail("export_tags_reference", msg, detail);
 }
 
 static void put_name(FILE *f, const char *s)
@@ -111,7 +96,7 @@ static void put_matrix(FILE *f, const char *sep, const float *m)
     int i;
     fprintf(f, "%s[", sep);
     for (i = 0; i < 16; i++)
-        put_number(f, i ? "," : "", (double)m[i]);
+        ref_put_number(f, i ? "," : "", (double)m[i]);
     fputc(']', f);
 }
 
@@ -133,7 +118,7 @@ static void put_placed(FILE *f, const char *sep, const attached *a, const float 
     fprintf(f, "%s[", sep);
     for (i = 0; i < a->mesh->num_vertices; i++)
         for (r = 0; r < 3; r++)
-            put_number(f, i || r ? "," : "",
+            ref_put_number(f, i || r ? "," : "",
                        placed(child, a->pos + 3 * (size_t)a->mesh->source_vertex[i], r));
     fputc(']', f);
 }
@@ -207,18 +192,18 @@ static int check_obj(const char *path, const md2_tags *tags, attached *at, size_
 int main(int argc, char **argv)
 {
     const char *model_path = NULL, *out_path = NULL, *obj_path = NULL, *anim_name = NULL;
-    size_t first_anim = 0, anim_end;
+    size_t first_anim, anim_end;
     int y_up = 0;
     unsigned long frame = 0;
     attached at[MAX_ATTACH];
     size_t num_at = 0, a, k, i;
     md2_options opts;
-    md2_diagnostic diag;
-    md2_bundle *body = NULL;
+    ref_model ref;
+    md2_bundle *body;
     const md2_tags *tags;
     md2_mesh_options mo;
-    float lo[3], hi[3], m[16];
-    double size = 0.0;
+    float m[16];
+    double size;
     FILE *f = NULL;
     int status = 1, c;
 
@@ -254,25 +239,17 @@ int main(int argc, char **argv)
         fail(USAGE, NULL);
         return 2;
     }
-    memset(&opts, 0, sizeof opts);
-    opts.error = &diag;
-    if (md2_bundle_load_file(model_path, &opts, &body) != MD2_OK) {
-        fail("cannot load the model", diag.message);
+    if (!ref_load("export_tags_reference", model_path, anim_name, frame, &ref))
         return 1;
-    }
+    body = ref.bundle;
     tags = body->tags;
-    anim_end = body->num_anims;
-    if (anim_name) {
-        first_anim = md2_anim_find(body->anims, body->num_anims, anim_name);
-        if (first_anim == MD2_ANIM_NOT_FOUND) {
-            fail("no such animation", anim_name);
-            goto done;
-        }
-        anim_end = first_anim + 1;
-        frame += body->anims[first_anim].first;
-    }
-    if (!tags || frame >= body->model->num_frames) {
-        fail(tags ? "--frame is out of range" : "the model has no tags", NULL);
+    first_anim = ref.first_anim;
+    anim_end = ref.anim_end;
+    frame = ref.frame;
+    size = ref.size;
+    memset(&opts, 0, sizeof opts);
+    if (!tags) {
+        fail("the model has no tags", NULL);
         goto done;
     }
     memset(&mo, 0, sizeof mo);
@@ -294,19 +271,6 @@ int main(int argc, char **argv)
             goto done;
         }
     }
-    for (k = 0; k < body->model->num_frames; k++) {
-        float fl[3], fh[3];
-        md2_frame_bounds(body->model, (uint32_t)k, fl, fh);
-        for (c = 0; c < 3; c++) {
-            if (k == 0 || fl[c] < lo[c])
-                lo[c] = fl[c];
-            if (k == 0 || fh[c] > hi[c])
-                hi[c] = fh[c];
-        }
-    }
-    for (c = 0; c < 3; c++)
-        if ((double)hi[c] - (double)lo[c] > size)
-            size = (double)hi[c] - (double)lo[c];
     if (obj_path) {
         status = check_obj(obj_path, tags, at, num_at, (uint32_t)frame, y_up, size);
         goto done;
@@ -319,7 +283,7 @@ int main(int argc, char **argv)
     }
     fputs("{\"model\":", f);
     put_stem(f, model_path);
-    put_number(f, ",\"size\":", size);
+    ref_put_number(f, ",\"size\":", size);
     fputs(",\"tags\":[", f);
     for (k = 0; k < tags->num_tags; k++) {
         if (k)

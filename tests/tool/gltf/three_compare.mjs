@@ -38,7 +38,7 @@
 
 import { readFileSync } from 'node:fs';
 
-import { loadThree } from './three_node.mjs';
+import { loadThree, playSamples } from './three_node.mjs';
 
 function usage(message) {
   console.error(`three_compare.mjs: ${message}\n` +
@@ -217,26 +217,11 @@ if (winding) {
                     'counter-clockwise seen from outside');
 }
 
-const clips = gltf.animations;
-check(clips.length === ref.anims.length, `${clips.length} clips, libmd2 has ${ref.anims.length} animations`);
-const mixer = new THREE.AnimationMixer(gltf.scene);
-for (let a = 0; a < Math.min(clips.length, ref.anims.length); a++) {
-  const clip = clips[a], an = ref.anims[a];
-  check(clip.name === an.name, `clip ${a} is named '${clip.name}', libmd2's animation '${an.name}'`);
-  const action = mixer.clipAction(clip);
-  action.setLoop(an.loop ? THREE.LoopRepeat : THREE.LoopOnce, Infinity);
-  action.clampWhenFinished = true;
-  for (const s of an.samples) {
-    action.reset();
-    action.play();
-    mixer.setTime(s.time);
-    compare(pose(mesh.morphTargetInfluences), s, `${an.name} at ${s.time.toFixed(4)} s`);
-  }
-  action.stop();
-}
+const clipCount = playSamples(THREE, gltf, ref.anims, check,
+  (s, label) => compare(pose(mesh.morphTargetInfluences), s, label));
 
 const rel = stats.maxError / ref.size;
-console.log(`${file}: ${clips.length} clips, ${stats.samples} poses of ${count} vertices; ` +
+console.log(`${file}: ${clipCount} clips, ${stats.samples} poses of ${count} vertices; ` +
             `largest coordinate error ${stats.maxError.toExponential(3)} = ` +
             `${rel.toExponential(3)} of the model's size ${ref.size.toPrecision(6)} ` +
             `(at most ${tolerance} allowed; ${stats.where}); ` +

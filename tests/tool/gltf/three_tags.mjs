@@ -26,7 +26,7 @@
 
 import { readFileSync } from 'node:fs';
 
-import { loadThree } from './three_node.mjs';
+import { loadThree, playSamples } from './three_node.mjs';
 
 function usage(message) {
   console.error(`three_tags.mjs: ${message}\n` +
@@ -137,25 +137,9 @@ function compareAll(want, label) {
 }
 
 compareAll(ref.rest, `no clip playing (keyframe ${ref.rest.frame})`);
-const clips = gltf.animations;
-check(clips.length === ref.anims.length, `${clips.length} clips, libmd2 has ${ref.anims.length} animations`);
-const mixer = new THREE.AnimationMixer(gltf.scene);
-for (let a = 0; a < Math.min(clips.length, ref.anims.length); a++) {
-  const clip = clips[a], an = ref.anims[a];
-  check(clip.name === an.name, `clip ${a} is named '${clip.name}', libmd2's animation '${an.name}'`);
-  const action = mixer.clipAction(clip);
-  action.setLoop(an.loop ? THREE.LoopRepeat : THREE.LoopOnce, Infinity);
-  action.clampWhenFinished = true;
-  for (const s of an.samples) {
-    action.reset();
-    action.play();
-    mixer.setTime(s.time);
-    compareAll(s, `${an.name} at ${s.time.toFixed(4)} s`);
-  }
-  action.stop();
-}
+const clipCount = playSamples(THREE, gltf, ref.anims, check, compareAll);
 
-console.log(`${file}: ${ref.tags.length} tags, ${ref.attached.length} attached, ${clips.length} clips, ` +
+console.log(`${file}: ${ref.tags.length} tags, ${ref.attached.length} attached, ${clipCount} clips, ` +
             `${stats.samples} poses; largest rotation element error ${stats.rotation.toExponential(3)}, ` +
             `origin error ${(stats.translation / ref.size).toExponential(3)} and attached vertex error ` +
             `${(stats.vertex / ref.size).toExponential(3)} of the model's size ${ref.size.toPrecision(6)} ` +
