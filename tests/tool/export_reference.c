@@ -226,15 +226,7 @@ int main(int argc, char **argv)
     fputs("]}\n", f);
     status = 0;
 done:
-    if (f) {
-        int bad = ferror(f);
-        if (fclose(f) != 0)
-            bad = 1;
-        if (bad && status == 0) {
-            fail(out_path, "write error");
-            status = 1;
-        }
-    }
+    status = ref_close("export_reference", f, out_path, status);
     free(pose);
     md2_mesh_free(mesh);
     md2_bundle_free(bundle);

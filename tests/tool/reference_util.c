@@ -76,3 +76,18 @@ void ref_put_number(FILE *f, const char *sep, double v)
     }
     fprintf(f, "%s%s", sep, text);
 }
+
+int ref_close(const char *prog, FILE *f, const char *path, int status)
+{
+    int bad;
+    if (!f)
+        return status;
+    bad = ferror(f);
+    if (fclose(f) != 0)
+        bad = 1;
+    if (bad && status == 0) {
+        ref_fail(prog, path, "write error");
+        status = 1;
+    }
+    return status;
+}

@@ -34,6 +34,11 @@ void ref_fail(const char *prog, const char *msg, const char *detail);
 int ref_load(const char *prog, const char *path, const char *anim_name, unsigned long frame,
              ref_model *out);
 
+/* Closes f (the reference written to path; NULL: nothing to close) and
+ * returns status, or 1 after saying so when status is 0 and the file
+ * could not be written. */
+int ref_close(const char *prog, FILE *f, const char *path, int status);
+
 /* v (a float or a double) as the shortest %.Ng that reads back as the
  * same double, after sep: a JSON reader of doubles gets v itself, which
  * %.9g alone does not give far from the origin (100000.867 for
