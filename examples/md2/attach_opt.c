@@ -6,6 +6,7 @@
  */
 #include "attach_opt.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 int tool_attach_add(tool_attach_list *list, const char *value, char *why, size_t why_size)
@@ -67,6 +68,23 @@ static void show_warnings(const char *cmd, const tool_attached *a)
                    a->path, (unsigned long)(a->model.warning_total - shown));
 }
 
+/* a's skin path, when it has one: 1, or 0 when out of memory (said). */
+static int find_skin(const char *cmd, tool_attached *a)
+{
+    char found[4096];
+    size_t n;
+    if (!tool_find_skin(a->path, a->model.model, found, sizeof found))
+        return 1;
+    n = strlen(found) + 1;
+    a->skin_path = (char *)malloc(n);
+    if (!a->skin_path) {
+        tool_error(cmd, "out of memory");
+        return 0;
+    }
+    memcpy(a->skin_path, found, n);
+    return 1;
+}
+
 /* 1 if a (loaded) can follow body's frames, else 0 after saying why. */
 static int can_follow(const char *cmd, const tool_model *body, const char *body_path,
                       tool_attached *a)
@@ -120,7 +138,7 @@ int tool_attach_load(const char *cmd, const char *body_path, const tool_model *b
                        a->path);
             goto fail;
         }
-        if (!can_follow(cmd, body, body_path, a))
+        if (!can_follow(cmd, body, body_path, a) || !find_skin(cmd, a))
             goto fail;
     }
     return 1;
@@ -132,6 +150,9 @@ fail:
 void tool_attach_free(tool_attached *a, size_t count)
 {
     size_t i;
-    for (i = 0; i < count; i++)
+    for (i = 0; i < count; i++) {
         tool_model_free(&a[i].model);
+        free(a[i].skin_path);
+        a[i].skin_path = NULL;
+    }
 }

@@ -48,6 +48,8 @@ typedef struct tool_attached {
     size_t tag_index;   /* its index in the body's tags */
     tool_model model;   /* the model with its side files (tool_load()) */
     int is_static;      /* 1 for a model of one keyframe: shown as it is in every pose */
+    char *skin_path;    /* its skin, found as a game would (tool_find_skin()), malloc'd;
+                         * NULL when there is none */
 } tool_attached;
 
 /* Loads the models of list for body (loaded with tool_load() from
@@ -61,7 +63,8 @@ typedef struct tool_attached {
  * as the body (md2_linked_check() in strict mode), so that the body's
  * frame numbers pose it (md2_player_pose_linked()). The first 5 warnings
  * of each MODEL's loading are printed ("md2 CMD: warning: --attach
- * TAG=MODEL: ..."), and how many more there were. */
+ * TAG=MODEL: ..."), and how many more there were. Each MODEL's skin is
+ * looked for (skin_path). */
 int tool_attach_load(const char *cmd, const char *body_path, const tool_model *body,
                      const tool_attach_list *list, tool_attached *out);
 

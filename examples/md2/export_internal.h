@@ -117,8 +117,9 @@ int export_set_write(export_set *set, const char *path, const void *data, size_t
  * puts back the old files they replaced, last placed first. Empties set. */
 void export_set_finish(export_set *set, int ok);
 
-/* 0 after printing why when path, an output of job, is its skin file
- * (which the export must not overwrite); else 1. */
+/* 0 after printing why when path, an output of job, is its skin file or
+ * the skin of a model it attaches (which the export must not overwrite);
+ * else 1. */
 int export_not_skin(const export_job *job, const char *path);
 
 /* A copy of path with its extension (the last '.' of the last path

@@ -287,10 +287,11 @@ static void put_floats(build *b, int part, size_t acc, const float *v, size_t n,
  * one that cannot be read, is a note. 0 only when out of memory. */
 static int attached_skin(tags_attached_mesh *am)
 {
-    char path[4096], err[512];
+    char err[512];
     tool_image img;
     const tool_attached *at = am->at;
-    if (!tool_find_skin(at->path, at->model.model, path, sizeof path)) {
+    const char *path = at->skin_path;
+    if (!path) {
         tool_error(EXPORT_CMD, "note: no skin file found for the attached %s; no texture on it",
                    at->path);
         return 1;
