@@ -238,6 +238,7 @@ int export_obj(const export_job *job)
     else
         printf("no skin");
     putchar('\n');
+    export_tags_obj_report(job, stdout);
 done:
     export_set_finish(&set, ok);
     free(stem);

@@ -881,6 +881,16 @@ static char *skin_path(const char *stem, const char *tag)
     return p;
 }
 
+void export_tags_obj_report(const export_job *job, FILE *f)
+{
+    size_t i;
+    for (i = 0; i < job->num_attached; i++)
+        tool_term_printf(f, "%s%s on %s", i ? ", " : "attached as objects: ", job->attached[i].path,
+                         job->attached[i].tag);
+    if (job->num_attached > 0)
+        fputc('\n', f);
+}
+
 int export_tags_obj_mtl(const export_job *job, const char *stem, FILE *mtl, export_set *set)
 {
     size_t i;

@@ -135,6 +135,9 @@ void export_tags_report(const export_tags *t, FILE *f);
  * the body's (its vertices and texcoords come first), each with the
  * material export_tags_obj_mtl() defines. 1, or 0 (said). */
 int export_tags_obj_write(const export_job *job, FILE *f, uint32_t frame);
+/* The line the OBJ export prints about its attached models (nothing
+ * without them): "attached as objects: blade.md2 on tag_rweapon, ...". */
+void export_tags_obj_report(const export_job *job, FILE *f);
 /* The materials of the attached models, and their skins written as PNG
  * beside the OBJ (stem_TAG.png) into set. 1, or 0 (said). */
 int export_tags_obj_mtl(const export_job *job, const char *stem, FILE *mtl, export_set *set);
