@@ -4,7 +4,7 @@
 // nodes and attached meshes with what libmd2 shows
 // (export_tags_reference's JSON).
 //
-//   node three_tags.mjs --npm DIR --reference REF.json [--tolerance REL] FILE
+//   node three_tags.mjs --npm DIR --reference REF.json [--tolerance REL] [--orthonormal] FILE
 //
 // Checks:
 //  - one node per tag of REF, named after it, a child of the model's node
@@ -18,7 +18,11 @@
 //    REL times the model's size (REF's "size"); and each attached mesh's
 //    morphed vertices, world matrix applied, are libmd2's
 //    (md2_player_pose_linked placed by md2_attach) within REL times the
-//    size. REL defaults to 1e-5 (docs/tool.md).
+//    size. REL defaults to 1e-5 (docs/tool.md). --orthonormal: REF's tag
+//    axes are first made a rotation as docs/tool.md says the export does
+//    (forward normalised, right made orthogonal to it and normalised, up
+//    their cross product), for files whose axes are not orthonormal (no
+//    attached models then: REF places them with the axes as they are).
 // Images are not decoded (a plugin hands GLTFLoader empty textures). Exit
 // 0 on success, 1 on a mismatch, 2 for a bad command line.
 //
@@ -30,21 +34,33 @@ import { loadThree, playSamples } from './three_node.mjs';
 
 function usage(message) {
   console.error(`three_tags.mjs: ${message}\n` +
-    'usage: node three_tags.mjs --npm DIR --reference REF.json [--tolerance REL] FILE');
+    'usage: node three_tags.mjs --npm DIR --reference REF.json [--tolerance REL] [--orthonormal] FILE');
   process.exit(2);
 }
 
-let npm = null, reference = null, file = null, tolerance = 1e-5;
+let npm = null, reference = null, file = null, tolerance = 1e-5, orthonormal = false;
 const argv = process.argv.slice(2);
 for (let i = 0; i < argv.length; i++) {
   const a = argv[i];
   if (a === '--npm' && i + 1 < argv.length) npm = argv[++i];
   else if (a === '--reference' && i + 1 < argv.length) reference = argv[++i];
   else if (a === '--tolerance' && i + 1 < argv.length) tolerance = Number(argv[++i]);
+  else if (a === '--orthonormal') orthonormal = true;
   else if (a.startsWith('--') || file) usage(`unexpected argument ${a}`);
   else file = a;
 }
 if (!npm || !reference || !file || !(tolerance > 0)) usage('--npm, --reference and a file are needed');
+
+// The rotation the export makes of a tag matrix m (column-major 4x4).
+function rotationOf(m) {
+  const col = (c) => [m[4 * c], m[4 * c + 1], m[4 * c + 2]];
+  const dot = (a, b) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+  const unit = (a) => { const n = Math.sqrt(dot(a, a)); return a.map((x) => x / n); };
+  const f = unit(col(0)), r0 = col(1), d = dot(r0, f);
+  const r = unit([r0[0] - d * f[0], r0[1] - d * f[1], r0[2] - d * f[2]]);
+  const u = [f[1] * r[2] - f[2] * r[1], f[2] * r[0] - f[0] * r[2], f[0] * r[1] - f[1] * r[0]];
+  return [...f, 0, ...r, 0, ...u, 0, m[12], m[13], m[14], 1];
+}
 
 const { THREE, GLTFLoader } = await loadThree(npm);
 const ref = JSON.parse(readFileSync(reference, 'utf8'));
@@ -132,7 +148,8 @@ function compareMesh(mesh, want, label) {
 function compareAll(want, label) {
   gltf.scene.updateMatrixWorld(true);
   stats.samples++;
-  ref.tags.forEach((t, k) => compareTag(tagNodes[k], want.tags[k], `${label}, tag ${t}`));
+  ref.tags.forEach((t, k) => compareTag(tagNodes[k], orthonormal ? rotationOf(want.tags[k]) : want.tags[k],
+                                        `${label}, tag ${t}`));
   meshes.forEach((mesh, a) => compareMesh(mesh, want.attached[a], `${label}, on ${ref.attached[a].tag}`));
 }
 
