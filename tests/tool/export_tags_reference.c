@@ -192,7 +192,6 @@ static int check_obj(const char *path, const md2_tags *tags, attached *at, size_
 int main(int argc, char **argv)
 {
     const char *model_path = NULL, *out_path = NULL, *obj_path = NULL, *anim_name = NULL;
-    size_t first_anim, anim_end;
     int y_up = 0;
     unsigned long frame = 0;
     attached at[MAX_ATTACH];
@@ -203,7 +202,6 @@ int main(int argc, char **argv)
     const md2_tags *tags;
     md2_mesh_options mo;
     float m[16];
-    double size;
     FILE *f = NULL;
     int status = 1, c;
 
@@ -243,10 +241,7 @@ int main(int argc, char **argv)
         return 1;
     body = ref.bundle;
     tags = body->tags;
-    first_anim = ref.first_anim;
-    anim_end = ref.anim_end;
     frame = ref.frame;
-    size = ref.size;
     memset(&opts, 0, sizeof opts);
     if (!tags) {
         fail("the model has no tags", NULL);
@@ -272,7 +267,7 @@ int main(int argc, char **argv)
         }
     }
     if (obj_path) {
-        status = check_obj(obj_path, tags, at, num_at, (uint32_t)frame, y_up, size);
+        status = check_obj(obj_path, tags, at, num_at, (uint32_t)frame, y_up, ref.size);
         goto done;
     }
 
@@ -283,7 +278,7 @@ int main(int argc, char **argv)
     }
     fputs("{\"model\":", f);
     put_stem(f, model_path);
-    ref_put_number(f, ",\"size\":", size);
+    ref_put_number(f, ",\"size\":", ref.size);
     fputs(",\"tags\":[", f);
     for (k = 0; k < tags->num_tags; k++) {
         if (k)
@@ -315,10 +310,10 @@ int main(int argc, char **argv)
         }
     }
     fputs("]},\"anims\":[", f);
-    for (i = first_anim; i < anim_end; i++) {
+    for (i = ref.first_anim; i < ref.anim_end; i++) {
         const md2_anim *an = &body->anims[i];
         size_t n = (size_t)an->last - an->first + 1, s;
-        fprintf(f, "%s{\"name\":", i > first_anim ? "," : "");
+        fprintf(f, "%s{\"name\":", i > ref.first_anim ? "," : "");
         put_name(f, an->name);
         fprintf(f, ",\"loop\":%s,\"samples\":[", an->loop ? "true" : "false");
         for (s = 0; s <= n && s < 31; s++) {
