@@ -28,6 +28,11 @@
  * rotation (no float arithmetic: the components are reordered). Triangles
  * are counter-clockwise (MD2_MESH_COUNTER_CLOCKWISE), as glTF wants.
  *
+ * The model's tags (nodes under the model's node, keyed in every
+ * animation) and the models --attach hangs on them come from
+ * export_tags.c, whose entries follow the model's in each array
+ * (export_tags_json()).
+ *
  * SPDX-License-Identifier: MIT
  */
 #include "export_tags.h"
