@@ -8,6 +8,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "attach_opt.h"
 #include "export_internal.h"
 
 
@@ -25,8 +26,8 @@ static void synopsis(FILE *f)
 {
     fputs("usage: md2 export MODEL -o OUT.{obj,gltf,glb} [--anim NAME] [--frame N]\n"
           "                  [--z-up] [--normals smooth] [--skin FILE] [--max-output BYTES]\n"
-          "                  [--max-skin-pixels N] [--compact] [--keyframe-error E]\n"
-          "                  [--max-targets N] [--profile bevy]\n",
+          "                  [--attach TAG=MODEL.md2]... [--max-skin-pixels N] [--compact]\n"
+          "                  [--keyframe-error E] [--max-targets N] [--profile bevy]\n",
           f);
 }
 
@@ -76,6 +77,10 @@ static void usage(FILE *f)
           "  --max-skin-pixels N\n"
           "                 the most pixels a skin may have (default 16777216, 4096 x\n"
           "                 4096), checked before it is decoded\n"
+          "  --attach TAG=MODEL.md2\n"
+          "                 hangs MODEL on the model's tag TAG (its .tag file), posed with its\n"
+          "                 frames: glTF: a node under the tag's node, with its own mesh and\n"
+          "                 skin, animated with the model; OBJ: one more object. Repeatable.\n"
           "  -h, --help     this text; -- ends the options (a MODEL named -x.md2)\n"
           "\n"
           "Folders: md2 export DIR|MODEL... -o OUTDIR/ [--format glb|gltf|obj] [--jobs N]\n"
@@ -324,6 +329,12 @@ static int export_main(int argc, char **argv, int one_model, unsigned char *role
     char found[4096];
     unsigned char *png = NULL;
     size_t w;
+    tool_attach_list attach;
+    tool_attached attached[TOOL_MAX_ATTACH];
+    size_t num_attached = 0;
+    char why[256];
+
+    memset(&attach, 0, sizeof attach);
 
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -372,7 +383,13 @@ static int export_main(int argc, char **argv, int one_model, unsigned char *role
             value = &targets_arg;
         else if (strcmp(a, "--profile") == 0)
             value = &profile_arg;
-        else if (strcmp(a, "--y-up") == 0 || strcmp(a, "--z-up") == 0) {
+        else if (strcmp(a, "--attach") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("%s needs a value", a);
+            if (!tool_attach_add(&attach, argv[++i], why, sizeof why))
+                return usage_error("%s", why);
+            continue;
+        } else if (strcmp(a, "--y-up") == 0 || strcmp(a, "--z-up") == 0) {
             y_up = a[2] == 'y';
             continue;
         } else if (strcmp(a, "--compact") == 0) {
@@ -486,6 +503,11 @@ static int export_main(int argc, char **argv, int one_model, unsigned char *role
     }
     if (!pick_frame(&job, frame, anim_name, model_path))
         goto done;
+    if (!tool_attach_load(EXPORT_CMD, model_path, &tm, &attach, attached))
+        goto done;
+    num_attached = attach.count;
+    job.attached = attached;
+    job.num_attached = num_attached;
     if (format != FORMAT_OBJ && tm.model->num_triangles == 0) {
         tool_error(EXPORT_CMD, "%s has no triangles: there is no mesh to write as glTF",
                    model_path);
@@ -496,6 +518,7 @@ static int export_main(int argc, char **argv, int one_model, unsigned char *role
     status = format == FORMAT_OBJ ? export_obj(&job) : export_gltf(&job, format == FORMAT_GLB);
 done:
     free(png);
+    tool_attach_free(attached, num_attached);
     tool_model_free(&tm);
     return status;
 }

@@ -7,6 +7,7 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "attach_opt.h"
 #include "export_internal.h"
 
 #include <errno.h>
@@ -189,6 +190,15 @@ void export_set_finish(export_set *set, int ok)
 
 int export_not_skin(const export_job *job, const char *path)
 {
+    size_t i;
+    for (i = 0; i < job->num_attached; i++) {
+        const tool_attached *a = &job->attached[i];
+        if (a->skin_path && tool_same_file(path, a->skin_path)) {
+            tool_error(EXPORT_CMD, "-o %s would write %s, which is the skin %s of the attached "
+                       "%s: choose another -o", job->out_path, path, a->skin_path, a->path);
+            return 0;
+        }
+    }
     if (!job->skin_path || !tool_same_file(path, job->skin_path))
         return 1;
     if (strcmp(path, job->out_path) == 0)

@@ -37,9 +37,14 @@
  * rotation (no float arithmetic: the components are reordered). Triangles
  * are counter-clockwise (MD2_MESH_COUNTER_CLOCKWISE), as glTF wants.
  *
+ * The model's tags (nodes under the model's node, keyed in every
+ * animation) and the models --attach hangs on them come from
+ * export_tags.c, whose entries follow the model's in each array
+ * (export_tags_json()).
+ *
  * SPDX-License-Identifier: MIT
  */
-#include "export_internal.h"
+#include "export_tags.h"
 
 #include <md2/mesh.h>
 
@@ -124,7 +129,11 @@ typedef struct gltf {
     unsigned long normal_clamps; /* delta components clamped to [-1, 1] */
     unsigned long short_normals; /* vertices whose normals are written shorter than 1 */
     double min_length;           /* the shortest of them */
-    xbuf anims;          /* the "animations" array's entries */
+    xbuf anims;          /* each animation's channels, then its samplers */
+    size_t *anim_at;     /* per animation: where its channels end and its
+                          * samplers end in anims, and its sampler count */
+    size_t *order_of;    /* per animation of order[]: its index in job->anims */
+    export_tags tags;    /* the model's tags and --attach models (export_tags.c) */
     int compact;         /* --compact: the quantised layout */
     md2_anim *order;     /* the animations, the default (idle) one first */
     size_t num_anims;
@@ -510,8 +519,10 @@ static int order_anims(gltf *g)
     if (n == 0)
         return 1;
     g->order = (md2_anim *)malloc(n * sizeof *g->order);
+    g->order_of = (size_t *)malloc(n * sizeof *g->order_of);
     g->keys = (anim_keys *)calloc(n, sizeof *g->keys);
-    if (!g->order || !g->keys)
+    g->anim_at = (size_t *)calloc(3 * n, sizeof *g->anim_at);
+    if (!g->order || !g->order_of || !g->keys || !g->anim_at)
         return 0;
     for (w = 0; w < 2 && !found; w++) {
         for (i = 0; i < n && !found; i++) {
@@ -528,9 +539,12 @@ static int order_anims(gltf *g)
         }
     }
     g->order[0] = in[pick];
+    g->order_of[0] = pick;
     for (i = 0, w = 1; i < n; i++) {
-        if (i != pick)
+        if (i != pick) {
+            g->order_of[w] = i;
             g->order[w++] = in[i];
+        }
     }
     return 1;
 }
@@ -1172,7 +1186,7 @@ static size_t part_node(const gltf *g, size_t p)
  * a's runs plays its keys and is shown (scale 1, STEP) from its first key
  * to its last (the next run takes over there); every other part is hidden
  * (scale 0) for the whole clip. */
-static void split_channels(gltf *g, size_t a, xbuf *ch, xbuf *sm)
+static size_t split_channels(gltf *g, size_t a, xbuf *ch, xbuf *sm)
 {
     const anim_keys *ak = &g->keys[a];
     size_t p, ns = 0, hidden = (size_t)-1;
@@ -1195,7 +1209,7 @@ static void split_channels(gltf *g, size_t a, xbuf *ch, xbuf *sm)
             }
             if (!weights_sampler(g, a, pt, pt->first, pt->last, &in, &out)) {
                 g->bin.failed = 1; /* cannot be: make_parts() bounds every part */
-                return;
+                return ns;
             }
             xbuf_printf(sm, "%s{\"input\":%lu,\"output\":%lu}", ns ? "," : "",
                         (unsigned long)in, (unsigned long)out);
@@ -1223,10 +1237,12 @@ static void split_channels(gltf *g, size_t a, xbuf *ch, xbuf *sm)
                         ch->size ? "," : "", (unsigned long)hidden, (unsigned long)part_node(g, p));
         }
     }
+    return ns;
 }
 
-/* Buffer view 5, its accessors and one "animations" entry an animation;
- * without animations, nothing (no view: it would be empty). */
+/* Buffer view 5 and its accessors, and each animation's channels and
+ * samplers in g->anims (write_animation_json() makes the entries); without
+ * animations, nothing (no view: it would be empty). */
 static int write_animations(gltf *g)
 {
     size_t a;
@@ -1249,31 +1265,52 @@ static int write_animations(gltf *g)
             xbuf_printf(&sm, "{\"input\":%lu,\"output\":%lu}", (unsigned long)in,
                         (unsigned long)out);
             xbuf_str(&ch, "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}");
+            g->anim_at[3 * a + 2] = 1;
         } else {
-            split_channels(g, a, &ch, &sm);
+            g->anim_at[3 * a + 2] = split_channels(g, a, &ch, &sm);
         }
         if (ch.failed || sm.failed) {
             g->bin.failed = 1;
             break;
         }
-        if (a > 0)
-            xbuf_str(&g->anims, ",");
-        xbuf_str(&g->anims, "{\"name\":");
-        xbuf_json_string(&g->anims, an->name);
-        xbuf_str(&g->anims, ",\"channels\":[");
         xbuf_bytes(&g->anims, ch.data, ch.size);
-        xbuf_str(&g->anims, "],\"samplers\":[");
+        g->anim_at[3 * a] = g->anims.size;
         xbuf_bytes(&g->anims, sm.data, sm.size);
-        xbuf_printf(&g->anims, "],\"extras\":{\"first\":%lu,\"last\":%lu,\"fps\":",
-                    (unsigned long)an->first, (unsigned long)an->last);
-        xbuf_json_float(&g->anims, an->fps);
-        xbuf_printf(&g->anims, ",\"loop\":%s}}", an->loop ? "true" : "false");
+        g->anim_at[3 * a + 1] = g->anims.size;
     }
     xbuf_free(&ch);
     xbuf_free(&sm);
     xbuf_align(&g->bin, 4, 0);
     view_end(g, VIEW_ANIM);
     return a == g->num_anims && !g->bin.failed;
+}
+
+/* The "animations" entries: each drives the meshes' weights (and, split,
+ * their scales), and the tags' nodes and attached models (export_tags.c)
+ * with samplers of their own after the writer's. */
+static void write_animation_json(gltf *g, xbuf *j, export_gltf_base *base)
+{
+    size_t a, at = 0;
+    for (a = 0; a < g->num_anims; a++) {
+        const md2_anim *an = &g->order[a];
+        size_t ch_end = g->anim_at[3 * a], sm_end = g->anim_at[3 * a + 1];
+        if (a > 0)
+            xbuf_str(j, ",");
+        xbuf_str(j, "{\"name\":");
+        xbuf_json_string(j, an->name);
+        xbuf_str(j, ",\"channels\":[");
+        xbuf_bytes(j, g->anims.data + at, ch_end - at);
+        base->samplers = g->anim_at[3 * a + 2];
+        export_tags_json(&g->tags, EXPORT_TAGS_CHANNELS, base, g->order_of[a], 1, j);
+        xbuf_str(j, "],\"samplers\":[");
+        xbuf_bytes(j, g->anims.data + ch_end, sm_end - ch_end);
+        export_tags_json(&g->tags, EXPORT_TAGS_SAMPLERS, base, g->order_of[a], 1, j);
+        xbuf_printf(j, "],\"extras\":{\"first\":%lu,\"last\":%lu,\"fps\":",
+                    (unsigned long)an->first, (unsigned long)an->last);
+        xbuf_json_float(j, an->fps);
+        xbuf_printf(j, ",\"loop\":%s}}", an->loop ? "true" : "false");
+        at = sm_end;
+    }
 }
 
 /* The model's file name without folders and extension: the node's name. */
@@ -1358,26 +1395,23 @@ static void write_scale(const gltf *g, xbuf *j)
  * node 0 named after the model with a child node and mesh a part, each
  * named after its animation and run ("walk.0") or "frames.N", all but the
  * one showing job->frame at scale 0. */
-static void write_nodes(gltf *g, xbuf *j, const char *name)
+static void write_nodes(gltf *g, xbuf *j, const char *name, const export_gltf_base *base)
 {
-    size_t p;
+    size_t p, split = g->nparts == 1 ? 0 : g->nparts;
     xbuf_str(j, "\"nodes\":[{\"name\":");
     xbuf_json_string(j, name);
-    if (g->nparts == 1) {
+    if (!split)
         xbuf_str(j, ",\"mesh\":0");
-        write_scale(g, j);
-        xbuf_str(j, "}],\"meshes\":[");
-        write_mesh(g, j, 0, name);
+    if (split + g->tags.num_tags > 0) {
+        xbuf_str(j, ",\"children\":[");
+        for (p = 0; p < split; p++)
+            xbuf_printf(j, "%s%lu", p ? "," : "", (unsigned long)part_node(g, p));
+        export_tags_json(&g->tags, EXPORT_TAGS_CHILDREN, base, 0, split, j);
         xbuf_str(j, "]");
-        return;
     }
-    xbuf_str(j, ",\"children\":[");
-    for (p = 0; p < g->nparts; p++)
-        xbuf_printf(j, "%s%lu", p ? "," : "", (unsigned long)part_node(g, p));
-    xbuf_str(j, "]");
     write_scale(g, j);
     xbuf_str(j, "}");
-    for (p = 0; p < g->nparts; p++) {
+    for (p = 0; p < split; p++) {
         char part_name[MD2_ANIM_NAME_SIZE + 32];
         const part *pt = &g->parts[p];
         size_t run = 0, q;
@@ -1395,12 +1429,14 @@ static void write_nodes(gltf *g, xbuf *j, const char *name)
             xbuf_str(j, ",\"scale\":[0,0,0]");
         xbuf_str(j, "}");
     }
+    export_tags_json(&g->tags, EXPORT_TAGS_NODES, base, 0, 1, j);
     xbuf_str(j, "],\"meshes\":[");
     for (p = 0; p < g->nparts; p++) {
         if (p)
             xbuf_str(j, ",");
         write_mesh(g, j, p, name);
     }
+    export_tags_json(&g->tags, EXPORT_TAGS_MESHES, base, 0, 1, j);
     xbuf_str(j, "]");
 }
 
@@ -1411,6 +1447,18 @@ static void write_json(gltf *g, xbuf *j, const xbuf *buffer_uri)
     const export_job *job = g->job;
     size_t f, v;
     char *name = model_name(job->model_path);
+    export_gltf_base base;
+    size_t textures = job->png ? 1 : 0;
+
+    /* what the body's own entries take in each array: the tags' follow */
+    memset(&base, 0, sizeof base);
+    base.nodes = g->nparts == 1 ? 1 : 1 + g->nparts;
+    base.meshes = g->nparts;
+    base.materials = 1;
+    base.textures = textures;
+    base.images = textures;
+    base.accessors = g->num_acc;
+    base.views = (size_t)view_number(g, VIEW_COUNT);
 
     if (!name) {
         j->failed = 1;
@@ -1427,21 +1475,33 @@ static void write_json(gltf *g, xbuf *j, const xbuf *buffer_uri)
         xbuf_str(j, ",\"extensionsUsed\":[\"KHR_mesh_quantization\"],"
                     "\"extensionsRequired\":[\"KHR_mesh_quantization\"]");
     xbuf_str(j, ",\"scene\":0,\"scenes\":[{\"nodes\":[0]}],");
-    write_nodes(g, j, name);
+    write_nodes(g, j, name, &base);
     xbuf_str(j, ",\"materials\":[{\"name\":\"skin\",\"pbrMetallicRoughness\":{");
     if (job->png)
         xbuf_str(j, "\"baseColorTexture\":{\"index\":0},");
-    xbuf_str(j, "\"metallicFactor\":0}}]");
-    if (job->png)
-        xbuf_printf(j, ",\"textures\":[{\"source\":0}],\"images\":[{\"bufferView\":%d,"
-                       "\"mimeType\":\"image/png\"}]", view_number(g, VIEW_IMAGE));
-    if (g->anims.size > 0) {
+    xbuf_str(j, "\"metallicFactor\":0}}");
+    export_tags_json(&g->tags, EXPORT_TAGS_MATERIALS, &base, 0, 1, j);
+    xbuf_str(j, "]");
+    if (job->png || g->tags.num_textures > 0) {
+        xbuf_str(j, ",\"textures\":[");
+        if (job->png)
+            xbuf_str(j, "{\"source\":0}");
+        export_tags_json(&g->tags, EXPORT_TAGS_TEXTURES, &base, 0, textures, j);
+        xbuf_str(j, "],\"images\":[");
+        if (job->png)
+            xbuf_printf(j, "{\"bufferView\":%d,\"mimeType\":\"image/png\"}",
+                        view_number(g, VIEW_IMAGE));
+        export_tags_json(&g->tags, EXPORT_TAGS_IMAGES, &base, 0, textures, j);
+        xbuf_str(j, "]");
+    }
+    if (g->num_anims > 0) {
         xbuf_str(j, ",\"animations\":[");
-        xbuf_bytes(j, g->anims.data, g->anims.size);
+        write_animation_json(g, j, &base);
         xbuf_str(j, "]");
     }
     xbuf_str(j, ",\"accessors\":[");
     xbuf_bytes(j, g->acc.data, g->acc.size);
+    export_tags_json(&g->tags, EXPORT_TAGS_ACCESSORS, &base, 0, g->num_acc, j);
     xbuf_str(j, "],\"bufferViews\":[");
     for (v = 0, f = 0; v < VIEW_COUNT; v++) {
         const view *w = &g->views[v];
@@ -1455,6 +1515,7 @@ static void write_json(gltf *g, xbuf *j, const xbuf *buffer_uri)
             xbuf_printf(j, ",\"target\":%u", w->target);
         xbuf_str(j, "}");
     }
+    export_tags_json(&g->tags, EXPORT_TAGS_VIEWS, &base, 0, f, j);
     xbuf_printf(j, "],\"buffers\":[{\"byteLength\":%lu", (unsigned long)g->bin.size);
     if (buffer_uri) {
         xbuf_str(j, ",\"uri\":\"");
@@ -1472,6 +1533,9 @@ static void gltf_free(gltf *g)
     xbuf_free(&g->bin);
     xbuf_free(&g->acc);
     xbuf_free(&g->anims);
+    free(g->anim_at);
+    free(g->order_of);
+    export_tags_free(&g->tags);
     free(g->pmin);
     free(g->pmax);
     free(g->nmin);
@@ -1540,6 +1604,7 @@ int export_gltf(const export_job *job, int binary)
     g.m = job->tm->model;
     g.nt = g.m->num_frames;
     g.compact = job->compact;
+    export_tags_init(&g.tags, job);
 
     memset(&mo, 0, sizeof mo);
     mo.flags = MD2_MESH_COUNTER_CLOCKWISE;
@@ -1608,6 +1673,12 @@ int export_gltf(const export_job *job, int binary)
         view_end(&g, VIEW_IMAGE);
         xbuf_align(&g.bin, 4, 0);
     }
+    /* the tags' nodes and the attached models, their data last */
+    if (!export_tags_gltf_build(&g.tags, (float)g.scale, job->frame))
+        goto fail;
+    xbuf_align(&g.bin, 4, 0);
+    g.tags.bin_offset = g.bin.size;
+    xbuf_bytes(&g.bin, g.tags.bin.data, g.tags.bin.size);
     if (g.bin.failed || g.acc.failed || g.anims.failed)
         goto out_of_memory;
     if (g.bin.size > 0xFFFFFFF0u) {
@@ -1680,6 +1751,7 @@ int export_gltf(const export_job *job, int binary)
     if (g.normal_clamps)
         fprintf(out, ", %lu normal components clamped", g.normal_clamps);
     fprintf(out, "\n");
+    export_tags_report(&g.tags, out);
     ok = 1;
     goto done;
 

@@ -32,6 +32,8 @@ typedef struct export_job {
     int compact;             /* --compact: quantised (KHR_mesh_quantization) */
     double keyframe_error;   /* --keyframe-error E in model units; < 0: the default */
     unsigned long max_targets; /* --max-targets N (>= 2); 0: no limit */
+    const struct tool_attached *attached; /* --attach: the models on tags (attach_opt.h) */
+    size_t num_attached;
 } export_job;
 
 /* The most bytes an export writes by default (--max-output raises it). */
@@ -145,8 +147,9 @@ int export_set_write(export_set *set, const char *path, const void *data, size_t
  * puts back the old files they replaced, last placed first. Empties set. */
 void export_set_finish(export_set *set, int ok);
 
-/* 0 after printing why when path, an output of job, is its skin file
- * (which the export must not overwrite); else 1. */
+/* 0 after printing why when path, an output of job, is its skin file or
+ * the skin of a model it attaches (which the export must not overwrite);
+ * else 1. */
 int export_not_skin(const export_job *job, const char *path);
 
 /* A copy of path with its extension (the last '.' of the last path

@@ -19,7 +19,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "export_internal.h"
+#include "export_tags.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +27,7 @@
 #define MATERIAL_NAME "skin"
 
 static int write_mtl(const export_job *job, const char *path, const char *png_path,
-                     export_set *set)
+                     const char *stem, export_set *set)
 {
     tool_out out;
     FILE *f;
@@ -51,6 +51,10 @@ static int write_mtl(const export_job *job, const char *path, const char *png_pa
         fputs("map_Kd ", f);
         tool_put_clean(f, export_base_name(png_path));
         fputc('\n', f);
+    }
+    if (!export_tags_obj_mtl(job, stem, f, set)) {
+        tool_out_abort(&out);
+        return 0;
     }
     return export_set_place(set, &out);
 }
@@ -93,6 +97,11 @@ static int write_frame(const export_job *job, const char *path, const char *mtl_
     fputs("mtllib ", f);
     tool_put_clean(f, export_base_name(mtl_path));
     fputc('\n', f);
+    if (job->num_attached > 0) {
+        fputs("o ", f);
+        tool_put_clean(f, export_base_name(job->model_path));
+        fputc('\n', f);
+    }
     for (i = 0; i < m->num_vertices; i++) {
         const float *p = pos + 3 * i;
         if (job->y_up)
@@ -123,6 +132,10 @@ static int write_frame(const export_job *job, const char *path, const char *mtl_
             fprintf(f, " %lu/%lu/%lu", v, st, v);
         }
         fputc('\n', f);
+    }
+    if (!export_tags_obj_write(job, f, frame)) {
+        tool_out_abort(&out);
+        return 0;
     }
     return export_set_place(set, &out);
 }
@@ -180,7 +193,7 @@ int export_obj(const export_job *job)
     if (png_path && (!export_not_skin(job, png_path) ||
                      !export_set_write(&set, png_path, job->png, job->png_size)))
         goto done;
-    if (!write_mtl(job, mtl_path, png_path, &set))
+    if (!write_mtl(job, mtl_path, png_path, stem, &set))
         goto done;
     for (i = 0; i < count; i++) {
         uint32_t frame = job->anim_given ? job->anims[0].first + (uint32_t)i : job->frame;
@@ -227,6 +240,7 @@ int export_obj(const export_job *job)
     else
         fprintf(out, "no skin");
     fputc('\n', out);
+    export_tags_obj_report(job, out);
 done:
     export_set_finish(&set, ok);
     free(stem);

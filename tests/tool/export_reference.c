@@ -34,6 +34,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "reference_util.h"
 #include "tool.h"
 
 #include <md2/md2.h>
@@ -52,23 +53,12 @@
 
 static void fail(const char *msg, const char *detail)
 {
-    fprintf(stderr, "export_reference: %s%s%s\n", msg, detail ? ": " : "", detail ? detail : "");
+    ref_fail("export_reference", msg, detail);
 }
 
-/* v as the shortest decimal that reads back, as a double (which the
- * judges' JSON.parse() makes of it), as v itself: %.9g alone would do for a
- * reader of floats, but far from the origin (100000.867 for 100000.8671875)
- * it is off by more than the judges' tolerance. */
 static void put_float(FILE *f, const char *sep, float v)
 {
-    char text[48];
-    int precision;
-    for (precision = 9; precision <= 17; precision++) {
-        snprintf(text, sizeof text, "%.*g", precision, (double)v);
-        if (strtod(text, NULL) == (double)v)
-            break;
-    }
-    fprintf(f, "%s%s", sep, text);
+    ref_put_number(f, sep, (double)v);
 }
 
 /* "positions":[...],"normals":[...] of a pose written with the default
@@ -137,17 +127,16 @@ int main(int argc, char **argv)
     const char *model_path = NULL, *out_path = NULL, *anim_name = NULL;
     unsigned long frame = 0, max_samples = 0;
     int keyframes_only = 0, all_keyframes = 0;
-    md2_options opts;
-    md2_diagnostic diag;
-    md2_bundle *bundle = NULL;
+    ref_model ref;
+    md2_bundle *bundle;
     md2_mesh *mesh = NULL;
     const md2_model *m;
     md2_vertex_layout layout = md2_layout_default(MD2_LAYOUT_UNIT_NORMALS);
-    float *pose = NULL, lo[3], hi[3];
-    double size = 0.0, step = 0.0;
+    float *pose = NULL;
+    double step = 0.0;
     FILE *f = NULL;
-    size_t a, first_anim = 0, anim_count, k;
-    int i, status = 1, c;
+    size_t a, first_anim, anim_count, k;
+    int i, status = 1;
 
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "-o") == 0 && i + 1 < argc)
@@ -173,27 +162,13 @@ int main(int argc, char **argv)
         fail(USAGE, NULL);
         return 2;
     }
-    memset(&opts, 0, sizeof opts);
-    opts.error = &diag;
-    if (md2_bundle_load_file(model_path, &opts, &bundle) != MD2_OK) {
-        fail("cannot load the model", diag.message);
+    if (!ref_load("export_reference", model_path, anim_name, frame, &ref))
         return 1;
-    }
+    bundle = ref.bundle;
     m = bundle->model;
-    anim_count = bundle->num_anims;
-    if (anim_name) {
-        first_anim = md2_anim_find(bundle->anims, bundle->num_anims, anim_name);
-        if (first_anim == MD2_ANIM_NOT_FOUND) {
-            fail("no such animation", anim_name);
-            goto done;
-        }
-        anim_count = first_anim + 1;
-        frame += bundle->anims[first_anim].first; /* --frame counts in the animation */
-    }
-    if (frame >= m->num_frames) {
-        fail("--frame is out of range", NULL);
-        goto done;
-    }
+    first_anim = ref.first_anim;
+    anim_count = ref.anim_end;
+    frame = ref.frame;
     if (md2_mesh_build(m, NULL, &mesh) != MD2_OK || mesh->num_vertices == 0) {
         fail("cannot build a mesh", NULL);
         goto done;
@@ -203,21 +178,9 @@ int main(int argc, char **argv)
         fail("out of memory", NULL);
         goto done;
     }
+    /* the smallest quantisation step of any keyframe (0 ignored) */
     for (k = 0; k < m->num_frames; k++) {
-        float fl[3], fh[3];
-        md2_frame_bounds(m, (uint32_t)k, fl, fh);
-        for (c = 0; c < 3; c++) {
-            if (k == 0 || fl[c] < lo[c])
-                lo[c] = fl[c];
-            if (k == 0 || fh[c] > hi[c])
-                hi[c] = fh[c];
-        }
-    }
-    for (c = 0; c < 3; c++) {
-        if ((double)hi[c] - (double)lo[c] > size)
-            size = (double)hi[c] - (double)lo[c];
-    }
-    for (k = 0; k < m->num_frames; k++) {
+        int c;
         for (c = 0; c < 3; c++) {
             double sc = fabs((double)m->frames[k].scale[c]);
             if (sc > 0.0 && (step == 0.0 || sc < step))
@@ -233,7 +196,7 @@ int main(int argc, char **argv)
     tool_json_string(f, model_path);
     fprintf(f, ",\"vertices\":%lu,\"frames\":%lu,\"size\":%.9g,\"step\":%.9g,"
             "\"frame\":{\"index\":%lu,", (unsigned long)mesh->num_vertices,
-            (unsigned long)m->num_frames, size, step, frame);
+            (unsigned long)m->num_frames, ref.size, step, frame);
     md2_mesh_lerp(mesh, m, (uint32_t)frame, (uint32_t)frame, 0.0f, pose, &layout);
     put_pose(f, pose, mesh->num_vertices);
     fputs("},\"uv\":[", f);
@@ -297,15 +260,7 @@ int main(int argc, char **argv)
     fputs("}\n", f);
     status = 0;
 done:
-    if (f) {
-        int bad = ferror(f);
-        if (fclose(f) != 0)
-            bad = 1;
-        if (bad && status == 0) {
-            fail(out_path, "write error");
-            status = 1;
-        }
-    }
+    status = ref_close("export_reference", f, out_path, status);
     free(pose);
     md2_mesh_free(mesh);
     md2_bundle_free(bundle);

@@ -71,7 +71,9 @@ if (compact) {
   check(json.extensionsUsed === undefined && json.extensionsRequired === undefined,
         'the default layout uses an extension');
 }
-check(json.scenes.length === 1 && same(json.scenes[0].nodes, [0]) && json.nodes.length === 1,
+// the model's node is the scene's one root; the nodes after it are its
+// tags' (three_tags.mjs checks them)
+check(json.scenes.length === 1 && same(json.scenes[0].nodes, [0]) && json.nodes.length >= 1,
       'not one scene of one node');
 const node = json.nodes[0];
 // the model's file name without folders and extension (a leading dot is
@@ -184,8 +186,9 @@ anims.forEach((an, a) => {
   const ch = an.channels;
   const s = an.samplers[0];
   const input = acc[s.input], output = acc[s.output];
-  check(an.name === want.name && ch.length === 1 && ch[0].target.node === 0 &&
-        ch[0].target.path === 'weights' && an.samplers.length === 1 &&
+  // (the channels after the first animate the tags' nodes: never node 0)
+  check(an.name === want.name && ch[0].sampler === 0 && ch[0].target.node === 0 &&
+        ch[0].target.path === 'weights' && ch.slice(1).every((c) => c.target.node !== 0) &&
         (s.interpolation === undefined || s.interpolation === 'LINEAR'),
         `animation ${a}: not one LINEAR weights channel named ${want.name}`);
   const end = want.fps > 0 ? Math.fround((full - 1) / want.fps) : 1;

@@ -1,6 +1,7 @@
 // three.js and its GLTFLoader in Node, for the judges that load glTF with
-// them (three_compare.mjs, import_compare.mjs): the npm folder's copy of
-// three, and the one piece of the DOM its FileLoader needs.
+// them (three_compare.mjs, three_tags.mjs, import_compare.mjs): the npm
+// folder's copy of three, the one piece of the DOM its FileLoader needs,
+// and the clips played as md2_player plays animations (playSamples).
 //
 // SPDX-License-Identifier: MIT
 import path from 'node:path';
@@ -26,4 +27,30 @@ export async function loadThree(npm) {
   const { GLTFLoader } = await import(
     pathToFileURL(path.join(modules, 'examples', 'jsm', 'loaders', 'GLTFLoader.js')).href);
   return { THREE, GLTFLoader };
+}
+
+// Plays each clip of gltf against the animation of anims (REF.json's:
+// { name, loop, samples: [{ time, ... }] }) of the same index: repeating
+// the looping ones, holding the others at their end, as md2_player does;
+// at each sample, from the clip's start, calls visit(sample, label).
+// check(ok, message) hears a clip count or name that differs.
+export function playSamples(THREE, gltf, anims, check, visit) {
+  const clips = gltf.animations;
+  check(clips.length === anims.length, `${clips.length} clips, libmd2 has ${anims.length} animations`);
+  const mixer = new THREE.AnimationMixer(gltf.scene);
+  for (let a = 0; a < Math.min(clips.length, anims.length); a++) {
+    const clip = clips[a], an = anims[a];
+    check(clip.name === an.name, `clip ${a} is named '${clip.name}', libmd2's animation '${an.name}'`);
+    const action = mixer.clipAction(clip);
+    action.setLoop(an.loop ? THREE.LoopRepeat : THREE.LoopOnce, Infinity);
+    action.clampWhenFinished = true;
+    for (const s of an.samples) {
+      action.reset();
+      action.play();
+      mixer.setTime(s.time);
+      visit(s, `${an.name} at ${s.time.toFixed(4)} s`);
+    }
+    action.stop();
+  }
+  return clips.length;
 }
