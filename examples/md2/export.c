@@ -26,8 +26,8 @@ static void synopsis(FILE *f)
 {
     fputs("usage: md2 export MODEL -o OUT.{obj,gltf,glb} [--anim NAME] [--frame N]\n"
           "                  [--z-up] [--normals smooth] [--skin FILE] [--max-output BYTES]\n"
-          "                  [--attach TAG=MODEL.md2]... [--max-skin-pixels N] [--compact]\n"
-          "                  [--keyframe-error E] [--max-targets N] [--profile bevy]\n",
+          "                  [--max-skin-pixels N] [--compact] [--keyframe-error E]\n"
+          "                  [--max-targets N] [--profile bevy] [--attach TAG=MODEL.md2]...\n",
           f);
 }
 

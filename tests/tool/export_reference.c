@@ -134,6 +134,7 @@ int main(int argc, char **argv)
     md2_vertex_layout layout = md2_layout_default(MD2_LAYOUT_UNIT_NORMALS);
     float *pose = NULL;
     double step = 0.0;
+    int c;
     FILE *f = NULL;
     size_t a, first_anim, anim_count, k;
     int i, status = 1;
@@ -180,7 +181,6 @@ int main(int argc, char **argv)
     }
     /* the smallest quantisation step of any keyframe (0 ignored) */
     for (k = 0; k < m->num_frames; k++) {
-        int c;
         for (c = 0; c < 3; c++) {
             double sc = fabs((double)m->frames[k].scale[c]);
             if (sc > 0.0 && (step == 0.0 || sc < step))

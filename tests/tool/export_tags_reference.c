@@ -4,7 +4,7 @@
  * (tests/tool/gltf/three_tags.mjs). Built with the tests only.
  *
  *   export_tags_reference MODEL -o REF.json [--anim NAME] [--frame N] [--attach TAG=MODEL]...
- *   export_tags_reference MODEL --check-obj FILE.obj [--y-up] [--frame N] [--attach TAG=MODEL]...
+ *   export_tags_reference MODEL --check-obj FILE.obj [--z-up] [--frame N] [--attach TAG=MODEL]...
  *
  * Loads MODEL with its side files (md2_bundle_load_file(), as md2 export
  * does) and each attached model, and writes as JSON, in MD2's axes:
@@ -26,7 +26,7 @@
  *    md2_attach() at that tag matrix.
  * --check-obj checks an OBJ export instead: the objects after the first
  * (the model's) are the attached models in order, their vertices ("v",
- * with --y-up (x, y, z) = MD2 (y, z, x)) at keyframe N placed by
+ * (x, y, z) = MD2 (y, z, x), MD2's own with --z-up) at keyframe N placed by
  * md2_attach() at md2_tag_lerp() of the tag, each coordinate within 1e-6
  * of the model's size. Exit 0 if they are, 1 if not (said), 2 for a bad
  * command line.
@@ -42,7 +42,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define USAGE "usage: export_tags_reference MODEL {-o REF.json | --check-obj FILE.obj [--y-up]} " \
+#define USAGE "usage: export_tags_reference MODEL {-o REF.json | --check-obj FILE.obj [--z-up]} " \
               "[--anim NAME] [--frame N] [--attach TAG=MODEL]..."
 #define MAX_ATTACH 8
 
@@ -192,7 +192,7 @@ static int check_obj(const char *path, const md2_tags *tags, attached *at, size_
 int main(int argc, char **argv)
 {
     const char *model_path = NULL, *out_path = NULL, *obj_path = NULL, *anim_name = NULL;
-    int y_up = 0;
+    int y_up = 1;
     unsigned long frame = 0;
     attached at[MAX_ATTACH];
     size_t num_at = 0, a, k, i;
@@ -213,8 +213,8 @@ int main(int argc, char **argv)
             obj_path = argv[++c];
         } else if (strcmp(argv[c], "--anim") == 0 && c + 1 < argc) {
             anim_name = argv[++c];
-        } else if (strcmp(argv[c], "--y-up") == 0) {
-            y_up = 1;
+        } else if (strcmp(argv[c], "--z-up") == 0) {
+            y_up = 0; /* md2 export --z-up: MD2's axes; else Y up, as md2 export */
         } else if (strcmp(argv[c], "--frame") == 0 && c + 1 < argc) {
             frame = strtoul(argv[++c], NULL, 10);
         } else if (strcmp(argv[c], "--attach") == 0 && c + 1 < argc && num_at < MAX_ATTACH) {
