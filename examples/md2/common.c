@@ -454,7 +454,7 @@ int tool_out_open(tool_out *out, const char *cmd, const char *path)
             tool_error(cmd, "cannot write %s: its temporary names %s" TMP_SUFFIX " to %s are "
                        "all taken", path, path, out->tmp);
         else
-            tool_error(cmd, "cannot write %s: %s", path, strerror(errno));
+            tool_error(cmd, "cannot write %s: %s", path, tool_sys_strerror(errno));
         free(out->tmp); /* nothing was created: nothing to remove */
         out->tmp = NULL;
         tool_out_abort(out);
@@ -468,7 +468,7 @@ int tool_out_write(tool_out *out, const char *cmd, const void *data, size_t size
     if (size == 0 || fwrite(data, 1, size, out->file) == size)
         return 1;
     if (ferror(out->file))
-        tool_error(cmd, "cannot write %s: %s", out->path, strerror(errno));
+        tool_error(cmd, "cannot write %s: %s", out->path, tool_sys_strerror(errno));
     else /* a short write without the stream's error flag */
         tool_error(cmd, "cannot write %s: short write", out->path);
     tool_out_abort(out);
@@ -479,11 +479,11 @@ int tool_out_close(tool_out *out, const char *cmd)
 {
     int ok = out->file != NULL;
     if (ok && (ferror(out->file) || fflush(out->file) != 0)) {
-        tool_error(cmd, "cannot write %s: %s", out->path, strerror(errno));
+        tool_error(cmd, "cannot write %s: %s", out->path, tool_sys_strerror(errno));
         ok = 0;
     }
     if (out->file && fclose(out->file) != 0 && ok) {
-        tool_error(cmd, "cannot write %s: %s", out->path, strerror(errno));
+        tool_error(cmd, "cannot write %s: %s", out->path, tool_sys_strerror(errno));
         ok = 0;
     }
     out->file = NULL;
@@ -501,7 +501,7 @@ int tool_out_commit(tool_out *out, const char *cmd)
 {
     int ok = tool_out_close(out, cmd);
     if (ok && tool_sys_replace(out->tmp, out->path) != 0) {
-        tool_error(cmd, "cannot rename %s to %s: %s", out->tmp, out->path, strerror(errno));
+        tool_error(cmd, "cannot rename %s to %s: %s", out->tmp, out->path, tool_sys_strerror(errno));
         ok = 0;
     }
     if (ok) {

@@ -87,7 +87,7 @@ static char *keep_aside(const char *cmd, const char *path, int *moved)
             e = errno;
         }
         tool_error(cmd, "cannot keep the old %s aside as %s: %s", path, backup,
-                   strerror(e));
+                   tool_sys_strerror(e));
         free(backup);
         return NULL;
     }
@@ -131,7 +131,7 @@ int export_set_place(export_set *set, tool_out *out)
     }
     if (ok && tool_sys_replace(out->tmp, out->path) != 0) {
         int e = errno;
-        tool_error(cmd, "cannot rename %s to %s: %s", out->tmp, out->path, strerror(e));
+        tool_error(cmd, "cannot rename %s to %s: %s", out->tmp, out->path, tool_sys_strerror(e));
         if (backup && moved && tool_sys_replace(backup, out->path) != 0)
             tool_error(cmd, "cannot put the old %s back: it is %s", out->path, backup);
         else if (backup && !moved)
@@ -173,7 +173,7 @@ void export_set_finish(export_set *set, int ok)
         } else if (p->backup) {
             if (tool_sys_replace(p->backup, p->path) != 0)
                 tool_error(cmd, "cannot put the old %s back (it is %s): %s", p->path,
-                           p->backup, strerror(errno));
+                           p->backup, tool_sys_strerror(errno));
         } else {
             tool_sys_remove(p->path);
         }

@@ -27,7 +27,7 @@ const char *tool_errno_text(int e)
     case EISDIR: return "is a directory";
     case ELOOP: return "too many levels of symbolic links";
     case ENAMETOOLONG: return "file name too long";
-    default: return strerror(e);
+    default: return tool_sys_strerror(e);
     }
 }
 

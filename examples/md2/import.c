@@ -725,7 +725,7 @@ static int finish(const import_args *a, const md2_model *m, const imp_made *made
         print_json(r, m);
         if (fflush(stdout) != 0 || ferror(stdout)) {
             tool_error(IMPORT_CMD, "cannot write the summary: %s (%s is written)",
-                       strerror(errno), a->out);
+                       tool_sys_strerror(errno), a->out);
             return 0;
         }
     } else {

@@ -88,4 +88,9 @@ int tool_sys_is_terminal(FILE *f);
 /* 1 if c separates folders in a path: '/', and on Windows '\\' too. */
 int tool_sys_is_separator(char c);
 
+/* strerror(e), in the GNU C library's words on Windows too (where
+ * Microsoft's C library words some differently), so that the command's
+ * messages are the same everywhere. */
+const char *tool_sys_strerror(int e);
+
 #endif /* MD2_TOOL_PLATFORM_H */

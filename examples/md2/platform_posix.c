@@ -188,3 +188,8 @@ int tool_sys_is_separator(char c)
 {
     return c == '/';
 }
+
+const char *tool_sys_strerror(int e)
+{
+    return strerror(e);
+}

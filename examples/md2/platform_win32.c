@@ -69,6 +69,56 @@ static int fail(void)
     return -1;
 }
 
+static int is_wide_separator(wchar_t c)
+{
+    return c == L'/' || c == L'\\';
+}
+
+/* -1 with errno for the failed call on the path w (malloc'd, changed and
+ * put back here): what POSIX would say where Windows says less, a name
+ * longer than 255 characters (ENAMETOOLONG) and a folder on the path that
+ * is a file (ENOTDIR), else errno_of(). */
+static int fail_path(wchar_t *w)
+{
+    DWORD e = GetLastError();
+    size_t i, start = 0;
+    if (e != ERROR_PATH_NOT_FOUND && e != ERROR_FILE_NOT_FOUND && e != ERROR_INVALID_NAME &&
+        e != ERROR_FILENAME_EXCED_RANGE && e != ERROR_DIRECTORY) {
+        errno = errno_of(e);
+        return -1;
+    }
+    for (i = 0;; i++) {
+        if (w[i] == 0 || is_wide_separator(w[i])) {
+            if (i - start > 255) {
+                errno = ENAMETOOLONG;
+                return -1;
+            }
+            start = i + 1;
+        }
+        if (w[i] == 0)
+            break;
+    }
+    errno = errno_of(e);
+    if (e == ERROR_FILE_NOT_FOUND)
+        return -1;
+    for (i = 1; w[i]; i++) {
+        wchar_t c = w[i];
+        DWORD attributes;
+        if (!is_wide_separator(c) || is_wide_separator(w[i - 1]) || w[i - 1] == L':')
+            continue;
+        w[i] = 0;
+        attributes = GetFileAttributesW(w);
+        w[i] = c;
+        if (attributes == INVALID_FILE_ATTRIBUTES)
+            break; /* missing: ENOENT */
+        if (!(attributes & FILE_ATTRIBUTE_DIRECTORY)) {
+            errno = ENOTDIR;
+            break;
+        }
+    }
+    return -1;
+}
+
 /* path (UTF-8) in UTF-16, malloc'd; NULL with errno (ENOMEM, or EINVAL
  * when it is not UTF-8: such a name cannot be on a Windows disk). */
 static wchar_t *wide(const char *path)
@@ -184,9 +234,12 @@ int tool_sys_stat_path(const char *path, int follow, tool_sys_stat *st)
                     OPEN_EXISTING,
                     FILE_FLAG_BACKUP_SEMANTICS | (follow ? 0 : FILE_FLAG_OPEN_REPARSE_POINT),
                     NULL);
+    if (h == INVALID_HANDLE_VALUE) {
+        fail_path(w);
+        free(w);
+        return -1;
+    }
     free(w);
-    if (h == INVALID_HANDLE_VALUE)
-        return fail();
     r = stat_handle(h, st);
     CloseHandle(h);
     if (r == 0 && follow && st->kind == TOOL_SYS_LINK)
@@ -208,23 +261,16 @@ int tool_sys_open_read(const char *path)
 {
     wchar_t *w = wide(path);
     HANDLE h;
-    DWORD attributes;
     int fd;
     if (!w)
         return -1;
+    /* FILE_FLAG_BACKUP_SEMANTICS: a folder opens too, as open() opens one
+     * on POSIX, and the caller then says that it is one */
     h = CreateFileW(w, GENERIC_READ, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE,
-                    NULL, OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+                    NULL, OPEN_EXISTING, FILE_FLAG_BACKUP_SEMANTICS, NULL);
     if (h == INVALID_HANDLE_VALUE) {
-        DWORD e = GetLastError();
-        /* a folder cannot be opened so: say that it is one */
-        attributes = GetFileAttributesW(w);
+        fail_path(w);
         free(w);
-        if (e == ERROR_ACCESS_DENIED && attributes != INVALID_FILE_ATTRIBUTES &&
-            (attributes & FILE_ATTRIBUTE_DIRECTORY)) {
-            errno = EISDIR;
-            return -1;
-        }
-        errno = errno_of(e);
         return -1;
     }
     free(w);
@@ -261,7 +307,7 @@ FILE *tool_sys_create_new(const char *path)
     h = CreateFileW(w, GENERIC_WRITE, FILE_SHARE_READ | FILE_SHARE_DELETE, NULL, CREATE_NEW,
                     FILE_ATTRIBUTE_NORMAL, NULL);
     if (h == INVALID_HANDLE_VALUE) {
-        fail();
+        fail_path(w);
         free(w);
         return NULL;
     }
@@ -294,7 +340,7 @@ int tool_sys_replace(const char *from, const char *to)
     }
     /* one step: to is the old file or the new one, never neither */
     if (!MoveFileExW(wf, wt, MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH))
-        r = fail();
+        r = fail_path(wt);
     free(wf);
     free(wt);
     return r;
@@ -309,7 +355,7 @@ int tool_sys_link(const char *from, const char *to)
         return -1;
     }
     if (!CreateHardLinkW(wt, wf, NULL))
-        r = fail();
+        r = fail_path(wt);
     free(wf);
     free(wt);
     return r;
@@ -322,7 +368,7 @@ int tool_sys_remove(const char *path)
     if (!w)
         return -1;
     if (!DeleteFileW(w))
-        r = fail();
+        r = fail_path(w);
     free(w);
     return r;
 }
@@ -413,4 +459,20 @@ int tool_sys_is_terminal(FILE *f)
 int tool_sys_is_separator(char c)
 {
     return c == '/' || c == '\\';
+}
+
+const char *tool_sys_strerror(int e)
+{
+    /* the C library's words, but where Microsoft's differ from the GNU
+     * C library's, whose the command's messages are everywhere else */
+    switch (e) {
+    case ENAMETOOLONG: return "File name too long";
+    case EIO: return "Input/output error";
+    case ENOTSUP: return "Operation not supported";
+    case EXDEV: return "Invalid cross-device link";
+    case EBADF: return "Bad file descriptor";
+    case EMFILE: return "Too many open files";
+    case ENOMEM: return "Cannot allocate memory";
+    default: return strerror(e);
+    }
 }

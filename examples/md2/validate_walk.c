@@ -73,7 +73,7 @@ static int add_error(validate_list *l, const char *path, const char *what, int e
                      const ancestor *dir)
 {
     char message[256];
-    snprintf(message, sizeof message, "%s: %s", what, strerror(err));
+    snprintf(message, sizeof message, "%s: %s", what, tool_sys_strerror(err));
     return add(l, path, message, dir);
 }
 
