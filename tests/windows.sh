@@ -365,14 +365,17 @@ native_md2="$native_dir/md2"
 out="$root/build-windows-tool/outputs"
 rm -rf "$out"
 mkdir -p "$out/native" "$out/windows"
+# wine_md2 ARGS...: md2.exe ARGS... under Wine (its arguments in UTF-8)
+wine_md2() {
+    LC_ALL=C.UTF-8 WINEPREFIX="$wprefix" WINEDEBUG=-all /usr/lib/wine/wine64 "$exe" "$@"
+}
 # both SIDE ARGS...: md2 ARGS... in $out/native and md2.exe ARGS... in
 # $out/windows, stdout and stderr kept as SIDE.stdout and SIDE.stderr
 both() {
     name=$1
     shift
     (cd "$out/native" && "$native_md2" "$@" > "$name.stdout" 2> "$name.stderr") || true
-    (cd "$out/windows" && LC_ALL=C.UTF-8 WINEPREFIX="$wprefix" WINEDEBUG=-all \
-        /usr/lib/wine/wine64 "$exe" "$@" > "$name.stdout" 2> "$name.stderr") || true
+    (cd "$out/windows" && wine_md2 "$@" > "$name.stdout" 2> "$name.stderr") || true
 }
 compared=0
 models=""
@@ -418,6 +421,16 @@ done
 grep -q "$uni/skin.pcx" "$out/windows/uni-glb.stdout" || die "md2.exe did not find $uni/skin.pcx"
 grep -qx "1 file: 1 ok, 0 with warnings, 0 refused" "$out/windows/uni-validate.stdout" ||
     die "md2.exe validate $uni did not find $uni/soldat_é.md2"
+# Windows' own separator: the skin found beside the model, the same bytes,
+# and one path spelled three ways validated once
+(cd "$out/windows" && wine_md2 export "$uni\\soldat_é.md2" -o "$uni\\backslash.glb" > "$out/backslash.stdout" 2>&1) ||
+    die "md2.exe export $uni\\soldat_é.md2 failed: $(cat "$out/backslash.stdout")"
+grep -q "skin $uni.skin.pcx" "$out/backslash.stdout" || die "md2.exe did not find the skin through $uni\\"
+cmp "$out/windows/$uni/backslash.glb" "$out/native/$uni/soldat_é.glb" || die "md2.exe's $uni\\backslash.glb differs"
+rm "$out/windows/$uni/backslash.glb"
+(cd "$out/windows" && wine_md2 validate "$uni\\soldat_é.md2" "$uni/soldat_é.md2" "$uni" > "$out/backslash.stdout" 2>&1) || true
+grep -qx "1 file: 1 ok, 0 with warnings, 0 refused" "$out/backslash.stdout" ||
+    die "md2.exe validate did not see $uni\\soldat_é.md2 and $uni/soldat_é.md2 as one: $(cat "$out/backslash.stdout")"
 (cd "$out/native" && find . -type f | sort) > "$out/native.list"
 (cd "$out/windows" && find . -type f | sort) > "$out/windows.list"
 diff "$out/native.list" "$out/windows.list" || die "md2.exe wrote other files than md2"
