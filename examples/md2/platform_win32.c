@@ -119,8 +119,8 @@ static int fail_path(wchar_t *w)
     return -1;
 }
 
-/* path (UTF-8) in UTF-16, malloc'd; NULL with errno (ENOMEM, or EINVAL
- * when it is not UTF-8: such a name cannot be on a Windows disk). */
+/* path (UTF-8) in UTF-16, malloc'd; NULL with errno (ENOMEM, or ENOENT
+ * when it is not UTF-8: no such name can be on a Windows disk). */
 static wchar_t *wide(const char *path)
 {
     int n = MultiByteToWideChar(CP_UTF8, MB_ERR_INVALID_CHARS, path, -1, NULL, 0);
