@@ -314,7 +314,7 @@ for f in examples/md2/*.c; do
 done
 echo "MSVC C: $checked files of the md2 command: no findings"
 if [ "$only_tool" = 1 ]; then
-    say "md2.exe is build-windows-tool/md2.exe (try: wine build-windows-tool/md2.exe --help)"
+    say "md2.exe is build-windows-tool/md2.exe (try: /usr/lib/wine/wine64 build-windows-tool/md2.exe --help)"
     exit 0
 fi
 
