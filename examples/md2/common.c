@@ -1,31 +1,21 @@
 /*
- * md2 command: what the subcommands share (see tool.h). POSIX: open(),
- * fdopen().
+ * md2 command: what the subcommands share (see tool.h). Files and folders
+ * through platform.h.
  *
  * SPDX-License-Identifier: MIT
  */
-#define _POSIX_C_SOURCE 200809L
-
 #include "tool.h"
+#include "platform.h"
 
 #include <md2/build.h>
 #include <md2/skin.h>
 #include <png.h>
 
-#include <sys/stat.h>
-#include <sys/types.h>
-
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-
-#ifndef O_NOFOLLOW
-#define O_NOFOLLOW 0
-#endif
 
 /* The formatted text of fmt and ap in a malloc'd string, or NULL (out of
  * memory, or a format error). */
@@ -215,32 +205,32 @@ static size_t model_read(void *user, void *dst, size_t size)
 static size_t side_read(void *user, const char *path, void *dst, size_t capacity)
 {
     load_files *lf = (load_files *)user;
-    struct stat st;
+    tool_sys_stat st;
     size_t got, n;
     int missing, error = 0, fd = tool_open_input(path, 0, &missing, lf->why, sizeof lf->why);
     unsigned char probe;
     if (fd < 0)
         return missing ? MD2_FILE_MISSING : MD2_FILE_ERROR;
-    if (fstat(fd, &st) != 0 || st.st_size < 0) {
+    if (tool_sys_stat_fd(fd, &st) != 0) {
         snprintf(lf->why, sizeof lf->why, "%s", tool_errno_text(errno));
-        close(fd);
+        tool_sys_close(fd);
         return MD2_FILE_ERROR;
     }
-    if ((unsigned long long)st.st_size > TOOL_MAX_SIDE_FILE) {
+    if (st.size > TOOL_MAX_SIDE_FILE) {
         snprintf(lf->why, sizeof lf->why, "it has %llu bytes, more than the %lu a side file may "
-                 "have", (unsigned long long)st.st_size, (unsigned long)TOOL_MAX_SIDE_FILE);
-        close(fd);
+                 "have", st.size, (unsigned long)TOOL_MAX_SIDE_FILE);
+        tool_sys_close(fd);
         return MD2_FILE_ERROR;
     }
     if (!dst) {
-        close(fd);
-        return (size_t)st.st_size;
+        tool_sys_close(fd);
+        return (size_t)st.size;
     }
     got = tool_read_fd(fd, dst, capacity, &error);
     /* one byte more: the file grew since it was measured */
     if (got == capacity && (n = tool_read_fd(fd, &probe, 1, &error)) != (size_t)-1)
         got += n;
-    close(fd);
+    tool_sys_close(fd);
     if (got == (size_t)-1 || error) {
         snprintf(lf->why, sizeof lf->why, "%s", tool_errno_text(error));
         return MD2_FILE_ERROR;
@@ -283,7 +273,7 @@ md2_result tool_load(const char *path, uint32_t strict, tool_model *out, md2_dia
     opts.warning_user = out;
     r = md2_bundle_load_stream(path, model_read, &lf, side_read, &lf, load_why, &opts,
                                &out->bundle);
-    close(lf.fd);
+    tool_sys_close(lf.fd);
     if (r != MD2_OK) {
         tool_model_free(out);
         return r;
@@ -456,9 +446,9 @@ void tool_model_free(tool_model *m)
 
 int tool_same_file(const char *a, const char *b)
 {
-    struct stat sa, sb;
-    if (stat(a, &sa) == 0 && stat(b, &sb) == 0)
-        return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+    tool_sys_stat sa, sb;
+    if (tool_sys_stat_path(a, 1, &sa) == 0 && tool_sys_stat_path(b, 1, &sb) == 0)
+        return sa.dev == sb.dev && sa.ino == sb.ino;
     return strcmp(a, b) == 0;
 }
 
@@ -479,7 +469,7 @@ static char *copy_string(const char *s)
 size_t tool_name_beside(const char *path, size_t suffix_len)
 {
     size_t n = strlen(path), base = n;
-    while (base > 0 && path[base - 1] != '/')
+    while (base > 0 && !tool_sys_is_separator(path[base - 1]))
         base--;
     if (n - base + suffix_len <= TOOL_NAME_MAX)
         return n;
@@ -494,7 +484,7 @@ int tool_out_open(tool_out *out, const char *cmd, const char *path)
 {
     /* room for "-999" after the suffix */
     size_t n = tool_name_beside(path, sizeof TMP_SUFFIX - 1 + 4);
-    int fd = -1, i;
+    int i;
     memset(out, 0, sizeof *out);
     out->path = copy_string(path);
     out->tmp = (char *)malloc(n + sizeof TMP_SUFFIX + 8);
@@ -507,25 +497,18 @@ int tool_out_open(tool_out *out, const char *cmd, const char *path)
     memcpy(out->tmp + n, TMP_SUFFIX, sizeof TMP_SUFFIX);
     /* a new file of our own: never one that is there (another run's, or a
      * link planted to make us write elsewhere) */
-    for (i = 1; (fd = open(out->tmp, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666)) < 0 &&
-                errno == EEXIST && i < TMP_NAMES; i++)
+    for (i = 1; (out->file = tool_sys_create_new(out->tmp)) == NULL && errno == EEXIST &&
+                i < TMP_NAMES; i++)
         snprintf(out->tmp + n + sizeof TMP_SUFFIX - 1, 8, "-%d", i);
-    if (fd < 0) {
+    if (!out->file) {
         if (errno == EEXIST)
             tool_error(cmd, "cannot write %s: its temporary names %s" TMP_SUFFIX " to %s are "
                        "all taken", path, path, out->tmp);
         else
-            tool_error(cmd, "cannot write %s: %s", path, strerror(errno));
+            tool_error(cmd, "cannot write %s: %s", path, tool_sys_strerror(errno));
         free(out->tmp); /* nothing was created: nothing to remove */
         out->tmp = NULL;
         tool_out_abort(out);
-        return 0;
-    }
-    out->file = fdopen(fd, "wb");
-    if (!out->file) {
-        tool_error(cmd, "cannot write %s: %s", path, strerror(errno));
-        close(fd);
-        tool_out_abort(out); /* removes the temporary file */
         return 0;
     }
     return 1;
@@ -536,7 +519,7 @@ int tool_out_write(tool_out *out, const char *cmd, const void *data, size_t size
     if (size == 0 || fwrite(data, 1, size, out->file) == size)
         return 1;
     if (ferror(out->file))
-        tool_error(cmd, "cannot write %s: %s", out->path, strerror(errno));
+        tool_error(cmd, "cannot write %s: %s", out->path, tool_sys_strerror(errno));
     else /* a short write without the stream's error flag */
         tool_error(cmd, "cannot write %s: short write", out->path);
     tool_out_abort(out);
@@ -547,11 +530,11 @@ int tool_out_close(tool_out *out, const char *cmd)
 {
     int ok = out->file != NULL;
     if (ok && (ferror(out->file) || fflush(out->file) != 0)) {
-        tool_error(cmd, "cannot write %s: %s", out->path, strerror(errno));
+        tool_error(cmd, "cannot write %s: %s", out->path, tool_sys_strerror(errno));
         ok = 0;
     }
     if (out->file && fclose(out->file) != 0 && ok) {
-        tool_error(cmd, "cannot write %s: %s", out->path, strerror(errno));
+        tool_error(cmd, "cannot write %s: %s", out->path, tool_sys_strerror(errno));
         ok = 0;
     }
     out->file = NULL;
@@ -568,8 +551,8 @@ int tool_write_file(const char *cmd, const char *path, const void *data, size_t 
 int tool_out_commit(tool_out *out, const char *cmd)
 {
     int ok = tool_out_close(out, cmd);
-    if (ok && rename(out->tmp, out->path) != 0) {
-        tool_error(cmd, "cannot rename %s to %s: %s", out->tmp, out->path, strerror(errno));
+    if (ok && tool_sys_replace(out->tmp, out->path) != 0) {
+        tool_error(cmd, "cannot rename %s to %s: %s", out->tmp, out->path, tool_sys_strerror(errno));
         ok = 0;
     }
     if (ok) {
@@ -585,7 +568,7 @@ void tool_out_abort(tool_out *out)
     if (out->file)
         fclose(out->file);
     if (out->tmp)
-        remove(out->tmp);
+        tool_sys_remove(out->tmp);
     free(out->tmp);
     free(out->path);
     memset(out, 0, sizeof *out);
@@ -664,17 +647,18 @@ int tool_png_encode(const tool_image *img, unsigned char **png, size_t *size, ch
 }
 
 /* 1 if path can be opened for reading, as tool_file_exists() tells, but
- * through open(), which allocates nothing: a fopen() that ran out of memory
- * would pass over the model's first skin for the next one. */
+ * with tool_sys_open_read(), which allocates nothing on POSIX: a fopen()
+ * that ran out of memory would pass over the model's first skin for the
+ * next one. */
 static int accept_existing(void *user, const char *path)
 {
-    /* O_NONBLOCK: a FIFO there is found (and then refused with a note by
-     * the image reader), never waited on */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    /* a FIFO there is found (and then refused with a note by the image
+     * reader), never waited on */
+    int fd = tool_sys_open_read(path);
     (void)user;
     if (fd < 0)
         return 0;
-    close(fd);
+    tool_sys_close(fd);
     return 1;
 }
 

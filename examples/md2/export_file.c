@@ -1,20 +1,17 @@
 /*
  * md2 export: putting a set of files in place together or not at all, and
- * telling whether two paths name the same file (export_internal.h). POSIX:
- * lstat(), stat(), link().
+ * telling whether two paths name the same file (export_internal.h). Files
+ * through platform.h: lstat(), link(), rename() and their Windows forms.
  *
  * SPDX-License-Identifier: MIT
  */
-#define _POSIX_C_SOURCE 200809L
-
 #include "attach_opt.h"
 #include "export_internal.h"
+#include "platform.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #define BACKUP_SUFFIX ".old-md2"
 
@@ -24,7 +21,7 @@ static char *backup_name(const char *cmd, const char *path)
 {
     size_t n = tool_name_beside(path, sizeof BACKUP_SUFFIX - 1 + 4);
     char *name = (char *)malloc(n + sizeof BACKUP_SUFFIX + 8);
-    struct stat st;
+    tool_sys_stat st;
     int i;
     if (!name) {
         tool_error(cmd, "out of memory");
@@ -32,7 +29,7 @@ static char *backup_name(const char *cmd, const char *path)
     }
     memcpy(name, path, n);
     memcpy(name + n, BACKUP_SUFFIX, sizeof BACKUP_SUFFIX);
-    for (i = 2; lstat(name, &st) == 0; i++) {
+    for (i = 2; tool_sys_stat_path(name, 0, &st) == 0; i++) {
         if (i > 999) {
             tool_error(cmd, "cannot keep the old %s aside: %s and the names after it "
                        "are taken", path, name);
@@ -44,7 +41,7 @@ static char *backup_name(const char *cmd, const char *path)
     return name;
 }
 
-/* 1 if link() failed with errno e because there are no hard links here
+/* 1 if tool_sys_link() failed with errno e because there are no hard links here
  * (the file system has none, or no more for this file): then path is
  * renamed instead. */
 static int no_hard_links(int e)
@@ -65,7 +62,7 @@ static int no_hard_links(int e)
 /* Keeps the existing file path aside: a hard link to it under a new name
  * (path itself stays until the rename that replaces it), else, where the
  * file system has no hard links, path renamed. A name taken between
- * backup_name() and link() (EEXIST) is never replaced: the next one is
+ * backup_name() and the link (EEXIST) is never replaced: the next one is
  * tried. The name, or NULL (said). */
 static char *keep_aside(const char *cmd, const char *path, int *moved)
 {
@@ -76,7 +73,7 @@ static char *keep_aside(const char *cmd, const char *path, int *moved)
         int e;
         if (!backup)
             return NULL;
-        if (link(path, backup) == 0)
+        if (tool_sys_link(path, backup) == 0)
             return backup;
         e = errno;
         if (e == EEXIST) { /* taken since backup_name() looked: another name */
@@ -84,14 +81,14 @@ static char *keep_aside(const char *cmd, const char *path, int *moved)
             continue;
         }
         if (no_hard_links(e)) {
-            if (rename(path, backup) == 0) {
+            if (tool_sys_replace(path, backup) == 0) {
                 *moved = 1;
                 return backup;
             }
             e = errno;
         }
         tool_error(cmd, "cannot keep the old %s aside as %s: %s", path, backup,
-                   strerror(e));
+                   tool_sys_strerror(e));
         free(backup);
         return NULL;
     }
@@ -103,7 +100,7 @@ static char *keep_aside(const char *cmd, const char *path, int *moved)
 int export_set_place(export_set *set, tool_out *out)
 {
     const char *cmd = set->cmd ? set->cmd : EXPORT_CMD;
-    struct stat st;
+    tool_sys_stat st;
     char *backup = NULL;
     int moved = 0, ok = out->file != NULL;
 
@@ -128,18 +125,18 @@ int export_set_place(export_set *set, tool_out *out)
     }
     /* an old file (not a folder, which the rename below refuses to
      * replace) is kept until the whole set is in place */
-    if (ok && lstat(out->path, &st) == 0 && !S_ISDIR(st.st_mode)) {
+    if (ok && tool_sys_stat_path(out->path, 0, &st) == 0 && st.kind != TOOL_SYS_DIRECTORY) {
         backup = keep_aside(cmd, out->path, &moved);
         if (!backup)
             ok = 0;
     }
-    if (ok && rename(out->tmp, out->path) != 0) {
+    if (ok && tool_sys_replace(out->tmp, out->path) != 0) {
         int e = errno;
-        tool_error(cmd, "cannot rename %s to %s: %s", out->tmp, out->path, strerror(e));
-        if (backup && moved && rename(backup, out->path) != 0)
+        tool_error(cmd, "cannot rename %s to %s: %s", out->tmp, out->path, tool_sys_strerror(e));
+        if (backup && moved && tool_sys_replace(backup, out->path) != 0)
             tool_error(cmd, "cannot put the old %s back: it is %s", out->path, backup);
         else if (backup && !moved)
-            remove(backup);
+            tool_sys_remove(backup);
         free(backup);
         ok = 0;
     }
@@ -173,13 +170,13 @@ void export_set_finish(export_set *set, int ok)
         export_placed *p = &set->files[i];
         if (ok) {
             if (p->backup)
-                remove(p->backup);
+                tool_sys_remove(p->backup);
         } else if (p->backup) {
-            if (rename(p->backup, p->path) != 0)
+            if (tool_sys_replace(p->backup, p->path) != 0)
                 tool_error(cmd, "cannot put the old %s back (it is %s): %s", p->path,
-                           p->backup, strerror(errno));
+                           p->backup, tool_sys_strerror(errno));
         } else {
-            remove(p->path);
+            tool_sys_remove(p->path);
         }
         free(p->path);
         free(p->backup);

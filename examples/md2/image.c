@@ -3,23 +3,17 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#define _POSIX_C_SOURCE 200809L
-
 #include "image.h"
+#include "platform.h"
 
 #include <md2/skin.h>
 #include <stb/stb_image.h>
 
-#include <sys/stat.h>
-#include <sys/types.h>
-
 #include <errno.h>
-#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* Images larger than this are refused before they are read. */
 #define MAX_IMAGE_FILE (256u * 1024u * 1024u)
@@ -33,58 +27,47 @@ const char *tool_errno_text(int e)
     case EISDIR: return "is a directory";
     case ELOOP: return "too many levels of symbolic links";
     case ENAMETOOLONG: return "file name too long";
-    default: return strerror(e);
+    default: return tool_sys_strerror(e);
     }
 }
 
 /* What a file that is not a regular file is, for messages. */
-static const char *kind_of(mode_t mode)
+static const char *kind_of(int kind)
 {
-    if (S_ISDIR(mode))
-        return "is a directory";
-    if (S_ISFIFO(mode))
-        return "not a regular file (a FIFO)";
-    if (S_ISCHR(mode))
-        return "not a regular file (a character device)";
-    if (S_ISBLK(mode))
-        return "not a regular file (a block device)";
-#ifdef S_ISSOCK
-    if (S_ISSOCK(mode))
-        return "not a regular file (a socket)";
-#endif
-    return "not a regular file";
+    switch (kind) {
+    case TOOL_SYS_DIRECTORY: return "is a directory";
+    case TOOL_SYS_FIFO: return "not a regular file (a FIFO)";
+    case TOOL_SYS_CHAR: return "not a regular file (a character device)";
+    case TOOL_SYS_BLOCK: return "not a regular file (a block device)";
+    case TOOL_SYS_SOCKET: return "not a regular file (a socket)";
+    default: return "not a regular file";
+    }
 }
 
 int tool_open_input(const char *path, int streams, int *missing, char *why, size_t why_size)
 {
-    struct stat st;
-    int fd, flags;
+    tool_sys_stat st;
+    int fd;
     *missing = 0;
     if (why_size)
         why[0] = '\0';
-    /* O_NONBLOCK: opening a FIFO without a writer (or some devices) would
-     * wait; then fstat() says what was opened */
-    fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY);
+    /* never waits on the way (a FIFO without a writer); then what was
+     * opened is looked at */
+    fd = tool_sys_open_read(path);
     if (fd < 0) {
         *missing = errno == ENOENT;
         snprintf(why, why_size, "%s", tool_errno_text(errno));
         return -1;
     }
-    if (fstat(fd, &st) != 0) {
+    if (tool_sys_stat_fd(fd, &st) != 0) {
         snprintf(why, why_size, "%s", tool_errno_text(errno));
-        close(fd);
+        tool_sys_close(fd);
         return -1;
     }
-    if (!S_ISREG(st.st_mode) && !(streams && (S_ISFIFO(st.st_mode) || S_ISCHR(st.st_mode)))) {
-        snprintf(why, why_size, "%s", kind_of(st.st_mode));
-        close(fd);
-        return -1;
-    }
-    /* reads wait for data again (a pipe's writer may be slower than us) */
-    flags = fcntl(fd, F_GETFL);
-    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
-        snprintf(why, why_size, "%s", tool_errno_text(errno));
-        close(fd);
+    if (st.kind != TOOL_SYS_REGULAR &&
+        !(streams && (st.kind == TOOL_SYS_FIFO || st.kind == TOOL_SYS_CHAR))) {
+        snprintf(why, why_size, "%s", kind_of(st.kind));
+        tool_sys_close(fd);
         return -1;
     }
     return fd;
@@ -94,7 +77,7 @@ size_t tool_read_fd(int fd, void *dst, size_t size, int *error)
 {
     size_t got = 0;
     while (got < size) {
-        ssize_t n = read(fd, (unsigned char *)dst + got, size - got);
+        long n = tool_sys_read(fd, (unsigned char *)dst + got, size - got);
         if (n < 0 && errno == EINTR)
             continue;
         if (n < 0) {
@@ -114,14 +97,14 @@ int tool_file_exists(const char *path)
     int missing, fd = tool_open_input(path, 0, &missing, why, sizeof why);
     if (fd < 0)
         return 0;
-    close(fd);
+    tool_sys_close(fd);
     return 1;
 }
 
 int tool_read_regular(const char *path, size_t max_size, unsigned char **data, size_t *size,
                       char *err, size_t err_size)
 {
-    struct stat st;
+    tool_sys_stat st;
     unsigned char *buf;
     size_t len, got;
     int missing, error = 0, fd;
@@ -133,27 +116,27 @@ int tool_read_regular(const char *path, size_t max_size, unsigned char **data, s
         snprintf(err, err_size, "cannot open %s: %s", path, why);
         return 0;
     }
-    if (fstat(fd, &st) != 0 || st.st_size < 0) {
+    if (tool_sys_stat_fd(fd, &st) != 0) {
         snprintf(err, err_size, "cannot read %s: %s", path, tool_errno_text(errno));
-        close(fd);
+        tool_sys_close(fd);
         return 0;
     }
-    if ((unsigned long long)st.st_size > (unsigned long long)max_size) {
+    if ((unsigned long long)st.size > (unsigned long long)max_size) {
         snprintf(err, err_size, "%s is larger than %lu bytes", path, (unsigned long)max_size);
-        close(fd);
+        tool_sys_close(fd);
         return 0;
     }
-    len = (size_t)st.st_size;
-    /* one byte more: to see that the file grew since fstat(); it ends the
+    len = (size_t)st.size;
+    /* one byte more: to see that the file grew since it was measured; it ends the
      * text with a NUL */
     buf = (unsigned char *)malloc(len + 1);
     if (!buf) {
         snprintf(err, err_size, "out of memory reading %s", path);
-        close(fd);
+        tool_sys_close(fd);
         return 0;
     }
     got = tool_read_fd(fd, buf, len + 1, &error);
-    close(fd);
+    tool_sys_close(fd);
     if (got == (size_t)-1) {
         snprintf(err, err_size, "cannot read %s: %s", path, tool_errno_text(error));
         free(buf);

@@ -9,10 +9,9 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#define _POSIX_C_SOURCE 200809L /* close() */
-
 #include "import_cmd.h"
 #include "export_internal.h"
+#include "platform.h"
 
 #include <md2/skin.h>
 
@@ -22,7 +21,6 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 enum { SRC_NONE, SRC_GLTF, SRC_OBJ, SRC_MD2 };
 
@@ -236,7 +234,7 @@ static int file_there(const char *path)
     char why[128];
     int missing, fd = tool_open_input(path, 0, &missing, why, sizeof why);
     if (fd >= 0) {
-        close(fd);
+        tool_sys_close(fd);
         return 1;
     }
     if (missing || strcmp(why, tool_errno_text(ENOTDIR)) == 0)
@@ -727,7 +725,7 @@ static int finish(const import_args *a, const md2_model *m, const imp_made *made
         print_json(r, m);
         if (fflush(stdout) != 0 || ferror(stdout)) {
             tool_error(IMPORT_CMD, "cannot write the summary: %s (%s is written)",
-                       strerror(errno), a->out);
+                       tool_sys_strerror(errno), a->out);
             return 0;
         }
     } else {

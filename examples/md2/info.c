@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "info_report.h"
+#include "platform.h"
 #include "info_util.h"
 
 #include <errno.h>
@@ -56,7 +57,7 @@ static int run(const char *path, int json)
         else
             info_write_text(stdout, &r);
         if (fflush(stdout) != 0 || ferror(stdout)) {
-            tool_error("info", "cannot write the output: %s", strerror(errno));
+            tool_error("info", "cannot write the output: %s", tool_sys_strerror(errno));
             status = TOOL_FAILED;
         }
     }

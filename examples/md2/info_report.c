@@ -3,14 +3,12 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#define _POSIX_C_SOURCE 200809L
-
 #include "info_report.h"
 #include "info_util.h"
+#include "platform.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 
 static const char *const side_names[INFO_SIDE_COUNT] = {"anm", "framegroups", "tag"};
 static const uint32_t side_flags[INFO_SIDE_COUNT] = {MD2_BUNDLE_ANM, MD2_BUNDLE_FRAMEGROUPS,
@@ -68,14 +66,14 @@ static void count_glcmds(const md2_model *model, size_t *strips, size_t *fans)
 
 int info_report_make(info_report *r, const char *path, const tool_model *m)
 {
-    struct stat st;
+    tool_sys_stat st;
     int k;
     memset(r, 0, sizeof *r);
     r->path = path;
     r->m = m;
-    if (stat(path, &st) == 0 && S_ISREG(st.st_mode)) {
+    if (tool_sys_stat_path(path, 1, &st) == 0 && st.kind == TOOL_SYS_REGULAR) {
         r->has_size = 1;
-        r->file_size = (unsigned long long)st.st_size;
+        r->file_size = st.size;
     }
     model_bounds(m->model, r->min, r->max);
     count_glcmds(m->model, &r->strips, &r->fans);

@@ -13,6 +13,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "tool.h"
+#include "platform.h"
 
 #include <string.h>
 
@@ -46,6 +47,9 @@ static void usage(FILE *f)
 int main(int argc, char **argv)
 {
     size_t i;
+    /* on Windows, the command line in UTF-8 and binary output */
+    if (!tool_sys_init(&argc, &argv))
+        return TOOL_FAILED;
     if (argc < 2) {
         fprintf(stderr, "md2: no command given\n\n");
         usage(stderr);

@@ -6,6 +6,7 @@
  * SPDX-License-Identifier: MIT
  */
 #include "info_util.h"
+#include "platform.h"
 #include "validate_walk.h"
 
 #include <errno.h>
@@ -116,7 +117,7 @@ static int run(const validate_list *l, uint32_t strict)
            l->count == 1 ? "" : "s", (unsigned long)t.ok, (unsigned long)t.warned,
            (unsigned long)t.refused);
     if (fflush(stdout) != 0 || ferror(stdout)) {
-        tool_error("validate", "cannot write the output: %s", strerror(errno));
+        tool_error("validate", "cannot write the output: %s", tool_sys_strerror(errno));
         return TOOL_FAILED;
     }
     return t.refused ? TOOL_FAILED : TOOL_OK;

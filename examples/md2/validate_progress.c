@@ -3,12 +3,10 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#define _POSIX_C_SOURCE 200809L
-
 #include "validate_walk.h"
+#include "platform.h"
 
 #include <string.h>
-#include <unistd.h>
 
 /* Columns of the bar between its brackets. */
 #define BAR_COLUMNS 30
@@ -18,7 +16,7 @@ void validate_progress_start(validate_progress *p, FILE *f, size_t total)
     memset(p, 0, sizeof *p);
     p->shown = -1;
     p->total = total;
-    if (total >= VALIDATE_BAR_MIN && isatty(fileno(f)))
+    if (total >= VALIDATE_BAR_MIN && tool_sys_is_terminal(f))
         p->f = f;
 }
 

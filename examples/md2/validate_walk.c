@@ -1,25 +1,31 @@
 /*
  * md2 validate: the files to check, from the paths on the command line
- * and the directory trees below them (see validate_walk.h). POSIX:
- * opendir, readdir, stat, lstat.
+ * and the directory trees below them (see validate_walk.h). Folders and
+ * files through platform.h (opendir, stat, lstat; FindFirstFileW).
  *
  * SPDX-License-Identifier: MIT
  */
-#define _POSIX_C_SOURCE 200809L
-
 #include "validate_walk.h"
+#include "platform.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
+
+/* The last folder separator in path, or NULL. */
+static const char *last_separator(const char *path)
+{
+    const char *p, *last = NULL;
+    for (p = path; *p; p++)
+        if (tool_sys_is_separator(*p))
+            last = p;
+    return last;
+}
 
 /* The directories above the one being read, to notice a loop. */
 typedef struct ancestor {
-    dev_t dev;
-    ino_t ino;
+    unsigned long long dev;
+    unsigned long long ino;
     const struct ancestor *up;
 } ancestor;
 
@@ -35,12 +41,12 @@ static char *copy(const char *s)
 static int add(validate_list *l, const char *path, const char *error, const ancestor *dir)
 {
     validate_entry e;
-    const char *slash = strrchr(path, '/');
+    const char *slash = last_separator(path);
     memset(&e, 0, sizeof e);
     if (dir) {
         e.has_id = 1;
-        e.dir_dev = (unsigned long long)dir->dev;
-        e.dir_ino = (unsigned long long)dir->ino;
+        e.dir_dev = dir->dev;
+        e.dir_ino = dir->ino;
         e.name = slash ? (size_t)(slash + 1 - path) : 0;
     }
     if (l->count == l->capacity) {
@@ -67,7 +73,7 @@ static int add_error(validate_list *l, const char *path, const char *what, int e
                      const ancestor *dir)
 {
     char message[256];
-    snprintf(message, sizeof message, "%s: %s", what, strerror(err));
+    snprintf(message, sizeof message, "%s: %s", what, tool_sys_strerror(err));
     return add(l, path, message, dir);
 }
 
@@ -76,16 +82,16 @@ static int add_error(validate_list *l, const char *path, const char *what, int e
  * can be looked at, or path ends in '/' (it then names no entry). */
 static int holder_of(const char *path, ancestor *dir)
 {
-    const char *slash = strrchr(path, '/');
-    struct stat st;
+    const char *slash = last_separator(path);
+    tool_sys_stat st;
     char *name;
     int ok;
     if (slash && slash[1] == '\0')
         return 0;
     if (!slash)
-        ok = stat(".", &st) == 0;
+        ok = tool_sys_stat_path(".", 1, &st) == 0;
     else if (slash == path)
-        ok = stat("/", &st) == 0;
+        ok = tool_sys_stat_path("/", 1, &st) == 0;
     else {
         size_t n = (size_t)(slash - path);
         name = (char *)malloc(n + 1);
@@ -93,13 +99,13 @@ static int holder_of(const char *path, ancestor *dir)
             return 0;
         memcpy(name, path, n);
         name[n] = '\0';
-        ok = stat(name, &st) == 0;
+        ok = tool_sys_stat_path(name, 1, &st) == 0;
         free(name);
     }
-    if (!ok || !S_ISDIR(st.st_mode))
+    if (!ok || st.kind != TOOL_SYS_DIRECTORY)
         return 0;
-    dir->dev = st.st_dev;
-    dir->ino = st.st_ino;
+    dir->dev = st.dev;
+    dir->ino = st.ino;
     dir->up = NULL;
     return 1;
 }
@@ -115,7 +121,7 @@ static int has_md2_suffix(const char *name)
 static char *join(const char *dir, const char *name)
 {
     size_t d = strlen(dir), n = strlen(name);
-    int slash = d > 0 && dir[d - 1] != '/';
+    int slash = d > 0 && !tool_sys_is_separator(dir[d - 1]);
     char *p = (char *)malloc(d + (size_t)slash + n + 1);
     if (!p)
         return NULL;
@@ -134,75 +140,36 @@ static void free_names(char **names, size_t count)
     free(names);
 }
 
-/* The names in dir but "." and "..", malloc'd. Returns 0 with errno set
- * (ENOMEM when out of memory). */
-static int read_names(const char *dir, char ***names, size_t *count)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    size_t cap = 0;
-    int err;
-    *names = NULL;
-    *count = 0;
-    if (!d)
-        return 0;
-    while (errno = 0, (e = readdir(d)) != NULL) {
-        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
-            continue;
-        if (*count == cap) {
-            size_t grown = cap ? cap * 2 : 32;
-            char **p = (char **)realloc(*names, grown * sizeof *p);
-            if (!p)
-                break;
-            *names = p;
-            cap = grown;
-        }
-        if (((*names)[*count] = copy(e->d_name)) == NULL)
-            break;
-        (*count)++;
-    }
-    err = e ? ENOMEM : errno;
-    closedir(d);
-    if (err) {
-        free_names(*names, *count);
-        *names = NULL;
-        *count = 0;
-        errno = err;
-        return 0;
-    }
-    return 1;
-}
-
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int walk_dir(validate_list *l, const char *dir, const struct stat *st, const ancestor *up,
+static int walk_dir(validate_list *l, const char *dir, const tool_sys_stat *st, const ancestor *up,
                     const ancestor *holder);
 
 /* One entry of a directory: name, at path; up: that directory. */
 static int visit(validate_list *l, const char *path, const char *name, const ancestor *up)
 {
-    struct stat st;
-    if (lstat(path, &st) != 0)
+    tool_sys_stat st;
+    if (tool_sys_stat_path(path, 0, &st) != 0)
         return add_error(l, path, "cannot look at the file", errno, up);
-    if (S_ISLNK(st.st_mode)) {
+    if (st.kind == TOOL_SYS_LINK) {
         if (!has_md2_suffix(name))
             return 1;
-        if (stat(path, &st) != 0)
+        if (tool_sys_stat_path(path, 1, &st) != 0)
             return add_error(l, path, "cannot follow the symbolic link", errno, up);
-        return S_ISREG(st.st_mode) ? add(l, path, NULL, up) : 1;
+        return st.kind == TOOL_SYS_REGULAR ? add(l, path, NULL, up) : 1;
     }
-    if (S_ISDIR(st.st_mode))
+    if (st.kind == TOOL_SYS_DIRECTORY)
         return walk_dir(l, path, &st, up, up);
-    return S_ISREG(st.st_mode) && has_md2_suffix(name) ? add(l, path, NULL, up) : 1;
+    return st.kind == TOOL_SYS_REGULAR && has_md2_suffix(name) ? add(l, path, NULL, up) : 1;
 }
 
 /* The directory dir (st: its stat), unless it is one of its ancestors up
  * in the walk. holder: the directory that holds it, if known (in the walk,
  * up itself), which names dir's entry when dir cannot be read. */
-static int walk_dir(validate_list *l, const char *dir, const struct stat *st, const ancestor *up,
+static int walk_dir(validate_list *l, const char *dir, const tool_sys_stat *st, const ancestor *up,
                     const ancestor *holder)
 {
     ancestor me;
@@ -211,12 +178,12 @@ static int walk_dir(validate_list *l, const char *dir, const struct stat *st, co
     size_t count, i;
     int ok = 1;
     for (a = up; a; a = a->up)
-        if (a->dev == st->st_dev && a->ino == st->st_ino)
+        if (a->dev == st->dev && a->ino == st->ino)
             return 1;
-    me.dev = st->st_dev;
-    me.ino = st->st_ino;
+    me.dev = st->dev;
+    me.ino = st->ino;
     me.up = up;
-    if (!read_names(dir, &names, &count))
+    if (!tool_sys_list_dir(dir, &names, &count))
         return errno == ENOMEM ? 0 : add_error(l, dir, "cannot read the directory", errno, holder);
     if (count > 1)
         qsort(names, count, sizeof *names, by_name);
@@ -231,10 +198,10 @@ static int walk_dir(validate_list *l, const char *dir, const struct stat *st, co
 
 int validate_walk(validate_list *l, const char *path)
 {
-    struct stat st;
+    tool_sys_stat st;
     ancestor holder;
     int known = holder_of(path, &holder);
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+    if (tool_sys_stat_path(path, 1, &st) == 0 && st.kind == TOOL_SYS_DIRECTORY)
         return walk_dir(l, path, &st, NULL, known ? &holder : NULL);
     return add(l, path, NULL, known ? &holder : NULL);
 }

@@ -3,12 +3,16 @@
  * (the .cases files in tests/tool; README.md beside this file describes the tables).
  *
  *   md2_tool_cases VARS TABLE CASE
+ *   md2_tool_cases --posix-only VARS TABLE...
  *
  * VARS is the file CMake writes with the build's variables (set, program
  * and flag lines), TABLE a table, CASE the name of one of its cases. Exit
  * status: 0 when the case passes, 1 when it fails, 77 when it is skipped
  * (a "needs" that is not met; CTest's SKIP_RETURN_CODE), 2 for a mistake in
- * the table. This file is portable C99; what it asks of the system (files,
+ * the table, or for a POSIX-only case (posix_only()) in a build whose md2
+ * is the Windows one (flag windows). --posix-only lists those cases of
+ * the TABLEs, and the cases that use a fixture one of them sets up,
+ * "TABLE NAME: REASON" a line, for the Windows run to leave out. This file is portable C99; what it asks of the system (files,
  * folders, processes, regular expressions) is in runner.h.
  *
  * SPDX-License-Identifier: MIT
@@ -667,10 +671,34 @@ static void vars_line(char *text, unsigned line, void *user)
 }
 
 typedef struct table_reader {
-    const char *wanted;
+    const char *wanted; /* NULL: every case, each given to each() */
     test_case found;
     int in_wanted, seen;
+    void (*each)(const test_case *tc);
 } table_reader;
+
+static void case_free(test_case *tc)
+{
+    size_t i;
+    for (i = 0; i < tc->num_clauses; i++) {
+        free(tc->clauses[i].key);
+        free(tc->clauses[i].text);
+    }
+    free(tc->clauses);
+    free(tc->name);
+    free(tc->exit_text);
+    free(tc->command);
+    memset(tc, 0, sizeof *tc);
+}
+
+/* every case: the one read so far to each(), then the next */
+static void table_next_case(table_reader *r)
+{
+    if (!r->wanted && r->found.name) {
+        r->each(&r->found);
+        case_free(&r->found);
+    }
+}
 
 static void table_line(char *text, unsigned line, void *user)
 {
@@ -709,7 +737,8 @@ static void table_line(char *text, unsigned line, void *user)
         return;
     }
     r->seen = 1;
-    r->in_wanted = strcmp(key, r->wanted) == 0;
+    table_next_case(r);
+    r->in_wanted = !r->wanted || strcmp(key, r->wanted) == 0;
     if (r->in_wanted) {
         char exit_text[64];
         if (r->found.name)
@@ -1626,6 +1655,121 @@ static void read_settings(runner *r)
     }
 }
 
+/* ---- the cases left out of the Windows run ------------------------------- */
+
+/* Why tc tests something only POSIX has, or NULL. The rule (README.md,
+ * "Windows"): a case is POSIX-only when it needs the flag posix or a
+ * device (needs /dev/...), runs md2 on a terminal (tty), as another user
+ * (as-other-user), with a library preloaded (preload, each-alloc-fails:
+ * LD_PRELOAD), in a limited address space (address-space), with its
+ * stdout on a device (stdout-to), or makes a FIFO or changes permissions
+ * before it (run mkfifo, chmod), or names a device (/dev/) in its
+ * command. */
+static const char *posix_only(const test_case *tc)
+{
+    static const char *const clauses[] = {"tty", "as-other-user", "preload", "each-alloc-fails",
+                                          "address-space", "stdout-to"};
+    size_t i, k;
+    if (strstr(tc->command, "/dev/"))
+        return "its command names a device (/dev/)";
+    for (i = 0; i < tc->num_clauses; i++) {
+        const clause *c = &tc->clauses[i];
+        for (k = 0; k < sizeof clauses / sizeof clauses[0]; k++) {
+            if (strcmp(c->key, clauses[k]) == 0)
+                return clauses[k];
+        }
+        if (strcmp(c->key, "needs") == 0) {
+            words w = {0};
+            int posix = strstr(c->text, "/dev/") != NULL;
+            split_words(c->text, &w);
+            for (k = 0; k < w.n; k++)
+                posix |= strcmp(w.v[k], "posix") == 0;
+            words_free(&w);
+            if (posix)
+                return "needs posix or a device";
+        }
+        if (strcmp(c->key, "before") == 0) {
+            char step_name[32];
+            const char *rest = first_word(c->text, step_name, sizeof step_name);
+            if (strcmp(step_name, "chmod") == 0)
+                return "a chmod step (permissions)";
+            if (strcmp(step_name, "run") == 0 && strncmp(rest, "mkfifo", 6) == 0)
+                return "a FIFO (run mkfifo)";
+        }
+        if ((strcmp(c->key, "check") == 0 || strcmp(c->key, "check-output") == 0) &&
+            strstr(c->text, "/dev/"))
+            return "its check names a device (/dev/)";
+    }
+    return NULL;
+}
+
+/* The cases of the tables --posix-only reads: their names, the fixtures
+ * they set up and use, and why they are POSIX-only (NULL: they are not). */
+typedef struct listed_case {
+    char *table, *name;
+    const char *why;
+    words setups, uses;
+} listed_case;
+
+static listed_case *listed;
+static size_t num_listed;
+static const char *listed_table = "";
+
+static void list_case(const test_case *tc)
+{
+    listed_case *l;
+    size_t i;
+    listed = (listed_case *)realloc(listed, (num_listed + 1) * sizeof *listed);
+    if (!listed)
+        exit(1);
+    l = &listed[num_listed++];
+    memset(l, 0, sizeof *l);
+    l->table = xstrdup(listed_table);
+    l->name = xstrdup(tc->name);
+    l->why = posix_only(tc);
+    for (i = 0; i < tc->num_clauses; i++) {
+        if (strcmp(tc->clauses[i].key, "setup") == 0)
+            split_words(tc->clauses[i].text, &l->setups);
+        else if (strcmp(tc->clauses[i].key, "uses") == 0)
+            split_words(tc->clauses[i].text, &l->uses);
+    }
+}
+
+/* Prints the POSIX-only cases of the listed ones: those posix_only()
+ * names, then, until none is added, those that use a fixture that one of
+ * them sets up. */
+static void print_posix_only(void)
+{
+    size_t i, j, k;
+    int added = 1;
+    while (added) {
+        added = 0;
+        for (i = 0; i < num_listed; i++) {
+            if (listed[i].why)
+                continue;
+            for (j = 0; j < num_listed && !listed[i].why; j++) {
+                if (!listed[j].why)
+                    continue;
+                for (k = 0; k < listed[i].uses.n && !listed[i].why; k++) {
+                    if (words_has(&listed[j].setups, listed[i].uses.v[k])) {
+                        listed[i].why = "uses a fixture that a POSIX-only case sets up";
+                        added = 1;
+                    }
+                }
+            }
+        }
+    }
+    for (i = 0; i < num_listed; i++) {
+        if (listed[i].why)
+            printf("%s %s: %s\n", listed[i].table, listed[i].name, listed[i].why);
+        free(listed[i].table);
+        free(listed[i].name);
+        words_free(&listed[i].setups);
+        words_free(&listed[i].uses);
+    }
+    free(listed);
+}
+
 static void run_case(runner *r)
 {
     const test_case *tc = r->tc;
@@ -1709,8 +1853,29 @@ int main(int argc, char **argv)
     const char *base, *cases, *vg;
     char table[128], why[1024], *end;
     size_t n;
+    if (argc >= 4 && strcmp(argv[1], "--posix-only") == 0) {
+        int t;
+        table_path = argv[2];
+        read_lines(argv[2], vars_line, NULL);
+        for (t = 3; t < argc; t++) {
+            table_reader reader;
+            char stem[128];
+            memset(&reader, 0, sizeof reader);
+            reader.each = list_case;
+            base = strrchr(argv[t], '/');
+            base = base ? base + 1 : argv[t];
+            snprintf(stem, sizeof stem, "%.*s", (int)strcspn(base, "."), base);
+            listed_table = stem;
+            table_path = argv[t];
+            read_lines(argv[t], table_line, &reader);
+            table_next_case(&reader);
+        }
+        print_posix_only();
+        return 0;
+    }
     if (argc != 4) {
-        fprintf(stderr, "usage: md2_tool_cases VARS TABLE CASE\n");
+        fprintf(stderr, "usage: md2_tool_cases VARS TABLE CASE\n"
+                        "       md2_tool_cases --posix-only VARS TABLE...\n");
         return EXIT_BAD_TABLE;
     }
     table_path = argv[1];
@@ -1744,6 +1909,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "%s: no case named %s\n", argv[2], argv[3]);
         return EXIT_BAD_TABLE;
     }
+    current_line = the_table.found.line;
+    if (words_has(&flags, "windows") && posix_only(&the_table.found))
+        bad_table("%s is POSIX-only (%s): the Windows run leaves it out (tests/windows.sh)",
+                  argv[3], posix_only(&the_table.found));
     the_runner.tc = &the_table.found;
     the_runner.case_dir = case_dir.s;
     the_runner.out_path = out_file.s;

@@ -1,0 +1,96 @@
+/*
+ * md2 command: what it asks of the operating system, in one small
+ * interface with one file per system: platform_posix.c (POSIX: open(),
+ * fstat(), opendir(), link(), rename()) and platform_win32.c (Windows: the
+ * wide-character API, so that every path, given and taken in UTF-8, can
+ * hold any character). The rest of the command calls only these for
+ * files, folders and terminals.
+ *
+ * Errors: the functions that fail return -1 (or NULL) with errno set to
+ * the POSIX value that says why (ENOENT, EEXIST, EACCES, EISDIR, ENOTDIR,
+ * ENOMEM...), which the Windows port maps from GetLastError().
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#ifndef MD2_TOOL_PLATFORM_H
+#define MD2_TOOL_PLATFORM_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+/* What a path names. */
+enum {
+    TOOL_SYS_REGULAR = 1,
+    TOOL_SYS_DIRECTORY,
+    TOOL_SYS_LINK,   /* a symbolic link (a reparse point on Windows), unfollowed */
+    TOOL_SYS_FIFO,   /* a FIFO or a pipe */
+    TOOL_SYS_CHAR,   /* a character device (a console on Windows) */
+    TOOL_SYS_BLOCK,
+    TOOL_SYS_SOCKET,
+    TOOL_SYS_OTHER
+};
+
+typedef struct tool_sys_stat {
+    int kind;                /* TOOL_SYS_... */
+    unsigned long long size; /* bytes, for a regular file */
+    /* which file it is: the device and inode (POSIX), the volume's serial
+     * number and the file index (Windows); two paths to one file give the
+     * same pair */
+    unsigned long long dev, ino;
+} tool_sys_stat;
+
+/* Sets up the process: on Windows, *argc and *argv become the command line
+ * in UTF-8 (from GetCommandLineW(), malloc'd for the life of the process)
+ * and stdout and stderr write bytes as they are (binary: no "\r\n" for
+ * "\n"); elsewhere nothing changes. 0 when out of memory (said). */
+int tool_sys_init(int *argc, char ***argv);
+
+/* stat() (follow 1) or lstat() (follow 0) of path into *st: 0, or -1 with
+ * errno. */
+int tool_sys_stat_path(const char *path, int follow, tool_sys_stat *st);
+/* fstat() of an open descriptor: 0, or -1 with errno. */
+int tool_sys_stat_fd(int fd, tool_sys_stat *st);
+
+/* Opens path for reading, as bytes, without waiting on the way (a FIFO
+ * without a writer), and then with reads that wait for data as usual: the
+ * descriptor, or -1 with errno (EISDIR for a folder). */
+int tool_sys_open_read(const char *path);
+/* read() of up to size bytes: the count (0 at the end), or -1 with errno
+ * (EINTR: try again). */
+long tool_sys_read(int fd, void *dst, size_t size);
+void tool_sys_close(int fd);
+
+/* Creates path as a new file (never one that is there, never through a
+ * link: O_CREAT | O_EXCL | O_NOFOLLOW, CREATE_NEW) and opens it for
+ * writing bytes: the stream, or NULL with errno (EEXIST when path is
+ * taken). */
+FILE *tool_sys_create_new(const char *path);
+/* Renames from to to, replacing to when it is a file, in one step that
+ * leaves to either the old file or the new one (rename(); MoveFileExW()
+ * with MOVEFILE_REPLACE_EXISTING | MOVEFILE_WRITE_THROUGH): 0, or -1 with
+ * errno, to then unchanged. */
+int tool_sys_replace(const char *from, const char *to);
+/* A hard link to the file from under the new name to (link();
+ * CreateHardLinkW()): 0, or -1 with errno (EEXIST when to is taken; EPERM,
+ * EXDEV, EMLINK, ENOTSUP where the file system has none). */
+int tool_sys_link(const char *from, const char *to);
+/* Removes the file at path: 0, or -1 with errno. */
+int tool_sys_remove(const char *path);
+
+/* The names in the folder dir but "." and "..", in UTF-8, each malloc'd,
+ * in *names (malloc'd, *count of them), in the folder's order. 1, or 0
+ * with errno set (ENOMEM when out of memory), nothing then to free. */
+int tool_sys_list_dir(const char *dir, char ***names, size_t *count);
+
+/* 1 if f is a terminal (a console on Windows). */
+int tool_sys_is_terminal(FILE *f);
+
+/* 1 if c separates folders in a path: '/', and on Windows '\\' too. */
+int tool_sys_is_separator(char c);
+
+/* strerror(e), in the GNU C library's words on Windows too (where
+ * Microsoft's C library words some differently), so that the command's
+ * messages are the same everywhere. */
+const char *tool_sys_strerror(int e);
+
+#endif /* MD2_TOOL_PLATFORM_H */

@@ -1,0 +1,195 @@
+/*
+ * md2 command: the operating system, POSIX (see platform.h).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "platform.h"
+
+#include <sys/stat.h>
+#include <sys/types.h>
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#ifndef O_NOFOLLOW
+#define O_NOFOLLOW 0
+#endif
+
+int tool_sys_init(int *argc, char ***argv)
+{
+    (void)argc;
+    (void)argv;
+    return 1;
+}
+
+static void from_stat(const struct stat *s, tool_sys_stat *st)
+{
+    if (S_ISREG(s->st_mode))
+        st->kind = TOOL_SYS_REGULAR;
+    else if (S_ISDIR(s->st_mode))
+        st->kind = TOOL_SYS_DIRECTORY;
+    else if (S_ISLNK(s->st_mode))
+        st->kind = TOOL_SYS_LINK;
+    else if (S_ISFIFO(s->st_mode))
+        st->kind = TOOL_SYS_FIFO;
+    else if (S_ISCHR(s->st_mode))
+        st->kind = TOOL_SYS_CHAR;
+    else if (S_ISBLK(s->st_mode))
+        st->kind = TOOL_SYS_BLOCK;
+#ifdef S_ISSOCK
+    else if (S_ISSOCK(s->st_mode))
+        st->kind = TOOL_SYS_SOCKET;
+#endif
+    else
+        st->kind = TOOL_SYS_OTHER;
+    st->size = s->st_size > 0 ? (unsigned long long)s->st_size : 0;
+    st->dev = (unsigned long long)s->st_dev;
+    st->ino = (unsigned long long)s->st_ino;
+}
+
+int tool_sys_stat_path(const char *path, int follow, tool_sys_stat *st)
+{
+    struct stat s;
+    if ((follow ? stat(path, &s) : lstat(path, &s)) != 0)
+        return -1;
+    from_stat(&s, st);
+    return 0;
+}
+
+int tool_sys_stat_fd(int fd, tool_sys_stat *st)
+{
+    struct stat s;
+    if (fstat(fd, &s) != 0)
+        return -1;
+    from_stat(&s, st);
+    return 0;
+}
+
+int tool_sys_open_read(const char *path)
+{
+    /* O_NONBLOCK: opening a FIFO without a writer (or some devices) would
+     * wait; then reads wait for data again (a pipe's writer may be slower) */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY), flags, e;
+    if (fd < 0)
+        return -1;
+    flags = fcntl(fd, F_GETFL);
+    if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
+        e = errno;
+        close(fd);
+        errno = e;
+        return -1;
+    }
+    return fd;
+}
+
+long tool_sys_read(int fd, void *dst, size_t size)
+{
+    if (size > 1u << 30)
+        size = 1u << 30;
+    return (long)read(fd, dst, size);
+}
+
+void tool_sys_close(int fd)
+{
+    close(fd);
+}
+
+FILE *tool_sys_create_new(const char *path)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666), e;
+    FILE *f;
+    if (fd < 0)
+        return NULL;
+    f = fdopen(fd, "wb");
+    if (!f) {
+        e = errno;
+        close(fd);
+        unlink(path);
+        errno = e;
+    }
+    return f;
+}
+
+int tool_sys_replace(const char *from, const char *to)
+{
+    return rename(from, to) == 0 ? 0 : -1;
+}
+
+int tool_sys_link(const char *from, const char *to)
+{
+    return link(from, to) == 0 ? 0 : -1;
+}
+
+int tool_sys_remove(const char *path)
+{
+    return unlink(path) == 0 ? 0 : -1;
+}
+
+static void free_names(char **names, size_t count)
+{
+    size_t i;
+    for (i = 0; i < count; i++)
+        free(names[i]);
+    free(names);
+}
+
+int tool_sys_list_dir(const char *dir, char ***names, size_t *count)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    size_t cap = 0;
+    int err;
+    *names = NULL;
+    *count = 0;
+    if (!d)
+        return 0;
+    while (errno = 0, (e = readdir(d)) != NULL) {
+        size_t n;
+        if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
+            continue;
+        if (*count == cap) {
+            size_t grown = cap ? cap * 2 : 32;
+            char **p = (char **)realloc(*names, grown * sizeof *p);
+            if (!p)
+                break;
+            *names = p;
+            cap = grown;
+        }
+        n = strlen(e->d_name) + 1;
+        if (((*names)[*count] = (char *)malloc(n)) == NULL)
+            break;
+        memcpy((*names)[*count], e->d_name, n);
+        (*count)++;
+    }
+    err = e ? ENOMEM : errno;
+    closedir(d);
+    if (err) {
+        free_names(*names, *count);
+        *names = NULL;
+        *count = 0;
+        errno = err;
+        return 0;
+    }
+    return 1;
+}
+
+int tool_sys_is_terminal(FILE *f)
+{
+    return isatty(fileno(f));
+}
+
+int tool_sys_is_separator(char c)
+{
+    return c == '/';
+}
+
+const char *tool_sys_strerror(int e)
+{
+    return strerror(e);
+}
