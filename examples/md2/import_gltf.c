@@ -3,7 +3,10 @@
  * glTF"). Reads a .gltf (with its .bin files or data: URIs) or a .glb,
  * evaluates the default scene (node hierarchy, morph targets, skins) at
  * each keyframe time of each animation, and fills an imp_scene with
- * world-space positions in glTF's own axes and units.
+ * world-space positions in glTF's own axes and units. Nodes scaled to 0
+ * are hidden: every keyframe must show meshes of one topology, whose
+ * positions it takes (md2 export --max-targets parts: reference_items());
+ * md2 export's clips are laid out in their MD2 frame order (order_anims()).
  *
  * The JSON is parsed with cJSON; every index, count and byte range the JSON
  * gives is checked against what it points at before anything is read or
