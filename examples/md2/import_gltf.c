@@ -3,7 +3,10 @@
  * glTF"). Reads a .gltf (with its .bin files or data: URIs) or a .glb,
  * evaluates the default scene (node hierarchy, morph targets, skins) at
  * each keyframe time of each animation, and fills an imp_scene with
- * world-space positions in glTF's own axes and units.
+ * world-space positions in glTF's own axes and units. Nodes scaled to 0
+ * are hidden: every keyframe must show meshes of one topology, whose
+ * positions it takes (md2 export --max-targets parts: reference_items());
+ * md2 export's clips are laid out in their MD2 frame order (order_anims()).
  *
  * The JSON is parsed with cJSON; every index, count and byte range the JSON
  * gives is checked against what it points at before anything is read or
@@ -102,6 +105,7 @@ typedef struct gl_anim {
     gl_channel *channels;
     double t0, fps;
     size_t nframes;
+    double first; /* extras.first of md2 export's glTF, or -1 */
 } gl_anim;
 
 typedef struct gl_buf {
@@ -1357,11 +1361,15 @@ static int load_anim(gl *g, gl_anim *an)
     if (!kept)
         t1 = an->t0;
     extras = jget(ao, "extras");
-    if (!(g->opt && g->opt->fps_given) && cJSON_IsObject(extras)) {
+    an->first = -1;
+    if (cJSON_IsObject(extras)) {
         const cJSON *ef = jget(extras, "fps"), *first = jget(extras, "first"), *last = jget(extras, "last");
-        if (cJSON_IsNumber(ef) && isfinite(ef->valuedouble) && ef->valuedouble > 0 &&
-            is_int(first, 0, GL_MAX_INT) && is_int(last, 0, GL_MAX_INT) && last->valuedouble >= first->valuedouble &&
-            last->valuedouble - first->valuedouble < GL_MAX_KEYS) {
+        int range = is_int(first, 0, GL_MAX_INT) && is_int(last, 0, GL_MAX_INT) &&
+                    last->valuedouble >= first->valuedouble && last->valuedouble - first->valuedouble < GL_MAX_KEYS;
+        if (range)
+            an->first = first->valuedouble;
+        if (range && !(g->opt && g->opt->fps_given) && cJSON_IsNumber(ef) && isfinite(ef->valuedouble) &&
+            ef->valuedouble > 0) {
             an->fps = ef->valuedouble;
             an->nframes = (size_t)(last->valuedouble - first->valuedouble) + 1;
             return 1;
@@ -1580,13 +1588,14 @@ static int is_skinned(const gl *g, int node, const gl_prim *p)
     return g->nodes[node].skin >= 0 && p->nsets > 0;
 }
 
-/* Positions (and normals) of frame f from pose p. */
-static int write_frame(gl *g, const gl_pose *p, size_t f, double *joints)
+/* Positions (and normals) of frame f from pose p: those of the nvis mesh
+ * nodes vis shows (shown_items()), which have the reference's topology. */
+static int write_frame(gl *g, const gl_pose *p, size_t f, double *joints, const int *vis, size_t nvis)
 {
     imp_scene *s = g->out;
     size_t it, pi, v, base = 0, k, set, c;
-    for (it = 0; it < g->nitems; it++) {
-        int node = g->items[it];
+    for (it = 0; it < nvis; it++) {
+        int node = g->items[vis[it]];
         const gl_mesh *m = &g->meshes[g->nodes[node].mesh];
         const double *w = p->w + p->woff[node], *world = p->world + 16 * node;
         double nm[9];
@@ -1662,6 +1671,143 @@ static int write_frame(gl *g, const gl_pose *p, size_t f, double *joints)
         }
     }
     return 1;
+}
+
+/* ---- which mesh nodes a keyframe shows ----------------------------------- */
+
+/* A node is shown unless it (or an ancestor) is scaled to 0: its world
+ * matrix then maps everything onto one point. md2 export's --max-targets
+ * parts are shown and hidden that way (STEP scale keys of 1 and 0). */
+static int node_shown(const gl_pose *p, int node)
+{
+    const double *w = p->world + 16 * (size_t)node;
+    int r, c;
+    for (c = 0; c < 3; c++)
+        for (r = 0; r < 3; r++)
+            if (w[4 * c + r] != 0)
+                return 1;
+    return 0;
+}
+
+/* The items (indices into g->items, in scene order) pose p shows. */
+static size_t shown_items(const gl *g, const gl_pose *p, int *vis)
+{
+    size_t it, n = 0;
+    for (it = 0; it < g->nitems; it++)
+        if (node_shown(p, g->items[it]))
+            vis[n++] = (int)it;
+    return n;
+}
+
+/* What items a and b (their meshes) differ in for an MD2, which has one
+ * set of triangles and texcoords: NULL when nothing does. */
+static const char *topology_differs(const gl *g, int a, int b)
+{
+    const gl_mesh *ma = &g->meshes[g->nodes[g->items[a]].mesh], *mb = &g->meshes[g->nodes[g->items[b]].mesh];
+    size_t pi;
+    if (ma == mb)
+        return NULL;
+    if (ma->nprims != mb->nprims)
+        return "the number of primitives";
+    for (pi = 0; pi < ma->nprims; pi++) {
+        const gl_prim *x = &ma->prims[pi], *y = &mb->prims[pi];
+        if (x->triangles != y->triangles)
+            return "which primitives are triangles";
+        if (!x->triangles)
+            continue;
+        if (x->pos.count != y->pos.count)
+            return "the vertex count";
+        if (x->ntri != y->ntri || (x->ntri && memcmp(x->tri, y->tri, 3 * x->ntri * sizeof *x->tri) != 0))
+            return "the triangles";
+        if (!x->uv.f != !y->uv.f || (x->uv.f && memcmp(x->uv.f, y->uv.f, 2 * x->pos.count * sizeof(float)) != 0))
+            return "the texcoords";
+        if (!x->nrm.f != !y->nrm.f)
+            return "having normals";
+        if (x->material != y->material)
+            return "the material";
+    }
+    return NULL;
+}
+
+/* "animations[2] \"run\" at keyframe 4", or the rest pose (an NULL). */
+static void sample_name(char *buf, size_t size, const gl_anim *an, size_t k)
+{
+    if (!an)
+        pathf(buf, size, "the rest pose");
+    else
+        pathf(buf, size, "animations[%d] \"%.64s\" at keyframe %lu", an->index, an->name ? an->name : "",
+              (unsigned long)k);
+}
+
+/* The mesh nodes that make the MD2 (ref, nref of them, indices into
+ * g->items): those the first keyframe (or, without animations, the rest
+ * pose) shows. Every other keyframe must show as many, item by item with
+ * the same topology (md2 export's split parts: copies of one mesh, one
+ * shown at a time). refdet: each reference node's world determinant
+ * there, for the winding. vis: room for g->nitems. */
+static int reference_items(gl *g, gl_pose *p, int *vis, int *ref, size_t *nref, double *refdet)
+{
+    size_t a, k, j, n;
+    const gl_anim *a0 = g->nanims ? &g->anims[0] : NULL;
+    char here[128], there[128];
+    for (a = 0; a < (g->nanims ? g->nanims : 1); a++) {
+        const gl_anim *an = g->nanims ? &g->anims[a] : NULL;
+        for (k = 0; k < (an ? an->nframes : 1); k++) {
+            if (!pose_at(g, p, an, an ? an->t0 + (double)k / an->fps : 0))
+                return 0;
+            n = shown_items(g, p, vis);
+            if (!n) {
+                sample_name(here, sizeof here, an, k);
+                return fail(g, "%s: every node with a mesh is scaled to 0, so there is nothing to import", here);
+            }
+            if (a == 0 && k == 0) {
+                memcpy(ref, vis, n * sizeof *vis);
+                *nref = n;
+                for (j = 0; j < n; j++)
+                    refdet[j] = det3(p->world + 16 * (size_t)g->items[ref[j]]);
+                continue;
+            }
+            if (n != *nref) {
+                sample_name(here, sizeof here, an, k);
+                sample_name(there, sizeof there, a0, 0);
+                return fail(g, "%s shows %lu nodes with a mesh, %s shows %lu: an MD2 has one set of triangles", here,
+                            (unsigned long)n, there, (unsigned long)*nref);
+            }
+            for (j = 0; j < n; j++) {
+                const char *why;
+                if (vis[j] == ref[j] || !(why = topology_differs(g, vis[j], ref[j])))
+                    continue;
+                sample_name(here, sizeof here, an, k);
+                sample_name(there, sizeof there, a0, 0);
+                return fail(g, "nodes[%d] (shown at %s) and nodes[%d] (shown at %s) differ in %s: an MD2 has one "
+                            "set of triangles", g->items[vis[j]], here, g->items[ref[j]], there, why);
+            }
+        }
+    }
+    return 1;
+}
+
+/* md2 export's clips say which MD2 frames they came from (extras.first):
+ * when every clip does and --anim chose no order, their frames are laid
+ * out in that order (the MD2's own), else in the clips' order. */
+static int by_first(const void *x, const void *y)
+{
+    const gl_anim *a = (const gl_anim *)x, *b = (const gl_anim *)y;
+    if (a->first != b->first)
+        return a->first < b->first ? -1 : 1;
+    return (a->index > b->index) - (a->index < b->index);
+}
+
+static void order_anims(gl *g)
+{
+    size_t a;
+    if (g->opt && g->opt->num_anims)
+        return;
+    for (a = 0; a < g->nanims; a++)
+        if (g->anims[a].first < 0)
+            return;
+    if (g->nanims > 1)
+        qsort(g->anims, g->nanims, sizeof *g->anims, by_first);
 }
 
 /* ---- materials and images ---------------------------------------------------- */
@@ -1869,8 +2015,9 @@ static int read_all(gl *g, const unsigned char *data, size_t size)
     double need;
     gl_pose p;
     double *joints = NULL;
-    size_t max_joints = 0, nweights = 0;
-    int ok = 0;
+    size_t max_joints = 0, nweights = 0, nref = 0;
+    int ok = 0, any_tri = 0, *vis = NULL, *ref = NULL;
+    double *refdet = NULL;
     if (size >= 4 && memcmp(data, "glTF", 4) == 0 && !glb_chunks(g, data, size, &json, &json_len))
         return 0;
     g->root = cJSON_ParseWithLengthOpts((const char *)json, json_len, &end, 0);
@@ -1913,21 +2060,11 @@ static int read_all(gl *g, const unsigned char *data, size_t size)
                                         (unsigned long)sk->njoints);
             }
         }
-        for (pi = 0; pi < m->nprims; pi++) {
-            const gl_prim *pr = &m->prims[pi];
-            if (!pr->triangles)
-                continue;
-            if (pr->pos.count > (size_t)UINT32_MAX - nverts || pr->ntri > (size_t)UINT32_MAX - ntris)
-                return fail(g, "meshes[%d]: more than 2^32 vertices or triangles in the scene", n->mesh);
-            nverts += pr->pos.count;
-            ntris += pr->ntri;
-            if (!pr->nrm.f)
-                all_normals = 0;
-            if (pr->uv.f)
-                any_uv = 1;
-        }
+        for (pi = 0; pi < m->nprims; pi++)
+            if (m->prims[pi].triangles && m->prims[pi].ntri)
+                any_tri = 1;
     }
-    if (!nverts || !ntris)
+    if (!any_tri)
         return fail(g, "scenes: the default scene has no triangles");
     if (!pick_anims(g))
         return 0;
@@ -1938,27 +2075,7 @@ static int read_all(gl *g, const unsigned char *data, size_t size)
     }
     if (!g->nanims)
         frames = 1;
-    need = (double)frames * (double)nverts * 12.0 * (all_normals ? 2 : 1);
-    if (g->opt && g->opt->max_bytes && need > (double)g->opt->max_bytes)
-        return fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices, more than the %lu "
-                    "allowed%s%s%s", need, (unsigned long)frames, (unsigned long)nverts,
-                    (unsigned long)g->opt->max_bytes, IMP_RAISED_BY(g->opt));
-    if (need > (double)((size_t)-1 / 2))
-        return fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices", need, (unsigned long)frames,
-                    (unsigned long)nverts);
-    /* the scene's arrays */
-    s->num_frames = frames;
-    s->num_vertices = nverts;
-    s->num_triangles = ntris;
-    if (!(s->positions = (float *)gl_alloc(g, frames * nverts, 3 * sizeof(float))) ||
-        (all_normals && !(s->normals = (float *)gl_alloc(g, frames * nverts, 3 * sizeof(float)))) ||
-        !(s->triangles = (uint32_t *)gl_alloc(g, ntris, 6 * sizeof(uint32_t))) ||
-        (any_uv && !(s->uv = (float *)gl_alloc(g, nverts, 2 * sizeof(float)))) ||
-        (g->nmaterials && !(s->tri_material = (uint32_t *)gl_alloc(g, ntris, sizeof(uint32_t)))))
-        return 0;
-    s->num_texcoords = any_uv ? nverts : 0;
-    if (!load_materials(g))
-        return 0;
+    order_anims(g);
     /* the pose's arrays */
     memset(&p, 0, sizeof p);
     if (!(p.woff = (size_t *)gl_alloc(g, g->nnodes, sizeof(size_t))))
@@ -1973,13 +2090,68 @@ static int read_all(gl *g, const unsigned char *data, size_t size)
         !(p.s = (double *)gl_alloc(g, g->nnodes, 3 * sizeof(double))) ||
         !(p.w = (double *)gl_alloc(g, nweights, sizeof(double))) ||
         !(p.world = (double *)gl_alloc(g, g->nnodes, 16 * sizeof(double))) ||
-        !(joints = (double *)gl_alloc(g, max_joints, 16 * sizeof(double))))
+        !(joints = (double *)gl_alloc(g, max_joints, 16 * sizeof(double))) ||
+        !(vis = (int *)gl_alloc(g, g->nitems, sizeof(int))) || !(ref = (int *)gl_alloc(g, g->nitems, sizeof(int))) ||
+        !(refdet = (double *)gl_alloc(g, g->nitems, sizeof(double))))
         goto done;
-    /* triangles, texcoords and materials, in scene order, from the rest pose */
+    /* the nodes that make the model (all of them, unless some are scaled to 0) */
+    if (!reference_items(g, &p, vis, ref, &nref, refdet))
+        goto done;
+    for (it = 0; it < nref; it++) {
+        int mi = g->nodes[g->items[ref[it]]].mesh;
+        const gl_mesh *m = &g->meshes[mi];
+        for (pi = 0; pi < m->nprims; pi++) {
+            const gl_prim *pr = &m->prims[pi];
+            if (!pr->triangles)
+                continue;
+            if (pr->pos.count > (size_t)UINT32_MAX - nverts || pr->ntri > (size_t)UINT32_MAX - ntris) {
+                fail(g, "meshes[%d]: more than 2^32 vertices or triangles in the scene", mi);
+                goto done;
+            }
+            nverts += pr->pos.count;
+            ntris += pr->ntri;
+            if (!pr->nrm.f)
+                all_normals = 0;
+            if (pr->uv.f)
+                any_uv = 1;
+        }
+    }
+    if (!nverts || !ntris) {
+        fail(g, "scenes: the nodes the default scene shows have no triangles");
+        goto done;
+    }
+    need = (double)frames * (double)nverts * 12.0 * (all_normals ? 2 : 1);
+    if (g->opt && g->opt->max_bytes && need > (double)g->opt->max_bytes) {
+        fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices, more than the %lu "
+             "allowed%s%s%s", need, (unsigned long)frames, (unsigned long)nverts,
+             (unsigned long)g->opt->max_bytes, IMP_RAISED_BY(g->opt));
+        goto done;
+    }
+    if (need > (double)((size_t)-1 / 2)) {
+        fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices", need, (unsigned long)frames,
+             (unsigned long)nverts);
+        goto done;
+    }
+    /* the scene's arrays */
+    s->num_frames = frames;
+    s->num_vertices = nverts;
+    s->num_triangles = ntris;
+    if (!(s->positions = (float *)gl_alloc(g, frames * nverts, 3 * sizeof(float))) ||
+        (all_normals && !(s->normals = (float *)gl_alloc(g, frames * nverts, 3 * sizeof(float)))) ||
+        !(s->triangles = (uint32_t *)gl_alloc(g, ntris, 6 * sizeof(uint32_t))) ||
+        (any_uv && !(s->uv = (float *)gl_alloc(g, nverts, 2 * sizeof(float)))) ||
+        (g->nmaterials && !(s->tri_material = (uint32_t *)gl_alloc(g, ntris, sizeof(uint32_t)))))
+        goto done;
+    s->num_texcoords = any_uv ? nverts : 0;
+    if (!load_materials(g))
+        goto done;
+    /* triangles, texcoords and materials, in scene order, wound as the rest
+     * pose has them (or, for a node it hides, the first keyframe) */
     if (!pose_at(g, &p, NULL, 0))
         goto done;
-    for (it = 0; it < g->nitems; it++) {
-        int node = g->items[it];
+    for (it = 0; it < nref; it++) {
+        int node = g->items[ref[it]];
+        double det = node_shown(&p, node) ? det3(p.world + 16 * node) : refdet[it];
         const gl_mesh *m = &g->meshes[g->nodes[node].mesh];
         for (pi = 0; pi < m->nprims; pi++) {
             const gl_prim *pr = &m->prims[pi];
@@ -1987,7 +2159,7 @@ static int read_all(gl *g, const unsigned char *data, size_t size)
             int flip;
             if (!pr->triangles)
                 continue;
-            flip = !is_skinned(g, node, pr) && det3(p.world + 16 * node) < 0;
+            flip = !is_skinned(g, node, pr) && det < 0;
             for (t = 0; t < pr->ntri; t++, tri++) {
                 uint32_t *dst = s->triangles + 6 * tri;
                 uint32_t c0 = (uint32_t)base + pr->tri[3 * t], c1 = (uint32_t)base + pr->tri[3 * t + 1],
@@ -2015,7 +2187,7 @@ static int read_all(gl *g, const unsigned char *data, size_t size)
     }
     /* the keyframes */
     if (!g->nanims) {
-        if (!write_frame(g, &p, 0, joints))
+        if (!write_frame(g, &p, 0, joints, ref, nref))
             goto done;
     } else {
         if (!(s->anims = (imp_anim *)gl_alloc(g, g->nanims, sizeof(imp_anim))))
@@ -2031,7 +2203,8 @@ static int read_all(gl *g, const unsigned char *data, size_t size)
             ia->fps = an->fps;
             s->num_anims++;
             for (k = 0; k < an->nframes; k++, f++) {
-                if (!pose_at(g, &p, an, an->t0 + (double)k / an->fps) || !write_frame(g, &p, f, joints))
+                if (!pose_at(g, &p, an, an->t0 + (double)k / an->fps) ||
+                    !write_frame(g, &p, f, joints, vis, shown_items(g, &p, vis)))
                     goto done;
             }
         }
@@ -2045,6 +2218,9 @@ done:
     free(p.w);
     free(p.world);
     free(joints);
+    free(vis);
+    free(ref);
+    free(refdet);
     return ok;
 }
 
