@@ -49,7 +49,7 @@
 
 import { readFileSync } from 'node:fs';
 
-import { loadThree } from './three_node.mjs';
+import { loadThree, playSamples } from './three_node.mjs';
 
 function usage(message) {
   console.error(`three_compare.mjs: ${message}\n` +
@@ -253,35 +253,18 @@ if (winding) {
                     'counter-clockwise seen from outside');
 }
 
-const clips = gltf.animations;
-check(clips.length === ref.anims.length,
-      `${clips.length} clips, libmd2 has ${ref.anims.length} animations`);
 // the idle animation first, the others in their order
 let idle = ref.anims.findIndex((an) => an.name.toLowerCase() === 'stand');
 if (idle < 0) idle = ref.anims.findIndex((an) => an.name.toLowerCase() === 'idle');
 if (idle < 0) idle = ref.anims.findIndex((an) => an.loop);
 if (idle < 0) idle = 0;
 const order = ref.anims.length ? [ref.anims[idle], ...ref.anims.filter((_, i) => i !== idle)] : [];
-const mixer = new THREE.AnimationMixer(gltf.scene);
-for (let a = 0; a < Math.min(clips.length, order.length); a++) {
-  const clip = clips[a], an = order[a];
-  check(clip.name === an.name, `clip ${a} is named '${clip.name}', expected '${an.name}'`);
-  const action = mixer.clipAction(clip);
-  action.setLoop(an.loop ? THREE.LoopRepeat : THREE.LoopOnce, Infinity);
-  action.clampWhenFinished = true;
-  for (const s of an.samples) {
-    action.reset();
-    action.play();
-    mixer.setTime(s.time);
-    const label = `${an.name} at ${s.time.toFixed(4)} s`;
-    compare(pose(shownMesh(label)), s, label);
-  }
-  action.stop();
-}
+const clipCount = playSamples(THREE, gltf, order, check,
+  (s, label) => compare(pose(shownMesh(label)), s, label));
 
 const rel = stats.maxError / ref.size;
 console.log(`${file}: ${meshes.length} mesh(es), ${distinct} morph targets, ` +
-            `${clips.length} clips, ${stats.samples} poses of ${count} vertices; ` +
+            `${clipCount} clips, ${stats.samples} poses of ${count} vertices; ` +
             `largest coordinate error ${stats.maxError.toExponential(3)} = ` +
             `${rel.toExponential(3)} of the model's size ${ref.size.toPrecision(6)} ` +
             `(at most ${tolerance} allowed` +
