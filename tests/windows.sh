@@ -36,8 +36,8 @@
 #      (text and --json), validate, export to .gltf, .glb and .obj (with
 #      .mtl and the skin's .png), render to .png, on the bundled models and
 #      the corpus's; and a model named soldat_é.md2 in a folder named 模型
-#      (info, validate of the folder, export, render), whose outputs must
-#      land under those names
+#      (info, validate of the folder, export, render, and the export of the
+#      folder to 出力/), whose outputs must land under those names
 #
 # With --tool, only step 6: md2.exe in build-windows-tool, with what it needs.
 # Not built: md2_view (OpenGL; no Windows port). Installs what is missing
@@ -431,9 +431,18 @@ both uni-validate validate "$uni"
 both uni-glb export "$uni/soldat_é.md2" -o "$uni/soldat_é.glb"
 both uni-obj export "$uni/soldat_é.md2" -o "$uni/soldat_é.obj"
 both uni-render render "$uni/soldat_é.md2" -o "$uni/soldat_é.png"
+# the folder's export: the walk, the folders made (CreateDirectoryW) and the
+# threads' captured messages, all under those names
+uniout="出力"
+both uni-folder export "$uni" -o "$uniout/"
 for f in soldat_é.glb soldat_é.obj soldat_é.mtl soldat_é.png; do
     [ -s "$out/windows/$uni/$f" ] || die "md2.exe did not write $uni/$f under that name"
 done
+[ -s "$out/windows/$uniout/soldat_é.glb" ] ||
+    die "md2.exe export $uni -o $uniout/ did not write $uniout/soldat_é.glb under that name: $(cat "$out/windows/uni-folder.stdout" "$out/windows/uni-folder.stderr")"
+grep -q "^wrote $uniout/soldat_é.glb .*skin $uni/skin.pcx" "$out/windows/uni-folder.stdout" &&
+    grep -qx "1 model: 1 exported, 0 failed" "$out/windows/uni-folder.stdout" ||
+    die "md2.exe export $uni -o $uniout/ did not say it wrote $uniout/soldat_é.glb with its skin"
 grep -q "$uni/skin.pcx" "$out/windows/uni-glb.stdout" || die "md2.exe did not find $uni/skin.pcx"
 grep -qx "1 file: 1 ok, 0 with warnings, 0 refused" "$out/windows/uni-validate.stdout" ||
     die "md2.exe validate $uni did not find $uni/soldat_é.md2"

@@ -227,7 +227,7 @@ static void *worker(void *arg)
         folder_model *m;
         capture c;
         char *why = NULL;
-        int status = TOOL_FAILED, opened, ran = 0;
+        int status = TOOL_FAILED, opened, ran = 0, capture_error = 0;
         pthread_mutex_lock(&run->lock);
         if (run->next >= run->count) {
             pthread_mutex_unlock(&run->lock);
@@ -244,20 +244,26 @@ static void *worker(void *arg)
             opened = 1;
         } else {
             c.out = tool_sys_capture_start(&c.out_text, &c.out_size);
-            c.err = tool_sys_capture_start(&c.err_text, &c.err_size);
+            c.err = c.out ? tool_sys_capture_start(&c.err_text, &c.err_size) : NULL;
             opened = c.out && c.err;
             if (opened)
                 status = export_one(run, m, &c, &why, &ran);
+            else
+                capture_error = errno;
             if (c.out && !tool_sys_capture_end(c.out, &c.out_text, &c.out_size))
                 opened = 0;
             if (c.err && !tool_sys_capture_end(c.err, &c.err_text, &c.err_size))
                 opened = 0;
         }
         if (!opened) {
+            char text[256];
             status = TOOL_FAILED;
             ran = 0;
             free(why);
-            why = copy_text("out of memory", 13);
+            /* (the stream's own error: a failed write or close, say) */
+            snprintf(text, sizeof text, "cannot keep its messages: %s",
+                     tool_sys_strerror(capture_error ? capture_error : EIO));
+            why = copy_text(text, strlen(text));
         }
         pthread_mutex_lock(&run->lock);
         if (m->reason)
