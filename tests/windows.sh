@@ -453,6 +453,12 @@ grep -qx "1 file: 1 ok, 0 with warnings, 0 refused" "$out/windows/uni-validate.s
 grep -q "skin $uni.skin.pcx" "$out/backslash.stdout" || die "md2.exe did not find the skin through $uni\\"
 cmp "$out/windows/$uni/backslash.glb" "$out/native/$uni/soldat_é.glb" || die "md2.exe's $uni\\backslash.glb differs"
 rm "$out/windows/$uni/backslash.glb"
+# -o OUTDIR\ : the export into a folder, as -o OUTDIR/
+(cd "$out/windows" && wine_md2 export "$uni\\soldat_é.md2" -o "into\\" > "$out/backslash.stdout" 2>&1) ||
+    die "md2.exe export $uni\\soldat_é.md2 -o into\\ failed: $(cat "$out/backslash.stdout")"
+cmp "$out/windows/into/soldat_é.glb" "$out/native/$uni/soldat_é.glb" ||
+    die "md2.exe export -o into\\ did not write into/soldat_é.glb as md2 export -o $uni/soldat_é.glb"
+rm -r "$out/windows/into"
 (cd "$out/windows" && wine_md2 validate "$uni\\soldat_é.md2" "$uni/soldat_é.md2" "$uni" > "$out/backslash.stdout" 2>&1) || true
 grep -qx "1 file: 1 ok, 0 with warnings, 0 refused" "$out/backslash.stdout" ||
     die "md2.exe validate did not see $uni\\soldat_é.md2 and $uni/soldat_é.md2 as one: $(cat "$out/backslash.stdout")"
