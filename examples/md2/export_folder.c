@@ -64,7 +64,6 @@ static FILE *captured_stream(int err)
     return c ? (err ? c->err : c->out) : NULL;
 }
 
-
 static char *copy_text(const char *s, size_t n)
 {
     char *p = (char *)malloc(n + 1);
