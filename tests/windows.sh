@@ -36,8 +36,8 @@
 #      (text and --json), validate, export to .gltf, .glb and .obj (with
 #      .mtl and the skin's .png), render to .png, on the bundled models and
 #      the corpus's; and a model named soldat_é.md2 in a folder named 模型
-#      (info, validate of the folder, export, render), whose outputs must
-#      land under those names
+#      (info, validate of the folder, export, render, and the export of the
+#      folder to 出力/), whose outputs must land under those names
 #
 # With --tool, only step 6: md2.exe in build-windows-tool, with what it needs.
 # Not built: md2_view (OpenGL; no Windows port). Installs what is missing
@@ -431,9 +431,18 @@ both uni-validate validate "$uni"
 both uni-glb export "$uni/soldat_é.md2" -o "$uni/soldat_é.glb"
 both uni-obj export "$uni/soldat_é.md2" -o "$uni/soldat_é.obj"
 both uni-render render "$uni/soldat_é.md2" -o "$uni/soldat_é.png"
+# the folder's export: the walk, the folders made (CreateDirectoryW) and the
+# threads' captured messages, all under those names
+uniout="出力"
+both uni-folder export "$uni" -o "$uniout/"
 for f in soldat_é.glb soldat_é.obj soldat_é.mtl soldat_é.png; do
     [ -s "$out/windows/$uni/$f" ] || die "md2.exe did not write $uni/$f under that name"
 done
+[ -s "$out/windows/$uniout/soldat_é.glb" ] ||
+    die "md2.exe export $uni -o $uniout/ did not write $uniout/soldat_é.glb under that name: $(cat "$out/windows/uni-folder.stdout" "$out/windows/uni-folder.stderr")"
+grep -q "^wrote $uniout/soldat_é.glb .*skin $uni/skin.pcx" "$out/windows/uni-folder.stdout" &&
+    grep -qx "1 model: 1 exported, 0 failed" "$out/windows/uni-folder.stdout" ||
+    die "md2.exe export $uni -o $uniout/ did not say it wrote $uniout/soldat_é.glb with its skin"
 grep -q "$uni/skin.pcx" "$out/windows/uni-glb.stdout" || die "md2.exe did not find $uni/skin.pcx"
 grep -qx "1 file: 1 ok, 0 with warnings, 0 refused" "$out/windows/uni-validate.stdout" ||
     die "md2.exe validate $uni did not find $uni/soldat_é.md2"
@@ -444,6 +453,12 @@ grep -qx "1 file: 1 ok, 0 with warnings, 0 refused" "$out/windows/uni-validate.s
 grep -q "skin $uni.skin.pcx" "$out/backslash.stdout" || die "md2.exe did not find the skin through $uni\\"
 cmp "$out/windows/$uni/backslash.glb" "$out/native/$uni/soldat_é.glb" || die "md2.exe's $uni\\backslash.glb differs"
 rm "$out/windows/$uni/backslash.glb"
+# -o OUTDIR\ : the export into a folder, as -o OUTDIR/
+(cd "$out/windows" && wine_md2 export "$uni\\soldat_é.md2" -o "into\\" > "$out/backslash.stdout" 2>&1) ||
+    die "md2.exe export $uni\\soldat_é.md2 -o into\\ failed: $(cat "$out/backslash.stdout")"
+cmp "$out/windows/into/soldat_é.glb" "$out/native/$uni/soldat_é.glb" ||
+    die "md2.exe export -o into\\ did not write into/soldat_é.glb as md2 export -o $uni/soldat_é.glb"
+rm -r "$out/windows/into"
 (cd "$out/windows" && wine_md2 validate "$uni\\soldat_é.md2" "$uni/soldat_é.md2" "$uni" > "$out/backslash.stdout" 2>&1) || true
 grep -qx "1 file: 1 ok, 0 with warnings, 0 refused" "$out/backslash.stdout" ||
     die "md2.exe validate did not see $uni\\soldat_é.md2 and $uni/soldat_é.md2 as one: $(cat "$out/backslash.stdout")"

@@ -10,7 +10,7 @@
  */
 #include "attach_opt.h"
 #include "export_internal.h"
-
+#include "platform.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -279,11 +279,11 @@ static int format_named(const char *name)
     return FORMAT_NONE;
 }
 
-/* 1 if path ends in '/'. */
+/* 1 if path ends in '/' (or on Windows '\\'). */
 static int ends_in_slash(const char *path)
 {
     size_t n = strlen(path);
-    return n > 0 && path[n - 1] == '/';
+    return n > 0 && tool_sys_is_separator(path[n - 1]);
 }
 
 /* 1 if the command line asks for the export of a folder: -o OUTDIR/, or

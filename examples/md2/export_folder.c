@@ -1,8 +1,8 @@
 /*
  * md2 export DIR... -o OUTDIR/: the models of folder trees exported as a
  * mirror of the trees, by a pool of threads (export_internal.h;
- * docs/tool.md, "Folders"). POSIX: pthreads, stat(), mkdir(),
- * open_memstream(), sysconf().
+ * docs/tool.md, "Folders"). POSIX threads (on Windows mingw-w64's
+ * winpthreads); files, folders and the captured output through platform.h.
  *
  * Each model is exported by export_model() with the command line's own
  * options, as `md2 export MODEL -o OUT` would, so every option works the
@@ -18,23 +18,13 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "export_internal.h"
+#include "platform.h"
 #include "validate_walk.h"
 
 #include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <sys/types.h>
-#include <unistd.h>
-
-#ifdef _WIN32
-#include <direct.h>
-#include <windows.h>
-#define make_folder(path) _mkdir(path)
-#else
-#define make_folder(path) mkdir(path, 0777)
-#endif
 
 /* One model of the folders. */
 typedef struct folder_model {
@@ -74,47 +64,6 @@ static FILE *captured_stream(int err)
     return c ? (err ? c->err : c->out) : NULL;
 }
 
-#ifndef _WIN32
-/* A stream into memory. */
-static FILE *stream_open(char **text, size_t *size)
-{
-    return open_memstream(text, size);
-}
-
-/* Closes it; its text is then in *text (*size bytes, NUL after them). */
-static int stream_close(FILE *f, char **text, size_t *size)
-{
-    (void)text;
-    (void)size;
-    return fclose(f) == 0;
-}
-#else
-/* Windows has no open_memstream(): a temporary file, read back. */
-static FILE *stream_open(char **text, size_t *size)
-{
-    *text = NULL;
-    *size = 0;
-    return tmpfile();
-}
-
-static int stream_close(FILE *f, char **text, size_t *size)
-{
-    long n = ftell(f);
-    int ok = n >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-             (*text = (char *)malloc((size_t)n + 1)) != NULL &&
-             fread(*text, 1, (size_t)n, f) == (size_t)n;
-    fclose(f);
-    if (!ok) {
-        free(*text);
-        *text = NULL;
-        return 0;
-    }
-    (*text)[n] = '\0';
-    *size = (size_t)n;
-    return 1;
-}
-#endif
-
 static char *copy_text(const char *s, size_t n)
 {
     char *p = (char *)malloc(n + 1);
@@ -127,14 +76,14 @@ static char *copy_text(const char *s, size_t n)
 
 int export_is_folder(const char *path)
 {
-    struct stat st;
-    return stat(path, &st) == 0 && S_ISDIR(st.st_mode);
+    tool_sys_stat st;
+    return tool_sys_stat_path(path, 1, &st) == 0 && st.kind == TOOL_SYS_DIRECTORY;
 }
 
 int export_exists_not_folder(const char *path)
 {
-    struct stat st;
-    return stat(path, &st) == 0 && !S_ISDIR(st.st_mode);
+    tool_sys_stat st;
+    return tool_sys_stat_path(path, 1, &st) == 0 && st.kind != TOOL_SYS_DIRECTORY;
 }
 
 /* Makes the folders above path's file (mkdir -p of its folder): NULL, or
@@ -146,19 +95,24 @@ static char *make_folders_above(const char *path)
     char text[512];
     if (!p)
         return copy_text("out of memory", 13);
-    for (s = strchr(p + 1, '/'); s; s = strchr(s + 1, '/')) {
-        if (s[-1] == '/')
+    for (s = p + 1; *s; s++) {
+        char c = *s;
+        if (!tool_sys_is_separator(c) || tool_sys_is_separator(s[-1]))
             continue;
         *s = '\0';
-        if (make_folder(p) != 0 && (errno != EEXIST || !export_is_folder(p))) {
+        /* a folder that is there is fine, whatever mkdir() said of it
+         * (EEXIST; a drive, "C:", may say another error on Windows) */
+        if (tool_sys_make_dir(p) != 0) {
             int e = errno;
-            snprintf(text, sizeof text, "cannot make the folder %s: %s", p,
-                     e == EEXIST ? "a file has that name" : strerror(e));
-            free(p);
-            why = copy_text(text, strlen(text));
-            return why ? why : copy_text("out of memory", 13);
+            if (!export_is_folder(p)) {
+                snprintf(text, sizeof text, "cannot make the folder %s: %s", p,
+                         e == EEXIST ? "a file has that name" : tool_sys_strerror(e));
+                free(p);
+                why = copy_text(text, strlen(text));
+                return why ? why : copy_text("out of memory", 13);
+            }
         }
-        *s = '/';
+        *s = c;
     }
     free(p);
     return NULL;
@@ -272,7 +226,7 @@ static void *worker(void *arg)
         folder_model *m;
         capture c;
         char *why = NULL;
-        int status = TOOL_FAILED, opened, ran = 0;
+        int status = TOOL_FAILED, opened, ran = 0, capture_error = 0;
         pthread_mutex_lock(&run->lock);
         if (run->next >= run->count) {
             pthread_mutex_unlock(&run->lock);
@@ -288,21 +242,27 @@ static void *worker(void *arg)
             why = copy_text(m->walk_error, strlen(m->walk_error));
             opened = 1;
         } else {
-            c.out = stream_open(&c.out_text, &c.out_size);
-            c.err = stream_open(&c.err_text, &c.err_size);
+            c.out = tool_sys_capture_start(&c.out_text, &c.out_size);
+            c.err = c.out ? tool_sys_capture_start(&c.err_text, &c.err_size) : NULL;
             opened = c.out && c.err;
             if (opened)
                 status = export_one(run, m, &c, &why, &ran);
-            if (c.out && !stream_close(c.out, &c.out_text, &c.out_size))
+            else
+                capture_error = errno;
+            if (c.out && !tool_sys_capture_end(c.out, &c.out_text, &c.out_size))
                 opened = 0;
-            if (c.err && !stream_close(c.err, &c.err_text, &c.err_size))
+            if (c.err && !tool_sys_capture_end(c.err, &c.err_text, &c.err_size))
                 opened = 0;
         }
         if (!opened) {
+            char text[256];
             status = TOOL_FAILED;
             ran = 0;
             free(why);
-            why = copy_text("out of memory", 13);
+            /* (the stream's own error: a failed write or close, say) */
+            snprintf(text, sizeof text, "cannot keep its messages: %s",
+                     tool_sys_strerror(capture_error ? capture_error : EIO));
+            why = copy_text(text, strlen(text));
         }
         pthread_mutex_lock(&run->lock);
         if (m->reason)
@@ -324,12 +284,12 @@ static char *output_of(const char *out_dir, const char *input, int in_folder, co
     char *joined, *out;
     if (in_folder) {
         rel = path + strlen(input);
-        while (*rel == '/')
+        while (tool_sys_is_separator(*rel))
             rel++;
     } else {
         rel = export_base_name(path);
     }
-    while (d > 1 && out_dir[d - 1] == '/')
+    while (d > 1 && tool_sys_is_separator(out_dir[d - 1]))
         d--;
     r = strlen(rel);
     joined = (char *)malloc(d + r + 2);
@@ -344,9 +304,9 @@ static char *output_of(const char *out_dir, const char *input, int in_folder, co
 }
 
 /* 1 if a folder between input and the file path (below input) is
- * out_dir (st_out). (Where stat() gives no inode, as on Windows, the
- * caller does not ask: models inside OUTDIR are then exported too.) */
-static int inside_output(const char *input, const char *path, const struct stat *st_out)
+ * out_dir (st_out): the same file (device and inode; on Windows the
+ * volume's serial number and the file index), however it is named. */
+static int inside_output(const char *input, const char *path, const tool_sys_stat *st_out)
 {
     size_t start = strlen(input), n = strlen(path);
     char *p = copy_text(path, n);
@@ -355,11 +315,12 @@ static int inside_output(const char *input, const char *path, const struct stat 
     if (!p)
         return 0;
     for (i = n; i-- > start + 1 && !inside;) { /* the folders below input */
-        struct stat st;
-        if (p[i] != '/')
+        tool_sys_stat st;
+        if (!tool_sys_is_separator(p[i]))
             continue;
         p[i] = '\0';
-        inside = stat(p, &st) == 0 && st.st_dev == st_out->st_dev && st.st_ino == st_out->st_ino;
+        inside = tool_sys_stat_path(p, 1, &st) == 0 && st.kind == TOOL_SYS_DIRECTORY &&
+                 st.dev == st_out->dev && st.ino == st_out->ino;
     }
     free(p);
     return inside;
@@ -407,8 +368,10 @@ static int refuse_shared_outputs(folder_model *models, size_t count)
  * (said). */
 static int list_models(folder_run *run, validate_list *l, const char *out_dir, const char *ext)
 {
-    struct stat st_out;
-    int have_out = stat(out_dir, &st_out) == 0 && S_ISDIR(st_out.st_mode) && st_out.st_ino != 0;
+    tool_sys_stat st_out;
+    /* (an inode 0: no identity to compare, on a file system without) */
+    int have_out = tool_sys_stat_path(out_dir, 1, &st_out) == 0 &&
+                   st_out.kind == TOOL_SYS_DIRECTORY && st_out.ino != 0;
     size_t *from = NULL, i, k;
     int a;
     /* the walk of each input, and which input each entry came from */
@@ -491,15 +454,7 @@ static size_t thread_count(long jobs, size_t models)
 {
     long n = jobs;
     if (n <= 0) {
-#ifdef _WIN32
-        SYSTEM_INFO si;
-        GetSystemInfo(&si);
-        n = (long)si.dwNumberOfProcessors;
-#else
-        n = sysconf(_SC_NPROCESSORS_ONLN);
-#endif
-        if (n < 1)
-            n = 1;
+        n = tool_sys_cpu_count();
         if (n > EXPORT_MAX_JOBS)
             n = EXPORT_MAX_JOBS;
     }
@@ -574,7 +529,7 @@ int export_folder(int argc, char **argv, const unsigned char *roles, const char 
     printf("%lu model%s: %lu exported, %lu failed\n", (unsigned long)run.count,
            run.count == 1 ? "" : "s", (unsigned long)run.exported, (unsigned long)failed);
     if (fflush(stdout) != 0 || ferror(stdout))
-        tool_error(EXPORT_CMD, "cannot write the output: %s", strerror(errno));
+        tool_error(EXPORT_CMD, "cannot write the output: %s", tool_sys_strerror(errno));
     else
         status = failed ? TOOL_FAILED : TOOL_OK;
 done:

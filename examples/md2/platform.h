@@ -1,9 +1,9 @@
 /*
  * md2 command: what it asks of the operating system, in one small
  * interface with one file per system: platform_posix.c (POSIX: open(),
- * fstat(), opendir(), link(), rename()) and platform_win32.c (Windows: the
- * wide-character API, so that every path, given and taken in UTF-8, can
- * hold any character). The rest of the command calls only these for
+ * fstat(), opendir(), link(), rename(), mkdir(), open_memstream()) and
+ * platform_win32.c (Windows: the wide-character API, so that every path,
+ * given and taken in UTF-8, can hold any character). The rest of the command calls only these for
  * files, folders and terminals.
  *
  * Errors: the functions that fail return -1 (or NULL) with errno set to
@@ -76,6 +76,28 @@ int tool_sys_replace(const char *from, const char *to);
 int tool_sys_link(const char *from, const char *to);
 /* Removes the file at path: 0, or -1 with errno. */
 int tool_sys_remove(const char *path);
+/* Makes the folder path (mkdir(path, 0777); CreateDirectoryW()): 0, or -1
+ * with errno (EEXIST when path is taken, by a folder or anything else). */
+int tool_sys_make_dir(const char *path);
+
+/* A stream that keeps what is written to it until tool_sys_capture_end()
+ * (open_memstream(); on Windows, which has none, a temporary file of the
+ * user's temporary folder, GetTempFileNameW(), deleted when closed, never
+ * tmpfile(), which writes in the drive's root). *text and *size are the
+ * caller's, for tool_sys_capture_end(), and must stay where they are until
+ * then. The stream, or NULL with errno (*text NULL then). Any thread may
+ * have streams of its own. */
+FILE *tool_sys_capture_start(char **text, size_t *size);
+/* Closes f, from tool_sys_capture_start(text, size), and gives what was
+ * written to it: *text (malloc'd: the caller frees it), *size bytes and a
+ * NUL after them, or *text NULL and *size 0 when there is no memory left
+ * to hold it (the text is then lost; the stream was fine). 1, or 0 when
+ * the stream failed (a write error; *text NULL); f is closed either way. */
+int tool_sys_capture_end(FILE *f, char **text, size_t *size);
+
+/* The number of processors online (sysconf(_SC_NPROCESSORS_ONLN);
+ * GetSystemInfo()), at least 1. */
+long tool_sys_cpu_count(void);
 
 /* The names in the folder dir but "." and "..", in UTF-8, each malloc'd,
  * in *names (malloc'd, *count of them), in the folder's order. 1, or 0

@@ -131,6 +131,40 @@ int tool_sys_remove(const char *path)
     return unlink(path) == 0 ? 0 : -1;
 }
 
+int tool_sys_make_dir(const char *path)
+{
+    return mkdir(path, 0777) == 0 ? 0 : -1;
+}
+
+FILE *tool_sys_capture_start(char **text, size_t *size)
+{
+    *text = NULL;
+    *size = 0;
+    return open_memstream(text, size);
+}
+
+int tool_sys_capture_end(FILE *f, char **text, size_t *size)
+{
+    /* fclose() puts the text, NUL-terminated, in *text and its length in
+     * *size; glibc's *text is NULL when its last realloc() fails */
+    int ok = fclose(f) == 0;
+    if (!ok || !*text) {
+        free(*text);
+        *text = NULL;
+        *size = 0;
+    }
+    return ok;
+}
+
+long tool_sys_cpu_count(void)
+{
+    long n = -1;
+#ifdef _SC_NPROCESSORS_ONLN
+    n = sysconf(_SC_NPROCESSORS_ONLN);
+#endif
+    return n < 1 ? 1 : n;
+}
+
 static void free_names(char **names, size_t count)
 {
     size_t i;

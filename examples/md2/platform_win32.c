@@ -1,9 +1,9 @@
 /*
  * md2 command: the operating system, Windows (see platform.h). Every path
  * is UTF-8 in the command and UTF-16 here, through the wide API
- * (CreateFileW, FindFirstFileW, MoveFileExW, CreateHardLinkW), so that a
- * file named soldat_é.md2 in a folder named 模型 is opened whatever the
- * system's code page. The descriptors are the C runtime's (_open_osfhandle)
+ * (CreateFileW, FindFirstFileW, MoveFileExW, CreateHardLinkW,
+ * CreateDirectoryW), so that a file named soldat_é.md2 in a folder named
+ * 模型 is opened whatever the system's code page. The descriptors are the C runtime's (_open_osfhandle)
  * and every stream is binary.
  *
  * SPDX-License-Identifier: MIT
@@ -371,6 +371,88 @@ int tool_sys_remove(const char *path)
         r = fail_path(w);
     free(w);
     return r;
+}
+
+int tool_sys_make_dir(const char *path)
+{
+    wchar_t *w = wide(path);
+    int r = 0;
+    if (!w)
+        return -1;
+    if (!CreateDirectoryW(w, NULL))
+        r = fail_path(w); /* ERROR_ALREADY_EXISTS: EEXIST */
+    free(w);
+    return r;
+}
+
+FILE *tool_sys_capture_start(char **text, size_t *size)
+{
+    /* GetTempFileNameW(): at most MAX_PATH characters, in a folder of at
+     * most MAX_PATH - 14 */
+    wchar_t dir[MAX_PATH + 1], name[MAX_PATH + 1];
+    DWORD n = GetTempPathW(MAX_PATH + 1, dir);
+    HANDLE h;
+    FILE *f;
+    int fd;
+    *text = NULL;
+    *size = 0;
+    if (n == 0 || n > MAX_PATH - 14) {
+        errno = n == 0 ? errno_of(GetLastError()) : ENAMETOOLONG;
+        return NULL;
+    }
+    /* a new file of a name no other file has (made here, empty), then
+     * opened for this stream alone, to go when it is closed */
+    if (!GetTempFileNameW(dir, L"md2", 0, name)) {
+        fail();
+        return NULL;
+    }
+    h = CreateFileW(name, GENERIC_READ | GENERIC_WRITE, 0, NULL, TRUNCATE_EXISTING,
+                    FILE_ATTRIBUTE_TEMPORARY | FILE_FLAG_DELETE_ON_CLOSE, NULL);
+    if (h == INVALID_HANDLE_VALUE) {
+        fail();
+        DeleteFileW(name);
+        return NULL;
+    }
+    fd = _open_osfhandle((intptr_t)h, _O_RDWR | _O_BINARY);
+    if (fd < 0) {
+        CloseHandle(h);
+        errno = EMFILE;
+        return NULL;
+    }
+    f = _fdopen(fd, "w+b");
+    if (!f) {
+        int e = errno;
+        _close(fd);
+        errno = e;
+    }
+    return f;
+}
+
+int tool_sys_capture_end(FILE *f, char **text, size_t *size)
+{
+    long n = fflush(f) == 0 && !ferror(f) ? ftell(f) : -1;
+    int ok = n >= 0 && fseek(f, 0, SEEK_SET) == 0;
+    if (ok && (*text = (char *)malloc((size_t)n + 1)) != NULL) {
+        ok = fread(*text, 1, (size_t)n, f) == (size_t)n;
+        if (ok) {
+            (*text)[n] = '\0';
+            *size = (size_t)n;
+        }
+    }
+    fclose(f); /* and the file is deleted */
+    if (!ok || !*text) {
+        free(*text);
+        *text = NULL;
+        *size = 0;
+    }
+    return ok;
+}
+
+long tool_sys_cpu_count(void)
+{
+    SYSTEM_INFO si;
+    GetSystemInfo(&si);
+    return si.dwNumberOfProcessors < 1 ? 1 : (long)si.dwNumberOfProcessors;
 }
 
 static void free_names(char **names, size_t count)
