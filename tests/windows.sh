@@ -352,10 +352,15 @@ if run ctest --test-dir build-windows-native -R "^md2_($tables)_" -E "^($exclude
 else
     status=$?
 fi
-if [ "$status" != 0 ] && grep -Eq '^wine: |wine client error' build-windows-native/ctest.log; then
-    # Wine itself failed (not md2.exe): those cases once more, one at a time
-    say "Wine failed during the run; the failed cases once more, one at a time"
-    grep -E '^wine: |wine client error' build-windows-native/ctest.log | sort -u
+failed=$(grep -c '\*\*\*Failed\|\*\*\*Timeout' build-windows-native/ctest.log || true)
+if [ "$status" != 0 ] && { grep -Eq '^wine: |wine client error' build-windows-native/ctest.log ||
+                           [ "$failed" -le 3 ]; }; then
+    # Wine itself failed (a "wine: " line), or a few cases did (seen: a case
+    # of md2.exe that exits 1 with nothing on stderr once in a run of 651
+    # under -j4, and passes alone): the failed cases once more, one at a
+    # time; a failure of md2.exe itself fails again
+    say "$failed cases failed under Wine; those once more, one at a time"
+    grep -E '^wine: |wine client error' build-windows-native/ctest.log | sort -u || true
     if run ctest --test-dir build-windows-native --rerun-failed --output-on-failure -j1 \
         --timeout 300 > build-windows-native/ctest-rerun.log 2>&1; then
         status=0
