@@ -49,7 +49,7 @@
 
 import { readFileSync } from 'node:fs';
 
-import { loadThree, playSamples } from './three_node.mjs';
+import { idleFirst, loadThree, playSamples } from './three_node.mjs';
 
 function usage(message) {
   console.error(`three_compare.mjs: ${message}\n` +
@@ -253,12 +253,7 @@ if (winding) {
                     'counter-clockwise seen from outside');
 }
 
-// the idle animation first, the others in their order
-let idle = ref.anims.findIndex((an) => an.name.toLowerCase() === 'stand');
-if (idle < 0) idle = ref.anims.findIndex((an) => an.name.toLowerCase() === 'idle');
-if (idle < 0) idle = ref.anims.findIndex((an) => an.loop);
-if (idle < 0) idle = 0;
-const order = ref.anims.length ? [ref.anims[idle], ...ref.anims.filter((_, i) => i !== idle)] : [];
+const order = idleFirst(ref.anims);
 const clipCount = playSamples(THREE, gltf, order, check,
   (s, label) => compare(pose(shownMesh(label)), s, label));
 

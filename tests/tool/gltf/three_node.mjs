@@ -29,6 +29,17 @@ export async function loadThree(npm) {
   return { THREE, GLTFLoader };
 }
 
+// The animations of anims in md2 export's order: the idle one first
+// ("stand", else "idle", ignoring case, else the first that loops), the
+// others in their order.
+export function idleFirst(anims) {
+  let idle = anims.findIndex((an) => an.name.toLowerCase() === 'stand');
+  if (idle < 0) idle = anims.findIndex((an) => an.name.toLowerCase() === 'idle');
+  if (idle < 0) idle = anims.findIndex((an) => an.loop);
+  if (idle < 0) idle = 0;
+  return anims.length ? [anims[idle], ...anims.filter((_, i) => i !== idle)] : [];
+}
+
 // Plays each clip of gltf against the animation of anims (REF.json's:
 // { name, loop, samples: [{ time, ... }] }) of the same index: repeating
 // the looping ones, holding the others at their end, as md2_player does;
