@@ -143,15 +143,16 @@ static int output_ok(check *c, const char *path)
 /* 1 if md2 printed "TREE/rel: failed: " at the start of a line. */
 static int listed(const check *c, const char *rel)
 {
-    char *line = join(c->tree, rel);
-    size_t n = strlen(line);
+    char *path = join(c->tree, rel), *line;
+    size_t n = strlen(path);
     const char *at = c->printed;
     int found = 0;
-    line = (char *)realloc(line, n + 11);
-    if (!line)
+    line = (char *)realloc(path, n + 11);
+    if (!line) {
+        free(path);
         return 0;
+    }
     memcpy(line + n, ": failed: ", 11);
-    n += 10;
     while (!found && (at = strstr(at, line)) != NULL) {
         found = at == c->printed || at[-1] == '\n' || at[-1] == '\r';
         at++;
