@@ -59,7 +59,9 @@ static void unknown_tag(const char *cmd, const char *body_path, const md2_tags *
 /* The first warnings of a's loading, as the commands show the model's. */
 static void show_warnings(const char *cmd, const tool_attached *a)
 {
-    size_t w, shown = a->model.warning_count < 5 ? a->model.warning_count : 5;
+    size_t w, shown = a->model.warning_count;
+    if (shown > 5)
+        shown = 5;
     for (w = 0; w < shown; w++)
         tool_error(cmd, "warning: --attach %s=%s: %s", a->tag, a->path,
                    tool_message(a->path, &a->model.warnings[w]));

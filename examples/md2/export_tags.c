@@ -57,8 +57,8 @@ void export_tags_init(export_tags *t, const export_job *job)
 
 void export_tags_free(export_tags *t)
 {
-    size_t i;
     if (t->meshes) {
+        size_t i;
         for (i = 0; i < t->job->num_attached; i++) {
             md2_mesh_free(t->meshes[i].mesh);
             free(t->meshes[i].png);
@@ -606,8 +606,8 @@ static void floats(xbuf *j, const float *v, size_t n)
 /* The file name of path without folders and extension. */
 static void put_stem(xbuf *j, const char *path)
 {
-    const char *name = export_base_name(path), *dot = strrchr(name, '.');
-    size_t n = dot && dot != name ? (size_t)(dot - name) : strlen(name);
+    const char *name = export_base_name(path), *ext = strrchr(name, '.');
+    size_t n = ext && ext != name ? (size_t)(ext - name) : strlen(name);
     char *s = (char *)malloc(n + 1);
     if (!s) {
         j->failed = 1;

@@ -75,12 +75,12 @@ int tool_sys_open_read(const char *path)
 {
     /* O_NONBLOCK: opening a FIFO without a writer (or some devices) would
      * wait; then reads wait for data again (a pipe's writer may be slower) */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY), flags, e;
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY), flags;
     if (fd < 0)
         return -1;
     flags = fcntl(fd, F_GETFL);
     if (flags < 0 || fcntl(fd, F_SETFL, flags & ~O_NONBLOCK) != 0) {
-        e = errno;
+        int e = errno;
         close(fd);
         errno = e;
         return -1;
@@ -102,13 +102,13 @@ void tool_sys_close(int fd)
 
 FILE *tool_sys_create_new(const char *path)
 {
-    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666), e;
+    int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW, 0666);
     FILE *f;
     if (fd < 0)
         return NULL;
     f = fdopen(fd, "wb");
     if (!f) {
-        e = errno;
+        int e = errno;
         close(fd);
         unlink(path);
         errno = e;
@@ -158,11 +158,12 @@ int tool_sys_capture_end(FILE *f, char **text, size_t *size)
 
 long tool_sys_cpu_count(void)
 {
-    long n = -1;
 #ifdef _SC_NPROCESSORS_ONLN
-    n = sysconf(_SC_NPROCESSORS_ONLN);
-#endif
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n < 1 ? 1 : n;
+#else
+    return 1;
+#endif
 }
 
 static void free_names(char **names, size_t count)
