@@ -404,12 +404,31 @@ static int pick_frames(const render_args *a, render_job *job)
     return 1;
 }
 
+/* Reads the skin file skin of model (limited by --max-skin-pixels) into
+ * *out: 1 when read, or when it cannot be read and is not required (a
+ * note: the model is drawn light grey); 0 (said) when a required skin
+ * fails or memory runs out. */
+static int read_skin(const render_args *a, const char *model, const char *skin, int required,
+                     tool_image *out)
+{
+    char err[512];
+    errno = 0;
+    if (tool_image_read_max(skin, (unsigned long)a->max_skin_pixels, "--max-skin-pixels", out,
+                            err, sizeof err))
+        return 1;
+    tool_error(CMD, "%s", err);
+    if (required || tool_is_out_of_memory(err))
+        return 0;
+    tool_error(CMD, "note: drawing %s light grey instead", model);
+    return 1;
+}
+
 /* --skin, else the model's own skin, else none. 0 (said) when --skin
  * fails, when the output is the skin, or when memory runs out reading the
  * skin found; a skin found that cannot be read is a note. */
 static int load_skin(const render_args *a, render_job *job)
 {
-    char path[MD2_SKIN_PATH_MAX], err[512];
+    char path[MD2_SKIN_PATH_MAX];
     const char *skin = a->skin;
     if (!skin) {
         if (!tool_find_skin(a->model, job->model.model, path, sizeof path)) {
@@ -423,15 +442,7 @@ static int load_skin(const render_args *a, render_job *job)
         tool_error(CMD, "-o %s is the skin %s: choose another -o", a->output, skin);
         return 0;
     }
-    errno = 0;
-    if (tool_image_read_max(skin, (unsigned long)a->max_skin_pixels, "--max-skin-pixels",
-                            &job->skin, err, sizeof err))
-        return 1;
-    tool_error(CMD, "%s", err);
-    if (a->skin || tool_is_out_of_memory(err))
-        return 0;
-    tool_error(CMD, "note: drawing %s light grey instead", a->model);
-    return 1;
+    return read_skin(a, a->model, skin, a->skin != NULL, &job->skin);
 }
 
 /* The mesh of m and its pose buffers; 0 after an error. */
@@ -489,7 +500,7 @@ static int load_part(const render_args *a, render_job *job, size_t i)
     const char *spec = a->attach[i], *eq = strchr(spec, '='), *path = eq + 1;
     const md2_tags *tags = job->model.bundle->tags;
     render_part *part = &job->parts[i];
-    char name[MD2_TAG_NAME_SIZE + 1], skin[MD2_SKIN_PATH_MAX], err[512];
+    char name[MD2_TAG_NAME_SIZE + 1], skin[MD2_SKIN_PATH_MAX];
     md2_diagnostic diag;
     size_t len = (size_t)(eq - spec);
     job->num_parts = i + 1;
@@ -513,15 +524,7 @@ static int load_part(const render_args *a, render_job *job, size_t i)
         return 0;
     if (!tool_find_skin(path, part->model.model, skin, sizeof skin))
         return 1;
-    errno = 0;
-    if (tool_image_read_max(skin, (unsigned long)a->max_skin_pixels, "--max-skin-pixels",
-                            &part->skin, err, sizeof err))
-        return 1;
-    tool_error(CMD, "%s", err);
-    if (tool_is_out_of_memory(err))
-        return 0;
-    tool_error(CMD, "note: drawing %s light grey instead", path);
-    return 1;
+    return read_skin(a, path, skin, 0, &part->skin);
 }
 
 static int load_parts(const render_args *a, render_job *job)
