@@ -213,9 +213,10 @@ void lod_brute_error(const md2_model *src, const uint32_t *tris, size_t num_tris
     size_t V = src->num_vertices, F = src->num_frames, f, v, t, i, used_count = 0;
     float *pf = (float *)malloc(V * 3 * sizeof(float));
     double *p = (double *)malloc(V * 3 * sizeof(double)), worst = 0.0, sum = 0.0;
+    double *ball = (double *)malloc((num_tris ? num_tris : 1) * 4 * sizeof(double));
     unsigned char *used = (unsigned char *)calloc(V, 1);
     *max_error = *mean_error = -1.0;
-    if (!pf || !p || !used)
+    if (!pf || !p || !ball || !used)
         goto done;
     for (t = 0; t < src->num_triangles; t++) {
         const uint16_t *c = src->triangles[t].vertex;
@@ -228,13 +229,38 @@ void lod_brute_error(const md2_model *src, const uint32_t *tris, size_t num_tris
         (void)md2_decode_frame(src, (uint32_t)f, pf, 0, NULL, 0);
         for (i = 0; i < 3 * V; i++)
             p[i] = pf[i];
+        /* each triangle's ball (centroid, radius to its farthest corner):
+         * a point is at least |p - centre| - radius from the triangle, so
+         * a triangle whose ball is farther than the nearest distance found
+         * so far cannot be nearer (kept with a margin: exact) */
+        for (t = 0; t < num_tris; t++) {
+            double *b = ball + 4 * t, r2 = 0.0;
+            int k, a;
+            for (a = 0; a < 3; a++)
+                b[a] = (p[3 * tris[3 * t] + a] + p[3 * tris[3 * t + 1] + a] +
+                        p[3 * tris[3 * t + 2] + a]) / 3.0;
+            for (k = 0; k < 3; k++) {
+                double d2 = 0.0;
+                for (a = 0; a < 3; a++) {
+                    double e = p[3 * tris[3 * t + (size_t)k] + a] - b[a];
+                    d2 += e * e;
+                }
+                r2 = d2 > r2 ? d2 : r2;
+            }
+            b[3] = sqrt(r2);
+        }
         for (v = 0; v < V; v++) {
             double best = HUGE_VAL;
             if (!used[v])
                 continue;
             for (t = 0; t < num_tris; t++) {
-                double d = dist2(p + 3 * v, p + 3 * tris[3 * t], p + 3 * tris[3 * t + 1],
-                                 p + 3 * tris[3 * t + 2]);
+                const double *b = ball + 4 * t, *q = p + 3 * v;
+                double e0 = q[0] - b[0], e1 = q[1] - b[1], e2 = q[2] - b[2];
+                double lower = sqrt(e0 * e0 + e1 * e1 + e2 * e2) - b[3], d;
+                if (lower > 0.0 && lower * lower > best * (1.0 + 1e-9) + 1e-12)
+                    continue;
+                d = dist2(q, p + 3 * tris[3 * t], p + 3 * tris[3 * t + 1],
+                          p + 3 * tris[3 * t + 2]);
                 best = d < best ? d : best;
             }
             best = sqrt(best);
@@ -247,6 +273,7 @@ void lod_brute_error(const md2_model *src, const uint32_t *tris, size_t num_tris
 done:
     free(pf);
     free(p);
+    free(ball);
     free(used);
 }
 

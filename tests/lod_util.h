@@ -2,7 +2,8 @@
  * What the tests of <md2/simplify.h> share (lod_util.c): the generated
  * bending shapes, and an independent measure of a simplified model's error
  * (brute force in double: every source vertex against every triangle, in
- * every frame), so that the library's own measure is checked against code
+ * every frame, a triangle passed over only where its bounding ball is
+ * farther than the nearest triangle found: exact), so that the library's own measure is checked against code
  * that does not share its grid, its float rounding or its search.
  *
  * SPDX-License-Identifier: MIT
