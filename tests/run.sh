@@ -17,6 +17,12 @@
 #   MD2_WERROR       0 to build without -Werror (default 1)
 #   MD2_CMAKE_ARGS   more configure arguments, e.g. -DBUILD_SHARED_LIBS=ON
 #   MD2_JOBS         parallel build and test jobs (default 2)
+#   MD2_CTEST_ARGS   more arguments for the plain test run, e.g. -LE judge
+#   MD2_VALGRIND_ARGS
+#                    more valgrind options for the valgrind pass of the test
+#                    programs, e.g. --track-origins=yes (where an
+#                    uninitialised value came from: it doubles the time, so
+#                    it is left out unless asked for)
 #   CC, CXX          compilers, read by CMake when it first configures a folder
 #   CI               "true" (CI sets it): md2_view's packages are required and
 #                    configured with -DMD2_REQUIRE_VIEWER=ON, so CI never skips
@@ -177,7 +183,8 @@ if [ "${MD2_PLAIN:-1}" = 0 ] && [ "$valgrind" = 1 ]; then
     echo "MD2_PLAIN=0: the plain test run left out (only the valgrind passes)"
 else
     say "Running the test suite"
-    run ctest --test-dir "$build_dir" --output-on-failure -j"$jobs" --timeout 600
+    # shellcheck disable=SC2086 # MD2_CTEST_ARGS is a word list
+    run ctest --test-dir "$build_dir" --output-on-failure -j"$jobs" --timeout 600 ${MD2_CTEST_ARGS:-}
 fi
 
 if [ "$valgrind" = 1 ]; then
@@ -185,11 +192,13 @@ if [ "$valgrind" = 1 ]; then
     # is slow and reports Mesa's own leaks under valgrind; judge: node
     # (glTF-Validator, three.js) and the poses they compare with; script:
     # the md2 command's cases (tests/tool), run below; single: the unit
-    # tests again on include/md2_single.h, the same code as the library's
-    say "Running every test program under valgrind (embedding, gpu, judge, script and single tests excluded)"
-    vg_opts="--error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all --show-leak-kinds=all --track-origins=yes"
+    # tests again on include/md2_single.h, the same code as the library's;
+    # bench: md2_bench's smoke run, a timing loop over library calls that the
+    # unit tests make
+    say "Running every test program under valgrind (embedding, gpu, judge, script, single and bench tests excluded)"
+    vg_opts="--error-exitcode=1 --leak-check=full --errors-for-leak-kinds=all --show-leak-kinds=all ${MD2_VALGRIND_ARGS:-}"
     status=0
-    run ctest --test-dir "$build_dir" -T memcheck -LE 'embed|gpu|judge|script|single' -j"$jobs" --timeout 1800 \
+    run ctest --test-dir "$build_dir" -T memcheck -LE 'embed|gpu|judge|script|single|bench' -j"$jobs" --timeout 1800 \
         --output-on-failure \
         --overwrite MemoryCheckCommand="$(command -v valgrind)" \
         --overwrite MemoryCheckCommandOptions="$vg_opts" || status=$?
