@@ -103,6 +103,14 @@ long tool_sys_cpu_count(void);
  * in *names (malloc'd, *count of them), in the folder's order. 1, or 0
  * with errno set (ENOMEM when out of memory), nothing then to free. */
 int tool_sys_list_dir(const char *dir, char ***names, size_t *count);
+/* Frees the names of tool_sys_list_dir() (platform.c). */
+void tool_sys_free_names(char **names, size_t count);
+/* For the platform files' tool_sys_list_dir() (platform.c): appends name
+ * (malloc'd; NULL: its allocation failed, errno set) to *names, growing it
+ * (*cap entries); 1, or 0 with errno set and name freed. */
+int tool_sys_names_add(char ***names, size_t *count, size_t *cap, char *name);
+/* Frees *names, makes it NULL and *count 0, sets errno to err: 0. */
+int tool_sys_names_fail(char ***names, size_t *count, int err);
 
 /* 1 if f is a terminal (a console on Windows). */
 int tool_sys_is_terminal(FILE *f);

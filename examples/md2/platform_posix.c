@@ -166,52 +166,28 @@ long tool_sys_cpu_count(void)
 #endif
 }
 
-static void free_names(char **names, size_t count)
-{
-    size_t i;
-    for (i = 0; i < count; i++)
-        free(names[i]);
-    free(names);
-}
-
 int tool_sys_list_dir(const char *dir, char ***names, size_t *count)
 {
     DIR *d = opendir(dir);
     struct dirent *e;
     size_t cap = 0;
-    int err;
+    int err = 0;
     *names = NULL;
     *count = 0;
     if (!d)
         return 0;
     while (errno = 0, (e = readdir(d)) != NULL) {
-        size_t n;
         if (strcmp(e->d_name, ".") == 0 || strcmp(e->d_name, "..") == 0)
             continue;
-        if (*count == cap) {
-            size_t grown = cap ? cap * 2 : 32;
-            char **p = (char **)realloc(*names, grown * sizeof *p);
-            if (!p)
-                break;
-            *names = p;
-            cap = grown;
-        }
-        n = strlen(e->d_name) + 1;
-        if (((*names)[*count] = (char *)malloc(n)) == NULL)
+        if (!tool_sys_names_add(names, count, &cap, strdup(e->d_name))) {
+            err = ENOMEM;
             break;
-        memcpy((*names)[*count], e->d_name, n);
-        (*count)++;
+        }
     }
-    err = e ? ENOMEM : errno;
+    if (!e)
+        err = errno;
     closedir(d);
-    if (err) {
-        free_names(*names, *count);
-        *names = NULL;
-        *count = 0;
-        errno = err;
-        return 0;
-    }
-    return 1;
+    return err ? tool_sys_names_fail(names, count, err) : 1;
 }
 
 int tool_sys_is_terminal(FILE *f)

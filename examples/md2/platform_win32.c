@@ -455,14 +455,6 @@ long tool_sys_cpu_count(void)
     return si.dwNumberOfProcessors < 1 ? 1 : (long)si.dwNumberOfProcessors;
 }
 
-static void free_names(char **names, size_t count)
-{
-    size_t i;
-    for (i = 0; i < count; i++)
-        free(names[i]);
-    free(names);
-}
-
 int tool_sys_list_dir(const char *dir, char ***names, size_t *count)
 {
     size_t n = strlen(dir), cap = 0;
@@ -501,33 +493,15 @@ int tool_sys_list_dir(const char *dir, char ***names, size_t *count)
         if ((name[0] == L'.' && name[1] == 0) ||
             (name[0] == L'.' && name[1] == L'.' && name[2] == 0))
             continue;
-        if (*count == cap) {
-            size_t grown = cap ? cap * 2 : 32;
-            char **p = (char **)realloc(*names, grown * sizeof *p);
-            if (!p) {
-                err = ENOMEM;
-                break;
-            }
-            *names = p;
-            cap = grown;
-        }
-        if (((*names)[*count] = narrow(name)) == NULL) {
+        if (!tool_sys_names_add(names, count, &cap, narrow(name))) {
             err = errno;
             break;
         }
-        (*count)++;
     } while (FindNextFileW(h, &found));
     if (!err && (e = GetLastError()) != ERROR_NO_MORE_FILES)
         err = errno_of(e);
     FindClose(h);
-    if (err) {
-        free_names(*names, *count);
-        *names = NULL;
-        *count = 0;
-        errno = err;
-        return 0;
-    }
-    return 1;
+    return err ? tool_sys_names_fail(names, count, err) : 1;
 }
 
 int tool_sys_is_terminal(FILE *f)

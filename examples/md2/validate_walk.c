@@ -132,14 +132,6 @@ static char *join(const char *dir, const char *name)
     return p;
 }
 
-static void free_names(char **names, size_t count)
-{
-    size_t i;
-    for (i = 0; i < count; i++)
-        free(names[i]);
-    free(names);
-}
-
 static int by_name(const void *a, const void *b)
 {
     return strcmp(*(char *const *)a, *(char *const *)b);
@@ -192,7 +184,7 @@ static int walk_dir(validate_list *l, const char *dir, const tool_sys_stat *st, 
         ok = path && visit(l, path, names[i], &me);
         free(path);
     }
-    free_names(names, count);
+    tool_sys_free_names(names, count);
     return ok;
 }
 
