@@ -2,7 +2,7 @@
  * md2_draw_cpu: an MD2 model drawn with the CPU path of <md2/mesh.h>
  * (md2_draw_cpu.h says what each function does). The code between the
  * README markers is shown verbatim in README.md, section "Draw it", and
- * tests/readme_sync.cmake fails when the two differ: change both together.
+ * tests/docs/readme_sync.cmake fails when the two differ: change both together.
  *
  * SPDX-License-Identifier: MIT
  */

@@ -1,7 +1,7 @@
 /*
  * md2_draw_cpu: the shortest way from an MD2 model to pixels with the CPU
  * path of <md2/mesh.h>, in OpenGL 3.3 core. README.md shows the code of
- * md2_draw_cpu.c verbatim (section "Draw it"; tests/readme_sync.cmake keeps
+ * md2_draw_cpu.c verbatim (section "Draw it"; tests/docs/readme_sync.cmake keeps
  * the two equal), and `md2_view --cpu` draws with it.
  *
  * The vertex buffer holds md2_layout_default(): attribute 0 the position

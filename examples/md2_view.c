@@ -117,7 +117,7 @@
 #include <md2/tags.h>
 
 #include "md2_draw_cpu.h"
-#include "md2/image.h"
+#include "image.h" /* tool/image: the md2 command's skin loader */
 
 #include <epoxy/gl.h>
 #define GLFW_INCLUDE_NONE

@@ -43,7 +43,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "md2/image.h"
+#include "image.h" /* tool/image: the md2 command's skin loader */
 
 #include <md2/skin.h>
 

@@ -3,7 +3,7 @@
  * portability facts every source file may need (not installed).
  *
  * The private headers come in tiers, each including only those below it
- * (tests/tiers.cmake checks it):
+ * (tests/abi/tiers.cmake checks it):
  *   1 diag.h, round.h,           diagnostics and allocation; float rounding;
  *     reserved.h                 the checks of reserved_ members
  *   2 format.h, reader.h,        the file format and reading it; GL
@@ -34,7 +34,7 @@
             return md2_try_r_;                                                \
     } while (0)
 
-/* Alignment of a type in C99 (C++, which compiles include/md2_single.h's
+/* Alignment of a type in C99 (C++, which compiles single_include/md2_single.h's
  * implementation too, defines no type inside offsetof: it has alignof). */
 #if defined(__cplusplus) && __cplusplus >= 201103L
 #define MD2_ALIGNOF(type) alignof(type)

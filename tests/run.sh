@@ -36,7 +36,7 @@ set -eu
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
 md2_script=tests/run.sh
-. "$root/tests/lib.sh"
+. "$root/tests/scripts/lib.sh"
 
 sanitize=${MD2_SANITIZE:-0}
 valgrind=${MD2_VALGRIND:-0}
@@ -76,7 +76,7 @@ if [ "$valgrind" = 1 ] && ! have valgrind; then
 fi
 # md2_view (examples/md2_view.c) and its screenshot tests: GLFW, libepoxy,
 # stb_image, and Xvfb with Mesa's software OpenGL (llvmpipe); the md2
-# command (examples/md2): stb_image and libpng, and for its tests
+# command (tool): stb_image and libpng, and for its tests
 # (tests/tool) cJSON, which reads the JSON they check. Installed when
 # apt-get can; without them a user's build skips those programs with a
 # message, but with CI=true they are required.
@@ -190,7 +190,7 @@ if [ "$valgrind" = 1 ]; then
     # is slow and reports Mesa's own leaks under valgrind; judge: node
     # (glTF-Validator, three.js) and the poses they compare with; script:
     # the md2 command's cases (tests/tool), run below; single: the unit
-    # tests again on include/md2_single.h, the same code as the library's;
+    # tests again on single_include/md2_single.h, the same code as the library's;
     # bench: md2_bench's smoke run, a timing loop over library calls that the
     # unit tests make
     say "Running every test program under valgrind (embedding, gpu, judge, script, single and bench tests excluded)"

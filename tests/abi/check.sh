@@ -34,7 +34,7 @@ set -eu
 root=$(cd "$(dirname "$0")/../.." && pwd)
 cd "$root"
 md2_script=tests/abi/check.sh
-. "$root/tests/lib.sh"
+. "$root/tests/scripts/lib.sh"
 
 update=0
 case "${1:-}" in

@@ -2,7 +2,7 @@
 # Debian's gcc-aarch64-linux-gnu and run under qemu-user (CTest runs every
 # test through CMAKE_CROSSCOMPILING_EMULATOR): the host of libmd2's NEON
 # pose kernels. The target's cmocka comes from Debian's multiarch package
-# libcmocka0:arm64. See tests/cross.sh.
+# libcmocka0:arm64. See tests/cross/cross.sh.
 # SPDX-License-Identifier: MIT
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)

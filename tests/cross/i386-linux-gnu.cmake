@@ -2,7 +2,7 @@
 # the s390x cross compiler on Debian). SSE2 arithmetic, so that floats are
 # rounded as on every other host instead of in x87 extended precision; the
 # x87 build is i386-x87-linux-gnu.cmake. The target's cmocka comes from
-# Debian's multiarch package libcmocka0:i386. See tests/cross.sh.
+# Debian's multiarch package libcmocka0:i386. See tests/cross/cross.sh.
 # SPDX-License-Identifier: MIT
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR i686)

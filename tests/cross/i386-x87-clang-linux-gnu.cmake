@@ -6,7 +6,7 @@
 # libmd2's bit-identical results. The i386 ABI passes floats on the stack
 # and returns them in st(0), so no SSE is needed for calls. The target's
 # cmocka comes from Debian's multiarch package libcmocka0:i386. See
-# tests/cross.sh.
+# tests/cross/cross.sh.
 # SPDX-License-Identifier: MIT
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR i686)

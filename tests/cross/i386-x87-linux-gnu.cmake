@@ -4,7 +4,7 @@
 # needs no gcc-multilib, which Debian does not let coexist with the s390x
 # cross compiler: GCC's 32-bit libraries (lib32gcc-12-dev,
 # lib32stdc++-12-dev) and libc6-dev-i386 are enough. The target's cmocka
-# comes from Debian's multiarch package libcmocka0:i386. See tests/cross.sh.
+# comes from Debian's multiarch package libcmocka0:i386. See tests/cross/cross.sh.
 # SPDX-License-Identifier: MIT
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR i686)

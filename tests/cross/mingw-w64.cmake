@@ -5,7 +5,7 @@
 # of its own in the build folder and the build folder on WINEPATH (where a
 # shared build's libmd2.dll is). The programs link the compiler's runtime
 # statically, so they need no DLL from the toolchain. The target's cmocka
-# is built from Debian's source package by tests/windows.sh, which sets
+# is built from Debian's source package by tests/windows/windows.sh, which sets
 # MD2_CMOCKA_LIBRARY and MD2_CMOCKA_INCLUDE_DIR.
 # SPDX-License-Identifier: MIT
 set(CMAKE_SYSTEM_NAME Windows)

@@ -90,7 +90,6 @@ elseif(MODE STREQUAL "install")
   file(GLOB_RECURSE _installed RELATIVE "${_prefix}" LIST_DIRECTORIES false "${_prefix}/*")
   set(_expected
     "include/md2/md2.h"
-    "include/md2_single\\.h"
     "lib[^/]*/(.*/)?cmake/md2/md2Config\\.cmake"
     "lib[^/]*/(.*/)?cmake/md2/md2ConfigVersion\\.cmake"
     "lib[^/]*/(.*/)?cmake/md2/md2Targets\\.cmake"
@@ -107,9 +106,10 @@ elseif(MODE STREQUAL "install")
       message(FATAL_ERROR "[embed install] nothing installed matches ${_re}; installed:\n${_installed}")
     endif()
   endforeach()
-  # Nothing else: no internal headers, tests or examples.
+  # Nothing else: no internal headers, no one-file build (it is for
+  # copying, not installing: README.md), tests or examples.
   foreach(_f IN LISTS _installed)
-    if(NOT _f MATCHES "^(include/md2/[^/]*\\.h|include/md2_single\\.h|lib[^/]*/(.*/)?cmake/md2/md2[A-Za-z-]*\\.cmake|lib[^/]*/(.*/)?pkgconfig/md2\\.pc|(lib[^/]*|bin)/(.*/)?(lib)?md2[^/]*)$")
+    if(NOT _f MATCHES "^(include/md2/[^/]*\\.h|lib[^/]*/(.*/)?cmake/md2/md2[A-Za-z-]*\\.cmake|lib[^/]*/(.*/)?pkgconfig/md2\\.pc|(lib[^/]*|bin)/(.*/)?(lib)?md2[^/]*)$")
       message(FATAL_ERROR "[embed install] unexpected installed file: ${_f}")
     endif()
   endforeach()
@@ -200,7 +200,7 @@ elseif(MODE STREQUAL "nocmocka")
   # configure and build must work with the tests turned off and a message
   # that names the package to install; an explicit -DMD2_BUILD_TESTS=ON (on
   # the command line or already in the cache) must stay an error.
-  # MD2_CMOCKA_HIDE=ON (tests/cmocka.cmake) hides the installed cmocka.
+  # MD2_CMOCKA_HIDE=ON (cmake/cmocka.cmake) hides the installed cmocka.
   generator_args(_gen_args)
   set(_hide -DMD2_CMOCKA_HIDE=ON -DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON)
   set(_build "${WORK_DIR}/nocmocka-build")

@@ -1,5 +1,5 @@
 /*
- * A libFuzzer target for md2 import's glTF reader (examples/md2/import_gltf.c):
+ * A libFuzzer target for md2 import's glTF reader (tool/formats/import_gltf.c):
  * the input is a .glb or a .gltf's JSON, read from memory with external
  * files refused (imp_gltf_read_memory with no folder) and a budget of
  * 64 MiB for the scene.

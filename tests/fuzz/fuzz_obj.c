@@ -1,5 +1,5 @@
 /*
- * A libFuzzer target for md2 import's OBJ reader (examples/md2/import_obj.c,
+ * A libFuzzer target for md2 import's OBJ reader (tool/formats/import_obj.c,
  * through imp_obj_read_memory()): the input is one OBJ file.
  *
  * Read with a budget of 64 MiB, without a folder (mtllib lines become

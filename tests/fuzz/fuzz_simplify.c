@@ -22,7 +22,7 @@
 #include <string.h>
 
 #include "fuzz_common.h"
-#include "../lod_util.h"
+#include "../unit/lod_util.h"
 
 typedef struct falloc {
     size_t calls, fail_at, live;

@@ -1,6 +1,6 @@
 /*
  * Writes the fuzz seed corpus: small synthetic MD2 files, one per quirk,
- * built byte by byte by tests/test_util.c, and, given a second folder,
+ * built byte by byte by tests/unit/test_util.c, and, given a second folder,
  * small UFO:AI tag files for tests/fuzz/fuzz_tags.c, built byte by byte
  * here.
  *
@@ -11,7 +11,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../test_util.h"
+#include "../unit/test_util.h"
 
 static int save(const char *dir, const char *name, const tu_spec *s)
 {

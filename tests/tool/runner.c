@@ -1911,7 +1911,7 @@ int main(int argc, char **argv)
     }
     current_line = the_table.found.line;
     if (words_has(&flags, "windows") && posix_only(&the_table.found))
-        bad_table("%s is POSIX-only (%s): the Windows run leaves it out (tests/windows.sh)",
+        bad_table("%s is POSIX-only (%s): the Windows run leaves it out (tests/windows/windows.sh)",
                   argv[3], posix_only(&the_table.found));
     the_runner.tc = &the_table.found;
     the_runner.case_dir = case_dir.s;

@@ -291,7 +291,7 @@ await test('file://: index.html with a model and skin picked in the file input',
 });
 
 // The page as it is in the repository: it uses the build's script in
-// build-web/web/ (when the build folder is that one, as in tests/web.sh),
+// build-web/web/ (when the build folder is that one, as in tests/web/web.sh),
 // and alone, without any build, it says how to build it.
 await test('examples/web/index.html in the repository: the build\'s script, or how to build it', async () => {
   const source = new URL('../../examples/web/', import.meta.url);

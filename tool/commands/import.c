@@ -1,0 +1,1207 @@
+/*
+ * md2 import SOURCE... -o OUT.md2 [options]
+ *
+ * The command line, the sources (glTF and OBJ through their readers,
+ * import.h; an MD2 through md2_rebuild(), the repair path), the builder,
+ * the outputs (the model, its skin, a .anm file, all put in place together
+ * or none) and the summary. import_make.c turns a reader's scene into the
+ * builder's input. docs/tool.md, "md2 import", is the manual.
+ *
+ * SPDX-License-Identifier: MIT
+ */
+#include "import_cmd.h"
+#include "bytes.h"
+#include "outfiles.h"
+#include "platform.h"
+
+#include <md2/skin.h>
+
+#include <errno.h>
+#include <float.h>
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { SRC_NONE, SRC_GLTF, SRC_OBJ, SRC_MD2 };
+
+/* The first number a pattern's files are looked for from, and the last. */
+#define PATTERN_FIRST_MAX 9999
+/* The most bytes the source's scene may take by default (--max-scene). */
+#define IMPORT_MAX_SCENE ((size_t)1 << 30)
+
+typedef struct import_args {
+    const char **sources;
+    size_t num_sources;
+    const char *out;
+    const char *up, *scale, *height, *anim_name, *fps, *skin_name, *skin_size, *profile;
+    const char *normals, *palette, *max_scene;
+    const char **anims;
+    size_t num_anims;
+    int zero_pad, json, glcmds, shared_box, drop_invalid, anm, pcx;
+} import_args;
+
+/* What the summary reports. */
+typedef struct import_report {
+    const char *source;
+    const char *out;
+    size_t out_size;
+    char *skin_file;     /* the skin written, or NULL */
+    const char *skin_name; /* the name in the model, or NULL */
+    char *anm_file;      /* the .anm written, or NULL */
+    int skin_w, skin_h;
+    double max_error, max_half_steps;
+    md2_anim *anims;
+    double *fps;
+    size_t num_anims;
+    md2_diagnostic *warnings;
+    size_t num_warnings, cap_warnings;
+    int warnings_lost;
+    char **notes;
+    size_t num_notes;
+} import_report;
+
+static void synopsis(FILE *f)
+{
+    fputs("usage: md2 import SOURCE... -o OUT.md2 [--scale S | --height H] [--up y|z]\n"
+          "                  [--anim NAME]... [--anim-name NAME] [--fps F] [--zero-pad]\n"
+          "                  [--skin-name NAME] [--skin-size WxH] [--pcx [--palette FILE]]\n"
+          "                  [--anm] [--profile quake2|yquake2|ufoai] [--max-scene BYTES]\n"
+          "                  [--json]\n"
+          "       md2 import OLD.md2 -o NEW.md2 [--normals smooth] [--glcmds] [--shared-box]\n"
+          "                  [--drop-invalid] [--profile P] [--json]\n",
+          f);
+}
+
+static void usage(FILE *f)
+{
+    synopsis(f);
+    fputs("\n"
+          "Makes an MD2 model from glTF 2.0 (.gltf, .glb), Wavefront OBJ (.obj: one file a\n"
+          "frame, or a pattern such as walk_%04d.obj) or an MD2 (rebuilt, to repair it).\n"
+          "\n"
+          "  -o, --output OUT.md2  the model to write; its skin goes beside it as OUT.png\n"
+          "  --scale S        multiply every coordinate by S (default 1)\n"
+          "  --height H       scale so that the first frame is H units tall (56: a player)\n"
+          "  --up y|z         OBJ: the axis that is up in the file (default y, as Blender\n"
+          "                   writes OBJ; z keeps the coordinates as MD2 has them)\n"
+          "  --anim NAME      glTF: only this animation (repeatable, in this order)\n"
+          "  --anim-name NAME OBJ: the animation's name (default: from the file name)\n"
+          "  --fps F          keyframes a second (default 10): glTF sampling, OBJ, .anm\n"
+          "  --zero-pad       frame numbers zero-padded (walk01 .. walk12)\n"
+          "  --skin-name NAME the skin's name in the model (default: the written file's)\n"
+          "  --skin-size WxH  the skin size of a model without texture (default 256x256)\n"
+          "  --pcx            write the skin as 8-bit PCX (OUT.pcx), its palette chosen\n"
+          "                   from the image (median cut past 256 colours)\n"
+          "  --palette FILE   with --pcx: a PCX's palette, or an image's first 256 pixels\n"
+          "  --anm            also write OUT.anm (UFO:AI) with the animations and rates\n"
+          "  --profile P      keep the limits of quake2, yquake2 or ufoai (an error)\n"
+          "  --max-scene BYTES  the most memory the source's frames may take (default\n"
+          "                   1073741824: 1 GiB), checked before they are made\n"
+          "  --json           the summary as JSON on stdout\n"
+          "  MD2 sources: --normals smooth (new normals), --glcmds (new GL commands),\n"
+          "  --shared-box (one grid for all frames), --drop-invalid (drop triangles with\n"
+          "  two corners on one vertex); without them the frames stay byte for byte.\n"
+          "  -h, --help       this text; -- ends the options\n"
+          "\n"
+          "Nothing is written when anything fails, and files of the same names stay as\n"
+          "they were. docs/tool.md has more.\n"
+          "\n"
+          "Exit status: 0 done, 1 a source could not be read or the model not made or\n"
+          "written (the reason on stderr, nothing written), 2 bad command line.\n",
+          f);
+}
+
+static int usage_error(const char *fmt, const char *arg)
+{
+    fputs("md2 " IMPORT_CMD ": ", stderr);
+    tool_term_printf(stderr, fmt, arg); /* arg is the command line's: cleaned */
+    fputc('\n', stderr);
+    synopsis(stderr);
+    fputs("`md2 import --help` describes the options.\n", stderr);
+    return TOOL_USAGE;
+}
+
+static int ends_with(const char *s, const char *ext)
+{
+    size_t n = strlen(s), e = strlen(ext), i;
+    if (n <= e)
+        return 0;
+    for (i = 0; i < e; i++) {
+        char a = s[n - e + i];
+        if (a >= 'A' && a <= 'Z')
+            a = (char)(a - 'A' + 'a');
+        if (a != ext[i])
+            return 0;
+    }
+    return 1;
+}
+
+static int source_kind(const char *path)
+{
+    if (ends_with(path, ".gltf") || ends_with(path, ".glb"))
+        return SRC_GLTF;
+    if (ends_with(path, ".obj"))
+        return SRC_OBJ;
+    if (ends_with(path, ".md2"))
+        return SRC_MD2;
+    return SRC_NONE;
+}
+
+/* ---- OBJ patterns: walk_%04d.obj ----------------------------------------- */
+
+/* A pattern's parts: prefix, %[0][width]d, suffix ("%%" is a '%'). 0 if
+ * it has not exactly one such conversion. */
+typedef struct obj_pattern {
+    char *prefix, *suffix;
+    int zero;
+    int width;
+} obj_pattern;
+
+static char *unescape_percent(const char *s, size_t n)
+{
+    char *d = (char *)malloc(n + 1);
+    size_t i, j = 0;
+    if (!d)
+        return NULL;
+    for (i = 0; i < n; i++) {
+        d[j++] = s[i];
+        if (s[i] == '%')
+            i++; /* "%%" */
+    }
+    d[j] = '\0';
+    return d;
+}
+
+/* 1 parsed, 0 not a pattern of one number (said as a usage error by the
+ * caller), -1 out of memory. */
+static int parse_pattern(const char *p, obj_pattern *out)
+{
+    const char *conv = NULL, *after = NULL, *q;
+    memset(out, 0, sizeof *out);
+    for (q = p; *q; q++) {
+        const char *r;
+        int width = 0, zero = 0;
+        if (*q != '%')
+            continue;
+        if (q[1] == '%') {
+            q++;
+            continue;
+        }
+        if (conv)
+            return 0;
+        r = q + 1;
+        if (*r == '0') {
+            zero = 1;
+            r++;
+        }
+        while (*r >= '0' && *r <= '9' && width < 100)
+            width = width * 10 + (*r++ - '0');
+        if (*r != 'd' || width >= 100)
+            return 0;
+        conv = q;
+        after = r + 1;
+        out->zero = zero;
+        out->width = width;
+        q = r;
+    }
+    if (!conv)
+        return 0;
+    out->prefix = unescape_percent(p, (size_t)(conv - p));
+    out->suffix = unescape_percent(after, strlen(after));
+    if (!out->prefix || !out->suffix) {
+        free(out->prefix);
+        free(out->suffix);
+        return -1;
+    }
+    return 1;
+}
+
+static char *pattern_path(const obj_pattern *pt, unsigned long n)
+{
+    size_t len = strlen(pt->prefix) + strlen(pt->suffix) + 128;
+    char *p = (char *)malloc(len);
+    if (p)
+        snprintf(p, len, pt->zero ? "%s%0*lu%s" : "%s%*lu%s", pt->prefix, pt->width, n,
+                 pt->suffix);
+    return p;
+}
+
+/* 1 if the file at path can be opened, 0 if it is not there (or a
+ * folder on its path is not), -1 after saying why it cannot be told (out
+ * of memory, no permission...). */
+static int file_there(const char *path)
+{
+    char why[128];
+    int missing, fd = tool_open_input(path, 0, &missing, why, sizeof why);
+    if (fd >= 0) {
+        tool_sys_close(fd);
+        return 1;
+    }
+    if (missing || strcmp(why, tool_errno_text(ENOTDIR)) == 0)
+        return 0;
+    tool_error(IMPORT_CMD, "cannot open %s: %s", path, why);
+    return -1;
+}
+
+static int has_pattern(const char *s)
+{
+    for (; *s; s++) {
+        if (*s == '%') {
+            if (s[1] != '%')
+                return 1;
+            s++;
+        }
+    }
+    return 0;
+}
+
+/* The files of a pattern: from the first number from 0 to PATTERN_FIRST_MAX
+ * whose file exists, up while they exist. 0 after saying why. */
+static int expand_pattern(const char *pattern, char ***files, size_t *count)
+{
+    obj_pattern pt;
+    unsigned long n, first = 0;
+    char **v = NULL;
+    size_t c = 0, cap = 0;
+    int found = 0, r = parse_pattern(pattern, &pt);
+    *files = NULL;
+    *count = 0;
+    if (r < 0) {
+        tool_error(IMPORT_CMD, "out of memory");
+        return 0;
+    }
+    for (n = 0; n <= PATTERN_FIRST_MAX && !found; n++) {
+        char *p = pattern_path(&pt, n);
+        if (!p)
+            goto oom;
+        found = file_there(p);
+        first = n;
+        free(p);
+        if (found < 0)
+            goto fail;
+    }
+    if (!found) {
+        tool_error(IMPORT_CMD, "%s: no file for the numbers 0 to %d", pattern, PATTERN_FIRST_MAX);
+        free(pt.prefix);
+        free(pt.suffix);
+        return 0;
+    }
+    for (n = first;; n++) {
+        char *p = pattern_path(&pt, n);
+        if (!p)
+            goto oom;
+        r = file_there(p);
+        if (r <= 0) {
+            free(p);
+            if (r < 0)
+                goto fail;
+            break;
+        }
+        if (c == cap) {
+            char **g = (char **)realloc(v, (cap ? 2 * cap : 16) * sizeof *v);
+            if (!g) {
+                free(p);
+                goto oom;
+            }
+            v = g;
+            cap = cap ? 2 * cap : 16;
+        }
+        v[c++] = p;
+    }
+    free(pt.prefix);
+    free(pt.suffix);
+    *files = v;
+    *count = c;
+    return 1;
+oom:
+    tool_error(IMPORT_CMD, "out of memory");
+fail:
+    while (c > 0)
+        free(v[--c]);
+    free(v);
+    free(pt.prefix);
+    free(pt.suffix);
+    return 0;
+}
+
+/* ---- the summary ------------------------------------------------------------ */
+
+static void collect_warning(void *user, const md2_diagnostic *w)
+{
+    import_report *r = (import_report *)user;
+    if (r->num_warnings == r->cap_warnings) {
+        size_t cap = r->cap_warnings ? 2 * r->cap_warnings : 8;
+        md2_diagnostic *p = (md2_diagnostic *)realloc(r->warnings, cap * sizeof *p);
+        if (!p) {
+            r->warnings_lost = 1;
+            return;
+        }
+        r->warnings = p;
+        r->cap_warnings = cap;
+    }
+    r->warnings[r->num_warnings++] = *w;
+}
+
+static const char *profile_of(const md2_diagnostic *w)
+{
+    return md2_profile_string((md2_profile)w->index);
+}
+
+static void print_text(const import_report *r, const md2_model *m)
+{
+    size_t i, profiles = 0, width = 0;
+    FILE *f = stderr;
+    fputs("md2 import: wrote ", f);
+    tool_put_clean(f, r->out);
+    fprintf(f, " (%lu bytes)", (unsigned long)r->out_size);
+    if (r->skin_file) {
+        fputs(", ", f);
+        tool_put_clean(f, r->skin_file);
+        fprintf(f, " (%dx%d)", r->skin_w, r->skin_h);
+    }
+    if (r->anm_file) {
+        fputs(", ", f);
+        tool_put_clean(f, r->anm_file);
+    }
+    fputc('\n', f);
+    fprintf(f, "  counts      %lu vert%s, %lu texcoord%s, %lu triangle%s, %lu frame%s, %lu skin%s\n",
+            (unsigned long)m->num_vertices, m->num_vertices == 1 ? "ex" : "ices",
+            (unsigned long)m->num_texcoords, m->num_texcoords == 1 ? "" : "s",
+            (unsigned long)m->num_triangles, m->num_triangles == 1 ? "" : "s",
+            (unsigned long)m->num_frames, m->num_frames == 1 ? "" : "s",
+            (unsigned long)m->num_skins, m->num_skins == 1 ? "" : "s");
+    if (r->skin_name) {
+        fputs("  skin name   ", f);
+        tool_put_clean(f, r->skin_name);
+        fputc('\n', f);
+    }
+    for (i = 0; i < r->num_anims; i++)
+        if (tool_put_clean(NULL, r->anims[i].name) > width)
+            width = tool_put_clean(NULL, r->anims[i].name);
+    fprintf(f, "  animations  %lu\n", (unsigned long)r->num_anims);
+    for (i = 0; i < r->num_anims; i++) {
+        const md2_anim *a = &r->anims[i];
+        char range[48];
+        fputs("              ", f);
+        fprintf(f, "%*s", (int)(width - tool_put_clean(f, a->name)), "");
+        snprintf(range, sizeof range, "%lu-%lu", (unsigned long)a->first, (unsigned long)a->last);
+        fprintf(f, "  %-11s %4lu keyframe%s  %g fps\n", range,
+                (unsigned long)(a->last - a->first + 1), a->last == a->first ? " " : "s",
+                r->fps[i]);
+    }
+    fprintf(f, "  quantised   within %.3g units of the input (%.3g half-steps)\n", r->max_error,
+            r->max_half_steps);
+    fprintf(f, "  glcmds      %lu words, %.2f a triangle\n", (unsigned long)m->num_glcmds,
+            m->num_triangles ? (double)m->num_glcmds / (double)m->num_triangles : 0.0);
+    for (i = 0; i < r->num_warnings; i++) {
+        const md2_diagnostic *w = &r->warnings[i];
+        if (w->warning != MD2_WARN_PROFILE_LIMIT)
+            continue;
+        fprintf(f, "  %s", profiles++ ? "            " : "exceeds     ");
+        tool_put_clean(f, w->message);
+        fputc('\n', f);
+    }
+    if (profiles == 0)
+        fputs("  exceeds     no engine's limits (Quake II, yquake2, UFO:AI)\n", f);
+}
+
+static void json_float(FILE *f, double v)
+{
+    if (fabs(v) < 1e15 && v == (double)(long)v) /* the test first: no cast of a NaN or a huge value */
+        fprintf(f, "%ld", (long)v);
+    else
+        fprintf(f, "%.9g", v);
+}
+
+static void print_json(const import_report *r, const md2_model *m)
+{
+    size_t i, n = 0;
+    FILE *f = stdout;
+    fputs("{\n  \"md2_import_version\": 1,\n  \"source\": ", f);
+    tool_json_string(f, r->source);
+    fputs(",\n  \"output\": ", f);
+    tool_json_string(f, r->out);
+    fprintf(f, ",\n  \"output_size\": %lu,\n  \"skin_file\": ", (unsigned long)r->out_size);
+    if (r->skin_file)
+        tool_json_string(f, r->skin_file);
+    else
+        fputs("null", f);
+    fputs(",\n  \"skin_name\": ", f);
+    if (r->skin_name)
+        tool_json_string(f, r->skin_name);
+    else
+        fputs("null", f);
+    fputs(",\n  \"anm_file\": ", f);
+    if (r->anm_file)
+        tool_json_string(f, r->anm_file);
+    else
+        fputs("null", f);
+    fprintf(f, ",\n  \"skin_width\": %ld,\n  \"skin_height\": %ld", (long)m->skin_width,
+            (long)m->skin_height);
+    fprintf(f, ",\n  \"counts\": {\"vertices\": %lu, \"texcoords\": %lu, \"triangles\": %lu, "
+               "\"frames\": %lu, \"skins\": %lu, \"glcmds\": %lu}",
+            (unsigned long)m->num_vertices, (unsigned long)m->num_texcoords,
+            (unsigned long)m->num_triangles, (unsigned long)m->num_frames,
+            (unsigned long)m->num_skins, (unsigned long)m->num_glcmds);
+    fputs(",\n  \"glcmds_per_triangle\": ", f);
+    json_float(f, m->num_triangles ? (double)m->num_glcmds / (double)m->num_triangles : 0.0);
+    fputs(",\n  \"animations\": [", f);
+    for (i = 0; i < r->num_anims; i++) {
+        fputs(i ? ",\n    {\"name\": " : "\n    {\"name\": ", f);
+        tool_json_string(f, r->anims[i].name);
+        fprintf(f, ", \"first\": %lu, \"last\": %lu, \"frames\": %lu, \"fps\": ",
+                (unsigned long)r->anims[i].first, (unsigned long)r->anims[i].last,
+                (unsigned long)(r->anims[i].last - r->anims[i].first + 1));
+        json_float(f, r->fps[i]);
+        fputc('}', f);
+    }
+    fputs(r->num_anims ? "\n  ],\n  \"max_error\": " : "],\n  \"max_error\": ", f);
+    json_float(f, r->max_error);
+    fputs(",\n  \"max_half_steps\": ", f);
+    json_float(f, r->max_half_steps);
+    fputs(",\n  \"profiles_exceeded\": [", f);
+    for (i = 0; i < r->num_warnings; i++) {
+        const md2_diagnostic *w = &r->warnings[i];
+        if (w->warning != MD2_WARN_PROFILE_LIMIT)
+            continue;
+        fputs(n++ ? ",\n    {\"profile\": " : "\n    {\"profile\": ", f);
+        tool_json_string(f, profile_of(w));
+        fputs(", \"field\": ", f);
+        tool_json_string(f, w->field);
+        fputs(", \"message\": ", f);
+        tool_json_string(f, w->message);
+        fputc('}', f);
+    }
+    fputs(n ? "\n  ],\n  \"warnings\": [" : "],\n  \"warnings\": [", f);
+    n = 0;
+    for (i = 0; i < r->num_warnings; i++) {
+        if (r->warnings[i].warning == MD2_WARN_PROFILE_LIMIT)
+            continue;
+        fputs(n++ ? ",\n    " : "\n    ", f);
+        tool_json_string(f, r->warnings[i].message);
+    }
+    fputs(n ? "\n  ],\n  \"notes\": [" : "],\n  \"notes\": [", f);
+    for (i = 0; i < r->num_notes; i++) {
+        fputs(i ? ",\n    " : "\n    ", f);
+        tool_json_string(f, r->notes[i]);
+    }
+    fputs(r->num_notes ? "\n  ]\n}\n" : "]\n}\n", f);
+}
+
+/* Notes and the builder's warnings (other than profiles) on stderr. */
+static void print_notes(const import_report *r)
+{
+    size_t i;
+    for (i = 0; i < r->num_notes; i++) {
+        fputs("md2 import: note: ", stderr);
+        tool_put_clean(stderr, r->notes[i]);
+        fputc('\n', stderr);
+    }
+    for (i = 0; i < r->num_warnings; i++) {
+        if (r->warnings[i].warning == MD2_WARN_PROFILE_LIMIT)
+            continue;
+        fputs("md2 import: warning: ", stderr);
+        tool_put_clean(stderr, r->warnings[i].message);
+        fputc('\n', stderr);
+    }
+    if (r->warnings_lost)
+        fputs("md2 import: warning: more warnings were lost (out of memory)\n", stderr);
+}
+
+/* ---- outputs ------------------------------------------------------------------ */
+
+/* The animations a game finds in m (md2_anims_from_names()), with the
+ * rates of the input animations that cover the same frames (fps of the
+ * made animations, else 10). */
+static int find_anims(const md2_model *m, const imp_made *made, import_report *r)
+{
+    size_t n = md2_anims_from_names(m, NULL, 0), i;
+    if (r->anims)
+        return 1; /* the MD2 path: the model's own */
+    r->anims = (md2_anim *)calloc(n + 1, sizeof *r->anims);
+    r->fps = (double *)calloc(n + 1, sizeof *r->fps);
+    if (!r->anims || !r->fps) {
+        tool_error(IMPORT_CMD, "out of memory");
+        return 0;
+    }
+    r->num_anims = md2_anims_from_names(m, r->anims, n);
+    for (i = 0; i < r->num_anims; i++) {
+        size_t k, at = 0;
+        r->fps[i] = 10.0;
+        for (k = 0; made && k < made->num_anims; k++) {
+            if (r->anims[i].first >= at && r->anims[i].first < at + made->anims[k].count)
+                r->fps[i] = made->anim_fps[k];
+            at += made->anims[k].count;
+        }
+    }
+    return 1;
+}
+
+/* The .anm text of r's animations: name first last fps a line. 0 after
+ * saying why (a name that an .anm line cannot hold). */
+static int anm_text(const import_report *r, xbuf *b)
+{
+    size_t i;
+    xbuf_printf(b, "// written by md2 import (libmd2 %s): name first last fps\n",
+                md2_version_string());
+    for (i = 0; i < r->num_anims; i++) {
+        const char *name = r->anims[i].name;
+        const char *c;
+        int quote = name[0] == '\0' || name[0] == '/';
+        for (c = name; *c; c++) {
+            if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '"') {
+                fputs("md2 import: --anm: the animation name ", stderr);
+                tool_put_clean(stderr, name);
+                fputs(" cannot be written in an .anm file (a quote or a control byte)\n", stderr);
+                return 0;
+            }
+            if (*c == ' ' || *c == '\t')
+                quote = 1;
+        }
+        if (quote)
+            xbuf_printf(b, "\"%s\" %lu %lu %.9g\n", name, (unsigned long)r->anims[i].first,
+                        (unsigned long)r->anims[i].last, r->fps[i]);
+        else
+            xbuf_printf(b, "%s %lu %lu %.9g\n", name, (unsigned long)r->anims[i].first,
+                        (unsigned long)r->anims[i].last, r->fps[i]);
+    }
+    if (b->failed) {
+        tool_error(IMPORT_CMD, "out of memory");
+        return 0;
+    }
+    return 1;
+}
+
+/* Writes the model (and the skin's PNG, the .anm text) together. */
+static int write_outputs(const char *out, const md2_model *m, const unsigned char *png,
+                         size_t png_size, const char *png_path, const xbuf *anm,
+                         const char *anm_path, size_t *out_size)
+{
+    export_set set;
+    size_t size = md2_write_size(m);
+    unsigned char *bytes;
+    md2_result res;
+    int ok;
+    *out_size = size;
+    if (size == 0) {
+        tool_error(IMPORT_CMD, "the model cannot be written");
+        return 0;
+    }
+    bytes = (unsigned char *)malloc(size);
+    if (!bytes) {
+        tool_error(IMPORT_CMD, "out of memory");
+        return 0;
+    }
+    res = md2_write(m, bytes, size, NULL, NULL);
+    if (res != MD2_OK) {
+        tool_error(IMPORT_CMD, "cannot write the model: %s", md2_result_string(res));
+        free(bytes);
+        return 0;
+    }
+    memset(&set, 0, sizeof set);
+    set.cmd = IMPORT_CMD;
+    ok = (!png_path || export_set_write(&set, png_path, png, png_size)) &&
+         (!anm_path || export_set_write(&set, anm_path, anm->data, anm->size)) &&
+         export_set_write(&set, out, bytes, size);
+    export_set_finish(&set, ok);
+    free(bytes);
+    return ok;
+}
+
+/* The largest distance on one axis between m's decoded positions and the
+ * input (num_frames * num_vertices * 3 floats), in units and in
+ * half-steps (the frame's scale on that axis over 2). */
+static int quant_error(const md2_model *m, const float *input, import_report *r)
+{
+    float *pos = (float *)malloc(m->num_vertices * 3 * sizeof *pos);
+    uint32_t f;
+    size_t i;
+    if (!pos) {
+        tool_error(IMPORT_CMD, "out of memory");
+        return 0;
+    }
+    for (f = 0; f < m->num_frames; f++) {
+        if (md2_decode_frame(m, f, pos, 0, NULL, 0) != MD2_OK)
+            continue;
+        for (i = 0; i < 3 * m->num_vertices; i++) {
+            double d = fabs((double)pos[i] - (double)input[3 * m->num_vertices * f + i]);
+            double half = (double)m->frames[f].scale[i % 3] / 2;
+            if (d > r->max_error)
+                r->max_error = d;
+            if (half > 0 && d / half > r->max_half_steps)
+                r->max_half_steps = d / half;
+        }
+    }
+    free(pos);
+    return 1;
+}
+
+/* ---- the two paths ----------------------------------------------------------- */
+
+static int parse_profile(const char *s, md2_profile *p)
+{
+    if (!s)
+        *p = MD2_PROFILE_FORMAT;
+    else if (strcmp(s, "quake2") == 0)
+        *p = MD2_PROFILE_QUAKE2;
+    else if (strcmp(s, "yquake2") == 0)
+        *p = MD2_PROFILE_YQUAKE2;
+    else if (strcmp(s, "ufoai") == 0)
+        *p = MD2_PROFILE_UFOAI;
+    else
+        return 0;
+    return 1;
+}
+
+/* The outputs beside OUT, the report's paths. */
+static int side_paths(const import_args *a, int skin, import_report *r)
+{
+    if (skin) {
+        r->skin_file = export_with_extension(a->out, a->pcx ? ".pcx" : ".png");
+        if (!r->skin_file)
+            goto oom;
+    }
+    if (a->anm) {
+        r->anm_file = export_with_extension(a->out, ".anm");
+        if (!r->anm_file)
+            goto oom;
+    }
+    return 1;
+oom:
+    tool_error(IMPORT_CMD, "out of memory");
+    return 0;
+}
+
+/* 0 after saying so when an output would be written over a texture file
+ * the source uses (-o model.md2 with a texture model.png). */
+static int not_a_texture(const imp_scene *s, const import_report *r)
+{
+    size_t i;
+    for (i = 0; i < s->num_images; i++) {
+        const char *tex = s->images[i].path;
+        if (!tex)
+            continue;
+        if ((r->skin_file && tool_same_file(r->skin_file, tex)) ||
+            (r->anm_file && tool_same_file(r->anm_file, tex))) {
+            fputs("md2 import: ", stderr);
+            tool_put_clean(stderr, r->skin_file && tool_same_file(r->skin_file, tex)
+                                       ? r->skin_file : r->anm_file);
+            fputs(" would be written over the texture ", stderr);
+            tool_put_clean(stderr, tex);
+            fputs(": choose another -o\n", stderr);
+            return 0;
+        }
+    }
+    return 1;
+}
+
+static void report_free(import_report *r)
+{
+    free(r->skin_file);
+    free(r->anm_file);
+    free(r->anims);
+    free(r->fps);
+    free(r->warnings);
+}
+
+/* The end both paths share: .anm, files, summary. */
+static int finish(const import_args *a, const md2_model *m, const imp_made *made,
+                  const unsigned char *png, size_t png_size, import_report *r)
+{
+    xbuf anm;
+    int ok;
+    memset(&anm, 0, sizeof anm);
+    if (!find_anims(m, made, r) || (a->anm && !anm_text(r, &anm))) {
+        xbuf_free(&anm);
+        return 0;
+    }
+    ok = write_outputs(a->out, m, png, png_size, png ? r->skin_file : NULL, &anm,
+                       a->anm ? r->anm_file : NULL, &r->out_size);
+    xbuf_free(&anm);
+    if (!ok)
+        return 0;
+    print_notes(r);
+    if (a->json) {
+        print_json(r, m);
+        if (fflush(stdout) != 0 || ferror(stdout)) {
+            tool_error(IMPORT_CMD, "cannot write the summary: %s (%s is written)",
+                       tool_sys_strerror(errno), a->out);
+            return 0;
+        }
+    } else {
+        print_text(r, m);
+    }
+    return 1;
+}
+
+static int import_md2(const import_args *a, md2_profile profile)
+{
+    tool_model tm;
+    md2_diagnostic diag;
+    md2_build_options bo;
+    md2_model *m = NULL;
+    import_report r;
+    float *before = NULL;
+    size_t i;
+    int ok = 0;
+    md2_result res = tool_load(a->sources[0], 0, &tm, &diag);
+    memset(&r, 0, sizeof r);
+    if (res != MD2_OK) {
+        tool_load_error(IMPORT_CMD, a->sources[0], &diag);
+        return TOOL_FAILED;
+    }
+    for (i = 0; i < tm.warning_count; i++) {
+        fputs("md2 import: warning: ", stderr);
+        tool_put_clean(stderr, tm.warnings[i].message);
+        fputc('\n', stderr);
+    }
+    r.source = a->sources[0];
+    r.out = a->out;
+    memset(&bo, 0, sizeof bo);
+    bo.flags = (a->normals ? MD2_REBUILD_NORMALS : 0u) | (a->glcmds ? MD2_REBUILD_GLCMDS : 0u) |
+               (a->shared_box ? MD2_BUILD_SHARED_BOX : 0u) |
+               (a->drop_invalid ? MD2_REBUILD_DROP_DEGENERATE : 0u);
+    bo.profile = profile;
+    bo.error = &diag;
+    bo.on_warning = collect_warning;
+    bo.warning_user = &r;
+    res = md2_rebuild(tm.model, &bo, &m);
+    if (res != MD2_OK) {
+        imp_error("%s: cannot rebuild it: %s", a->sources[0], diag.message);
+        goto done;
+    }
+    /* the input: the old model's decoded positions */
+    {
+        size_t per_frame = (size_t)tm.model->num_vertices * 3;
+        if ((size_t)tm.model->num_frames > ((size_t)-1 - 1) / sizeof *before / (per_frame ? per_frame : 1)) {
+            tool_error(IMPORT_CMD, "out of memory (%lu frames of %lu vertices)",
+                       (unsigned long)tm.model->num_frames, (unsigned long)tm.model->num_vertices);
+            goto done;
+        }
+        before = (float *)malloc((size_t)tm.model->num_frames * per_frame * sizeof *before + 1);
+        if (!before) {
+            tool_error(IMPORT_CMD, "out of memory");
+            goto done;
+        }
+        for (i = 0; i < tm.model->num_frames; i++) {
+            if (md2_decode_frame(tm.model, (uint32_t)i, before + per_frame * i, 0, NULL, 0) != MD2_OK) {
+                tool_error(IMPORT_CMD, "cannot decode frame %lu of the source", (unsigned long)i);
+                goto done;
+            }
+        }
+    }
+    if (!quant_error(m, before, &r) || !side_paths(a, 0, &r))
+        goto done;
+    /* the model's animations (its side file's, else from its names), with their rates */
+    r.anims = (md2_anim *)calloc(tm.num_anims + 1, sizeof *r.anims);
+    r.fps = (double *)calloc(tm.num_anims + 1, sizeof *r.fps);
+    if (!r.anims || !r.fps) {
+        tool_error(IMPORT_CMD, "out of memory");
+        goto done;
+    }
+    for (i = 0; i < tm.num_anims; i++) {
+        r.anims[i] = tm.anims[i];
+        r.fps[i] = tm.anims[i].fps;
+    }
+    r.num_anims = tm.num_anims;
+    ok = finish(a, m, NULL, NULL, 0, &r);
+done:
+    free(before);
+    md2_free(m);
+    report_free(&r);
+    tool_model_free(&tm);
+    return ok ? TOOL_OK : TOOL_FAILED;
+}
+
+/* The sources' scene: glTF, or OBJ files (a pattern expanded). */
+static int read_scene(const import_args *a, int kind, imp_scene *s)
+{
+    imp_options io;
+    char err[1024];
+    char **files = NULL;
+    size_t num_files = 0, i;
+    double fps = 10;
+    int ok;
+    memset(&io, 0, sizeof io);
+    if (a->fps)
+        tool_parse_double(a->fps, &fps);
+    io.fps = fps;
+    io.fps_given = a->fps != NULL;
+    io.anims = a->anims;
+    io.num_anims = a->num_anims;
+    io.anim_name = a->anim_name;
+    io.max_bytes = IMPORT_MAX_SCENE;
+    if (a->max_scene) {
+        long v = 0;
+        tool_parse_long(a->max_scene, 1, LONG_MAX, &v); /* checked in tool_import() */
+        io.max_bytes = (size_t)v;
+    }
+    io.max_bytes_option = "--max-scene";
+    err[0] = '\0';
+    if (kind == SRC_GLTF) {
+        ok = imp_gltf_read(a->sources[0], &io, s, err, sizeof err);
+    } else if (a->num_sources == 1 && has_pattern(a->sources[0])) {
+        if (!expand_pattern(a->sources[0], &files, &num_files))
+            return 0;
+        ok = imp_obj_read((const char *const *)files, num_files, &io, s, err, sizeof err);
+        for (i = 0; i < num_files; i++)
+            free(files[i]);
+        free(files);
+    } else {
+        ok = imp_obj_read(a->sources, a->num_sources, &io, s, err, sizeof err);
+    }
+    if (!ok) {
+        size_t n = strlen(a->sources[0]);
+        fputs("md2 import: ", stderr);
+        /* the glTF reader names the JSON path; the file goes before it */
+        if (kind == SRC_GLTF && !(strncmp(err, a->sources[0], n) == 0 && err[n] == ':')) {
+            tool_put_clean(stderr, a->sources[0]);
+            fputs(": ", stderr);
+        }
+        tool_put_clean(stderr, err);
+        fputc('\n', stderr);
+    }
+    return ok;
+}
+
+static int import_scene(const import_args *a, int kind, md2_profile profile)
+{
+    imp_scene s;
+    imp_made made;
+    imp_make_options mo;
+    md2_build_input in;
+    md2_build_options bo;
+    md2_diagnostic diag;
+    md2_model *m = NULL;
+    import_report r;
+    unsigned char *png = NULL;
+    size_t png_size = 0;
+    const char *skin_names[1];
+    char why[256];
+    int ok = 0;
+    long w = 0, h = 0;
+
+    memset(&s, 0, sizeof s);
+    memset(&made, 0, sizeof made);
+    memset(&r, 0, sizeof r);
+    memset(&mo, 0, sizeof mo);
+    r.source = a->sources[0];
+    r.out = a->out;
+    mo.up_z = kind == SRC_OBJ && a->up && strcmp(a->up, "z") == 0;
+    mo.scale = 1;
+    if (a->scale)
+        tool_parse_double(a->scale, &mo.scale);
+    if (a->height)
+        tool_parse_double(a->height, &mo.height);
+    if (a->skin_size)
+        tool_parse_pair(a->skin_size, 32768, &w, &h);
+    mo.skin_width = w;
+    mo.skin_height = h;
+    if (!read_scene(a, kind, &s))
+        return TOOL_FAILED;
+    r.notes = s.notes;
+    r.num_notes = s.num_notes;
+    if (!imp_make(a->sources[0], &s, &mo, &made))
+        goto done;
+    if (made.skin_images > 0 && a->pcx) {
+        if (!imp_skin_pcx(&made.skin, a->palette, &png, &png_size))
+            goto done;
+    } else if (made.skin_images > 0) {
+        if (!tool_png_encode(&made.skin, &png, &png_size, why, sizeof why)) {
+            tool_error(IMPORT_CMD, "cannot convert the skin to PNG: %s", why);
+            goto done;
+        }
+    } else if (!imp_scene_note(&s, "%s has no texture: no skin written, texcoords on a %lux%lu "
+                                   "skin (--skin-size WxH)", a->sources[0],
+                               (unsigned long)made.skin_width, (unsigned long)made.skin_height)) {
+        tool_error(IMPORT_CMD, "out of memory");
+        goto done;
+    }
+    r.notes = s.notes;
+    r.num_notes = s.num_notes;
+    if (!side_paths(a, made.skin_images > 0, &r) || !not_a_texture(&s, &r))
+        goto done;
+    r.skin_w = (int)made.skin_width;
+    r.skin_h = (int)made.skin_height;
+    memset(&in, 0, sizeof in);
+    in.num_frames = made.num_frames;
+    in.num_vertices = made.num_vertices;
+    in.positions = made.positions;
+    in.normals = made.normals;
+    in.num_triangles = made.num_triangles;
+    in.triangles = made.triangles;
+    in.num_texcoords = made.num_texcoords;
+    in.uv = made.uv;
+    in.skin_width = made.skin_width;
+    in.skin_height = made.skin_height;
+    if (a->skin_name || r.skin_file) {
+        r.skin_name = a->skin_name ? a->skin_name : export_base_name(r.skin_file);
+        skin_names[0] = r.skin_name;
+        in.num_skins = 1;
+        in.skin_names = skin_names;
+    }
+    in.num_anims = made.num_anims;
+    in.anims = made.anims;
+    memset(&bo, 0, sizeof bo);
+    bo.flags = (a->zero_pad ? MD2_BUILD_ZERO_PAD : 0u) |
+               (a->shared_box ? MD2_BUILD_SHARED_BOX : 0u) |
+               (a->drop_invalid ? MD2_REBUILD_DROP_DEGENERATE : 0u);
+    bo.profile = profile;
+    bo.error = &diag;
+    bo.on_warning = collect_warning;
+    bo.warning_user = &r;
+    if (md2_build(&in, &bo, &m) != MD2_OK) {
+        fputs("md2 import: ", stderr);
+        tool_put_clean(stderr, a->sources[0]);
+        fputs(": cannot make the model: ", stderr);
+        tool_put_clean(stderr, diag.message);
+        fputc('\n', stderr);
+        goto done;
+    }
+    if (!quant_error(m, made.positions, &r))
+        goto done;
+    ok = finish(a, m, &made, png, png_size, &r);
+done:
+    md2_free(m);
+    free(png);
+    report_free(&r);
+    imp_made_free(&made);
+    imp_scene_free(&s);
+    return ok ? TOOL_OK : TOOL_FAILED;
+}
+
+/* ---- the command line ------------------------------------------------------------ */
+
+int tool_import(int argc, char **argv)
+{
+    import_args a;
+    int i, options = 1, kind = SRC_NONE, status;
+    size_t k;
+    md2_profile profile;
+    double d;
+    long w, h, max_scene = 0;
+
+    memset(&a, 0, sizeof a);
+    a.sources = (const char **)calloc((size_t)argc + 1, sizeof *a.sources);
+    a.anims = (const char **)calloc((size_t)argc + 1, sizeof *a.anims);
+    if (!a.sources || !a.anims) {
+        free(a.sources);
+        free(a.anims);
+        tool_error(IMPORT_CMD, "out of memory");
+        return TOOL_FAILED;
+    }
+    status = TOOL_USAGE;
+    for (i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char **value = NULL;
+        int *flag = NULL;
+        if (!options || arg[0] != '-' || arg[1] == '\0') {
+            a.sources[a.num_sources++] = arg;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            options = 0;
+            continue;
+        }
+        if (tool_is_help(arg)) {
+            usage(stdout);
+            status = TOOL_OK;
+            goto done;
+        }
+        if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)
+            value = &a.out;
+        else if (strcmp(arg, "--up") == 0)
+            value = &a.up;
+        else if (strcmp(arg, "--scale") == 0)
+            value = &a.scale;
+        else if (strcmp(arg, "--height") == 0)
+            value = &a.height;
+        else if (strcmp(arg, "--anim-name") == 0)
+            value = &a.anim_name;
+        else if (strcmp(arg, "--fps") == 0)
+            value = &a.fps;
+        else if (strcmp(arg, "--max-scene") == 0)
+            value = &a.max_scene;
+        else if (strcmp(arg, "--skin-name") == 0)
+            value = &a.skin_name;
+        else if (strcmp(arg, "--skin-size") == 0)
+            value = &a.skin_size;
+        else if (strcmp(arg, "--profile") == 0)
+            value = &a.profile;
+        else if (strcmp(arg, "--normals") == 0)
+            value = &a.normals;
+        else if (strcmp(arg, "--palette") == 0)
+            value = &a.palette;
+        else if (strcmp(arg, "--anim") == 0) {
+            if (i + 1 >= argc) {
+                usage_error("%s needs a value", arg);
+                goto done;
+            }
+            a.anims[a.num_anims++] = argv[++i];
+            continue;
+        } else if (strcmp(arg, "--zero-pad") == 0)
+            flag = &a.zero_pad;
+        else if (strcmp(arg, "--json") == 0)
+            flag = &a.json;
+        else if (strcmp(arg, "--glcmds") == 0)
+            flag = &a.glcmds;
+        else if (strcmp(arg, "--shared-box") == 0)
+            flag = &a.shared_box;
+        else if (strcmp(arg, "--drop-invalid") == 0)
+            flag = &a.drop_invalid;
+        else if (strcmp(arg, "--anm") == 0)
+            flag = &a.anm;
+        else if (strcmp(arg, "--pcx") == 0)
+            flag = &a.pcx;
+        else {
+            usage_error("unknown option '%s'", arg);
+            goto done;
+        }
+        if (flag) {
+            if (*flag) {
+                usage_error("%s is given twice", arg);
+                goto done;
+            }
+            *flag = 1;
+            continue;
+        }
+        if (*value) {
+            usage_error("%s is given twice", arg);
+            goto done;
+        }
+        if (i + 1 >= argc) {
+            usage_error("%s needs a value", arg);
+            goto done;
+        }
+        *value = argv[++i];
+    }
+    if (a.num_sources == 0) {
+        usage_error("%s", "no SOURCE given");
+        goto done;
+    }
+    if (!a.out) {
+        usage_error("%s", "no output given (-o OUT.md2)");
+        goto done;
+    }
+    if (!ends_with(a.out, ".md2")) {
+        usage_error("the output must end in .md2 ('%s' does not)", a.out);
+        goto done;
+    }
+    for (k = 0; k < a.num_sources; k++) {
+        int sk = source_kind(a.sources[k]);
+        if (sk == SRC_NONE) {
+            usage_error("cannot tell what '%s' is: a source ends in .gltf, .glb, .obj or .md2",
+                        a.sources[k]);
+            goto done;
+        }
+        if (k > 0 && sk != kind) {
+            usage_error("'%s' is not of the first source's kind: one kind of source at a time",
+                        a.sources[k]);
+            goto done;
+        }
+        kind = sk;
+    }
+    if (kind != SRC_OBJ && a.num_sources > 1) {
+        usage_error("one glTF or MD2 source at a time ('%s' is a second one)", a.sources[1]);
+        goto done;
+    }
+    if (kind == SRC_OBJ && a.num_sources > 1 && has_pattern(a.sources[0])) {
+        usage_error("a pattern ('%s') stands alone: no more OBJ files beside it", a.sources[0]);
+        goto done;
+    }
+    if (kind == SRC_OBJ && a.num_sources == 1 && has_pattern(a.sources[0])) {
+        obj_pattern pt;
+        int r = parse_pattern(a.sources[0], &pt);
+        if (r == 0) {
+            usage_error("bad pattern '%s': one %%d, %%Nd or %%0Nd (%%%% for a %%)", a.sources[0]);
+            goto done;
+        }
+        if (r > 0) {
+            free(pt.prefix);
+            free(pt.suffix);
+        }
+    }
+    for (k = 0; k < a.num_sources; k++) {
+        if (tool_same_file(a.out, a.sources[k])) {
+            usage_error("-o %s is a source: choose another -o", a.out);
+            goto done;
+        }
+    }
+    if (!parse_profile(a.profile, &profile)) {
+        usage_error("bad --profile '%s': quake2, yquake2 or ufoai", a.profile);
+        goto done;
+    }
+    if (kind == SRC_MD2) {
+        const char *bad = a.up ? "--up" : a.scale ? "--scale" : a.height ? "--height"
+                        : a.anim_name ? "--anim-name" : a.fps ? "--fps" : a.skin_name ? "--skin-name"
+                        : a.skin_size ? "--skin-size" : a.num_anims ? "--anim"
+                        : a.zero_pad ? "--zero-pad" : a.pcx ? "--pcx"
+                        : a.palette ? "--palette" : a.max_scene ? "--max-scene" : NULL;
+        if (bad) {
+            usage_error("%s does not apply to an MD2 source (it is rebuilt as it is)", bad);
+            goto done;
+        }
+        if (a.normals && strcmp(a.normals, "smooth") != 0) {
+            usage_error("bad --normals '%s': smooth is the one kind", a.normals);
+            goto done;
+        }
+    } else {
+        const char *bad = a.normals ? "--normals" : a.glcmds ? "--glcmds" : NULL;
+        if (bad) {
+            usage_error("%s applies to MD2 sources only (a new model always gets normals and "
+                        "GL commands)", bad);
+            goto done;
+        }
+        if (kind == SRC_GLTF && (a.up || a.anim_name)) {
+            usage_error("%s applies to OBJ sources only", a.up ? "--up" : "--anim-name");
+            goto done;
+        }
+        if (kind == SRC_OBJ && a.num_anims) {
+            usage_error("%s", "--anim applies to glTF sources (an OBJ sequence is one animation: "
+                              "--anim-name names it)");
+            goto done;
+        }
+        if (a.up && strcmp(a.up, "y") != 0 && strcmp(a.up, "z") != 0) {
+            usage_error("bad --up '%s': y or z", a.up);
+            goto done;
+        }
+        if (a.palette && !a.pcx) {
+            usage_error("%s", "--palette needs --pcx (a PNG skin keeps its colours)");
+            goto done;
+        }
+        if (a.scale && a.height) {
+            usage_error("%s", "--scale and --height: one or the other");
+            goto done;
+        }
+        if (a.scale && (!tool_parse_double(a.scale, &d) || !(d > 0) || d > 1e30)) {
+            usage_error("bad --scale '%s': a number above 0", a.scale);
+            goto done;
+        }
+        if (a.height && (!tool_parse_double(a.height, &d) || !(d > 0) || d > 1e30)) {
+            usage_error("bad --height '%s': a number above 0", a.height);
+            goto done;
+        }
+        if (a.max_scene && !tool_parse_long(a.max_scene, 1, LONG_MAX, &max_scene)) {
+            usage_error("bad --max-scene '%s': a whole number of bytes, at least 1", a.max_scene);
+            goto done;
+        }
+        if (a.fps && (!tool_parse_double(a.fps, &d) || !(d > 0) || d > 1000)) {
+            usage_error("bad --fps '%s': a number above 0, at most 1000", a.fps);
+            goto done;
+        }
+        if (a.skin_size && !tool_parse_pair(a.skin_size, 32768, &w, &h)) {
+            usage_error("bad --skin-size '%s': WxH, each 1 to 32768", a.skin_size);
+            goto done;
+        }
+        if (a.skin_name && strlen(a.skin_name) >= MD2_SKIN_NAME_SIZE) {
+            usage_error("--skin-name '%s' is too long: under 64 bytes", a.skin_name);
+            goto done;
+        }
+    }
+    status = kind == SRC_MD2 ? import_md2(&a, profile) : import_scene(&a, kind, profile);
+done:
+    free(a.sources);
+    free(a.anims);
+    return status;
+}
