@@ -1,8 +1,8 @@
 /*
- * md2js: the WebAssembly face of libmd2 for examples/js/libmd2.mjs.
+ * md2js: the WebAssembly face of libmd2 for js/libmd2.mjs.
  *
  * The library's own functions that take only numbers and pointers are
- * exported as they are (the list is in examples/js/CMakeLists.txt); these
+ * exported as they are (the list is in js/build.mjs); these
  * wrappers cover the calls that take structs by pointer (options,
  * diagnostics, layouts, animations), so that the JavaScript side never
  * needs to know a struct's layout beyond the plain records it reads back
