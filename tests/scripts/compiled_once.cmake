@@ -1,0 +1,33 @@
+# No source file of the md2 command (tool/) or of an example (examples/) is
+# compiled by two targets, and the command is built from nothing under
+# examples/: code two programs share is a library both link.
+#   cmake -DDB=<build>/compile_commands.json -DSRC=<source dir> -P compiled_once.cmake
+# SPDX-License-Identifier: MIT
+cmake_minimum_required(VERSION 3.21)
+file(READ "${DB}" db)
+string(JSON n LENGTH "${db}")
+math(EXPR last "${n} - 1")
+set(seen "")
+set(bad "")
+foreach(i RANGE ${last})
+  string(JSON f GET "${db}" ${i} file)
+  string(JSON o GET "${db}" ${i} command)
+  string(REGEX REPLACE ".* -o ([^ ]+) .*" "\\1" o "${o}")
+  file(RELATIVE_PATH rel "${SRC}" "${f}")
+  if(NOT rel MATCHES "^(tool|examples)/")
+    continue()
+  endif()
+  if(rel IN_LIST seen)
+    list(APPEND bad "${rel} is compiled twice (again for ${o})")
+  endif()
+  list(APPEND seen "${rel}")
+  if(rel MATCHES "^examples/" AND o MATCHES "(^|/)(md2_tool[a-z_]*|md2_import_readers)\\.dir/")
+    list(APPEND bad "the command's ${o} is built from ${rel}, under examples/")
+  endif()
+endforeach()
+list(LENGTH seen count)
+if(bad)
+  list(JOIN bad "\n  " bad)
+  message(FATAL_ERROR "compiled_once: \n  ${bad}")
+endif()
+message("compiled_once: ${count} files of tool/ and examples/, each compiled by one target")
