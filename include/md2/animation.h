@@ -13,6 +13,7 @@
  *    animations of a 198-frame model), as constant data;
  *  - md2_parse_anm() and md2_parse_framegroups(): the side files of UFO:AI
  *    (.anm) and DarkPlaces (.framegroups), parsed from memory;
+ *    md2_write_anm() writes animations as an .anm text;
  *  - md2_player: the playback state of one instance (animation, play mode,
  *    rate, time, cross-fade, skin), kept apart from the shared model.
  *
@@ -178,6 +179,63 @@ MD2_API md2_result md2_anims_validate(const md2_anim *anims, size_t count,
 MD2_API md2_result md2_parse_anm(const char *text, size_t size,
                                  const md2_model *m, const md2_options *opts,
                                  md2_anim *out, size_t capacity, size_t *count);
+
+/** Writes anims[0..count) as the text of a UFO:AI animation file (.anm)
+ *  into out[0..capacity): the entries md2_parse_anm() reads back from it
+ *  are anims' names, first and last frames and rates, exactly (fps bit
+ *  for bit, but that a rate of -0 comes back as 0). loop is not written:
+ *  an .anm line has no such field, and the parser gives
+ *  md2_anim_loops(name).
+ *
+ *  The text is canonical, the one layout this function writes:
+ *   - one line an entry, in order: name, first, last, fps, separated by
+ *     one space, ending in LF (the last line too); nothing else: no byte
+ *     order mark, comment, blank line or CR; no entries, no bytes;
+ *   - the name as it is, but in double quotes when it is empty, contains
+ *     a space, tab, vertical tab or form feed or "//", or starts with '"'
+ *     or with a UTF-8 byte order mark (EF BB BF);
+ *   - first and last in decimal, without sign or leading zeros;
+ *   - fps as "0" for 0, else with the fewest significant digits (1 to
+ *     17) that md2_parse_anm() reads back as the same float, those digits
+ *     being the correctly rounded ones: without an exponent when the
+ *     value's decimal exponent X (fps = d.ddd * 10^X) is -4 to 8 ("10",
+ *     "12.5", "0.0001"), else as the digits with a '.' after the first
+ *     (when there are more) then 'e', '-' if X is negative, and X's
+ *     decimal digits ("1e9", "2.5e12", "1.5e-5").
+ *  So a canonical text comes back byte for byte through md2_parse_anm()
+ *  and md2_write_anm(), and any text md2_parse_anm() reads becomes its
+ *  canonical form.
+ *
+ *  Each entry is checked first; one that could not come back is refused:
+ *  reserved_ not zero; a name without its NUL in its 17 bytes, with a
+ *  control byte (below 0x20 but tab, vertical tab and form feed, or 0x7F),
+ *  or with a '"' where it needs quotes (see above); last before first; a
+ *  range past m's last frame when m is not NULL; fps NaN, infinite,
+ *  negative, between 0 and FLT_MIN (which md2_parse_anm() refuses) or so
+ *  small that the entry would last longer than FLT_MAX seconds.
+ *
+ *  Output: *size receives the length of the text in bytes (not counting
+ *  a NUL: none is written) whenever every entry can be written. Call with
+ *  out NULL and capacity 0 to learn it (result MD2_OK). When capacity is
+ *  smaller, nothing is written and the result is
+ *  MD2_ERR_BUFFER_TOO_SMALL.
+ *
+ *  Errors, each also described in *error when error is not NULL (for an
+ *  entry: section MD2_SECTION_SIDEFILE, index the entry, field "name",
+ *  "last" or "fps", and a message that names the entry by number and name
+ *  and says what is wrong): MD2_ERR_INVALID_ARGUMENT (size NULL, anims
+ *  NULL with count > 0, out NULL with capacity > 0, an entry that cannot
+ *  be written, an entry's or m's reserved_ not zero, checked before the
+ *  entries),
+ *  MD2_ERR_FRAME_RANGE (a range past m's frames),
+ *  MD2_ERR_BUFFER_TOO_SMALL. On error *size is 0 but for
+ *  MD2_ERR_BUFFER_TOO_SMALL. Never allocates; no locale dependence (the
+ *  digits come from snprintf, the decimal point is always '.');
+ *  thread-safe. */
+MD2_API md2_result md2_write_anm(const md2_anim *anims, size_t count,
+                                 const md2_model *m, char *out,
+                                 size_t capacity, size_t *size,
+                                 md2_diagnostic *error);
 
 /** Parses a DarkPlaces frame-group file (.framegroups) held in memory,
  *  with the conventions, options, output and errors of md2_parse_anm()
