@@ -8,10 +8,11 @@
  *     #include "md2_single.h"
  *
  * and #include "md2_single.h" alone wherever you call libmd2. It declares what
- * <md2/md2.h>, <md2/animation.h>, <md2/mesh.h>, <md2/skin.h>, <md2/tags.h> and
- * <md2/build.h> declare (README.md, docs/api.md); link with -lm where sqrtf
- * needs it. The implementation is the library compiled as one translation
- * unit: the same code, SIMD kernels included, and the same results.
+ * <md2/md2.h>, <md2/animation.h>, <md2/mesh.h>, <md2/skin.h>, <md2/tags.h>,
+ * <md2/bundle.h>, <md2/build.h> and <md2/simplify.h> declare (README.md,
+ * docs/api.md); link with -lm where sqrtf needs it. The implementation is
+ * the library compiled as one translation unit: the same code, SIMD kernels
+ * included, and the same results.
  *
  * SPDX-License-Identifier: MIT (see the LICENSE file of libmd2)
  */
@@ -172,7 +173,7 @@ typedef enum md2_warning {
     MD2_WARN_GLCMDS_TRAILING    = 1u << 9, /**< words after the GL list's 0: ignored -> MD2_ERR_BAD_GLCMDS */
     MD2_WARN_FRAME_TRANSFORM    = 1u << 10,/**< scale/translate NaN, infinite or beyond MD2_MAX_COORD: that axis set to 0 -> MD2_ERR_BAD_FRAME_TRANSFORM */
     MD2_WARN_ANIM_RATE_ZERO     = 1u << 11,/**< side file: an animation's rate is 0: it holds its first frame -> MD2_ERR_PARSE_SIDEFILE */
-    MD2_WARN_FRAME_COUNT        = 1u << 12,/**< a tag file or linked model has another frame count than its model: frames past its last are clamped (<md2/tags.h>) -> MD2_ERR_FRAME_RANGE */
+    MD2_WARN_FRAME_COUNT        = 1u << 12,/**< a tag file or linked model has another frame count than its model: frames past its last are clamped (<md2/tags.h>, <md2/animation.h>) -> MD2_ERR_FRAME_RANGE */
     /* The builder's warnings (<md2/build.h>, docs/build.md): raised by
      * md2_build() and md2_rebuild() only, never by a parser, so setting
      * them in md2_options.strict changes nothing there. */
@@ -520,6 +521,25 @@ MD2_API md2_glcmd_vertex md2_glcmd_get(const md2_glcmd *cmd, size_t i);
  *  MD2_NORMAL_FALLBACK, so the result is always a valid pointer. */
 MD2_API const float *md2_normal(unsigned index);
 
+/** The index (0 to 161) of the table normal nearest to the direction
+ *  (x, y, z): the exact arg-max of the dot product with md2_normal(i),
+ *  ties to the lower index. The direction need not be unit length. A zero,
+ *  NaN or infinite direction (any component) gives MD2_NORMAL_FALLBACK.
+ *
+ *  Exact means this computation, the same on every host (x87 included):
+ *  the direction is scaled by the power of two that puts its largest
+ *  magnitude in [1, 2), each component rounded to float (exact unless it
+ *  falls below FLT_MIN); each dot product is (x * nx + y * ny) + z * nz
+ *  in float, every product and sum rounded to nearest once; the answer is
+ *  the smallest i with the largest of them. So a table entry maps to its
+ *  own index, also scaled by any positive factor that leaves its non-zero
+ *  components normal floats, and scaling a direction by a power of two
+ *  that keeps its components exact changes nothing. In the default
+ *  floating-point environment (round to nearest, subnormals kept). The
+ *  builder (<md2/build.h>) maps normals to the table with it.
+ *  Thread-safe, no allocation: about three dot products a call, not 162. */
+MD2_API unsigned md2_normal_nearest(float x, float y, float z);
+
 /** Interpolates keyframes frame_a and frame_b at t in [0,1]:
  *    p = (1 - t) * (scale_a * v_a + translate_a) + t * (scale_b * v_b + translate_b)
  *  written as 3 floats per vertex to positions, every position_stride bytes
@@ -557,6 +577,13 @@ MD2_API md2_result md2_decode_frame(const md2_model *m, uint32_t frame,
  *  and max[3]. Errors: MD2_ERR_INVALID_ARGUMENT, MD2_ERR_FRAME_RANGE. */
 MD2_API md2_result md2_frame_bounds(const md2_model *m, uint32_t frame,
                                     float min[3], float max[3]);
+
+/** Each frame's scale[3] then translate[3], 6 floats a frame, into
+ *  out[0 .. 6 * m->num_frames): what a shader needs to decode the frames'
+ *  bytes (md2_mesh_morph_data(), <md2/mesh.h>) as md2_lerp() does.
+ *  Errors: MD2_ERR_INVALID_ARGUMENT. Never allocates; thread-safe on a
+ *  shared model. */
+MD2_API md2_result md2_frame_transforms(const md2_model *m, float *out);
 
 /* ------------------------------------------------------------------------ */
 /* Writing                                                                   */
@@ -630,7 +657,10 @@ MD2_API const char *md2_version_string(void);
  *    (.anm) and DarkPlaces (.framegroups), parsed from memory;
  *    md2_write_anm() writes animations as an .anm text;
  *  - md2_player: the playback state of one instance (animation, play mode,
- *    rate, time, cross-fade, skin), kept apart from the shared model.
+ *    rate, time, cross-fade, skin), kept apart from the shared model;
+ *  - linked models: md2_player_pose_linked() and md2_player_bounds_linked()
+ *    pose other models (a weapon) with a player's frames, and
+ *    md2_linked_check() checks their frame counts.
  *
  * Memory: nothing declared here allocates. Every function writes into
  * buffers and structs the caller owns; md2_player is fixed-size opaque
@@ -1041,6 +1071,57 @@ MD2_API uint32_t md2_player_skin(const md2_player *p);
 MD2_API const char *md2_player_skin_name(const md2_player *p,
                                          const md2_model *m);
 
+/* ------------------------------------------------------------------------ */
+/* Linked models                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* Quake II draws a player's weapon model with the player's frames (frame a,
+ * frame b, t), frame for frame: one md2_player drives them all.
+ * md2_player_pose_linked() poses any model with a player's frames, clamped
+ * to that model's frames, and md2_linked_check() reports frame counts that
+ * differ (docs/animation.md, "Linked models"). libmd2 1.0 declared them in
+ * <md2/tags.h>, which includes this header. */
+
+/** Checks models that one player drives with the frames of model driver
+ *  (a Quake II player's body, head and weapon): each linked[i] whose
+ *  num_frames differs from the driver's is the quirk MD2_WARN_FRAME_COUNT,
+ *  reported to opts->on_warning (section MD2_SECTION_FRAMES, field
+ *  "num_frames", index i), or, with that flag in opts->strict, the error
+ *  MD2_ERR_FRAME_RANGE described in opts->error (the first such model).
+ *  md2_player_pose_linked() and md2_player_bounds_linked() then clamp the
+ *  frames past such a model's last to its last. opts may be NULL.
+ *  Errors: MD2_ERR_INVALID_ARGUMENT (driver NULL, linked NULL with count >
+ *  0, a NULL entry), MD2_ERR_FRAME_RANGE (strict). Never allocates;
+ *  thread-safe. */
+MD2_API md2_result md2_linked_check(const md2_model *driver,
+                                    const md2_model *const *linked,
+                                    size_t count, const md2_options *opts);
+
+/** md2_player_pose() for a model linked to the player's model: the same
+ *  pose, buffers and cross-fade, with every frame number the player shows
+ *  (frame_a, frame_b, from_a, from_b) clamped to m's last frame. A
+ *  cross-fade whose two poses are then one and the same pose is shown as
+ *  that pose exactly, not blended with itself, so a one-frame model (a
+ *  static weapon) always shows its frame, bit for bit. Otherwise the
+ *  result is md2_player_pose()'s with the clamped frames, bit for bit
+ *  (for a model that has all the frames: md2_player_pose()'s).
+ *  Errors (nothing written): MD2_ERR_INVALID_ARGUMENT (NULL p, m or
+ *  positions, bad stride, a model without frames, a frame without
+ *  vertices). Never allocates; thread-safe on a shared model. */
+MD2_API md2_result md2_player_pose_linked(const md2_player *p,
+                                          const md2_model *m, float *positions,
+                                          size_t position_stride,
+                                          float *normals, size_t normal_stride);
+
+/** md2_player_bounds() with the frames clamped (and a fade between one
+ *  pose and itself shown as that pose) as md2_player_pose_linked() does:
+ *  a box that contains that pose. Errors:
+ *  MD2_ERR_INVALID_ARGUMENT (a NULL argument, a model without frames or
+ *  vertices). Never allocates; thread-safe on a shared model. */
+MD2_API md2_result md2_player_bounds_linked(const md2_player *p,
+                                            const md2_model *m, float min[3],
+                                            float max[3]);
+
 #ifdef __cplusplus
 }
 #endif
@@ -1217,16 +1298,12 @@ MD2_API size_t md2_mesh_morph_size(const md2_mesh *mesh, const md2_model *m);
  *  a vertex (x, y, z, normal index), frame after frame: vertex i of frame f
  *  at byte 4 * (f * num_vertices + i). Normal indices of 162 and more are
  *  written as MD2_NORMAL_FALLBACK, so a shader's table lookup stays inside
- *  the table. With md2_frame_transforms() and the normal table
- *  (md2_normal(0) points to all 162 * 3 floats) the GPU holds what the file
- *  holds. Errors: MD2_ERR_INVALID_ARGUMENT, MD2_ERR_BUFFER_TOO_SMALL.
+ *  the table. With md2_frame_transforms() (<md2/md2.h>) and the normal
+ *  table (md2_normal(0) points to all 162 * 3 floats) the GPU holds what
+ *  the file holds. Errors: MD2_ERR_INVALID_ARGUMENT, MD2_ERR_BUFFER_TOO_SMALL.
  *  Never allocates. */
 MD2_API md2_result md2_mesh_morph_data(const md2_mesh *mesh, const md2_model *m,
                                        void *out, size_t capacity);
-
-/** Each frame's scale[3] then translate[3], 6 floats a frame, into
- *  out[0 .. 6 * m->num_frames). Errors: MD2_ERR_INVALID_ARGUMENT. */
-MD2_API md2_result md2_frame_transforms(const md2_model *m, float *out);
 
 /** The plain float variant for simple engines: positions (3 floats) and
  *  table normals (3 floats) of frames first .. first + count - 1, every
@@ -1526,9 +1603,8 @@ MD2_API md2_result md2_skin_find(const char *model_path, const char *skin_name,
 
 /* ==== include/md2/tags.h ==== */
 /*
- * libmd2 - attachments: UFO:AI tag files, tag matrices, models attached to
- * models, linked models driven by one player, and a model loaded with its
- * side files in one call.
+ * libmd2 - attachments: UFO:AI tag files, tag matrices and models attached
+ * to models.
  *
  * SPDX-License-Identifier: MIT
  *
@@ -1543,13 +1619,14 @@ MD2_API md2_result md2_skin_find(const char *model_path, const char *skin_name,
  *    4x4 matrix; md2_player_tag() gives the tag matrix of what a player
  *    shows, cross-fades included; md2_attach() puts a child model at a tag.
  *  - linked models: Quake II draws a player's weapon model with the
- *    player's frames (frame a, frame b, t), frame for frame. One md2_player
- *    drives them all: md2_player_pose_linked() poses any model with a
- *    player's frames, clamped to that model's frames, and
- *    md2_linked_check() reports frame counts that differ.
+ *    player's frames, frame for frame. md2_player_pose_linked(),
+ *    md2_player_bounds_linked() and md2_linked_check() are player calls,
+ *    declared in <md2/animation.h>, which this header includes.
  *
- * md2_bundle_load() and md2_bundle_load_file() load a model and the side
- * files found beside it (.anm, .framegroups, .tag) in one call.
+ * This header also includes <md2/bundle.h>: md2_bundle_load() and
+ * md2_bundle_load_file() load a model and the side files found beside it
+ * (.anm, .framegroups, .tag) in one call. (libmd2 1.0 declared both groups
+ * here; a program that includes only this header still gets them.)
  *
  * Conventions (docs/animation.md, "Tags"): a tag matrix is a column-major
  * 4x4 matrix (OpenGL order, 16 floats, element (row r, column c) at
@@ -1560,17 +1637,174 @@ MD2_API md2_result md2_skin_find(const char *model_path, const char *skin_name,
  * along column 0, its y along column 1 and its z along column 2, in the
  * parent model's coordinates (Quake units, X forward, Y left, Z up).
  *
- * Memory: md2_tags_parse() makes one allocation per tag file,
- * md2_bundle_load() one per file it reads (freed before it returns) plus
- * the model, the tags and the bundle; everything else writes into caller
- * buffers and never allocates.
+ * Memory: md2_tags_parse() makes one allocation per tag file; everything
+ * else declared here writes into caller buffers and never allocates.
  *
- * Thread safety: no global state. Parsed tags, models and bundles are
- * immutable; any number of threads may read them at the same time.
+ * Thread safety: no global state. Parsed tags are immutable; any number of
+ * threads may read them at the same time.
  */
 #ifndef MD2_TAGS_H
 #define MD2_TAGS_H
 
+/*
+ * libmd2 - a model and its side files in one call: the bundle loader.
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * Overview
+ * --------
+ * md2_bundle_load() loads a model and the side files found beside it, all
+ * through one read callback (a folder, an archive, memory):
+ * the animations of its UFO:AI .anm or DarkPlaces .framegroups file (else
+ * from its frame names) and the tags of its UFO:AI .tag file.
+ * md2_bundle_load_file() does it from the file system, and
+ * md2_bundle_load_stream() reads the model as a stream. One
+ * md2_bundle_free() releases it all (docs/animation.md, "A model and its
+ * side files in one call").
+ *
+ * The bundle's tags are an md2_tags, which this header only names (so that
+ * it needs no more than <md2/animation.h>): include <md2/tags.h>, which
+ * includes this header, to read them or to pass them to md2_tag_lerp() and
+ * md2_player_tag(). (libmd2 1.0 declared all of this in <md2/tags.h>.)
+ *
+ * Memory: md2_bundle_load() makes one allocation per file it reads (freed
+ * before it returns) plus the model, the tags and the bundle.
+ *
+ * Thread safety: no global state. A bundle is immutable; any number of
+ * threads may read it at the same time.
+ */
+#ifndef MD2_BUNDLE_H
+#define MD2_BUNDLE_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Parsed tags: a UFO:AI .tag file, declared in <md2/tags.h>, which
+ *  includes this header. The struct is complete only there; here it is a
+ *  name, which is all a bundle needs. */
+typedef struct md2_tags md2_tags;
+
+/** Returned by an md2_file_fn: there is no file at that path. */
+#define MD2_FILE_MISSING ((size_t)-1)
+/** Returned by an md2_file_fn: the file exists but cannot be read. */
+#define MD2_FILE_ERROR ((size_t)-2)
+
+/** Reads whole files for md2_bundle_load(), from a folder, an archive or
+ *  memory. Called twice per file: first with dst NULL and capacity the
+ *  largest size the library accepts (it may stop counting there and return
+ *  any larger value), to learn the file's size in bytes; then, with that
+ *  many bytes at dst, to copy the file into dst and return its size again.
+ *  Returns MD2_FILE_MISSING if there is no file at path and MD2_FILE_ERROR
+ *  if it cannot be read. path is NUL-terminated and valid during the call. */
+typedef size_t (*md2_file_fn)(void *user, const char *path, void *dst,
+                              size_t capacity);
+
+/** Where a bundle's animations come from. */
+typedef enum md2_anim_source {
+    MD2_ANIMS_FROM_NAMES = 0,    /**< md2_anims_from_names(): no side file */
+    MD2_ANIMS_FROM_ANM,          /**< the UFO:AI .anm file */
+    MD2_ANIMS_FROM_FRAMEGROUPS   /**< the DarkPlaces .framegroups file */
+} md2_anim_source;
+
+/** md2_bundle.files: which side files were found and loaded. */
+#define MD2_BUNDLE_ANM 1u
+#define MD2_BUNDLE_FRAMEGROUPS 2u
+#define MD2_BUNDLE_TAG 4u
+
+/** A model loaded with its side files: one md2_bundle_free() releases it
+ *  all. Immutable. Output only: no function reads a bundle back but
+ *  md2_bundle_free() (its model, anims and tags are checked like any
+ *  other, and have their reserved_ zero). */
+typedef struct md2_bundle {
+    const md2_model *model;      /**< the model (never NULL) */
+    const md2_anim *anims;       /**< num_anims animations (NULL if none) */
+    size_t num_anims;
+    md2_anim_source anim_source; /**< where anims come from */
+    const md2_tags *tags;        /**< the .tag file (<md2/tags.h>), or NULL without one */
+    uint32_t files;              /**< MD2_BUNDLE_* flags of the side files read */
+    uint32_t warnings;           /**< md2_warning flags raised by any of the files */
+    md2_allocator allocator_;    /**< private: how the bundle is freed */
+    uintptr_t reserved_[4];      /**< written as zero: room for new fields (output only: not checked) */
+} md2_bundle;
+
+/** Loads the model at model_path and the side files beside it, all read
+ *  through read(user, ...), and stores in *out a bundle the caller owns
+ *  (md2_bundle_free()). The side files have the model's path with its
+ *  extension (the last '.' and what follows, unless that '.' starts the
+ *  file name; none: added) replaced by ".anm", ".framegroups" and ".tag",
+ *  in upper case (".ANM", ...) when the model's extension has letters and
+ *  all of them are upper case ("BODY.MD2"). '/' and '\\' both separate
+ *  directories.
+ *  What is loaded: the model (md2_parse()); the animations from the .anm
+ *  file if there is one, else from the .framegroups file if there is one
+ *  (the other is then not read), else from the frame names, with ranges
+ *  checked against the model; the tags from the .tag file if there is one
+ *  (md2_tags_parse()), checked against the model's frame count
+ *  (md2_tags_check()). A side file that is missing is fine; one that is
+ *  there but cannot be read or parsed is an error, in lenient and strict
+ *  mode alike (its quirks follow opts as usual).
+ *  opts (may be NULL) applies to every file: allocator, limits (each
+ *  file's size, asked before it is read, against max_file_size, or
+ *  MD2_MAX_DATA_SIZE without one), strict,
+ *  error and on_warning; messages of errors and warnings start with the
+ *  file's path ("soldier.anm: line 3, column 9: ..."), and the other
+ *  fields are the parser's.
+ *  Errors: MD2_ERR_INVALID_ARGUMENT (model_path, read or out NULL);
+ *  MD2_ERR_IO (the model is missing, a file cannot be read, or a file's
+ *  size changed between the two calls; field "path"); any error of the
+ *  parsers; MD2_ERR_LIMIT_EXCEEDED; MD2_ERR_OUT_OF_MEMORY. On error *out is
+ *  NULL and nothing leaks. Thread-safe if read is. */
+MD2_API md2_result md2_bundle_load(const char *model_path, md2_file_fn read,
+                                   void *user, const md2_options *opts,
+                                   md2_bundle **out);
+
+/** md2_bundle_load() from the file system, through the C library's fopen
+ *  and fread, with the model read as md2_load_file() reads it (the header
+ *  first, bounded, one pass: md2_bundle_load_stream()): a file that fopen
+ *  cannot open because it does not exist
+ *  (ENOENT) is missing; any other failure to open or read is MD2_ERR_IO,
+ *  and its message ends with the operating system's reason, in
+ *  md2_load_file()'s words ("x.tag: the file exists but cannot be read:
+ *  is a directory"). */
+MD2_API md2_result md2_bundle_load_file(const char *model_path,
+                                        const md2_options *opts,
+                                        md2_bundle **out);
+
+/** The reason a read callback failed, for messages ("is a directory");
+ *  called with the callback's user pointer right after it failed. */
+typedef const char *(*md2_why_fn)(void *user);
+
+/** md2_bundle_load() with the model read as a stream, through
+ *  read_model(model_user, ...), the way md2_load_stream() reads it: the
+ *  68-byte header first (a stream that is not an MD2 file is refused after
+ *  it), then only as far as the header describes (plus one byte, to learn
+ *  whether more follows), in one pass: pipes work, and a huge file costs
+ *  what its model needs. The side files beside model_path are read through
+ *  read(user, ...) as md2_bundle_load() reads them. why (may be NULL) says
+ *  why a call failed: why(user) after read returned MD2_FILE_ERROR,
+ *  why(model_user) after read_model returned MD2_READ_ERROR; its text ends
+ *  the message ("body.tag: the file exists but cannot be read: is a
+ *  directory"). Messages start with model_path as md2_bundle_load()'s do.
+ *  Errors: those of md2_bundle_load() (MD2_ERR_INVALID_ARGUMENT also for
+ *  read_model NULL) and of md2_load_stream(). Thread-safe if the callbacks
+ *  are. */
+MD2_API md2_result md2_bundle_load_stream(const char *model_path,
+                                          md2_read_fn read_model,
+                                          void *model_user, md2_file_fn read,
+                                          void *user, md2_why_fn why,
+                                          const md2_options *opts,
+                                          md2_bundle **out);
+
+/** Releases a bundle and everything in it. NULL is a no-op. */
+MD2_API void md2_bundle_free(md2_bundle *bundle);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MD2_BUNDLE_H */
 
 #ifdef __cplusplus
 extern "C" {
@@ -1626,8 +1860,10 @@ typedef struct md2_tag_name {
  *  rest zero) for md2_tags_write(), md2_tag_lerp() and md2_player_tag();
  *  such tags must not be passed to md2_tags_free(). Every function that
  *  reads tags refuses them when reserved_ is not zero
- *  (MD2_ERR_INVALID_ARGUMENT, or the answer for NULL). */
-typedef struct md2_tags {
+ *  (MD2_ERR_INVALID_ARGUMENT, or the answer for NULL).
+ *  (The typedef md2_tags is in <md2/bundle.h>, included above: a bundle
+ *  holds tags.) */
+struct md2_tags {
     md2_tag_header header;      /**< the header as read (zero in hand-made tags) */
     size_t num_tags;            /**< at least 1 in a parsed file */
     size_t num_frames;          /**< at least 1 in a parsed file */
@@ -1636,7 +1872,7 @@ typedef struct md2_tags {
     uint32_t warnings;          /**< md2_warning flags raised while parsing */
     md2_allocator allocator_;   /**< private: how the tags are freed */
     uintptr_t reserved_[4];     /**< must be zero: room for new fields (zero in parsed tags; checked: "md2_tags.reserved_[i]") */
-} md2_tags;
+};
 
 /** Validates a UFO:AI tag file held in memory (size bytes at data) and, on
  *  success, stores in *out new tags that the caller owns and releases with
@@ -1779,168 +2015,6 @@ MD2_API md2_result md2_player_tag(const md2_player *p, const md2_tags *tags,
 MD2_API md2_result md2_attach(const float parent[16], const float tag[16],
                               float child[16]);
 
-/* ------------------------------------------------------------------------ */
-/* Linked models                                                             */
-/* ------------------------------------------------------------------------ */
-
-/** Checks models that one player drives with the frames of model driver
- *  (a Quake II player's body, head and weapon): each linked[i] whose
- *  num_frames differs from the driver's is the quirk MD2_WARN_FRAME_COUNT,
- *  reported to opts->on_warning (section MD2_SECTION_FRAMES, field
- *  "num_frames", index i), or, with that flag in opts->strict, the error
- *  MD2_ERR_FRAME_RANGE described in opts->error (the first such model).
- *  md2_player_pose_linked() and md2_player_bounds_linked() then clamp the
- *  frames past such a model's last to its last. opts may be NULL.
- *  Errors: MD2_ERR_INVALID_ARGUMENT (driver NULL, linked NULL with count >
- *  0, a NULL entry), MD2_ERR_FRAME_RANGE (strict). Never allocates;
- *  thread-safe. */
-MD2_API md2_result md2_linked_check(const md2_model *driver,
-                                    const md2_model *const *linked,
-                                    size_t count, const md2_options *opts);
-
-/** md2_player_pose() for a model linked to the player's model: the same
- *  pose, buffers and cross-fade, with every frame number the player shows
- *  (frame_a, frame_b, from_a, from_b) clamped to m's last frame. A
- *  cross-fade whose two poses are then one and the same pose is shown as
- *  that pose exactly, not blended with itself, so a one-frame model (a
- *  static weapon) always shows its frame, bit for bit. Otherwise the
- *  result is md2_player_pose()'s with the clamped frames, bit for bit
- *  (for a model that has all the frames: md2_player_pose()'s).
- *  Errors (nothing written): MD2_ERR_INVALID_ARGUMENT (NULL p, m or
- *  positions, bad stride, a model without frames, a frame without
- *  vertices). Never allocates; thread-safe on a shared model. */
-MD2_API md2_result md2_player_pose_linked(const md2_player *p,
-                                          const md2_model *m, float *positions,
-                                          size_t position_stride,
-                                          float *normals, size_t normal_stride);
-
-/** md2_player_bounds() with the frames clamped (and a fade between one
- *  pose and itself shown as that pose) as md2_player_pose_linked() does:
- *  a box that contains that pose. Errors:
- *  MD2_ERR_INVALID_ARGUMENT (a NULL argument, a model without frames or
- *  vertices). Never allocates; thread-safe on a shared model. */
-MD2_API md2_result md2_player_bounds_linked(const md2_player *p,
-                                            const md2_model *m, float min[3],
-                                            float max[3]);
-
-/* ------------------------------------------------------------------------ */
-/* A model and its side files in one call                                    */
-/* ------------------------------------------------------------------------ */
-
-/** Returned by an md2_file_fn: there is no file at that path. */
-#define MD2_FILE_MISSING ((size_t)-1)
-/** Returned by an md2_file_fn: the file exists but cannot be read. */
-#define MD2_FILE_ERROR ((size_t)-2)
-
-/** Reads whole files for md2_bundle_load(), from a folder, an archive or
- *  memory. Called twice per file: first with dst NULL and capacity the
- *  largest size the library accepts (it may stop counting there and return
- *  any larger value), to learn the file's size in bytes; then, with that
- *  many bytes at dst, to copy the file into dst and return its size again.
- *  Returns MD2_FILE_MISSING if there is no file at path and MD2_FILE_ERROR
- *  if it cannot be read. path is NUL-terminated and valid during the call. */
-typedef size_t (*md2_file_fn)(void *user, const char *path, void *dst,
-                              size_t capacity);
-
-/** Where a bundle's animations come from. */
-typedef enum md2_anim_source {
-    MD2_ANIMS_FROM_NAMES = 0,    /**< md2_anims_from_names(): no side file */
-    MD2_ANIMS_FROM_ANM,          /**< the UFO:AI .anm file */
-    MD2_ANIMS_FROM_FRAMEGROUPS   /**< the DarkPlaces .framegroups file */
-} md2_anim_source;
-
-/** md2_bundle.files: which side files were found and loaded. */
-#define MD2_BUNDLE_ANM 1u
-#define MD2_BUNDLE_FRAMEGROUPS 2u
-#define MD2_BUNDLE_TAG 4u
-
-/** A model loaded with its side files: one md2_bundle_free() releases it
- *  all. Immutable. Output only: no function reads a bundle back but
- *  md2_bundle_free() (its model, anims and tags are checked like any
- *  other, and have their reserved_ zero). */
-typedef struct md2_bundle {
-    const md2_model *model;      /**< the model (never NULL) */
-    const md2_anim *anims;       /**< num_anims animations (NULL if none) */
-    size_t num_anims;
-    md2_anim_source anim_source; /**< where anims come from */
-    const md2_tags *tags;        /**< the .tag file, or NULL without one */
-    uint32_t files;              /**< MD2_BUNDLE_* flags of the side files read */
-    uint32_t warnings;           /**< md2_warning flags raised by any of the files */
-    md2_allocator allocator_;    /**< private: how the bundle is freed */
-    uintptr_t reserved_[4];      /**< written as zero: room for new fields (output only: not checked) */
-} md2_bundle;
-
-/** Loads the model at model_path and the side files beside it, all read
- *  through read(user, ...), and stores in *out a bundle the caller owns
- *  (md2_bundle_free()). The side files have the model's path with its
- *  extension (the last '.' and what follows, unless that '.' starts the
- *  file name; none: added) replaced by ".anm", ".framegroups" and ".tag",
- *  in upper case (".ANM", ...) when the model's extension has letters and
- *  all of them are upper case ("BODY.MD2"). '/' and '\\' both separate
- *  directories.
- *  What is loaded: the model (md2_parse()); the animations from the .anm
- *  file if there is one, else from the .framegroups file if there is one
- *  (the other is then not read), else from the frame names, with ranges
- *  checked against the model; the tags from the .tag file if there is one
- *  (md2_tags_parse()), checked against the model's frame count
- *  (md2_tags_check()). A side file that is missing is fine; one that is
- *  there but cannot be read or parsed is an error, in lenient and strict
- *  mode alike (its quirks follow opts as usual).
- *  opts (may be NULL) applies to every file: allocator, limits (each
- *  file's size, asked before it is read, against max_file_size, or
- *  MD2_MAX_DATA_SIZE without one), strict,
- *  error and on_warning; messages of errors and warnings start with the
- *  file's path ("soldier.anm: line 3, column 9: ..."), and the other
- *  fields are the parser's.
- *  Errors: MD2_ERR_INVALID_ARGUMENT (model_path, read or out NULL);
- *  MD2_ERR_IO (the model is missing, a file cannot be read, or a file's
- *  size changed between the two calls; field "path"); any error of the
- *  parsers; MD2_ERR_LIMIT_EXCEEDED; MD2_ERR_OUT_OF_MEMORY. On error *out is
- *  NULL and nothing leaks. Thread-safe if read is. */
-MD2_API md2_result md2_bundle_load(const char *model_path, md2_file_fn read,
-                                   void *user, const md2_options *opts,
-                                   md2_bundle **out);
-
-/** md2_bundle_load() from the file system, through the C library's fopen
- *  and fread, with the model read as md2_load_file() reads it (the header
- *  first, bounded, one pass: md2_bundle_load_stream()): a file that fopen
- *  cannot open because it does not exist
- *  (ENOENT) is missing; any other failure to open or read is MD2_ERR_IO,
- *  and its message ends with the operating system's reason, in
- *  md2_load_file()'s words ("x.tag: the file exists but cannot be read:
- *  is a directory"). */
-MD2_API md2_result md2_bundle_load_file(const char *model_path,
-                                        const md2_options *opts,
-                                        md2_bundle **out);
-
-/** The reason a read callback failed, for messages ("is a directory");
- *  called with the callback's user pointer right after it failed. */
-typedef const char *(*md2_why_fn)(void *user);
-
-/** md2_bundle_load() with the model read as a stream, through
- *  read_model(model_user, ...), the way md2_load_stream() reads it: the
- *  68-byte header first (a stream that is not an MD2 file is refused after
- *  it), then only as far as the header describes (plus one byte, to learn
- *  whether more follows), in one pass: pipes work, and a huge file costs
- *  what its model needs. The side files beside model_path are read through
- *  read(user, ...) as md2_bundle_load() reads them. why (may be NULL) says
- *  why a call failed: why(user) after read returned MD2_FILE_ERROR,
- *  why(model_user) after read_model returned MD2_READ_ERROR; its text ends
- *  the message ("body.tag: the file exists but cannot be read: is a
- *  directory"). Messages start with model_path as md2_bundle_load()'s do.
- *  Errors: those of md2_bundle_load() (MD2_ERR_INVALID_ARGUMENT also for
- *  read_model NULL) and of md2_load_stream(). Thread-safe if the callbacks
- *  are. */
-MD2_API md2_result md2_bundle_load_stream(const char *model_path,
-                                          md2_read_fn read_model,
-                                          void *model_user, md2_file_fn read,
-                                          void *user, md2_why_fn why,
-                                          const md2_options *opts,
-                                          md2_bundle **out);
-
-/** Releases a bundle and everything in it. NULL is a no-op. */
-MD2_API void md2_bundle_free(md2_bundle *bundle);
-
 #ifdef __cplusplus
 }
 #endif
@@ -1978,28 +2052,6 @@ MD2_API void md2_bundle_free(md2_bundle *bundle);
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ------------------------------------------------------------------------ */
-/* Normals                                                                   */
-/* ------------------------------------------------------------------------ */
-
-/** The index (0 to 161) of the table normal nearest to the direction
- *  (x, y, z): the exact arg-max of the dot product with md2_normal(i),
- *  ties to the lower index. The direction need not be unit length. A zero,
- *  NaN or infinite direction (any component) gives MD2_NORMAL_FALLBACK.
- *
- *  Exact means this computation, the same on every host (x87 included):
- *  the direction is scaled by the power of two that puts its largest
- *  magnitude in [1, 2), each component rounded to float (exact unless it
- *  falls below FLT_MIN); each dot product is (x * nx + y * ny) + z * nz
- *  in float, every product and sum rounded to nearest once; the answer is
- *  the smallest i with the largest of them. So a table entry maps to its
- *  own index, also scaled by any positive factor that leaves its non-zero
- *  components normal floats, and scaling a direction by a power of two
- *  that keeps its components exact changes nothing. In the default
- *  floating-point environment (round to nearest, subnormals kept).
- *  Thread-safe, no allocation: about three dot products a call, not 162. */
-MD2_API unsigned md2_normal_nearest(float x, float y, float z);
 
 /* ------------------------------------------------------------------------ */
 /* Building                                                                  */
@@ -2306,7 +2358,8 @@ MD2_API void md2_lod_free(md2_lod *lod);
  *   3 pose.h, pose_rows.h        pose jobs and their kernels
  *   4 player.h                   players (<md2/animation.h>)
  *   5 (<md2/mesh.h>)             meshes: no private header of their own
- *   6 attach.h                   tags and attachments (<md2/tags.h>)
+ *   6 attach.h                   tags and attachments (<md2/tags.h>,
+ *                                <md2/bundle.h>)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -9099,7 +9152,7 @@ const float *md2_normal(unsigned index)
  * md2_normal_nearest(): the table normal nearest to a direction, exactly,
  * at the cost of three dot products instead of 162.
  *
- * What "exactly" means (the contract in <md2/build.h>): the direction is
+ * What "exactly" means (the contract in <md2/md2.h>): the direction is
  * scaled by the power of two that puts its largest component's magnitude
  * in [1, 2), each component rounded to float; then dot_i = (x * nx + y * ny)
  * + z * nz for each table normal n = md2_normal(i), every product and sum
@@ -13234,6 +13287,7 @@ md2_result md2_attach(const float parent[16], const float tag[16], float child[1
  *
  * SPDX-License-Identifier: MIT
  */
+
 
 #include <errno.h>
 #include <stdio.h>

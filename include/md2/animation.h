@@ -15,7 +15,10 @@
  *    (.anm) and DarkPlaces (.framegroups), parsed from memory;
  *    md2_write_anm() writes animations as an .anm text;
  *  - md2_player: the playback state of one instance (animation, play mode,
- *    rate, time, cross-fade, skin), kept apart from the shared model.
+ *    rate, time, cross-fade, skin), kept apart from the shared model;
+ *  - linked models: md2_player_pose_linked() and md2_player_bounds_linked()
+ *    pose other models (a weapon) with a player's frames, and
+ *    md2_linked_check() checks their frame counts.
  *
  * Memory: nothing declared here allocates. Every function writes into
  * buffers and structs the caller owns; md2_player is fixed-size opaque
@@ -426,6 +429,57 @@ MD2_API uint32_t md2_player_skin(const md2_player *p);
  *  p or m is NULL or the index is not below m->num_skins. */
 MD2_API const char *md2_player_skin_name(const md2_player *p,
                                          const md2_model *m);
+
+/* ------------------------------------------------------------------------ */
+/* Linked models                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* Quake II draws a player's weapon model with the player's frames (frame a,
+ * frame b, t), frame for frame: one md2_player drives them all.
+ * md2_player_pose_linked() poses any model with a player's frames, clamped
+ * to that model's frames, and md2_linked_check() reports frame counts that
+ * differ (docs/animation.md, "Linked models"). libmd2 1.0 declared them in
+ * <md2/tags.h>, which includes this header. */
+
+/** Checks models that one player drives with the frames of model driver
+ *  (a Quake II player's body, head and weapon): each linked[i] whose
+ *  num_frames differs from the driver's is the quirk MD2_WARN_FRAME_COUNT,
+ *  reported to opts->on_warning (section MD2_SECTION_FRAMES, field
+ *  "num_frames", index i), or, with that flag in opts->strict, the error
+ *  MD2_ERR_FRAME_RANGE described in opts->error (the first such model).
+ *  md2_player_pose_linked() and md2_player_bounds_linked() then clamp the
+ *  frames past such a model's last to its last. opts may be NULL.
+ *  Errors: MD2_ERR_INVALID_ARGUMENT (driver NULL, linked NULL with count >
+ *  0, a NULL entry), MD2_ERR_FRAME_RANGE (strict). Never allocates;
+ *  thread-safe. */
+MD2_API md2_result md2_linked_check(const md2_model *driver,
+                                    const md2_model *const *linked,
+                                    size_t count, const md2_options *opts);
+
+/** md2_player_pose() for a model linked to the player's model: the same
+ *  pose, buffers and cross-fade, with every frame number the player shows
+ *  (frame_a, frame_b, from_a, from_b) clamped to m's last frame. A
+ *  cross-fade whose two poses are then one and the same pose is shown as
+ *  that pose exactly, not blended with itself, so a one-frame model (a
+ *  static weapon) always shows its frame, bit for bit. Otherwise the
+ *  result is md2_player_pose()'s with the clamped frames, bit for bit
+ *  (for a model that has all the frames: md2_player_pose()'s).
+ *  Errors (nothing written): MD2_ERR_INVALID_ARGUMENT (NULL p, m or
+ *  positions, bad stride, a model without frames, a frame without
+ *  vertices). Never allocates; thread-safe on a shared model. */
+MD2_API md2_result md2_player_pose_linked(const md2_player *p,
+                                          const md2_model *m, float *positions,
+                                          size_t position_stride,
+                                          float *normals, size_t normal_stride);
+
+/** md2_player_bounds() with the frames clamped (and a fade between one
+ *  pose and itself shown as that pose) as md2_player_pose_linked() does:
+ *  a box that contains that pose. Errors:
+ *  MD2_ERR_INVALID_ARGUMENT (a NULL argument, a model without frames or
+ *  vertices). Never allocates; thread-safe on a shared model. */
+MD2_API md2_result md2_player_bounds_linked(const md2_player *p,
+                                            const md2_model *m, float min[3],
+                                            float max[3]);
 
 #ifdef __cplusplus
 }
