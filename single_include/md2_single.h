@@ -8,10 +8,11 @@
  *     #include "md2_single.h"
  *
  * and #include "md2_single.h" alone wherever you call libmd2. It declares what
- * <md2/md2.h>, <md2/animation.h>, <md2/mesh.h>, <md2/skin.h>, <md2/tags.h> and
- * <md2/build.h> declare (README.md, docs/api.md); link with -lm where sqrtf
- * needs it. The implementation is the library compiled as one translation
- * unit: the same code, SIMD kernels included, and the same results.
+ * <md2/md2.h>, <md2/animation.h>, <md2/mesh.h>, <md2/skin.h>, <md2/tags.h>,
+ * <md2/bundle.h>, <md2/build.h> and <md2/simplify.h> declare (README.md,
+ * docs/api.md); link with -lm where sqrtf needs it. The implementation is
+ * the library compiled as one translation unit: the same code, SIMD kernels
+ * included, and the same results.
  *
  * SPDX-License-Identifier: MIT (see the LICENSE file of libmd2)
  */
@@ -172,7 +173,7 @@ typedef enum md2_warning {
     MD2_WARN_GLCMDS_TRAILING    = 1u << 9, /**< words after the GL list's 0: ignored -> MD2_ERR_BAD_GLCMDS */
     MD2_WARN_FRAME_TRANSFORM    = 1u << 10,/**< scale/translate NaN, infinite or beyond MD2_MAX_COORD: that axis set to 0 -> MD2_ERR_BAD_FRAME_TRANSFORM */
     MD2_WARN_ANIM_RATE_ZERO     = 1u << 11,/**< side file: an animation's rate is 0: it holds its first frame -> MD2_ERR_PARSE_SIDEFILE */
-    MD2_WARN_FRAME_COUNT        = 1u << 12,/**< a tag file or linked model has another frame count than its model: frames past its last are clamped (<md2/tags.h>) -> MD2_ERR_FRAME_RANGE */
+    MD2_WARN_FRAME_COUNT        = 1u << 12,/**< a tag file or linked model has another frame count than its model: frames past its last are clamped (<md2/tags.h>, <md2/animation.h>) -> MD2_ERR_FRAME_RANGE */
     /* The builder's warnings (<md2/build.h>, docs/build.md): raised by
      * md2_build() and md2_rebuild() only, never by a parser, so setting
      * them in md2_options.strict changes nothing there. */
@@ -520,6 +521,25 @@ MD2_API md2_glcmd_vertex md2_glcmd_get(const md2_glcmd *cmd, size_t i);
  *  MD2_NORMAL_FALLBACK, so the result is always a valid pointer. */
 MD2_API const float *md2_normal(unsigned index);
 
+/** The index (0 to 161) of the table normal nearest to the direction
+ *  (x, y, z): the exact arg-max of the dot product with md2_normal(i),
+ *  ties to the lower index. The direction need not be unit length. A zero,
+ *  NaN or infinite direction (any component) gives MD2_NORMAL_FALLBACK.
+ *
+ *  Exact means this computation, the same on every host (x87 included):
+ *  the direction is scaled by the power of two that puts its largest
+ *  magnitude in [1, 2), each component rounded to float (exact unless it
+ *  falls below FLT_MIN); each dot product is (x * nx + y * ny) + z * nz
+ *  in float, every product and sum rounded to nearest once; the answer is
+ *  the smallest i with the largest of them. So a table entry maps to its
+ *  own index, also scaled by any positive factor that leaves its non-zero
+ *  components normal floats, and scaling a direction by a power of two
+ *  that keeps its components exact changes nothing. In the default
+ *  floating-point environment (round to nearest, subnormals kept). The
+ *  builder (<md2/build.h>) maps normals to the table with it.
+ *  Thread-safe, no allocation: about three dot products a call, not 162. */
+MD2_API unsigned md2_normal_nearest(float x, float y, float z);
+
 /** Interpolates keyframes frame_a and frame_b at t in [0,1]:
  *    p = (1 - t) * (scale_a * v_a + translate_a) + t * (scale_b * v_b + translate_b)
  *  written as 3 floats per vertex to positions, every position_stride bytes
@@ -557,6 +577,13 @@ MD2_API md2_result md2_decode_frame(const md2_model *m, uint32_t frame,
  *  and max[3]. Errors: MD2_ERR_INVALID_ARGUMENT, MD2_ERR_FRAME_RANGE. */
 MD2_API md2_result md2_frame_bounds(const md2_model *m, uint32_t frame,
                                     float min[3], float max[3]);
+
+/** Each frame's scale[3] then translate[3], 6 floats a frame, into
+ *  out[0 .. 6 * m->num_frames): what a shader needs to decode the frames'
+ *  bytes (md2_mesh_morph_data(), <md2/mesh.h>) as md2_lerp() does.
+ *  Errors: MD2_ERR_INVALID_ARGUMENT. Never allocates; thread-safe on a
+ *  shared model. */
+MD2_API md2_result md2_frame_transforms(const md2_model *m, float *out);
 
 /* ------------------------------------------------------------------------ */
 /* Writing                                                                   */
@@ -628,8 +655,12 @@ MD2_API const char *md2_version_string(void);
  *    animations of a 198-frame model), as constant data;
  *  - md2_parse_anm() and md2_parse_framegroups(): the side files of UFO:AI
  *    (.anm) and DarkPlaces (.framegroups), parsed from memory;
+ *    md2_write_anm() writes animations as an .anm text;
  *  - md2_player: the playback state of one instance (animation, play mode,
- *    rate, time, cross-fade, skin), kept apart from the shared model.
+ *    rate, time, cross-fade, skin), kept apart from the shared model;
+ *  - linked models: md2_player_pose_linked() and md2_player_bounds_linked()
+ *    pose other models (a weapon) with a player's frames, and
+ *    md2_linked_check() checks their frame counts.
  *
  * Memory: nothing declared here allocates. Every function writes into
  * buffers and structs the caller owns; md2_player is fixed-size opaque
@@ -792,6 +823,63 @@ MD2_API md2_result md2_anims_validate(const md2_anim *anims, size_t count,
 MD2_API md2_result md2_parse_anm(const char *text, size_t size,
                                  const md2_model *m, const md2_options *opts,
                                  md2_anim *out, size_t capacity, size_t *count);
+
+/** Writes anims[0..count) as the text of a UFO:AI animation file (.anm)
+ *  into out[0..capacity): the entries md2_parse_anm() reads back from it
+ *  are anims' names, first and last frames and rates, exactly (fps bit
+ *  for bit, but that a rate of -0 comes back as 0). loop is not written:
+ *  an .anm line has no such field, and the parser gives
+ *  md2_anim_loops(name).
+ *
+ *  The text is canonical, the one layout this function writes:
+ *   - one line an entry, in order: name, first, last, fps, separated by
+ *     one space, ending in LF (the last line too); nothing else: no byte
+ *     order mark, comment, blank line or CR; no entries, no bytes;
+ *   - the name as it is, but in double quotes when it is empty, contains
+ *     a space, tab, vertical tab or form feed or "//", or starts with '"'
+ *     or with a UTF-8 byte order mark (EF BB BF);
+ *   - first and last in decimal, without sign or leading zeros;
+ *   - fps as "0" for 0, else with the fewest significant digits (1 to
+ *     17) that md2_parse_anm() reads back as the same float, those digits
+ *     being the correctly rounded ones: without an exponent when the
+ *     value's decimal exponent X (fps = d.ddd * 10^X) is -4 to 8 ("10",
+ *     "12.5", "0.0001"), else as the digits with a '.' after the first
+ *     (when there are more) then 'e', '-' if X is negative, and X's
+ *     decimal digits ("1e9", "2.5e12", "1.5e-5").
+ *  So a canonical text comes back byte for byte through md2_parse_anm()
+ *  and md2_write_anm(), and any text md2_parse_anm() reads becomes its
+ *  canonical form.
+ *
+ *  Each entry is checked first; one that could not come back is refused:
+ *  reserved_ not zero; a name without its NUL in its 17 bytes, with a
+ *  control byte (below 0x20 but tab, vertical tab and form feed, or 0x7F),
+ *  or with a '"' where it needs quotes (see above); last before first; a
+ *  range past m's last frame when m is not NULL; fps NaN, infinite,
+ *  negative, between 0 and FLT_MIN (which md2_parse_anm() refuses) or so
+ *  small that the entry would last longer than FLT_MAX seconds.
+ *
+ *  Output: *size receives the length of the text in bytes (not counting
+ *  a NUL: none is written) whenever every entry can be written. Call with
+ *  out NULL and capacity 0 to learn it (result MD2_OK). When capacity is
+ *  smaller, nothing is written and the result is
+ *  MD2_ERR_BUFFER_TOO_SMALL.
+ *
+ *  Errors, each also described in *error when error is not NULL (for an
+ *  entry: section MD2_SECTION_SIDEFILE, index the entry, field "name",
+ *  "last" or "fps", and a message that names the entry by number and name
+ *  and says what is wrong): MD2_ERR_INVALID_ARGUMENT (size NULL, anims
+ *  NULL with count > 0, out NULL with capacity > 0, an entry that cannot
+ *  be written, an entry's or m's reserved_ not zero, checked before the
+ *  entries),
+ *  MD2_ERR_FRAME_RANGE (a range past m's frames),
+ *  MD2_ERR_BUFFER_TOO_SMALL. On error *size is 0 but for
+ *  MD2_ERR_BUFFER_TOO_SMALL. Never allocates; no locale dependence (the
+ *  digits come from snprintf, the decimal point is always '.');
+ *  thread-safe. */
+MD2_API md2_result md2_write_anm(const md2_anim *anims, size_t count,
+                                 const md2_model *m, char *out,
+                                 size_t capacity, size_t *size,
+                                 md2_diagnostic *error);
 
 /** Parses a DarkPlaces frame-group file (.framegroups) held in memory,
  *  with the conventions, options, output and errors of md2_parse_anm()
@@ -983,6 +1071,57 @@ MD2_API uint32_t md2_player_skin(const md2_player *p);
 MD2_API const char *md2_player_skin_name(const md2_player *p,
                                          const md2_model *m);
 
+/* ------------------------------------------------------------------------ */
+/* Linked models                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* Quake II draws a player's weapon model with the player's frames (frame a,
+ * frame b, t), frame for frame: one md2_player drives them all.
+ * md2_player_pose_linked() poses any model with a player's frames, clamped
+ * to that model's frames, and md2_linked_check() reports frame counts that
+ * differ (docs/animation.md, "Linked models"). libmd2 1.0 declared them in
+ * <md2/tags.h>, which includes this header. */
+
+/** Checks models that one player drives with the frames of model driver
+ *  (a Quake II player's body, head and weapon): each linked[i] whose
+ *  num_frames differs from the driver's is the quirk MD2_WARN_FRAME_COUNT,
+ *  reported to opts->on_warning (section MD2_SECTION_FRAMES, field
+ *  "num_frames", index i), or, with that flag in opts->strict, the error
+ *  MD2_ERR_FRAME_RANGE described in opts->error (the first such model).
+ *  md2_player_pose_linked() and md2_player_bounds_linked() then clamp the
+ *  frames past such a model's last to its last. opts may be NULL.
+ *  Errors: MD2_ERR_INVALID_ARGUMENT (driver NULL, linked NULL with count >
+ *  0, a NULL entry), MD2_ERR_FRAME_RANGE (strict). Never allocates;
+ *  thread-safe. */
+MD2_API md2_result md2_linked_check(const md2_model *driver,
+                                    const md2_model *const *linked,
+                                    size_t count, const md2_options *opts);
+
+/** md2_player_pose() for a model linked to the player's model: the same
+ *  pose, buffers and cross-fade, with every frame number the player shows
+ *  (frame_a, frame_b, from_a, from_b) clamped to m's last frame. A
+ *  cross-fade whose two poses are then one and the same pose is shown as
+ *  that pose exactly, not blended with itself, so a one-frame model (a
+ *  static weapon) always shows its frame, bit for bit. Otherwise the
+ *  result is md2_player_pose()'s with the clamped frames, bit for bit
+ *  (for a model that has all the frames: md2_player_pose()'s).
+ *  Errors (nothing written): MD2_ERR_INVALID_ARGUMENT (NULL p, m or
+ *  positions, bad stride, a model without frames, a frame without
+ *  vertices). Never allocates; thread-safe on a shared model. */
+MD2_API md2_result md2_player_pose_linked(const md2_player *p,
+                                          const md2_model *m, float *positions,
+                                          size_t position_stride,
+                                          float *normals, size_t normal_stride);
+
+/** md2_player_bounds() with the frames clamped (and a fade between one
+ *  pose and itself shown as that pose) as md2_player_pose_linked() does:
+ *  a box that contains that pose. Errors:
+ *  MD2_ERR_INVALID_ARGUMENT (a NULL argument, a model without frames or
+ *  vertices). Never allocates; thread-safe on a shared model. */
+MD2_API md2_result md2_player_bounds_linked(const md2_player *p,
+                                            const md2_model *m, float min[3],
+                                            float max[3]);
+
 #ifdef __cplusplus
 }
 #endif
@@ -1159,16 +1298,12 @@ MD2_API size_t md2_mesh_morph_size(const md2_mesh *mesh, const md2_model *m);
  *  a vertex (x, y, z, normal index), frame after frame: vertex i of frame f
  *  at byte 4 * (f * num_vertices + i). Normal indices of 162 and more are
  *  written as MD2_NORMAL_FALLBACK, so a shader's table lookup stays inside
- *  the table. With md2_frame_transforms() and the normal table
- *  (md2_normal(0) points to all 162 * 3 floats) the GPU holds what the file
- *  holds. Errors: MD2_ERR_INVALID_ARGUMENT, MD2_ERR_BUFFER_TOO_SMALL.
+ *  the table. With md2_frame_transforms() (<md2/md2.h>) and the normal
+ *  table (md2_normal(0) points to all 162 * 3 floats) the GPU holds what
+ *  the file holds. Errors: MD2_ERR_INVALID_ARGUMENT, MD2_ERR_BUFFER_TOO_SMALL.
  *  Never allocates. */
 MD2_API md2_result md2_mesh_morph_data(const md2_mesh *mesh, const md2_model *m,
                                        void *out, size_t capacity);
-
-/** Each frame's scale[3] then translate[3], 6 floats a frame, into
- *  out[0 .. 6 * m->num_frames). Errors: MD2_ERR_INVALID_ARGUMENT. */
-MD2_API md2_result md2_frame_transforms(const md2_model *m, float *out);
 
 /** The plain float variant for simple engines: positions (3 floats) and
  *  table normals (3 floats) of frames first .. first + count - 1, every
@@ -1468,9 +1603,8 @@ MD2_API md2_result md2_skin_find(const char *model_path, const char *skin_name,
 
 /* ==== include/md2/tags.h ==== */
 /*
- * libmd2 - attachments: UFO:AI tag files, tag matrices, models attached to
- * models, linked models driven by one player, and a model loaded with its
- * side files in one call.
+ * libmd2 - attachments: UFO:AI tag files, tag matrices and models attached
+ * to models.
  *
  * SPDX-License-Identifier: MIT
  *
@@ -1485,13 +1619,14 @@ MD2_API md2_result md2_skin_find(const char *model_path, const char *skin_name,
  *    4x4 matrix; md2_player_tag() gives the tag matrix of what a player
  *    shows, cross-fades included; md2_attach() puts a child model at a tag.
  *  - linked models: Quake II draws a player's weapon model with the
- *    player's frames (frame a, frame b, t), frame for frame. One md2_player
- *    drives them all: md2_player_pose_linked() poses any model with a
- *    player's frames, clamped to that model's frames, and
- *    md2_linked_check() reports frame counts that differ.
+ *    player's frames, frame for frame. md2_player_pose_linked(),
+ *    md2_player_bounds_linked() and md2_linked_check() are player calls,
+ *    declared in <md2/animation.h>, which this header includes.
  *
- * md2_bundle_load() and md2_bundle_load_file() load a model and the side
- * files found beside it (.anm, .framegroups, .tag) in one call.
+ * This header also includes <md2/bundle.h>: md2_bundle_load() and
+ * md2_bundle_load_file() load a model and the side files found beside it
+ * (.anm, .framegroups, .tag) in one call. (libmd2 1.0 declared both groups
+ * here; a program that includes only this header still gets them.)
  *
  * Conventions (docs/animation.md, "Tags"): a tag matrix is a column-major
  * 4x4 matrix (OpenGL order, 16 floats, element (row r, column c) at
@@ -1502,17 +1637,174 @@ MD2_API md2_result md2_skin_find(const char *model_path, const char *skin_name,
  * along column 0, its y along column 1 and its z along column 2, in the
  * parent model's coordinates (Quake units, X forward, Y left, Z up).
  *
- * Memory: md2_tags_parse() makes one allocation per tag file,
- * md2_bundle_load() one per file it reads (freed before it returns) plus
- * the model, the tags and the bundle; everything else writes into caller
- * buffers and never allocates.
+ * Memory: md2_tags_parse() makes one allocation per tag file; everything
+ * else declared here writes into caller buffers and never allocates.
  *
- * Thread safety: no global state. Parsed tags, models and bundles are
- * immutable; any number of threads may read them at the same time.
+ * Thread safety: no global state. Parsed tags are immutable; any number of
+ * threads may read them at the same time.
  */
 #ifndef MD2_TAGS_H
 #define MD2_TAGS_H
 
+/*
+ * libmd2 - a model and its side files in one call: the bundle loader.
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * Overview
+ * --------
+ * md2_bundle_load() loads a model and the side files found beside it, all
+ * through one read callback (a folder, an archive, memory):
+ * the animations of its UFO:AI .anm or DarkPlaces .framegroups file (else
+ * from its frame names) and the tags of its UFO:AI .tag file.
+ * md2_bundle_load_file() does it from the file system, and
+ * md2_bundle_load_stream() reads the model as a stream. One
+ * md2_bundle_free() releases it all (docs/animation.md, "A model and its
+ * side files in one call").
+ *
+ * The bundle's tags are an md2_tags, which this header only names (so that
+ * it needs no more than <md2/animation.h>): include <md2/tags.h>, which
+ * includes this header, to read them or to pass them to md2_tag_lerp() and
+ * md2_player_tag(). (libmd2 1.0 declared all of this in <md2/tags.h>.)
+ *
+ * Memory: md2_bundle_load() makes one allocation per file it reads (freed
+ * before it returns) plus the model, the tags and the bundle.
+ *
+ * Thread safety: no global state. A bundle is immutable; any number of
+ * threads may read it at the same time.
+ */
+#ifndef MD2_BUNDLE_H
+#define MD2_BUNDLE_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Parsed tags: a UFO:AI .tag file, declared in <md2/tags.h>, which
+ *  includes this header. The struct is complete only there; here it is a
+ *  name, which is all a bundle needs. */
+typedef struct md2_tags md2_tags;
+
+/** Returned by an md2_file_fn: there is no file at that path. */
+#define MD2_FILE_MISSING ((size_t)-1)
+/** Returned by an md2_file_fn: the file exists but cannot be read. */
+#define MD2_FILE_ERROR ((size_t)-2)
+
+/** Reads whole files for md2_bundle_load(), from a folder, an archive or
+ *  memory. Called twice per file: first with dst NULL and capacity the
+ *  largest size the library accepts (it may stop counting there and return
+ *  any larger value), to learn the file's size in bytes; then, with that
+ *  many bytes at dst, to copy the file into dst and return its size again.
+ *  Returns MD2_FILE_MISSING if there is no file at path and MD2_FILE_ERROR
+ *  if it cannot be read. path is NUL-terminated and valid during the call. */
+typedef size_t (*md2_file_fn)(void *user, const char *path, void *dst,
+                              size_t capacity);
+
+/** Where a bundle's animations come from. */
+typedef enum md2_anim_source {
+    MD2_ANIMS_FROM_NAMES = 0,    /**< md2_anims_from_names(): no side file */
+    MD2_ANIMS_FROM_ANM,          /**< the UFO:AI .anm file */
+    MD2_ANIMS_FROM_FRAMEGROUPS   /**< the DarkPlaces .framegroups file */
+} md2_anim_source;
+
+/** md2_bundle.files: which side files were found and loaded. */
+#define MD2_BUNDLE_ANM 1u
+#define MD2_BUNDLE_FRAMEGROUPS 2u
+#define MD2_BUNDLE_TAG 4u
+
+/** A model loaded with its side files: one md2_bundle_free() releases it
+ *  all. Immutable. Output only: no function reads a bundle back but
+ *  md2_bundle_free() (its model, anims and tags are checked like any
+ *  other, and have their reserved_ zero). */
+typedef struct md2_bundle {
+    const md2_model *model;      /**< the model (never NULL) */
+    const md2_anim *anims;       /**< num_anims animations (NULL if none) */
+    size_t num_anims;
+    md2_anim_source anim_source; /**< where anims come from */
+    const md2_tags *tags;        /**< the .tag file (<md2/tags.h>), or NULL without one */
+    uint32_t files;              /**< MD2_BUNDLE_* flags of the side files read */
+    uint32_t warnings;           /**< md2_warning flags raised by any of the files */
+    md2_allocator allocator_;    /**< private: how the bundle is freed */
+    uintptr_t reserved_[4];      /**< written as zero: room for new fields (output only: not checked) */
+} md2_bundle;
+
+/** Loads the model at model_path and the side files beside it, all read
+ *  through read(user, ...), and stores in *out a bundle the caller owns
+ *  (md2_bundle_free()). The side files have the model's path with its
+ *  extension (the last '.' and what follows, unless that '.' starts the
+ *  file name; none: added) replaced by ".anm", ".framegroups" and ".tag",
+ *  in upper case (".ANM", ...) when the model's extension has letters and
+ *  all of them are upper case ("BODY.MD2"). '/' and '\\' both separate
+ *  directories.
+ *  What is loaded: the model (md2_parse()); the animations from the .anm
+ *  file if there is one, else from the .framegroups file if there is one
+ *  (the other is then not read), else from the frame names, with ranges
+ *  checked against the model; the tags from the .tag file if there is one
+ *  (md2_tags_parse()), checked against the model's frame count
+ *  (md2_tags_check()). A side file that is missing is fine; one that is
+ *  there but cannot be read or parsed is an error, in lenient and strict
+ *  mode alike (its quirks follow opts as usual).
+ *  opts (may be NULL) applies to every file: allocator, limits (each
+ *  file's size, asked before it is read, against max_file_size, or
+ *  MD2_MAX_DATA_SIZE without one), strict,
+ *  error and on_warning; messages of errors and warnings start with the
+ *  file's path ("soldier.anm: line 3, column 9: ..."), and the other
+ *  fields are the parser's.
+ *  Errors: MD2_ERR_INVALID_ARGUMENT (model_path, read or out NULL);
+ *  MD2_ERR_IO (the model is missing, a file cannot be read, or a file's
+ *  size changed between the two calls; field "path"); any error of the
+ *  parsers; MD2_ERR_LIMIT_EXCEEDED; MD2_ERR_OUT_OF_MEMORY. On error *out is
+ *  NULL and nothing leaks. Thread-safe if read is. */
+MD2_API md2_result md2_bundle_load(const char *model_path, md2_file_fn read,
+                                   void *user, const md2_options *opts,
+                                   md2_bundle **out);
+
+/** md2_bundle_load() from the file system, through the C library's fopen
+ *  and fread, with the model read as md2_load_file() reads it (the header
+ *  first, bounded, one pass: md2_bundle_load_stream()): a file that fopen
+ *  cannot open because it does not exist
+ *  (ENOENT) is missing; any other failure to open or read is MD2_ERR_IO,
+ *  and its message ends with the operating system's reason, in
+ *  md2_load_file()'s words ("x.tag: the file exists but cannot be read:
+ *  is a directory"). */
+MD2_API md2_result md2_bundle_load_file(const char *model_path,
+                                        const md2_options *opts,
+                                        md2_bundle **out);
+
+/** The reason a read callback failed, for messages ("is a directory");
+ *  called with the callback's user pointer right after it failed. */
+typedef const char *(*md2_why_fn)(void *user);
+
+/** md2_bundle_load() with the model read as a stream, through
+ *  read_model(model_user, ...), the way md2_load_stream() reads it: the
+ *  68-byte header first (a stream that is not an MD2 file is refused after
+ *  it), then only as far as the header describes (plus one byte, to learn
+ *  whether more follows), in one pass: pipes work, and a huge file costs
+ *  what its model needs. The side files beside model_path are read through
+ *  read(user, ...) as md2_bundle_load() reads them. why (may be NULL) says
+ *  why a call failed: why(user) after read returned MD2_FILE_ERROR,
+ *  why(model_user) after read_model returned MD2_READ_ERROR; its text ends
+ *  the message ("body.tag: the file exists but cannot be read: is a
+ *  directory"). Messages start with model_path as md2_bundle_load()'s do.
+ *  Errors: those of md2_bundle_load() (MD2_ERR_INVALID_ARGUMENT also for
+ *  read_model NULL) and of md2_load_stream(). Thread-safe if the callbacks
+ *  are. */
+MD2_API md2_result md2_bundle_load_stream(const char *model_path,
+                                          md2_read_fn read_model,
+                                          void *model_user, md2_file_fn read,
+                                          void *user, md2_why_fn why,
+                                          const md2_options *opts,
+                                          md2_bundle **out);
+
+/** Releases a bundle and everything in it. NULL is a no-op. */
+MD2_API void md2_bundle_free(md2_bundle *bundle);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MD2_BUNDLE_H */
 
 #ifdef __cplusplus
 extern "C" {
@@ -1568,8 +1860,10 @@ typedef struct md2_tag_name {
  *  rest zero) for md2_tags_write(), md2_tag_lerp() and md2_player_tag();
  *  such tags must not be passed to md2_tags_free(). Every function that
  *  reads tags refuses them when reserved_ is not zero
- *  (MD2_ERR_INVALID_ARGUMENT, or the answer for NULL). */
-typedef struct md2_tags {
+ *  (MD2_ERR_INVALID_ARGUMENT, or the answer for NULL).
+ *  (The typedef md2_tags is in <md2/bundle.h>, included above: a bundle
+ *  holds tags.) */
+struct md2_tags {
     md2_tag_header header;      /**< the header as read (zero in hand-made tags) */
     size_t num_tags;            /**< at least 1 in a parsed file */
     size_t num_frames;          /**< at least 1 in a parsed file */
@@ -1578,7 +1872,7 @@ typedef struct md2_tags {
     uint32_t warnings;          /**< md2_warning flags raised while parsing */
     md2_allocator allocator_;   /**< private: how the tags are freed */
     uintptr_t reserved_[4];     /**< must be zero: room for new fields (zero in parsed tags; checked: "md2_tags.reserved_[i]") */
-} md2_tags;
+};
 
 /** Validates a UFO:AI tag file held in memory (size bytes at data) and, on
  *  success, stores in *out new tags that the caller owns and releases with
@@ -1721,168 +2015,6 @@ MD2_API md2_result md2_player_tag(const md2_player *p, const md2_tags *tags,
 MD2_API md2_result md2_attach(const float parent[16], const float tag[16],
                               float child[16]);
 
-/* ------------------------------------------------------------------------ */
-/* Linked models                                                             */
-/* ------------------------------------------------------------------------ */
-
-/** Checks models that one player drives with the frames of model driver
- *  (a Quake II player's body, head and weapon): each linked[i] whose
- *  num_frames differs from the driver's is the quirk MD2_WARN_FRAME_COUNT,
- *  reported to opts->on_warning (section MD2_SECTION_FRAMES, field
- *  "num_frames", index i), or, with that flag in opts->strict, the error
- *  MD2_ERR_FRAME_RANGE described in opts->error (the first such model).
- *  md2_player_pose_linked() and md2_player_bounds_linked() then clamp the
- *  frames past such a model's last to its last. opts may be NULL.
- *  Errors: MD2_ERR_INVALID_ARGUMENT (driver NULL, linked NULL with count >
- *  0, a NULL entry), MD2_ERR_FRAME_RANGE (strict). Never allocates;
- *  thread-safe. */
-MD2_API md2_result md2_linked_check(const md2_model *driver,
-                                    const md2_model *const *linked,
-                                    size_t count, const md2_options *opts);
-
-/** md2_player_pose() for a model linked to the player's model: the same
- *  pose, buffers and cross-fade, with every frame number the player shows
- *  (frame_a, frame_b, from_a, from_b) clamped to m's last frame. A
- *  cross-fade whose two poses are then one and the same pose is shown as
- *  that pose exactly, not blended with itself, so a one-frame model (a
- *  static weapon) always shows its frame, bit for bit. Otherwise the
- *  result is md2_player_pose()'s with the clamped frames, bit for bit
- *  (for a model that has all the frames: md2_player_pose()'s).
- *  Errors (nothing written): MD2_ERR_INVALID_ARGUMENT (NULL p, m or
- *  positions, bad stride, a model without frames, a frame without
- *  vertices). Never allocates; thread-safe on a shared model. */
-MD2_API md2_result md2_player_pose_linked(const md2_player *p,
-                                          const md2_model *m, float *positions,
-                                          size_t position_stride,
-                                          float *normals, size_t normal_stride);
-
-/** md2_player_bounds() with the frames clamped (and a fade between one
- *  pose and itself shown as that pose) as md2_player_pose_linked() does:
- *  a box that contains that pose. Errors:
- *  MD2_ERR_INVALID_ARGUMENT (a NULL argument, a model without frames or
- *  vertices). Never allocates; thread-safe on a shared model. */
-MD2_API md2_result md2_player_bounds_linked(const md2_player *p,
-                                            const md2_model *m, float min[3],
-                                            float max[3]);
-
-/* ------------------------------------------------------------------------ */
-/* A model and its side files in one call                                    */
-/* ------------------------------------------------------------------------ */
-
-/** Returned by an md2_file_fn: there is no file at that path. */
-#define MD2_FILE_MISSING ((size_t)-1)
-/** Returned by an md2_file_fn: the file exists but cannot be read. */
-#define MD2_FILE_ERROR ((size_t)-2)
-
-/** Reads whole files for md2_bundle_load(), from a folder, an archive or
- *  memory. Called twice per file: first with dst NULL and capacity the
- *  largest size the library accepts (it may stop counting there and return
- *  any larger value), to learn the file's size in bytes; then, with that
- *  many bytes at dst, to copy the file into dst and return its size again.
- *  Returns MD2_FILE_MISSING if there is no file at path and MD2_FILE_ERROR
- *  if it cannot be read. path is NUL-terminated and valid during the call. */
-typedef size_t (*md2_file_fn)(void *user, const char *path, void *dst,
-                              size_t capacity);
-
-/** Where a bundle's animations come from. */
-typedef enum md2_anim_source {
-    MD2_ANIMS_FROM_NAMES = 0,    /**< md2_anims_from_names(): no side file */
-    MD2_ANIMS_FROM_ANM,          /**< the UFO:AI .anm file */
-    MD2_ANIMS_FROM_FRAMEGROUPS   /**< the DarkPlaces .framegroups file */
-} md2_anim_source;
-
-/** md2_bundle.files: which side files were found and loaded. */
-#define MD2_BUNDLE_ANM 1u
-#define MD2_BUNDLE_FRAMEGROUPS 2u
-#define MD2_BUNDLE_TAG 4u
-
-/** A model loaded with its side files: one md2_bundle_free() releases it
- *  all. Immutable. Output only: no function reads a bundle back but
- *  md2_bundle_free() (its model, anims and tags are checked like any
- *  other, and have their reserved_ zero). */
-typedef struct md2_bundle {
-    const md2_model *model;      /**< the model (never NULL) */
-    const md2_anim *anims;       /**< num_anims animations (NULL if none) */
-    size_t num_anims;
-    md2_anim_source anim_source; /**< where anims come from */
-    const md2_tags *tags;        /**< the .tag file, or NULL without one */
-    uint32_t files;              /**< MD2_BUNDLE_* flags of the side files read */
-    uint32_t warnings;           /**< md2_warning flags raised by any of the files */
-    md2_allocator allocator_;    /**< private: how the bundle is freed */
-    uintptr_t reserved_[4];      /**< written as zero: room for new fields (output only: not checked) */
-} md2_bundle;
-
-/** Loads the model at model_path and the side files beside it, all read
- *  through read(user, ...), and stores in *out a bundle the caller owns
- *  (md2_bundle_free()). The side files have the model's path with its
- *  extension (the last '.' and what follows, unless that '.' starts the
- *  file name; none: added) replaced by ".anm", ".framegroups" and ".tag",
- *  in upper case (".ANM", ...) when the model's extension has letters and
- *  all of them are upper case ("BODY.MD2"). '/' and '\\' both separate
- *  directories.
- *  What is loaded: the model (md2_parse()); the animations from the .anm
- *  file if there is one, else from the .framegroups file if there is one
- *  (the other is then not read), else from the frame names, with ranges
- *  checked against the model; the tags from the .tag file if there is one
- *  (md2_tags_parse()), checked against the model's frame count
- *  (md2_tags_check()). A side file that is missing is fine; one that is
- *  there but cannot be read or parsed is an error, in lenient and strict
- *  mode alike (its quirks follow opts as usual).
- *  opts (may be NULL) applies to every file: allocator, limits (each
- *  file's size, asked before it is read, against max_file_size, or
- *  MD2_MAX_DATA_SIZE without one), strict,
- *  error and on_warning; messages of errors and warnings start with the
- *  file's path ("soldier.anm: line 3, column 9: ..."), and the other
- *  fields are the parser's.
- *  Errors: MD2_ERR_INVALID_ARGUMENT (model_path, read or out NULL);
- *  MD2_ERR_IO (the model is missing, a file cannot be read, or a file's
- *  size changed between the two calls; field "path"); any error of the
- *  parsers; MD2_ERR_LIMIT_EXCEEDED; MD2_ERR_OUT_OF_MEMORY. On error *out is
- *  NULL and nothing leaks. Thread-safe if read is. */
-MD2_API md2_result md2_bundle_load(const char *model_path, md2_file_fn read,
-                                   void *user, const md2_options *opts,
-                                   md2_bundle **out);
-
-/** md2_bundle_load() from the file system, through the C library's fopen
- *  and fread, with the model read as md2_load_file() reads it (the header
- *  first, bounded, one pass: md2_bundle_load_stream()): a file that fopen
- *  cannot open because it does not exist
- *  (ENOENT) is missing; any other failure to open or read is MD2_ERR_IO,
- *  and its message ends with the operating system's reason, in
- *  md2_load_file()'s words ("x.tag: the file exists but cannot be read:
- *  is a directory"). */
-MD2_API md2_result md2_bundle_load_file(const char *model_path,
-                                        const md2_options *opts,
-                                        md2_bundle **out);
-
-/** The reason a read callback failed, for messages ("is a directory");
- *  called with the callback's user pointer right after it failed. */
-typedef const char *(*md2_why_fn)(void *user);
-
-/** md2_bundle_load() with the model read as a stream, through
- *  read_model(model_user, ...), the way md2_load_stream() reads it: the
- *  68-byte header first (a stream that is not an MD2 file is refused after
- *  it), then only as far as the header describes (plus one byte, to learn
- *  whether more follows), in one pass: pipes work, and a huge file costs
- *  what its model needs. The side files beside model_path are read through
- *  read(user, ...) as md2_bundle_load() reads them. why (may be NULL) says
- *  why a call failed: why(user) after read returned MD2_FILE_ERROR,
- *  why(model_user) after read_model returned MD2_READ_ERROR; its text ends
- *  the message ("body.tag: the file exists but cannot be read: is a
- *  directory"). Messages start with model_path as md2_bundle_load()'s do.
- *  Errors: those of md2_bundle_load() (MD2_ERR_INVALID_ARGUMENT also for
- *  read_model NULL) and of md2_load_stream(). Thread-safe if the callbacks
- *  are. */
-MD2_API md2_result md2_bundle_load_stream(const char *model_path,
-                                          md2_read_fn read_model,
-                                          void *model_user, md2_file_fn read,
-                                          void *user, md2_why_fn why,
-                                          const md2_options *opts,
-                                          md2_bundle **out);
-
-/** Releases a bundle and everything in it. NULL is a no-op. */
-MD2_API void md2_bundle_free(md2_bundle *bundle);
-
 #ifdef __cplusplus
 }
 #endif
@@ -1920,28 +2052,6 @@ MD2_API void md2_bundle_free(md2_bundle *bundle);
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ------------------------------------------------------------------------ */
-/* Normals                                                                   */
-/* ------------------------------------------------------------------------ */
-
-/** The index (0 to 161) of the table normal nearest to the direction
- *  (x, y, z): the exact arg-max of the dot product with md2_normal(i),
- *  ties to the lower index. The direction need not be unit length. A zero,
- *  NaN or infinite direction (any component) gives MD2_NORMAL_FALLBACK.
- *
- *  Exact means this computation, the same on every host (x87 included):
- *  the direction is scaled by the power of two that puts its largest
- *  magnitude in [1, 2), each component rounded to float (exact unless it
- *  falls below FLT_MIN); each dot product is (x * nx + y * ny) + z * nz
- *  in float, every product and sum rounded to nearest once; the answer is
- *  the smallest i with the largest of them. So a table entry maps to its
- *  own index, also scaled by any positive factor that leaves its non-zero
- *  components normal floats, and scaling a direction by a power of two
- *  that keeps its components exact changes nothing. In the default
- *  floating-point environment (round to nearest, subnormals kept).
- *  Thread-safe, no allocation: about three dot products a call, not 162. */
-MD2_API unsigned md2_normal_nearest(float x, float y, float z);
 
 /* ------------------------------------------------------------------------ */
 /* Building                                                                  */
@@ -2248,7 +2358,8 @@ MD2_API void md2_lod_free(md2_lod *lod);
  *   3 pose.h, pose_rows.h        pose jobs and their kernels
  *   4 player.h                   players (<md2/animation.h>)
  *   5 (<md2/mesh.h>)             meshes: no private header of their own
- *   6 attach.h                   tags and attachments (<md2/tags.h>)
+ *   6 attach.h                   tags and attachments (<md2/tags.h>,
+ *                                <md2/bundle.h>)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -3053,6 +3164,23 @@ typedef struct md2_glscan {
  * (bytes != NULL) or from an int32 array (words != NULL). */
 void md2__glcmds_scan(const uint8_t *bytes, const int32_t *words, size_t n,
                       size_t num_vertices, md2_glscan *out);
+
+/* The rules of the format a model in memory (loaded, or filled in by hand)
+ * can break, in one place for md2_write(), md2_write_stream(),
+ * md2_write_size() and md2_rebuild() (write.c). Returns MD2_OK, or
+ * MD2_ERR_INVALID_MODEL for the first rule broken, with d (if not NULL)
+ * naming it: section, field, index (the frame, triangle or GL command word
+ * at fault) and a message "FN: model: ..." that says what is wrong and
+ * where (fn: the public function that was called). In order: 0 vertices
+ * or frames; a count the format cannot hold (num_skins, num_triangles,
+ * num_frames, num_glcmds of 2^31 or more; num_vertices or num_texcoords
+ * above MD2_MAX_INDEXABLE), checked before any array is read; a negative
+ * skin size; an array that is NULL while its count is not 0; a frame
+ * without vertices or with a transform that does not decode to finite
+ * coordinates within MD2_MAX_COORD; a triangle index out of range; a
+ * malformed GL command list (a bad command, no terminating 0, words after
+ * it). m must not be NULL; its reserved_ are the caller's to check. */
+md2_result md2__check_model(const md2_model *m, const char *fn, md2_diagnostic *d);
 
 /* The parser's entry point. data holds kept bytes of data whose whole size
  * is size (kept < size only for a stream loader that skipped bytes after
@@ -5752,8 +5880,6 @@ md2_glcmd_vertex md2_glcmd_get(const md2_glcmd *cmd, size_t i)
 }
 
 /* ==== src/write.c ==== */
-#define check_counts md2_single__write_check_counts
-#define check_model md2_single__write_check_model
 #define emit md2_single__write_emit
 #define plan md2_single__write_plan
 #define put_u32 md2_single__write_put_u32
@@ -5856,95 +5982,87 @@ typedef struct md2_wlayout {
 
 #define INVALID MD2_ERR_INVALID_MODEL
 
-/* A section's pointer must be set when its count is not 0. */
-static md2_result check_pointer(md2_diagnostic *d, const void *p, size_t count,
-                                md2_section section, const char *field)
+/* The rules of the format a model in memory can break: the one check of
+ * md2_write(), md2_write_stream(), md2_write_size() and md2_rebuild()
+ * (format.h). Counts come first, before any array is read. */
+md2_result md2__check_model(const md2_model *m, const char *fn, md2_diagnostic *d)
 {
-    if (count != 0 && !p)
-        return md2__fail(d, INVALID, section, field, 0, 0,
-                         "model: %s is NULL but its count is %lu", field,
-                         (unsigned long)count);
-    return MD2_OK;
-}
-
-/* Counts the format cannot hold, checked before any array is read. */
-static md2_result check_counts(const md2_model *m, md2_diagnostic *d)
-{
+    /* the counts an MD2 file holds, each below 2^31 */
     const size_t counts[4] = {m->num_skins, m->num_triangles, m->num_frames,
                               m->num_glcmds};
-    static const char *const names[4] = {"num_skins", "num_triangles", "num_frames",
-                                         "num_glcmds"};
-    int i;
-
-    for (i = 0; i < 4; i++)
-        if ((uint64_t)counts[i] > MD2_MAX_DATA_SIZE)
-            return md2__fail(d, INVALID, MD2_SECTION_HEADER, names[i], 0, 0,
-                             "model: %s is %lu; an MD2 file holds less than 2^31 bytes",
-                             names[i], (unsigned long)counts[i]);
-    if (m->num_vertices > MD2_MAX_INDEXABLE || m->num_texcoords > MD2_MAX_INDEXABLE) {
-        int xyz = m->num_vertices > MD2_MAX_INDEXABLE;
-        return md2__fail(d, INVALID, MD2_SECTION_HEADER,
-                         xyz ? "num_vertices" : "num_texcoords", 0, 0,
-                         "model: %s is %lu, more than the %d a 16-bit triangle index can address",
-                         xyz ? "num_vertices" : "num_texcoords",
-                         (unsigned long)(xyz ? m->num_vertices : m->num_texcoords),
-                         MD2_MAX_INDEXABLE);
-    }
-    return MD2_OK;
-}
-
-/* The rules of the format that a model in memory can break, each with its
- * own diagnostic (section, field, element index). */
-static md2_result check_model(const md2_model *m, md2_diagnostic *d)
-{
+    static const char *const count_names[4] = {"num_skins", "num_triangles",
+                                               "num_frames", "num_glcmds"};
+    /* the arrays, each set when its count is not 0 */
+    const void *const arrays[5] = {m->frames, m->skins, m->texcoords, m->triangles,
+                                   m->glcmds};
+    const size_t array_counts[5] = {m->num_frames, m->num_skins, m->num_texcoords,
+                                    m->num_triangles, m->num_glcmds};
+    static const char *const array_names[5] = {"frames", "skins", "texcoords",
+                                               "triangles", "glcmds"};
+    static const md2_section array_sections[5] = {
+        MD2_SECTION_FRAMES, MD2_SECTION_SKINS, MD2_SECTION_TEXCOORDS,
+        MD2_SECTION_TRIANGLES, MD2_SECTION_GLCMDS};
     size_t i, k;
     md2_glscan scan;
 
     if (m->num_vertices == 0)
         return md2__fail(d, INVALID, MD2_SECTION_HEADER, "num_vertices", 0, 0,
-                         "model: num_vertices is 0; a model needs vertices");
+                         "%s: model: num_vertices is 0; a model needs vertices", fn);
     if (m->num_frames == 0)
         return md2__fail(d, INVALID, MD2_SECTION_HEADER, "num_frames", 0, 0,
-                         "model: num_frames is 0; a model needs a frame");
-    MD2_TRY(check_counts(m, d));
+                         "%s: model: num_frames is 0; a model needs a frame", fn);
+    for (i = 0; i < 4; i++)
+        if ((uint64_t)counts[i] > MD2_MAX_DATA_SIZE)
+            return md2__fail(d, INVALID, MD2_SECTION_HEADER, count_names[i], 0, 0,
+                             "%s: model: %s is %lu; an MD2 file holds less than 2^31 bytes",
+                             fn, count_names[i], (unsigned long)counts[i]);
+    if (m->num_vertices > MD2_MAX_INDEXABLE || m->num_texcoords > MD2_MAX_INDEXABLE) {
+        int xyz = m->num_vertices > MD2_MAX_INDEXABLE;
+        return md2__fail(d, INVALID, MD2_SECTION_HEADER,
+                         xyz ? "num_vertices" : "num_texcoords", 0, 0,
+                         "%s: model: %s is %lu, more than the %d a 16-bit triangle index can address",
+                         fn, xyz ? "num_vertices" : "num_texcoords",
+                         (unsigned long)(xyz ? m->num_vertices : m->num_texcoords),
+                         MD2_MAX_INDEXABLE);
+    }
     if (m->skin_width < 0 || m->skin_height < 0) {
         int w = m->skin_width < 0;
         return md2__fail(d, INVALID, MD2_SECTION_HEADER, w ? "skin_width" : "skin_height",
-                         0, 0, "model: %s is %ld; a skin size cannot be negative",
+                         0, 0, "%s: model: %s is %ld; a skin size cannot be negative", fn,
                          w ? "skin_width" : "skin_height",
                          (long)(w ? m->skin_width : m->skin_height));
     }
-    MD2_TRY(check_pointer(d, m->frames, m->num_frames, MD2_SECTION_FRAMES, "frames"));
-    MD2_TRY(check_pointer(d, m->skins, m->num_skins, MD2_SECTION_SKINS, "skins"));
-    MD2_TRY(check_pointer(d, m->texcoords, m->num_texcoords, MD2_SECTION_TEXCOORDS,
-                          "texcoords"));
-    MD2_TRY(check_pointer(d, m->triangles, m->num_triangles, MD2_SECTION_TRIANGLES,
-                          "triangles"));
-    MD2_TRY(check_pointer(d, m->glcmds, m->num_glcmds, MD2_SECTION_GLCMDS, "glcmds"));
+    for (i = 0; i < 5; i++)
+        if (array_counts[i] != 0 && !arrays[i])
+            return md2__fail(d, INVALID, array_sections[i], array_names[i], 0, 0,
+                             "%s: model: %s is NULL but its count is %lu", fn,
+                             array_names[i], (unsigned long)array_counts[i]);
     for (i = 0; i < m->num_frames; i++) {
         const md2_frame *f = &m->frames[i];
         if (!f->vertices)
             return md2__fail(d, INVALID, MD2_SECTION_FRAMES, "vertices", 0, i,
-                             "model: frames[%lu].vertices is NULL", (unsigned long)i);
+                             "%s: model: frames[%lu].vertices is NULL", fn,
+                             (unsigned long)i);
         for (k = 0; k < 3; k++)
             if (!md2__axis_ok_fast(f->scale[k], f->translate[k]))
                 return md2__fail(d, INVALID, MD2_SECTION_FRAMES, "scale", 0, i,
-                                 "model: frames[%lu] has scale[%lu] = %g and translate[%lu] = %g, which do not decode to finite coordinates within 1e30",
-                                 (unsigned long)i, (unsigned long)k, (double)f->scale[k],
-                                 (unsigned long)k, (double)f->translate[k]);
+                                 "%s: model: frames[%lu] has scale[%lu] = %g and translate[%lu] = %g, which do not decode to finite coordinates within 1e30",
+                                 fn, (unsigned long)i, (unsigned long)k,
+                                 (double)f->scale[k], (unsigned long)k,
+                                 (double)f->translate[k]);
     }
     for (i = 0; i < m->num_triangles; i++) {
         const md2_triangle *t = &m->triangles[i];
         for (k = 0; k < 3; k++) {
             if (t->vertex[k] >= m->num_vertices)
                 return md2__fail(d, INVALID, MD2_SECTION_TRIANGLES, "vertex", 0, i,
-                                 "model: triangles[%lu].vertex[%lu] is %u, not below num_vertices = %lu",
-                                 (unsigned long)i, (unsigned long)k, (unsigned)t->vertex[k],
-                                 (unsigned long)m->num_vertices);
+                                 "%s: model: triangles[%lu].vertex[%lu] is %u, not below num_vertices = %lu",
+                                 fn, (unsigned long)i, (unsigned long)k,
+                                 (unsigned)t->vertex[k], (unsigned long)m->num_vertices);
             if (t->texcoord[k] >= m->num_texcoords)
                 return md2__fail(d, INVALID, MD2_SECTION_TRIANGLES, "texcoord", 0, i,
-                                 "model: triangles[%lu].texcoord[%lu] is %u, not below num_texcoords = %lu",
-                                 (unsigned long)i, (unsigned long)k,
+                                 "%s: model: triangles[%lu].texcoord[%lu] is %u, not below num_texcoords = %lu",
+                                 fn, (unsigned long)i, (unsigned long)k,
                                  (unsigned)t->texcoord[k], (unsigned long)m->num_texcoords);
         }
     }
@@ -5953,26 +6071,27 @@ static md2_result check_model(const md2_model *m, md2_diagnostic *d)
     md2__glcmds_scan(NULL, m->glcmds, m->num_glcmds, m->num_vertices, &scan);
     if (scan.bad)
         return md2__fail(d, INVALID, MD2_SECTION_GLCMDS, "glcmds", 0, scan.bad_word,
-                         "model: glcmds[%lu]: %s", (unsigned long)scan.bad_word,
+                         "%s: model: glcmds[%lu]: %s", fn, (unsigned long)scan.bad_word,
                          scan.problem);
     if (!scan.terminated)
         return md2__fail(d, INVALID, MD2_SECTION_GLCMDS, "glcmds", 0, m->num_glcmds,
-                         "model: the %lu glcmds words end without the terminating 0",
-                         (unsigned long)m->num_glcmds);
+                         "%s: model: the %lu glcmds words end without the terminating 0",
+                         fn, (unsigned long)m->num_glcmds);
     if (scan.valid_words + 1 != m->num_glcmds) /* nothing may hide behind the 0 */
         return md2__fail(d, INVALID, MD2_SECTION_GLCMDS, "glcmds", 0,
                          scan.valid_words + 1,
-                         "model: glcmds[%lu] follows the list's terminating 0 (num_glcmds is %lu)",
-                         (unsigned long)(scan.valid_words + 1),
+                         "%s: model: glcmds[%lu] follows the list's terminating 0 (num_glcmds is %lu)",
+                         fn, (unsigned long)(scan.valid_words + 1),
                          (unsigned long)m->num_glcmds);
     return MD2_OK;
 }
 
-/* The canonical file's offsets for a model that passed check_model();
+/* The canonical file's offsets for a model that passed md2__check_model();
  * fails when the file would be larger than MD2_MAX_DATA_SIZE. */
-static md2_result plan(const md2_model *m, md2_wlayout *w, md2_diagnostic *d)
+static md2_result plan(const md2_model *m, const char *fn, md2_wlayout *w,
+                       md2_diagnostic *d)
 {
-    /* in uint64: every count is below 2^31 (check_counts), so no product
+    /* in uint64: every count is below 2^31 (md2__check_model), so no product
      * or sum below can wrap */
     uint64_t pos = MD2_HEADER_SIZE, framesize;
     const uint64_t cap = MD2_MAX_DATA_SIZE;
@@ -5993,16 +6112,18 @@ static md2_result plan(const md2_model *m, md2_wlayout *w, md2_diagnostic *d)
     /* every offset must fit a non-negative int32 (and size_t) */
     if (pos > cap || pos > (uint64_t)SIZE_MAX)
         return md2__fail(d, INVALID, MD2_SECTION_HEADER, "ofs_end", 0, 0,
-                         "model: the file would have %llu bytes, but ofs_end and every offset of an MD2 file stop at 2^31 - 1",
-                         (unsigned long long)pos);
+                         "%s: model: the file would have %llu bytes, but ofs_end and every offset of an MD2 file stop at 2^31 - 1",
+                         fn, (unsigned long long)pos);
     return MD2_OK;
 }
 
-/* Checks m and computes its file's layout. */
-static md2_result prepare(const md2_model *m, md2_wlayout *w, md2_diagnostic *d)
+/* Checks m and computes its file's layout; fn names the caller in the
+ * messages. */
+static md2_result prepare(const md2_model *m, const char *fn, md2_wlayout *w,
+                          md2_diagnostic *d)
 {
-    MD2_TRY(check_model(m, d));
-    return plan(m, w, d);
+    MD2_TRY(md2__check_model(m, fn, d));
+    return plan(m, fn, w, d);
 }
 
 size_t md2_write_size(const md2_model *m)
@@ -6010,7 +6131,7 @@ size_t md2_write_size(const md2_model *m)
     md2_wlayout w;
     if (md2__reserved_model(m, NULL) != MD2_OK)
         return 0;
-    if (!m || prepare(m, &w, NULL) != MD2_OK)
+    if (!m || prepare(m, "md2_write_size", &w, NULL) != MD2_OK)
         return 0;
     return w.ofs_end;
 }
@@ -6099,7 +6220,7 @@ md2_result md2_write_stream(const md2_model *m, md2_write_fn write, void *user,
         return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
                          "md2_write_stream: %s is NULL", m ? "write" : "m");
     MD2_TRY(md2__reserved_model(m, error));
-    MD2_TRY(prepare(m, &w, error));
+    MD2_TRY(prepare(m, "md2_write_stream", &w, error));
     s.direct = NULL;
     s.len = 0;
     s.fn = write;
@@ -6124,7 +6245,7 @@ md2_result md2_write(const md2_model *m, void *buffer, size_t capacity,
         return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
                          "md2_write: %s is NULL", m ? "buffer" : "m");
     MD2_TRY(md2__reserved_model(m, error));
-    MD2_TRY(prepare(m, &w, error));
+    MD2_TRY(prepare(m, "md2_write", &w, error));
     if (capacity < w.ofs_end)
         return md2__fail(error, MD2_ERR_BUFFER_TOO_SMALL, MD2_SECTION_NONE, "", 0, 0,
                          "md2_write: the file has %lu bytes but the buffer holds %lu",
@@ -6140,8 +6261,6 @@ md2_result md2_write(const md2_model *m, void *buffer, size_t capacity,
     return MD2_OK;
 }
 #undef INVALID
-#undef check_counts
-#undef check_model
 #undef emit
 #undef plan
 #undef put_u32
@@ -9033,7 +9152,7 @@ const float *md2_normal(unsigned index)
  * md2_normal_nearest(): the table normal nearest to a direction, exactly,
  * at the cost of three dot products instead of 162.
  *
- * What "exactly" means (the contract in <md2/build.h>): the direction is
+ * What "exactly" means (the contract in <md2/md2.h>): the direction is
  * scaled by the power of two that puts its largest component's magnitude
  * in [1, 2), each component rounded to float; then dot_i = (x * nx + y * ny)
  * + z * nz for each table normal n = md2_normal(i), every product and sum
@@ -10571,10 +10690,287 @@ md2_result md2_parse_framegroups(const char *text, size_t size,
     return parse_text(text, size, m, opts, out, capacity, count,
                       parse_framegroups_line);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Writing .anm text                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Longest rate text: 17 digits, '.', 'e', '-' and 2 exponent digits, or
+ * "0.000" and 17 digits; and longest line: a quoted 16-byte name, two
+ * 10-digit frame numbers, the rate, 3 spaces and the LF. */
+#define ANM_RATE_MAX 24
+#define ANM_LINE_MAX (2 + MD2_ANIM_NAME_SIZE + 1 + 10 + 1 + 10 + 1 + ANM_RATE_MAX + 1)
+
+/* The decimal digits of f (f > 0) correctly rounded to prec significant
+ * digits, into digits[0..prec) (NUL-terminated), and their decimal
+ * exponent (f ~ d.ddd * 10^exp10). snprintf's %e gives them; whatever the
+ * locale's decimal point is, only the ASCII digits before the 'e' and the
+ * exponent after it are read. Returns 0 if the output is not as expected. */
+static int rate_digits(float f, int prec, char digits[18], int *exp10)
+{
+    char buf[64];
+    int n = snprintf(buf, sizeof buf, "%.*e", prec - 1, (double)f);
+    int i, k = 0, e = 0, neg = 0;
+
+    if (n <= 0 || (size_t)n >= sizeof buf)
+        return 0;
+    for (i = 0; buf[i] && buf[i] != 'e' && buf[i] != 'E'; i++)
+        if (buf[i] >= '0' && buf[i] <= '9' && k < prec)
+            digits[k++] = buf[i];
+    if (k != prec || !buf[i])
+        return 0;
+    i++;
+    if (buf[i] == '+' || buf[i] == '-')
+        neg = buf[i++] == '-';
+    if (buf[i] < '0' || buf[i] > '9')
+        return 0;
+    for (; buf[i] >= '0' && buf[i] <= '9'; i++)
+        if (e < 1000)
+            e = e * 10 + (buf[i] - '0');
+    digits[k] = '\0';
+    *exp10 = neg ? -e : e;
+    return 1;
+}
+
+/* Lays out digits[0..n) (n >= 1) with decimal exponent x as the canonical
+ * rate text (md2_write_anm(): positional for x in -4..8, else d.ddde[-]x)
+ * into out[ANM_RATE_MAX]; returns its length. */
+static size_t rate_layout(const char *digits, size_t n, int x, char *out)
+{
+    size_t len = 0, i;
+    if (x >= -4 && x <= 8) {
+        if (x < 0) {
+            out[len++] = '0';
+            out[len++] = '.';
+            for (i = 1; i < (size_t)-x; i++)
+                out[len++] = '0';
+            for (i = 0; i < n; i++)
+                out[len++] = digits[i];
+            return len;
+        }
+        for (i = 0; i <= (size_t)x; i++) /* the whole part, zeros past the digits */
+            out[len++] = i < n ? digits[i] : '0';
+        if (n > (size_t)x + 1) {
+            out[len++] = '.';
+            for (i = (size_t)x + 1; i < n; i++)
+                out[len++] = digits[i];
+        }
+        return len;
+    }
+    out[len++] = digits[0];
+    if (n > 1) {
+        out[len++] = '.';
+        for (i = 1; i < n; i++)
+            out[len++] = digits[i];
+    }
+    out[len++] = 'e';
+    if (x < 0)
+        out[len++] = '-';
+    len += (size_t)snprintf(out + len, ANM_RATE_MAX - len, "%d", x < 0 ? -x : x);
+    return len;
+}
+
+/* The canonical text of rate fps (0, or FLT_MIN..FLT_MAX) into
+ * out[ANM_RATE_MAX]: the fewest correctly rounded digits that parse_rate()
+ * reads back as fps. Returns its length, 0 if no text comes back (not
+ * expected: 9 digits always do, but the parser is the judge). */
+static size_t rate_text(float fps, char *out)
+{
+    int prec;
+    if (fps == 0.0f) {
+        out[0] = '0';
+        return 1;
+    }
+    for (prec = 1; prec <= 17; prec++) {
+        char digits[18];
+        int x;
+        size_t n, len;
+        token tk;
+        float back;
+        const char *why = "";
+
+        if (!rate_digits(fps, prec, digits, &x))
+            return 0;
+        for (n = (size_t)prec; n > 1 && digits[n - 1] == '0'; n--)
+            continue;
+        len = rate_layout(digits, n, x, out);
+        tk.s = out;
+        tk.len = len;
+        tk.column = 1;
+        if (parse_rate(&tk, &back, &why) && back == fps)
+            return len;
+    }
+    return 0;
+}
+
+/* Whether name (NUL-terminated) is written in double quotes. */
+static int name_quoted(const char *name)
+{
+    const unsigned char *u = (const unsigned char *)name;
+    size_t i;
+    if (name[0] == '\0' || name[0] == '"' ||
+        (u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF))
+        return 1;
+    for (i = 0; name[i]; i++)
+        if (is_blank(name[i]) || (name[i] == '/' && name[i + 1] == '/'))
+            return 1;
+    return 0;
+}
+
+static md2_result anm_fail(md2_diagnostic *d, md2_result r, size_t i, const md2_anim *a,
+                           const char *field, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* Fills d (if not NULL) for entry i: "md2_write_anm: animation I ('NAME'): "
+ * (the name left out when it is not a clean string) and the reason. */
+static md2_result anm_fail(md2_diagnostic *d, md2_result r, size_t i, const md2_anim *a,
+                           const char *field, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    size_t k;
+    int clean = memchr(a->name, '\0', sizeof a->name) != NULL;
+
+    if (!d)
+        return r;
+    for (k = 0; clean && a->name[k]; k++)
+        clean = !is_control(a->name[k]);
+    md2__diag_clear(d);
+    d->result = r;
+    d->section = MD2_SECTION_SIDEFILE;
+    d->field = field;
+    d->index = i;
+    if (clean)
+        n = snprintf(d->message, sizeof d->message, "md2_write_anm: animation %lu ('%s'): ",
+                     (unsigned long)i, a->name);
+    else
+        n = snprintf(d->message, sizeof d->message, "md2_write_anm: animation %lu: ",
+                     (unsigned long)i);
+    if (n < 0 || (size_t)n >= sizeof d->message)
+        n = 0;
+    va_start(ap, fmt);
+    vsnprintf(d->message + n, sizeof d->message - (size_t)n, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+/* Checks entry i and writes its line into line[ANM_LINE_MAX]; returns the
+ * line's length in *len. */
+static md2_result anm_line(const md2_anim *a, size_t i, const md2_model *m,
+                           md2_diagnostic *d, char *line, size_t *len)
+{
+    const char *end = (const char *)memchr(a->name, '\0', sizeof a->name);
+    char rate[ANM_RATE_MAX];
+    size_t k, n, rate_len;
+    int quoted;
+    float fps = a->fps;
+
+    if (!end)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "name",
+                        "the name has no NUL in its %d bytes", MD2_ANIM_NAME_SIZE + 1);
+    n = (size_t)(end - a->name);
+    for (k = 0; k < n; k++)
+        if (is_control(a->name[k]))
+            return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "name",
+                            "byte %lu of the name is the control byte 0x%02X, which an .anm line cannot hold",
+                            (unsigned long)k, (unsigned)(unsigned char)a->name[k]);
+    quoted = name_quoted(a->name);
+    if (quoted && memchr(a->name, '"', n))
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "name",
+                        "the name needs double quotes (it is empty, has a blank or \"//\", or starts with '\"' or a byte order mark) but holds a '\"', which they cannot");
+    if (a->last < a->first)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "last",
+                        "last frame %lu is before first frame %lu", (unsigned long)a->last,
+                        (unsigned long)a->first);
+    if (m && (size_t)a->last >= m->num_frames)
+        return anm_fail(d, MD2_ERR_FRAME_RANGE, i, a, "last",
+                        "frames %lu-%lu reach past the model's last frame (%lu frames)",
+                        (unsigned long)a->first, (unsigned long)a->last,
+                        (unsigned long)m->num_frames);
+    if (isnan(fps) || fps < 0.0f || fps > FLT_MAX)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "fps",
+                        "fps is %g; a rate is a finite number >= 0", (double)fps);
+    if (fps == 0.0f)
+        fps = 0.0f; /* -0 is written as 0 */
+    if (fps != 0.0f && fps < FLT_MIN)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "fps",
+                        "fps is %g, below FLT_MIN, which md2_parse_anm() refuses",
+                        (double)fps);
+    if (fps != 0.0f &&
+        (double)((uint64_t)a->last - a->first + 1u) / (double)fps > (double)FLT_MAX)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "fps",
+                        "fps is %g: %lu frames at that rate would last longer than a float can hold",
+                        (double)fps, (unsigned long)(a->last - a->first + 1u));
+    rate_len = rate_text(fps, rate);
+    if (rate_len == 0)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "fps",
+                        "fps %.9g has no decimal text that md2_parse_anm() reads back as it",
+                        (double)fps);
+    k = 0;
+    if (quoted)
+        line[k++] = '"';
+    memcpy(line + k, a->name, n);
+    k += n;
+    if (quoted)
+        line[k++] = '"';
+    k += (size_t)snprintf(line + k, ANM_LINE_MAX - k, " %lu %lu ", (unsigned long)a->first,
+                          (unsigned long)a->last);
+    memcpy(line + k, rate, rate_len);
+    k += rate_len;
+    line[k++] = '\n';
+    *len = k;
+    return MD2_OK;
+}
+
+md2_result md2_write_anm(const md2_anim *anims, size_t count, const md2_model *m,
+                         char *out, size_t capacity, size_t *size, md2_diagnostic *error)
+{
+    char line[ANM_LINE_MAX];
+    size_t i, len, total = 0;
+
+    md2__diag_clear(error);
+    if (size)
+        *size = 0;
+    if (!size || (!anims && count > 0) || (!out && capacity > 0))
+        return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_SIDEFILE, "", 0, 0,
+                         "md2_write_anm: %s",
+                         !size ? "size is NULL"
+                         : (!anims && count > 0) ? "anims is NULL but count is not 0"
+                                                 : "out is NULL but capacity is not 0");
+    MD2_TRY(md2__reserved_model(m, error));
+    MD2_TRY(md2__reserved_anims(anims, count, error));
+    /* every entry checked and measured before a byte is written */
+    for (i = 0; i < count; i++) {
+        MD2_TRY(anm_line(&anims[i], i, m, error, line, &len));
+        if (len > SIZE_MAX - total)
+            return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_SIDEFILE, "", 0, i,
+                             "md2_write_anm: the text of %lu entries does not fit in memory",
+                             (unsigned long)count);
+        total += len;
+    }
+    *size = total;
+    if (!out)
+        return MD2_OK;
+    if (capacity < total)
+        return md2__fail(error, MD2_ERR_BUFFER_TOO_SMALL, MD2_SECTION_SIDEFILE, "", 0, 0,
+                         "md2_write_anm: the text has %lu bytes but the buffer holds %lu",
+                         (unsigned long)total, (unsigned long)capacity);
+    for (i = 0, total = 0; i < count; i++) {
+        (void)anm_line(&anims[i], i, m, NULL, line, &len); /* checked above */
+        memcpy(out + total, line, len);
+        total += len;
+    }
+    return MD2_OK;
+}
 #undef MAX_FIELDS
 #undef QUOTE_MAX
 #undef EXP_CAP
 #undef SIG_DIGITS
+#undef ANM_RATE_MAX
+#undef ANM_LINE_MAX
 #undef cursor
 #undef fail
 #undef warn
@@ -12892,6 +13288,7 @@ md2_result md2_attach(const float parent[16], const float tag[16], float child[1
  * SPDX-License-Identifier: MIT
  */
 
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -13713,7 +14110,6 @@ void md2__normals_smooth(const float *pos, size_t stride, size_t n,
 #define build_frames md2_single__build_build_frames
 #define check_counts md2_single__build_check_counts
 #define check_input md2_single__build_check_input
-#define check_model md2_single__build_check_model
 #define check_triangles md2_single__build_check_triangles
 #define counts md2_single__build_counts
 #define degenerate md2_single__build_degenerate
@@ -14846,86 +15242,18 @@ md2_result md2_build(const md2_build_input *in, const md2_build_options *opts,
 /* md2_rebuild                                                               */
 /* ------------------------------------------------------------------------ */
 
-#define INVALID MD2_ERR_INVALID_MODEL
-
-/* The rules of the format a model in memory can break (as md2_write()
- * checks them), each with its own diagnostic. */
+/* The model must be one md2_write() takes (md2__check_model(), write.c),
+ * and new GL commands need a skin size to normalise their texcoords. */
 static md2_result check_model(const job *j, const md2_model *m)
 {
-    size_t i, k;
-    md2_glscan scan;
-
-    if (m->num_vertices == 0 || m->num_frames == 0)
-        return fail(j, INVALID, MD2_SECTION_HEADER,
-                    m->num_vertices == 0 ? "num_vertices" : "num_frames", 0, 0,
-                    "%s: model: %s is 0; a model needs %s", j->fn,
-                    m->num_vertices == 0 ? "num_vertices" : "num_frames",
-                    m->num_vertices == 0 ? "vertices" : "a frame");
-    if (m->num_vertices > MD2_MAX_INDEXABLE || m->num_texcoords > MD2_MAX_INDEXABLE) {
-        int xyz = m->num_vertices > MD2_MAX_INDEXABLE;
-        return fail(j, INVALID, MD2_SECTION_HEADER, xyz ? "num_vertices" : "num_texcoords", 0,
-                    0, "%s: model: %s is %lu, more than the %d a 16-bit triangle index can address",
-                    j->fn, xyz ? "num_vertices" : "num_texcoords",
-                    (unsigned long)(xyz ? m->num_vertices : m->num_texcoords),
-                    MD2_MAX_INDEXABLE);
+    MD2_TRY(md2__check_model(m, j->fn, j->err));
+    if ((j->flags & MD2_REBUILD_GLCMDS) && (m->skin_width == 0 || m->skin_height == 0)) {
+        int w = m->skin_width == 0;
+        return fail(j, MD2_ERR_INVALID_MODEL, MD2_SECTION_HEADER,
+                    w ? "skin_width" : "skin_height", 0, 0,
+                    "%s: model: %s is 0; new GL commands (MD2_REBUILD_GLCMDS) need a skin size to normalise their texcoords",
+                    j->fn, w ? "skin_width" : "skin_height");
     }
-    if (m->skin_width < 0 || m->skin_height < 0 ||
-        ((j->flags & MD2_REBUILD_GLCMDS) && (m->skin_width == 0 || m->skin_height == 0))) {
-        int w = m->skin_width < 0 || (m->skin_height >= 0 && m->skin_width == 0);
-        return fail(j, INVALID, MD2_SECTION_HEADER, w ? "skin_width" : "skin_height", 0, 0,
-                    "%s: model: %s is %ld; %s", j->fn, w ? "skin_width" : "skin_height",
-                    (long)(w ? m->skin_width : m->skin_height),
-                    (w ? m->skin_width : m->skin_height) < 0
-                        ? "a skin size cannot be negative"
-                        : "new GL commands need a skin size to normalise their texcoords");
-    }
-    if ((!m->frames) || (m->num_skins && !m->skins) || (m->num_texcoords && !m->texcoords) ||
-        (m->num_triangles && !m->triangles) || (m->num_glcmds && !m->glcmds)) {
-        const char *field = !m->frames                            ? "frames"
-                            : (m->num_skins && !m->skins)         ? "skins"
-                            : (m->num_texcoords && !m->texcoords) ? "texcoords"
-                            : (m->num_triangles && !m->triangles) ? "triangles"
-                                                                  : "glcmds";
-        return fail(j, INVALID, MD2_SECTION_NONE, field, 0, 0,
-                    "%s: model: %s is NULL but its count is not 0", j->fn, field);
-    }
-    for (i = 0; i < m->num_frames; i++) {
-        const md2_frame *f = &m->frames[i];
-        if (!f->vertices)
-            return fail(j, INVALID, MD2_SECTION_FRAMES, "vertices", 0, i,
-                        "%s: model: frames[%lu].vertices is NULL", j->fn, (unsigned long)i);
-        for (k = 0; k < 3; k++)
-            if (!md2__axis_ok_fast(f->scale[k], f->translate[k]))
-                return fail(j, INVALID, MD2_SECTION_FRAMES, "scale", 0, i,
-                            "%s: model: frames[%lu] has scale[%lu] = %g and translate[%lu] = %g, which do not decode to finite coordinates within 1e30",
-                            j->fn, (unsigned long)i, (unsigned long)k, (double)f->scale[k],
-                            (unsigned long)k, (double)f->translate[k]);
-    }
-    for (i = 0; i < m->num_triangles; i++) {
-        const md2_triangle *t = &m->triangles[i];
-        for (k = 0; k < 3; k++) {
-            if (t->vertex[k] >= m->num_vertices || t->texcoord[k] >= m->num_texcoords) {
-                int v = t->vertex[k] >= m->num_vertices;
-                return fail(j, INVALID, MD2_SECTION_TRIANGLES, v ? "vertex" : "texcoord", 0, i,
-                            "%s: model: triangles[%lu].%s[%lu] is %u, not below %s = %lu",
-                            j->fn, (unsigned long)i, v ? "vertex" : "texcoord",
-                            (unsigned long)k, (unsigned)(v ? t->vertex[k] : t->texcoord[k]),
-                            v ? "num_vertices" : "num_texcoords",
-                            (unsigned long)(v ? m->num_vertices : m->num_texcoords));
-            }
-        }
-    }
-    if (m->num_glcmds == 0)
-        return MD2_OK;
-    md2__glcmds_scan(NULL, m->glcmds, m->num_glcmds, m->num_vertices, &scan);
-    if (scan.bad || !scan.terminated || scan.valid_words + 1 != m->num_glcmds)
-        return fail(j, INVALID, MD2_SECTION_GLCMDS, "glcmds", 0,
-                    scan.bad ? scan.bad_word : scan.terminated ? scan.valid_words + 1
-                                                               : m->num_glcmds,
-                    "%s: model: glcmds: %s", j->fn,
-                    scan.bad ? scan.problem
-                    : scan.terminated ? "words follow the list's terminating 0"
-                                      : "the list ends without its terminating 0");
     return MD2_OK;
 }
 
@@ -15110,11 +15438,9 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
 #undef REBUILD_ONLY
 #undef ALL_FLAGS
 #undef NUM_RULES
-#undef INVALID
 #undef build_frames
 #undef check_counts
 #undef check_input
-#undef check_model
 #undef check_triangles
 #undef counts
 #undef degenerate

@@ -58,6 +58,23 @@ typedef struct md2_glscan {
 void md2__glcmds_scan(const uint8_t *bytes, const int32_t *words, size_t n,
                       size_t num_vertices, md2_glscan *out);
 
+/* The rules of the format a model in memory (loaded, or filled in by hand)
+ * can break, in one place for md2_write(), md2_write_stream(),
+ * md2_write_size() and md2_rebuild() (write.c). Returns MD2_OK, or
+ * MD2_ERR_INVALID_MODEL for the first rule broken, with d (if not NULL)
+ * naming it: section, field, index (the frame, triangle or GL command word
+ * at fault) and a message "FN: model: ..." that says what is wrong and
+ * where (fn: the public function that was called). In order: 0 vertices
+ * or frames; a count the format cannot hold (num_skins, num_triangles,
+ * num_frames, num_glcmds of 2^31 or more; num_vertices or num_texcoords
+ * above MD2_MAX_INDEXABLE), checked before any array is read; a negative
+ * skin size; an array that is NULL while its count is not 0; a frame
+ * without vertices or with a transform that does not decode to finite
+ * coordinates within MD2_MAX_COORD; a triangle index out of range; a
+ * malformed GL command list (a bad command, no terminating 0, words after
+ * it). m must not be NULL; its reserved_ are the caller's to check. */
+md2_result md2__check_model(const md2_model *m, const char *fn, md2_diagnostic *d);
+
 /* The parser's entry point. data holds kept bytes of data whose whole size
  * is size (kept < size only for a stream loader that skipped bytes after
  * the last section: the checks compare ofs_end and max_file_size with

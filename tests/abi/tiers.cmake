@@ -12,7 +12,7 @@
 #   6  attach.h                tags and attachments
 #
 # Public headers count at the tier of what they declare: md2.h, skin.h and
-# build.h 1, animation.h 4, mesh.h 5, tags.h 6. Every header in src/ must
+# build.h 1, animation.h 4, mesh.h 5, tags.h and bundle.h 6. Every header in src/ must
 # be in the table, so a new one gets a tier on purpose. Reads the #include lines
 # of every src/*.h and fails on the first include from a higher tier.
 #
@@ -43,6 +43,7 @@ set(tier_md2/build.h 1)
 set(tier_md2/animation.h 4)
 set(tier_md2/mesh.h 5)
 set(tier_md2/tags.h 6)
+set(tier_md2/bundle.h 6)
 
 file(GLOB headers RELATIVE "${SRC}" "${SRC}/*.h")
 if(NOT headers)

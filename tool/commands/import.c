@@ -538,34 +538,41 @@ static int find_anims(const md2_model *m, const imp_made *made, import_report *r
     return 1;
 }
 
-/* The .anm text of r's animations: name first last fps a line. 0 after
- * saying why (a name that an .anm line cannot hold). */
+/* The .anm text of r's animations with r's rates, a comment line and then
+ * what md2_write_anm() writes. 0 after saying why (an entry that an .anm
+ * line cannot hold, or no memory). */
 static int anm_text(const import_report *r, xbuf *b)
 {
-    size_t i;
+    md2_anim *anims = (md2_anim *)calloc(r->num_anims + 1, sizeof *anims);
+    md2_diagnostic d;
+    size_t i, size = 0;
+    md2_result res;
+
+    if (!anims) {
+        tool_error(IMPORT_CMD, "out of memory");
+        return 0;
+    }
+    for (i = 0; i < r->num_anims; i++) {
+        anims[i] = r->anims[i];
+        anims[i].fps = (float)r->fps[i];
+    }
+    res = md2_write_anm(anims, r->num_anims, NULL, NULL, 0, &size, &d);
+    if (res != MD2_OK) {
+        fputs("md2 import: --anm: ", stderr);
+        tool_put_clean(stderr, d.message);
+        fputc('\n', stderr);
+        free(anims);
+        return 0;
+    }
     xbuf_printf(b, "// written by md2 import (libmd2 %s): name first last fps\n",
                 md2_version_string());
-    for (i = 0; i < r->num_anims; i++) {
-        const char *name = r->anims[i].name;
-        const char *c;
-        int quote = name[0] == '\0' || name[0] == '/';
-        for (c = name; *c; c++) {
-            if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '"') {
-                fputs("md2 import: --anm: the animation name ", stderr);
-                tool_put_clean(stderr, name);
-                fputs(" cannot be written in an .anm file (a quote or a control byte)\n", stderr);
-                return 0;
-            }
-            if (*c == ' ' || *c == '\t')
-                quote = 1;
-        }
-        if (quote)
-            xbuf_printf(b, "\"%s\" %lu %lu %.9g\n", name, (unsigned long)r->anims[i].first,
-                        (unsigned long)r->anims[i].last, r->fps[i]);
-        else
-            xbuf_printf(b, "%s %lu %lu %.9g\n", name, (unsigned long)r->anims[i].first,
-                        (unsigned long)r->anims[i].last, r->fps[i]);
+    if (xbuf_reserve(b, size)) {
+        /* cannot fail: the same entries, and room for size bytes */
+        (void)md2_write_anm(anims, r->num_anims, NULL, (char *)b->data + b->size, size,
+                            &size, NULL);
+        b->size += size;
     }
+    free(anims);
     if (b->failed) {
         tool_error(IMPORT_CMD, "out of memory");
         return 0;
