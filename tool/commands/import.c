@@ -51,8 +51,8 @@ typedef struct import_report {
     char *anm_file;      /* the .anm written, or NULL */
     int skin_w, skin_h;
     double max_error, max_half_steps;
-    md2_anim *anims;
-    double *fps;
+    md2_anim *anims;     /* the animations made (input_anims()) or the MD2 source's */
+    double *fps;         /* their rates, num_anims of them */
     size_t num_anims;
     md2_diagnostic *warnings;
     size_t num_warnings, cap_warnings;
@@ -511,30 +511,44 @@ static void print_notes(const import_report *r)
 
 /* ---- outputs ------------------------------------------------------------------ */
 
-/* The animations a game finds in m (md2_anims_from_names()), with the
- * rates of the input animations that cover the same frames (fps of the
- * made animations, else 10). */
-static int find_anims(const md2_model *m, const imp_made *made, import_report *r)
+/* Decimal digits of n. */
+static size_t decimal_digits(size_t n)
 {
-    size_t n = md2_anims_from_names(m, NULL, 0), i;
-    if (r->anims)
-        return 1; /* the MD2 path: the model's own */
+    size_t d = 1;
+    for (; n >= 10; n /= 10)
+        d++;
+    return d;
+}
+
+/* The animations the model was built with (mi->in.anims, the scene's)
+ * and their rates, as the summary and the .anm file give them: frames
+ * laid end to end, each name as its frames carry it (the builder cuts it
+ * to fit 16 bytes with the number of its last frame: <md2/build.h>). Not
+ * what md2_anims_from_names() makes of the frame names, which may split
+ * or merge them ("attack2": attack21 .. attack29, attack210). */
+static int input_anims(const imp_input *mi, import_report *r)
+{
+    size_t i, first = 0, n = mi->in.num_anims;
     r->anims = (md2_anim *)calloc(n + 1, sizeof *r->anims);
     r->fps = (double *)calloc(n + 1, sizeof *r->fps);
     if (!r->anims || !r->fps) {
         tool_error(IMPORT_CMD, "out of memory");
         return 0;
     }
-    r->num_anims = md2_anims_from_names(m, r->anims, n);
-    for (i = 0; i < r->num_anims; i++) {
-        size_t k, at = 0;
-        r->fps[i] = 10.0;
-        for (k = 0; made && k < made->num_anims; k++) {
-            if (r->anims[i].first >= at && r->anims[i].first < at + made->anims[k].count)
-                r->fps[i] = made->anim_fps[k];
-            at += made->anims[k].count;
-        }
+    for (i = 0; i < n; i++) {
+        const md2_build_anim *b = &mi->in.anims[i];
+        md2_anim *an = &r->anims[i];
+        size_t digits = decimal_digits(b->count), len = strlen(b->name);
+        size_t room = digits < MD2_FRAME_NAME_SIZE ? MD2_FRAME_NAME_SIZE - 1 - digits : 0;
+        memcpy(an->name, b->name, len < room ? len : room);
+        an->first = (uint32_t)first;
+        an->last = (uint32_t)(first + b->count - 1);
+        an->fps = (float)mi->anim_fps[i];
+        an->loop = md2_anim_loops(an->name);
+        r->fps[i] = mi->anim_fps[i];
+        first += b->count;
     }
+    r->num_anims = n;
     return 1;
 }
 
@@ -705,14 +719,14 @@ static void report_free(import_report *r)
     free(r->warnings);
 }
 
-/* The end both paths share: .anm, files, summary. */
-static int finish(const import_args *a, const md2_model *m, const imp_made *made,
-                  const unsigned char *png, size_t png_size, import_report *r)
+/* The end both paths share, r's animations found: .anm, files, summary. */
+static int finish(const import_args *a, const md2_model *m, const unsigned char *png,
+                  size_t png_size, import_report *r)
 {
     xbuf anm;
     int ok;
     memset(&anm, 0, sizeof anm);
-    if (!find_anims(m, made, r) || (a->anm && !anm_text(r, &anm))) {
+    if (a->anm && !anm_text(r, &anm)) {
         xbuf_free(&anm);
         return 0;
     }
@@ -805,7 +819,7 @@ static int import_md2(const import_args *a, md2_profile profile)
         r.fps[i] = tm.anims[i].fps;
     }
     r.num_anims = tm.num_anims;
-    ok = finish(a, m, NULL, NULL, 0, &r);
+    ok = finish(a, m, NULL, 0, &r);
 done:
     free(before);
     md2_free(m);
@@ -868,9 +882,8 @@ static int read_scene(const import_args *a, int kind, imp_scene *s)
 static int import_scene(const import_args *a, int kind, md2_profile profile)
 {
     imp_scene s;
-    imp_made made;
+    imp_input mi;
     imp_make_options mo;
-    md2_build_input in;
     md2_build_options bo;
     md2_diagnostic diag;
     md2_model *m = NULL;
@@ -883,7 +896,7 @@ static int import_scene(const import_args *a, int kind, md2_profile profile)
     long w = 0, h = 0;
 
     memset(&s, 0, sizeof s);
-    memset(&made, 0, sizeof made);
+    memset(&mi, 0, sizeof mi);
     memset(&r, 0, sizeof r);
     memset(&mo, 0, sizeof mo);
     r.source = a->sources[0];
@@ -902,47 +915,34 @@ static int import_scene(const import_args *a, int kind, md2_profile profile)
         return TOOL_FAILED;
     r.notes = s.notes;
     r.num_notes = s.num_notes;
-    if (!imp_make(a->sources[0], &s, &mo, &made))
+    if (!imp_make(a->sources[0], &s, &mo, &mi))
         goto done;
-    if (made.skin_images > 0 && a->pcx) {
-        if (!imp_skin_pcx(&made.skin, a->palette, &png, &png_size))
+    if (mi.skin_images > 0 && a->pcx) {
+        if (!imp_skin_pcx(&mi.skin, a->palette, &png, &png_size))
             goto done;
-    } else if (made.skin_images > 0) {
-        if (!tool_png_encode(&made.skin, &png, &png_size, why, sizeof why)) {
+    } else if (mi.skin_images > 0) {
+        if (!tool_png_encode(&mi.skin, &png, &png_size, why, sizeof why)) {
             tool_error(IMPORT_CMD, "cannot convert the skin to PNG: %s", why);
             goto done;
         }
     } else if (!imp_scene_note(&s, "%s has no texture: no skin written, texcoords on a %lux%lu "
                                    "skin (--skin-size WxH)", a->sources[0],
-                               (unsigned long)made.skin_width, (unsigned long)made.skin_height)) {
+                               (unsigned long)mi.in.skin_width, (unsigned long)mi.in.skin_height)) {
         tool_error(IMPORT_CMD, "out of memory");
         goto done;
     }
     r.notes = s.notes;
     r.num_notes = s.num_notes;
-    if (!side_paths(a, made.skin_images > 0, &r) || !not_a_texture(&s, &r))
+    if (!side_paths(a, mi.skin_images > 0, &r) || !not_a_texture(&s, &r))
         goto done;
-    r.skin_w = (int)made.skin_width;
-    r.skin_h = (int)made.skin_height;
-    memset(&in, 0, sizeof in);
-    in.num_frames = made.num_frames;
-    in.num_vertices = made.num_vertices;
-    in.positions = made.positions;
-    in.normals = made.normals;
-    in.num_triangles = made.num_triangles;
-    in.triangles = made.triangles;
-    in.num_texcoords = made.num_texcoords;
-    in.uv = made.uv;
-    in.skin_width = made.skin_width;
-    in.skin_height = made.skin_height;
+    r.skin_w = (int)mi.in.skin_width;
+    r.skin_h = (int)mi.in.skin_height;
     if (a->skin_name || r.skin_file) {
         r.skin_name = a->skin_name ? a->skin_name : export_base_name(r.skin_file);
         skin_names[0] = r.skin_name;
-        in.num_skins = 1;
-        in.skin_names = skin_names;
+        mi.in.num_skins = 1;
+        mi.in.skin_names = skin_names;
     }
-    in.num_anims = made.num_anims;
-    in.anims = made.anims;
     memset(&bo, 0, sizeof bo);
     bo.flags = (a->zero_pad ? MD2_BUILD_ZERO_PAD : 0u) |
                (a->shared_box ? MD2_BUILD_SHARED_BOX : 0u) |
@@ -951,7 +951,7 @@ static int import_scene(const import_args *a, int kind, md2_profile profile)
     bo.error = &diag;
     bo.on_warning = collect_warning;
     bo.warning_user = &r;
-    if (md2_build(&in, &bo, &m) != MD2_OK) {
+    if (md2_build(&mi.in, &bo, &m) != MD2_OK) {
         fputs("md2 import: ", stderr);
         tool_put_clean(stderr, a->sources[0]);
         fputs(": cannot make the model: ", stderr);
@@ -959,14 +959,14 @@ static int import_scene(const import_args *a, int kind, md2_profile profile)
         fputc('\n', stderr);
         goto done;
     }
-    if (!quant_error(m, made.positions, &r))
+    if (!quant_error(m, mi.positions, &r) || !input_anims(&mi, &r))
         goto done;
-    ok = finish(a, m, &made, png, png_size, &r);
+    ok = finish(a, m, png, png_size, &r);
 done:
     md2_free(m);
     free(png);
     report_free(&r);
-    imp_made_free(&made);
+    imp_input_free(&mi);
     imp_scene_free(&s);
     return ok ? TOOL_OK : TOOL_FAILED;
 }
