@@ -9,15 +9,12 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "import_cmd.h"
-#include "bytes.h"
-#include "outfiles.h"
-#include "platform.h"
-
-#include <md2/skin.h>
+#include "import_cmd.h" /* commands/; with import.h (formats/) and tool.h (core/) */
+#include "bytes.h"      /* core/ */
+#include "outfiles.h"   /* core/ */
+#include "platform.h"   /* platform/ */
 
 #include <errno.h>
-#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
