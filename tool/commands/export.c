@@ -106,7 +106,7 @@ static void usage(FILE *f)
 /* The format OUT's extension asks for (any letter case). */
 static int format_of(const char *path)
 {
-    const char *base = export_base_name(path);
+    const char *base = tool_base_name(path);
     const char *dot = strrchr(base, '.');
     char ext[8];
     size_t i, n;

@@ -288,7 +288,7 @@ static char *output_of(const char *out_dir, const char *input, int in_folder, co
         while (tool_sys_is_separator(*rel))
             rel++;
     } else {
-        rel = export_base_name(path);
+        rel = tool_base_name(path);
     }
     while (d > 1 && tool_sys_is_separator(out_dir[d - 1]))
         d--;
@@ -299,7 +299,7 @@ static char *output_of(const char *out_dir, const char *input, int in_folder, co
     memcpy(joined, out_dir, d);
     joined[d] = '/';
     memcpy(joined + d + 1, rel, r + 1);
-    out = export_with_extension(joined, ext);
+    out = tool_with_extension(joined, ext);
     free(joined);
     return out;
 }
