@@ -20,7 +20,8 @@
 #include "export_folder.h"
 #include "export_internal.h"
 #include "platform.h"
-#include "validate_walk.h"
+#include "walk.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -45,7 +46,7 @@ typedef struct folder_run {
     pthread_mutex_t lock; /* guards what follows, and printing */
     size_t next;          /* the next model to take */
     size_t exported;
-    validate_progress progress;
+    tool_progress progress;
 } folder_run;
 
 /* What one export printed: its stdout and its stderr. */
@@ -198,7 +199,7 @@ static int export_one(const folder_run *run, folder_model *m, capture *c, char *
  * memory), or a reason set before (a second model of one output). */
 static void report(folder_run *run, folder_model *m, int status, capture *c, char *why, int ran)
 {
-    validate_progress_hide(&run->progress);
+    tool_progress_hide(&run->progress);
     if (c->err_text)
         fwrite(c->err_text, 1, c->err_size, stderr);
     if (c->out_text)
@@ -216,7 +217,7 @@ static void report(folder_run *run, folder_model *m, int status, capture *c, cha
         else
             free(why);
     }
-    validate_progress_step(&run->progress);
+    tool_progress_step(&run->progress);
 }
 
 /* A worker: takes the next model until there is none. */
@@ -367,7 +368,7 @@ static int refuse_shared_outputs(folder_model *models, size_t count)
 
 /* The models of the inputs, their outputs decided. 0 when out of memory
  * (said). */
-static int list_models(folder_run *run, validate_list *l, const char *out_dir, const char *ext)
+static int list_models(folder_run *run, tool_walk_list *l, const char *out_dir, const char *ext)
 {
     tool_sys_stat st_out;
     /* (an inode 0: no identity to compare, on a file system without) */
@@ -380,7 +381,7 @@ static int list_models(folder_run *run, validate_list *l, const char *out_dir, c
         size_t before = l->count, *grown;
         if (run->roles[a] != EXPORT_WORD_INPUT)
             continue;
-        if (!validate_walk(l, run->argv[a]))
+        if (!tool_walk(l, run->argv[a]))
             goto out_of_memory;
         grown = (size_t *)realloc(from, (l->count ? l->count : 1) * sizeof *from);
         if (!grown)
@@ -389,7 +390,7 @@ static int list_models(folder_run *run, validate_list *l, const char *out_dir, c
         for (i = before; i < l->count; i++)
             from[i] = (size_t)a;
     }
-    /* validate_list_unique() keeps the first of each file, in order: the
+    /* tool_walk_unique() keeps the first of each file, in order: the
      * inputs of the kept entries are found again by their paths' order */
     {
         size_t n0 = l->count, j = 0;
@@ -399,7 +400,7 @@ static int list_models(folder_run *run, validate_list *l, const char *out_dir, c
             goto out_of_memory;
         for (i = 0; i < n0; i++)
             paths[i] = (uintptr_t)(void *)l->items[i].path;
-        if (!validate_list_unique(l)) {
+        if (!tool_walk_unique(l)) {
             free(paths);
             goto out_of_memory;
         }
@@ -414,7 +415,7 @@ static int list_models(folder_run *run, validate_list *l, const char *out_dir, c
     if (!run->models)
         goto out_of_memory;
     for (i = 0, k = 0; i < l->count; i++) {
-        const validate_entry *e = &l->items[i];
+        const tool_walk_entry *e = &l->items[i];
         const char *input = run->argv[from[i]];
         int in_folder = export_is_folder(input);
         folder_model *m = &run->models[k];
@@ -494,7 +495,7 @@ static int run_workers(folder_run *run, size_t threads)
 int export_folder(int argc, char **argv, const unsigned char *roles, const char *out_dir,
                   const char *ext, long jobs)
 {
-    validate_list l;
+    tool_walk_list l;
     folder_run run;
     size_t i, failed = 0;
     int status = TOOL_FAILED;
@@ -509,14 +510,14 @@ int export_folder(int argc, char **argv, const unsigned char *roles, const char 
         tool_error(EXPORT_CMD, "cannot make the threads' lock");
         goto done;
     }
-    validate_progress_start(&run.progress, stderr, run.count);
+    tool_progress_start(&run.progress, stderr, run.count);
     run.progress.cmd = EXPORT_CMD;
     if (!run_workers(&run, thread_count(jobs, run.count))) {
         pthread_mutex_destroy(&run.lock);
         goto done;
     }
     pthread_mutex_destroy(&run.lock);
-    validate_progress_hide(&run.progress);
+    tool_progress_hide(&run.progress);
     for (i = 0; i < run.count; i++) {
         const folder_model *m = &run.models[i];
         if (!m->failed)
@@ -535,6 +536,6 @@ int export_folder(int argc, char **argv, const unsigned char *roles, const char 
         status = failed ? TOOL_FAILED : TOOL_OK;
 done:
     free_models(&run);
-    validate_list_free(&l);
+    tool_walk_free(&l);
     return status;
 }
