@@ -283,6 +283,8 @@ static int folder_export(int argc, char **argv, const unsigned char *roles, int 
     return 0;
 }
 
+static int export_model(int argc, char **argv);
+
 /* The export the command line asks for: of one model (one_model: a model
  * of a folder export, whose words export_folder() made), else of a folder
  * when the command line names one, several models or -o OUTDIR/. roles
@@ -427,7 +429,7 @@ static int export_main(int argc, char **argv, int one_model, unsigned char *role
                                "needs -o OUTDIR/", out_path);
         return export_folder(argc, argv, roles, out_path,
                              format == FORMAT_OBJ ? ".obj" : format == FORMAT_GLTF ? ".gltf" : ".glb",
-                             jobs);
+                             jobs, export_model);
     }
     if (jobs_arg)
         return usage_error("--jobs %s: one model is exported by one thread (--jobs is for "
@@ -520,7 +522,8 @@ int tool_export(int argc, char **argv)
     return run_export(argc, argv, 0);
 }
 
-int export_model(int argc, char **argv)
+/* md2 export of one model (a folder export's worker: never of a folder). */
+static int export_model(int argc, char **argv)
 {
     return run_export(argc, argv, 1);
 }

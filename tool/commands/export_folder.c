@@ -1,17 +1,18 @@
 /*
  * md2 export DIR... -o OUTDIR/: the models of folder trees exported as a
- * mirror of the trees, by a pool of threads (export_internal.h;
+ * mirror of the trees, by a pool of threads (export_folder.h;
  * docs/tool.md, "Folders"). POSIX threads (on Windows mingw-w64's
  * winpthreads); files, folders and the captured output through platform.h.
  *
- * Each model is exported by export_model() with the command line's own
- * options, as `md2 export MODEL -o OUT` would, so every option works the
- * same on a folder. What one export prints goes to streams of its own
- * thread (tool_set_stream_hook()), printed whole once its model is done,
- * under the lock that also guards the progress bar and the tallies; the
- * export itself shares nothing mutable with the other threads (libmd2 has
- * no global state; the command's own code none but the hook, set before
- * the threads start).
+ * Each model is exported by export.c's export of one model (which it
+ * passes to export_folder(): this file calls nothing of export.c's) with
+ * the command line's own options, as `md2 export MODEL -o OUT` would, so
+ * every option works the same on a folder. What one export prints goes to
+ * streams of its own thread (tool_set_stream_hook()), printed whole once
+ * its model is done, under the lock that also guards the progress bar and
+ * the tallies; the export itself shares nothing mutable with the other
+ * threads (libmd2 has no global state; the command's own code none but the
+ * hook, set before the threads start).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -43,6 +44,7 @@ typedef struct folder_run {
     int argc;
     char **argv;
     const unsigned char *roles;
+    int (*export_one)(int argc, char **argv); /* the export of one model */
     pthread_mutex_t lock; /* guards what follows, and printing */
     size_t next;          /* the next model to take */
     size_t exported;
@@ -187,7 +189,7 @@ static int export_one(const folder_run *run, folder_model *m, capture *c, char *
         *why = copy_text("cannot set up the thread's output", 33);
         return TOOL_FAILED;
     }
-    status = export_model(n, words);
+    status = run->export_one(n, words);
     *ran = 1;
     pthread_setspecific(capture_key, NULL);
     free(words);
@@ -493,7 +495,7 @@ static int run_workers(folder_run *run, size_t threads)
 }
 
 int export_folder(int argc, char **argv, const unsigned char *roles, const char *out_dir,
-                  const char *ext, long jobs)
+                  const char *ext, long jobs, int (*export_one)(int argc, char **argv))
 {
     tool_walk_list l;
     folder_run run;
@@ -504,6 +506,7 @@ int export_folder(int argc, char **argv, const unsigned char *roles, const char 
     run.argc = argc;
     run.argv = argv;
     run.roles = roles;
+    run.export_one = export_one;
     if (!list_models(&run, &l, out_dir, ext))
         goto done;
     if (pthread_mutex_init(&run.lock, NULL) != 0) {
