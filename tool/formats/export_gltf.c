@@ -1440,12 +1440,81 @@ static void write_nodes(gltf *g, tool_buf *j, const char *name, const export_glt
     tool_buf_str(j, "]");
 }
 
+/* "asset" (with the generator) and the extensions the file needs. */
+static void write_asset(const gltf *g, tool_buf *j)
+{
+    char gen[96];
+    tool_buf_str(j, "{\"asset\":{\"version\":\"2.0\",\"generator\":");
+    snprintf(gen, sizeof gen, "md2 export (libmd2 %s)", md2_version_string());
+    tool_buf_json_string(j, gen);
+    tool_buf_str(j, "}");
+    if (g->compact)
+        tool_buf_str(j, ",\"extensionsUsed\":[\"KHR_mesh_quantization\"],"
+                    "\"extensionsRequired\":[\"KHR_mesh_quantization\"]");
+}
+
+/* "materials", and with a skin "textures" and "images": the model's, then
+ * the attached models'. */
+static void write_materials(const gltf *g, tool_buf *j, const export_gltf_base *base)
+{
+    const export_job *job = g->job;
+    tool_buf_str(j, ",\"materials\":[{\"name\":\"skin\",\"pbrMetallicRoughness\":{");
+    if (job->png)
+        tool_buf_str(j, "\"baseColorTexture\":{\"index\":0},");
+    tool_buf_str(j, "\"metallicFactor\":0}}");
+    export_tags_json(&g->tags, EXPORT_TAGS_MATERIALS, base, 0, 1, j);
+    tool_buf_str(j, "]");
+    if (job->png || g->tags.num_textures > 0) {
+        tool_buf_str(j, ",\"textures\":[");
+        if (job->png)
+            tool_buf_str(j, "{\"source\":0}");
+        export_tags_json(&g->tags, EXPORT_TAGS_TEXTURES, base, 0, base->textures, j);
+        tool_buf_str(j, "],\"images\":[");
+        if (job->png)
+            tool_buf_printf(j, "{\"bufferView\":%d,\"mimeType\":\"image/png\"}",
+                        view_number(g, VIEW_IMAGE));
+        export_tags_json(&g->tags, EXPORT_TAGS_IMAGES, base, 0, base->textures, j);
+        tool_buf_str(j, "]");
+    }
+}
+
+/* "accessors", "bufferViews" and "buffers" (buffer_uri: the data URI of a
+ * .gltf, or NULL for a .glb), which end the document. */
+static void write_data(const gltf *g, tool_buf *j, const export_gltf_base *base,
+                       const tool_buf *buffer_uri)
+{
+    size_t f, v;
+    tool_buf_str(j, ",\"accessors\":[");
+    tool_buf_bytes(j, g->acc.data, g->acc.size);
+    export_tags_json(&g->tags, EXPORT_TAGS_ACCESSORS, base, 0, g->num_acc, j);
+    tool_buf_str(j, "],\"bufferViews\":[");
+    for (v = 0, f = 0; v < VIEW_COUNT; v++) {
+        const view *w = &g->views[v];
+        if (!w->used)
+            continue;
+        tool_buf_printf(j, "%s{\"buffer\":0,\"byteOffset\":%lu,\"byteLength\":%lu", f++ ? "," : "",
+                    (unsigned long)w->offset, (unsigned long)w->length);
+        if (w->stride)
+            tool_buf_printf(j, ",\"byteStride\":%lu", (unsigned long)w->stride);
+        if (w->target)
+            tool_buf_printf(j, ",\"target\":%u", w->target);
+        tool_buf_str(j, "}");
+    }
+    export_tags_json(&g->tags, EXPORT_TAGS_VIEWS, base, 0, f, j);
+    tool_buf_printf(j, "],\"buffers\":[{\"byteLength\":%lu", (unsigned long)g->bin.size);
+    if (buffer_uri) {
+        tool_buf_str(j, ",\"uri\":\"");
+        tool_buf_bytes(j, buffer_uri->data, buffer_uri->size);
+        tool_buf_str(j, "\"");
+    }
+    tool_buf_str(j, "}]}");
+}
+
 /* The whole JSON document; buffer_uri is the data URI of a .gltf, or NULL
  * for a .glb. */
 static void write_json(gltf *g, tool_buf *j, const tool_buf *buffer_uri)
 {
     const export_job *job = g->job;
-    size_t f, v;
     char *name = model_name(job->model_path);
     export_gltf_base base;
     size_t textures = job->png ? 1 : 0;
@@ -1464,65 +1533,16 @@ static void write_json(gltf *g, tool_buf *j, const tool_buf *buffer_uri)
         j->failed = 1;
         return;
     }
-    tool_buf_str(j, "{\"asset\":{\"version\":\"2.0\",\"generator\":");
-    {
-        char gen[96];
-        snprintf(gen, sizeof gen, "md2 export (libmd2 %s)", md2_version_string());
-        tool_buf_json_string(j, gen);
-    }
-    tool_buf_str(j, "}");
-    if (g->compact)
-        tool_buf_str(j, ",\"extensionsUsed\":[\"KHR_mesh_quantization\"],"
-                    "\"extensionsRequired\":[\"KHR_mesh_quantization\"]");
+    write_asset(g, j);
     tool_buf_str(j, ",\"scene\":0,\"scenes\":[{\"nodes\":[0]}],");
     write_nodes(g, j, name, &base);
-    tool_buf_str(j, ",\"materials\":[{\"name\":\"skin\",\"pbrMetallicRoughness\":{");
-    if (job->png)
-        tool_buf_str(j, "\"baseColorTexture\":{\"index\":0},");
-    tool_buf_str(j, "\"metallicFactor\":0}}");
-    export_tags_json(&g->tags, EXPORT_TAGS_MATERIALS, &base, 0, 1, j);
-    tool_buf_str(j, "]");
-    if (job->png || g->tags.num_textures > 0) {
-        tool_buf_str(j, ",\"textures\":[");
-        if (job->png)
-            tool_buf_str(j, "{\"source\":0}");
-        export_tags_json(&g->tags, EXPORT_TAGS_TEXTURES, &base, 0, textures, j);
-        tool_buf_str(j, "],\"images\":[");
-        if (job->png)
-            tool_buf_printf(j, "{\"bufferView\":%d,\"mimeType\":\"image/png\"}",
-                        view_number(g, VIEW_IMAGE));
-        export_tags_json(&g->tags, EXPORT_TAGS_IMAGES, &base, 0, textures, j);
-        tool_buf_str(j, "]");
-    }
+    write_materials(g, j, &base);
     if (g->num_anims > 0) {
         tool_buf_str(j, ",\"animations\":[");
         write_animation_json(g, j, &base);
         tool_buf_str(j, "]");
     }
-    tool_buf_str(j, ",\"accessors\":[");
-    tool_buf_bytes(j, g->acc.data, g->acc.size);
-    export_tags_json(&g->tags, EXPORT_TAGS_ACCESSORS, &base, 0, g->num_acc, j);
-    tool_buf_str(j, "],\"bufferViews\":[");
-    for (v = 0, f = 0; v < VIEW_COUNT; v++) {
-        const view *w = &g->views[v];
-        if (!w->used)
-            continue;
-        tool_buf_printf(j, "%s{\"buffer\":0,\"byteOffset\":%lu,\"byteLength\":%lu", f++ ? "," : "",
-                    (unsigned long)w->offset, (unsigned long)w->length);
-        if (w->stride)
-            tool_buf_printf(j, ",\"byteStride\":%lu", (unsigned long)w->stride);
-        if (w->target)
-            tool_buf_printf(j, ",\"target\":%u", w->target);
-        tool_buf_str(j, "}");
-    }
-    export_tags_json(&g->tags, EXPORT_TAGS_VIEWS, &base, 0, f, j);
-    tool_buf_printf(j, "],\"buffers\":[{\"byteLength\":%lu", (unsigned long)g->bin.size);
-    if (buffer_uri) {
-        tool_buf_str(j, ",\"uri\":\"");
-        tool_buf_bytes(j, buffer_uri->data, buffer_uri->size);
-        tool_buf_str(j, "\"");
-    }
-    tool_buf_str(j, "}]}");
+    write_data(g, j, &base, buffer_uri);
     free(name);
 }
 
@@ -1585,20 +1605,196 @@ static int alloc_arrays(gltf *g)
            g->nrm;
 }
 
-int export_gltf(const export_job *job, int binary)
+/* How a step of export_gltf() ended: done; failed, after saying why; or
+ * out of memory (export_gltf() says so). */
+enum { STEP_DONE, STEP_FAILED, STEP_NO_MEMORY };
+
+/* The least the file holds with targets morph targets: each one's deltas
+ * (compact: 6 bytes of position, 3 of normal a vertex; else 24), the base
+ * attributes (32 bytes a vertex), the sparse indices and the triangles',
+ * and the skin. */
+static double least_bytes(const gltf *g, size_t targets)
 {
-    gltf g;
+    return (double)g->nv * ((g->compact ? 9.0 : 24.0) * (double)targets + 34.0) +
+           2.0 * (double)g->mesh->num_indices + (double)g->job->png_size;
+}
+
+/* What the file will hold: the welded mesh, the animations in order, the
+ * keyframes kept as morph targets and the meshes they are split over, the
+ * output budget checked as soon as the size can be told. */
+static int plan(gltf *g)
+{
+    const export_job *job = g->job;
     md2_mesh_options mo;
     md2_diagnostic diag;
     md2_result r;
-    tool_buf json, file;
-    int ok = 0;
-    FILE *out;
     double least;
     size_t a;
 
-    memset(&g, 0, sizeof g);
+    memset(&mo, 0, sizeof mo);
+    mo.flags = MD2_MESH_COUNTER_CLOCKWISE;
+    mo.error = &diag;
+    r = md2_mesh_build(g->m, &mo, &g->mesh);
+    if (r != MD2_OK) {
+        tool_error(EXPORT_CMD, "%s: cannot build the mesh: %s", job->model_path,
+                   r == MD2_ERR_OUT_OF_MEMORY ? "out of memory" : diag.message);
+        return STEP_FAILED;
+    }
+    g->nv = g->mesh->num_vertices;
+    if (g->nv == 0) {
+        tool_error(EXPORT_CMD, "%s has no triangles: there is no mesh to write as glTF",
+                   job->model_path);
+        return STEP_FAILED;
+    }
+    /* with every keyframe kept, the budget is known before the work */
+    if (job->keyframe_error == 0.0 && !export_within_budget(job, least_bytes(g, g->nt), 0))
+        return STEP_FAILED;
+    if (!alloc_arrays(g) || !order_anims(g))
+        return STEP_NO_MEMORY;
+    g->base_frame = g->num_anims > 0 ? g->order[0].first : job->frame;
+    g->keyframe_error = job->keyframe_error >= 0.0 ? job->keyframe_error
+                                                   : default_keyframe_error(g->m);
+    if (!select_targets(g))
+        return g->bin.failed ? STEP_NO_MEMORY : STEP_FAILED;
+    if (!make_parts(g))
+        return STEP_NO_MEMORY;
+    /* and for each animation 7 bytes a key (time, weight index, weight)
+     * and 200 of JSON */
+    least = least_bytes(g, g->ntargets);
+    for (a = 0; a < g->num_anims; a++)
+        least += 7.0 * (double)g->keys[a].count + 200.0;
+    return export_within_budget(job, least, 0) ? STEP_DONE : STEP_FAILED;
+}
+
+/* The binary buffer: the mesh, the morph targets, the animations and the
+ * skin, then the tags' nodes and the attached models. */
+static int write_buffer(gltf *g)
+{
+    const export_job *job = g->job;
+    if (!measure(g))
+        return STEP_FAILED;
+    if (g->compact)
+        base_normals(g);
+    else if (!float_bases(g))
+        return STEP_FAILED;
+    write_mesh_views(g);
+    if (!(g->compact ? write_morph_views(g) : write_float_morph_views(g)))
+        return g->bin.failed ? STEP_NO_MEMORY : STEP_FAILED;
+    if (!write_animations(g))
+        return g->bin.failed || g->anims.failed ? STEP_NO_MEMORY : STEP_FAILED;
+    if (job->png) {
+        view_begin(g, VIEW_IMAGE, 0, 0);
+        tool_buf_bytes(&g->bin, job->png, job->png_size);
+        view_end(g, VIEW_IMAGE);
+        tool_buf_align(&g->bin, 4, 0);
+    }
+    /* the tags' nodes and the attached models, their data last */
+    if (!export_tags_gltf_build(&g->tags, (float)g->scale, job->frame))
+        return STEP_FAILED;
+    tool_buf_align(&g->bin, 4, 0);
+    g->tags.bin_offset = g->bin.size;
+    tool_buf_bytes(&g->bin, g->tags.bin.data, g->tags.bin.size);
+    if (g->bin.failed || g->acc.failed || g->anims.failed)
+        return STEP_NO_MEMORY;
+    if (g->bin.size > 0xFFFFFFF0u) {
+        /* a GLB chunk's limit; offsets are written as unsigned long */
+        tool_error(EXPORT_CMD, "%s: the model is too large for glTF here (4 GiB of data)",
+                   job->model_path);
+        return STEP_FAILED;
+    }
+    return STEP_DONE;
+}
+
+/* The .glb into file: its header, the JSON chunk (padded with spaces) and
+ * the binary chunk. */
+static int glb_file(gltf *g, tool_buf *file)
+{
+    tool_buf json;
+    size_t total;
+    int step = STEP_DONE;
     memset(&json, 0, sizeof json);
+    write_json(g, &json, NULL);
+    tool_buf_align(&json, 4, ' ');
+    if (json.failed) {
+        step = STEP_NO_MEMORY;
+        goto done;
+    }
+    total = 12 + 8 + json.size + 8 + g->bin.size;
+    if (json.size > 0xFFFFFFF0u || total > 0xFFFFFFFFu || total < json.size) {
+        tool_error(EXPORT_CMD, "%s: the model is too large for a .glb (4 GiB)",
+                   g->job->model_path);
+        step = STEP_FAILED;
+        goto done;
+    }
+    tool_buf_u32(file, 0x46546C67u); /* "glTF" */
+    tool_buf_u32(file, 2);
+    tool_buf_u32(file, (uint32_t)total);
+    tool_buf_u32(file, (uint32_t)json.size);
+    tool_buf_u32(file, 0x4E4F534Au); /* "JSON" */
+    tool_buf_bytes(file, json.data, json.size);
+    tool_buf_u32(file, (uint32_t)g->bin.size);
+    tool_buf_u32(file, 0x004E4942u); /* "BIN\0" */
+    tool_buf_bytes(file, g->bin.data, g->bin.size);
+done:
+    tool_buf_free(&json);
+    return step;
+}
+
+/* The .gltf into file: the JSON, with the buffer as a data: URI. */
+static int gltf_file(gltf *g, tool_buf *file)
+{
+    tool_buf uri;
+    memset(&uri, 0, sizeof uri);
+    tool_buf_str(&uri, "data:application/octet-stream;base64,");
+    tool_buf_base64(&uri, g->bin.data, g->bin.size);
+    if (uri.failed) {
+        tool_buf_free(&uri);
+        return STEP_NO_MEMORY;
+    }
+    write_json(g, file, &uri);
+    tool_buf_free(&uri);
+    return STEP_DONE;
+}
+
+/* The line that says what was written (size bytes), then the tags'. */
+static void report(const gltf *g, size_t size)
+{
+    const export_job *job = g->job;
+    FILE *out = tool_stdout();
+    tool_term_printf(out, "wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph target%s "
+           "(of %lu keyframes), ", job->out_path, (unsigned long)size, (unsigned long)g->nv,
+           (unsigned long)(g->mesh->num_indices / 3), (unsigned long)g->ntargets,
+           g->ntargets == 1 ? "" : "s", (unsigned long)g->nt);
+    if (g->nparts > 1)
+        fprintf(out, "%lu meshes, ", (unsigned long)g->nparts);
+    fprintf(out, "%lu animation%s, ", (unsigned long)g->num_anims, g->num_anims == 1 ? "" : "s");
+    if (job->png)
+        tool_term_printf(out, "skin %s (%dx%d, %lu bytes of PNG)", job->skin_path, job->skin_width,
+               job->skin_height, (unsigned long)job->png_size);
+    else
+        fprintf(out, "no skin");
+    fprintf(out, "; keyframes dropped within %.3g units", g->keyframe_error);
+    if (g->compact)
+        fprintf(out, "; quantized positions within %.2g of the model's size",
+               g->size > 0.0 ? g->max_error / g->size : 0.0);
+    else
+        fprintf(out, "; float positions");
+    if (g->short_normals)
+        fprintf(out, ", normals of %lu vertices shortened (to %.2g at least)", g->short_normals,
+               g->min_length);
+    if (g->normal_clamps)
+        fprintf(out, ", %lu normal components clamped", g->normal_clamps);
+    fprintf(out, "\n");
+    export_tags_report(&g->tags, out);
+}
+
+int export_gltf(const export_job *job, int binary)
+{
+    gltf g;
+    tool_buf file;
+    int step;
+
+    memset(&g, 0, sizeof g);
     memset(&file, 0, sizeof file);
     g.job = job;
     g.m = job->tm->model;
@@ -1606,161 +1802,23 @@ int export_gltf(const export_job *job, int binary)
     g.compact = job->compact;
     export_tags_init(&g.tags, job);
 
-    memset(&mo, 0, sizeof mo);
-    mo.flags = MD2_MESH_COUNTER_CLOCKWISE;
-    mo.error = &diag;
-    r = md2_mesh_build(g.m, &mo, &g.mesh);
-    if (r != MD2_OK) {
-        tool_error(EXPORT_CMD, "%s: cannot build the mesh: %s", job->model_path,
-                   r == MD2_ERR_OUT_OF_MEMORY ? "out of memory" : diag.message);
-        return TOOL_FAILED;
-    }
-    g.nv = g.mesh->num_vertices;
-    if (g.nv == 0) {
-        tool_error(EXPORT_CMD, "%s has no triangles: there is no mesh to write as glTF",
-                   job->model_path);
-        gltf_free(&g);
-        return TOOL_FAILED;
-    }
-    /* with every keyframe kept, the budget is known before the work */
-    if (job->keyframe_error == 0.0 &&
-        !export_within_budget(job, (double)g.nv * ((g.compact ? 9.0 : 24.0) * (double)g.nt + 34.0) +
-                                   2.0 * (double)g.mesh->num_indices + (double)job->png_size, 0))
-        goto fail;
-    if (!alloc_arrays(&g) || !order_anims(&g))
-        goto out_of_memory;
-    g.base_frame = g.num_anims > 0 ? g.order[0].first : job->frame;
-    g.keyframe_error = job->keyframe_error >= 0.0 ? job->keyframe_error
-                                                  : default_keyframe_error(g.m);
-    if (!select_targets(&g)) {
-        if (g.bin.failed)
-            goto out_of_memory;
-        goto fail;
-    }
-    if (!make_parts(&g))
-        goto out_of_memory;
-    /* the least the file holds: each morph target's deltas (compact: 6
-     * bytes of position, 3 of normal a vertex; else 24), the base
-     * attributes (32 bytes a vertex), the sparse indices and the
-     * triangles', and for each animation 7 bytes a key (time, weight
-     * index, weight) and 200 of JSON */
-    least = (double)g.nv * ((g.compact ? 9.0 : 24.0) * (double)g.ntargets + 34.0) +
-            2.0 * (double)g.mesh->num_indices + (double)job->png_size;
-    for (a = 0; a < g.num_anims; a++)
-        least += 7.0 * (double)g.keys[a].count + 200.0;
-    if (!export_within_budget(job, least, 0))
-        goto fail;
-    if (!measure(&g))
-        goto fail;
-    if (g.compact)
-        base_normals(&g);
-    else if (!float_bases(&g))
-        goto fail;
-    write_mesh_views(&g);
-    if (!(g.compact ? write_morph_views(&g) : write_float_morph_views(&g))) {
-        if (g.bin.failed)
-            goto out_of_memory;
-        goto fail;
-    }
-    if (!write_animations(&g)) {
-        if (g.bin.failed || g.anims.failed)
-            goto out_of_memory;
-        goto fail;
-    }
-    if (job->png) {
-        view_begin(&g, VIEW_IMAGE, 0, 0);
-        tool_buf_bytes(&g.bin, job->png, job->png_size);
-        view_end(&g, VIEW_IMAGE);
-        tool_buf_align(&g.bin, 4, 0);
-    }
-    /* the tags' nodes and the attached models, their data last */
-    if (!export_tags_gltf_build(&g.tags, (float)g.scale, job->frame))
-        goto fail;
-    tool_buf_align(&g.bin, 4, 0);
-    g.tags.bin_offset = g.bin.size;
-    tool_buf_bytes(&g.bin, g.tags.bin.data, g.tags.bin.size);
-    if (g.bin.failed || g.acc.failed || g.anims.failed)
-        goto out_of_memory;
-    if (g.bin.size > 0xFFFFFFF0u) {
-        /* a GLB chunk's limit; offsets are written as unsigned long */
-        tool_error(EXPORT_CMD, "%s: the model is too large for glTF here (4 GiB of data)",
-                   job->model_path);
-        goto fail;
-    }
-
-    if (binary) {
-        size_t total;
-        write_json(&g, &json, NULL);
-        tool_buf_align(&json, 4, ' ');
-        if (json.failed)
-            goto out_of_memory;
-        total = 12 + 8 + json.size + 8 + g.bin.size;
-        if (json.size > 0xFFFFFFF0u || total > 0xFFFFFFFFu || total < json.size) {
-            tool_error(EXPORT_CMD, "%s: the model is too large for a .glb (4 GiB)", job->model_path);
-            goto fail;
-        }
-        tool_buf_u32(&file, 0x46546C67u); /* "glTF" */
-        tool_buf_u32(&file, 2);
-        tool_buf_u32(&file, (uint32_t)total);
-        tool_buf_u32(&file, (uint32_t)json.size);
-        tool_buf_u32(&file, 0x4E4F534Au); /* "JSON" */
-        tool_buf_bytes(&file, json.data, json.size);
-        tool_buf_u32(&file, (uint32_t)g.bin.size);
-        tool_buf_u32(&file, 0x004E4942u); /* "BIN\0" */
-        tool_buf_bytes(&file, g.bin.data, g.bin.size);
-    } else {
-        tool_buf uri;
-        memset(&uri, 0, sizeof uri);
-        tool_buf_str(&uri, "data:application/octet-stream;base64,");
-        tool_buf_base64(&uri, g.bin.data, g.bin.size);
-        if (uri.failed) {
-            tool_buf_free(&uri);
-            goto out_of_memory;
-        }
-        write_json(&g, &file, &uri);
-        tool_buf_free(&uri);
-    }
-    if (file.failed)
-        goto out_of_memory;
-    if (!export_within_budget(job, (double)file.size, 1) || !export_not_skin(job, job->out_path) ||
-        !tool_write_file(EXPORT_CMD, job->out_path, file.data, file.size))
-        goto fail;
-
-    out = tool_stdout();
-    tool_term_printf(out, "wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph target%s "
-           "(of %lu keyframes), ", job->out_path, (unsigned long)file.size, (unsigned long)g.nv,
-           (unsigned long)(g.mesh->num_indices / 3), (unsigned long)g.ntargets,
-           g.ntargets == 1 ? "" : "s", (unsigned long)g.nt);
-    if (g.nparts > 1)
-        fprintf(out, "%lu meshes, ", (unsigned long)g.nparts);
-    fprintf(out, "%lu animation%s, ", (unsigned long)g.num_anims, g.num_anims == 1 ? "" : "s");
-    if (job->png)
-        tool_term_printf(out, "skin %s (%dx%d, %lu bytes of PNG)", job->skin_path, job->skin_width,
-               job->skin_height, (unsigned long)job->png_size);
-    else
-        fprintf(out, "no skin");
-    fprintf(out, "; keyframes dropped within %.3g units", g.keyframe_error);
-    if (g.compact)
-        fprintf(out, "; quantized positions within %.2g of the model's size",
-               g.size > 0.0 ? g.max_error / g.size : 0.0);
-    else
-        fprintf(out, "; float positions");
-    if (g.short_normals)
-        fprintf(out, ", normals of %lu vertices shortened (to %.2g at least)", g.short_normals,
-               g.min_length);
-    if (g.normal_clamps)
-        fprintf(out, ", %lu normal components clamped", g.normal_clamps);
-    fprintf(out, "\n");
-    export_tags_report(&g.tags, out);
-    ok = 1;
-    goto done;
-
-out_of_memory:
-    tool_error(EXPORT_CMD, "out of memory (or the model is too large) writing %s", job->out_path);
-fail:
-done:
-    tool_buf_free(&json);
+    step = plan(&g);
+    if (step == STEP_DONE)
+        step = write_buffer(&g);
+    if (step == STEP_DONE)
+        step = binary ? glb_file(&g, &file) : gltf_file(&g, &file);
+    if (step == STEP_DONE && file.failed)
+        step = STEP_NO_MEMORY;
+    if (step == STEP_DONE &&
+        (!export_within_budget(job, (double)file.size, 1) || !export_not_skin(job, job->out_path) ||
+         !tool_write_file(EXPORT_CMD, job->out_path, file.data, file.size)))
+        step = STEP_FAILED;
+    if (step == STEP_DONE)
+        report(&g, file.size);
+    else if (step == STEP_NO_MEMORY)
+        tool_error(EXPORT_CMD, "out of memory (or the model is too large) writing %s",
+                   job->out_path);
     tool_buf_free(&file);
     gltf_free(&g);
-    return ok ? TOOL_OK : TOOL_FAILED;
+    return step == STEP_DONE ? TOOL_OK : TOOL_FAILED;
 }
