@@ -305,10 +305,11 @@ echo "md2.exe imports: $dlls"
 # platform_win32.c: the mingw-w64 <windows.h> does not parse in clang's MSVC
 # mode, its intrinsics clash; gcc -Wpedantic -Werror builds it above)
 checked=0
-for f in tool/*.c; do
+tool_dirs="-Itool/platform -Itool/image -Itool/core -Itool/formats -Itool/commands"
+for f in tool/*.c tool/*/*.c; do
     case "$f" in */platform_posix.c|*/platform_win32.c) continue ;; esac
-    # shellcheck disable=SC2086 # word list
-    $msvc -std=c99 -DMD2_STATIC -isystem "$prefix/include" -isystem "$deps/stb" "$f" ||
+    # shellcheck disable=SC2086 # word lists
+    $msvc -std=c99 -DMD2_STATIC $tool_dirs -isystem "$prefix/include" -isystem "$deps/stb" "$f" ||
         die "$f does not compile as MSVC C"
     checked=$((checked + 1))
 done
