@@ -8,6 +8,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "commands.h"
 #include "attach_opt.h"
 #include "export_internal.h"
 #include "export_folder.h"

@@ -9,6 +9,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "commands.h"
 #include "import_cmd.h" /* commands/; with import.h (formats/) and tool.h (core/) */
 #include "bytes.h"      /* core/ */
 #include "outfiles.h"   /* core/ */
@@ -552,7 +553,7 @@ static int input_anims(const imp_input *mi, import_report *r)
 /* The .anm text of r's animations with r's rates, a comment line and then
  * what md2_write_anm() writes. 0 after saying why (an entry that an .anm
  * line cannot hold, or no memory). */
-static int anm_text(const import_report *r, xbuf *b)
+static int anm_text(const import_report *r, tool_buf *b)
 {
     md2_anim *anims = (md2_anim *)calloc(r->num_anims + 1, sizeof *anims);
     md2_diagnostic d;
@@ -575,9 +576,9 @@ static int anm_text(const import_report *r, xbuf *b)
         free(anims);
         return 0;
     }
-    xbuf_printf(b, "// written by md2 import (libmd2 %s): name first last fps\n",
+    tool_buf_printf(b, "// written by md2 import (libmd2 %s): name first last fps\n",
                 md2_version_string());
-    if (xbuf_reserve(b, size)) {
+    if (tool_buf_reserve(b, size)) {
         /* cannot fail: the same entries, and room for size bytes */
         (void)md2_write_anm(anims, r->num_anims, NULL, (char *)b->data + b->size, size,
                             &size, NULL);
@@ -593,10 +594,10 @@ static int anm_text(const import_report *r, xbuf *b)
 
 /* Writes the model (and the skin's PNG, the .anm text) together. */
 static int write_outputs(const char *out, const md2_model *m, const unsigned char *png,
-                         size_t png_size, const char *png_path, const xbuf *anm,
+                         size_t png_size, const char *png_path, const tool_buf *anm,
                          const char *anm_path, size_t *out_size)
 {
-    export_set set;
+    tool_outset set;
     size_t size = md2_write_size(m);
     unsigned char *bytes;
     md2_result res;
@@ -619,10 +620,10 @@ static int write_outputs(const char *out, const md2_model *m, const unsigned cha
     }
     memset(&set, 0, sizeof set);
     set.cmd = IMPORT_CMD;
-    ok = (!png_path || export_set_write(&set, png_path, png, png_size)) &&
-         (!anm_path || export_set_write(&set, anm_path, anm->data, anm->size)) &&
-         export_set_write(&set, out, bytes, size);
-    export_set_finish(&set, ok);
+    ok = (!png_path || tool_outset_write(&set, png_path, png, png_size)) &&
+         (!anm_path || tool_outset_write(&set, anm_path, anm->data, anm->size)) &&
+         tool_outset_write(&set, out, bytes, size);
+    tool_outset_finish(&set, ok);
     free(bytes);
     return ok;
 }
@@ -689,12 +690,12 @@ static void build_options(unsigned flags, md2_profile profile, md2_diagnostic *d
 static int side_paths(const import_args *a, int skin, import_report *r)
 {
     if (skin) {
-        r->skin_file = export_with_extension(a->out, a->pcx ? ".pcx" : ".png");
+        r->skin_file = tool_with_extension(a->out, a->pcx ? ".pcx" : ".png");
         if (!r->skin_file)
             goto oom;
     }
     if (a->anm) {
-        r->anm_file = export_with_extension(a->out, ".anm");
+        r->anm_file = tool_with_extension(a->out, ".anm");
         if (!r->anm_file)
             goto oom;
     }
@@ -740,16 +741,16 @@ static void report_free(import_report *r)
 static int finish(const import_args *a, const md2_model *m, const unsigned char *png,
                   size_t png_size, import_report *r)
 {
-    xbuf anm;
+    tool_buf anm;
     int ok;
     memset(&anm, 0, sizeof anm);
     if (a->anm && !anm_text(r, &anm)) {
-        xbuf_free(&anm);
+        tool_buf_free(&anm);
         return 0;
     }
     ok = write_outputs(a->out, m, png, png_size, png ? r->skin_file : NULL, &anm,
                        a->anm ? r->anm_file : NULL, &r->out_size);
-    xbuf_free(&anm);
+    tool_buf_free(&anm);
     if (!ok)
         return 0;
     print_notes(r);
@@ -944,7 +945,7 @@ static int build_model(const import_args *a, md2_profile profile, imp_input *mi,
     md2_result res;
     const char *skin_names[1];
     if (a->skin_name || r->skin_file) {
-        r->skin_name = a->skin_name ? a->skin_name : export_base_name(r->skin_file);
+        r->skin_name = a->skin_name ? a->skin_name : tool_base_name(r->skin_file);
         skin_names[0] = r->skin_name;
         mi->in.num_skins = 1;
         mi->in.skin_names = skin_names;

@@ -5,6 +5,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "commands.h"
 #include "tool.h"
 
 #include <md2/simplify.h>

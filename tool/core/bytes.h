@@ -53,22 +53,4 @@ void tool_buf_json_double(tool_buf *b, double v);
 /* data as base64 (RFC 4648, with padding). */
 void tool_buf_base64(tool_buf *b, const unsigned char *data, size_t n);
 
-/* The names of md2 export's days (xbuf), kept until the branches that use
- * them are merged; new code uses tool_buf. */
-#define xbuf tool_buf
-#define xbuf_free tool_buf_free
-#define xbuf_reserve tool_buf_reserve
-#define xbuf_bytes tool_buf_bytes
-#define xbuf_str tool_buf_str
-#define xbuf_printf tool_buf_printf
-#define xbuf_u8 tool_buf_u8
-#define xbuf_u16 tool_buf_u16
-#define xbuf_u32 tool_buf_u32
-#define xbuf_f32 tool_buf_f32
-#define xbuf_align tool_buf_align
-#define xbuf_json_string tool_buf_json_string
-#define xbuf_json_float tool_buf_json_float
-#define xbuf_json_double tool_buf_json_double
-#define xbuf_base64 tool_buf_base64
-
 #endif /* MD2_TOOL_BYTES_H */

@@ -49,14 +49,4 @@ char *tool_with_extension(const char *path, const char *ext);
  * tool_put_clean().) */
 const char *tool_base_name(const char *path);
 
-/* The names of md2 export's days, kept until the branches that use them
- * are merged; new code uses tool_outset and tool_*_name. */
-#define export_placed tool_outset_file
-#define export_set tool_outset
-#define export_set_place tool_outset_place
-#define export_set_write tool_outset_write
-#define export_set_finish tool_outset_finish
-#define export_with_extension tool_with_extension
-#define export_base_name tool_base_name
-
 #endif /* MD2_TOOL_OUTFILES_H */
