@@ -1,5 +1,5 @@
-# libmd2's test helpers, in one place (included by the top-level CMakeLists.txt when the
-# tests are on; tests/README.md says which folder uses which).
+# libmd2's test helpers, in one place: included by the top-level CMakeLists.txt when the
+# tests are on, for tests/ and the examples' tests (tests/README.md).
 # SPDX-License-Identifier: MIT
 include_guard(GLOBAL)
 
@@ -77,8 +77,8 @@ endfunction()
 # variables; VIEW, CHECK: VIEW_ARGS, CHECK_ARGS) check. SAME_AS_GPU (VIEW has --cpu):
 # REFERENCE_ARGS is VIEW without --cpu. DIR: the folder it runs in; FIXTURES: those it needs.
 # The background, 01fe02, is a colour neither skin has (the checker makes sure). Under
-# xvfb-run (screenshots, DISPLAY): label gpu (Mesa under valgrind is slow and noisy), one Xvfb
-# at a time; a message without a display: label script (tests/run.sh's valgrind pass).
+# xvfb-run (screenshots, DISPLAY): label gpu (out of the valgrind pass: Mesa is slow and noisy
+# there), one Xvfb at a time; a message without a display: label script (tests/run.sh).
 function(md2_view_test name)
   cmake_parse_arguments(PARSE_ARGV 1 t "VERTEX_BOX;OPTIONAL;SAME_AS_GPU;DISPLAY" "MODEL;SKIN;EXIT;EXPECT;NOT_MATCH;DIR;MAX_DIFFERENT_PIXELS;CHANNEL_TOLERANCE;ATTACH_MARK;ATTACH_REACH" "VIEW;CHECK;FIXTURES")
   set(defs "-DVIEWER=$<TARGET_FILE:md2_view>" "-DCHECKER=$<TARGET_FILE:md2_view_check>" -DBG=01fe02
