@@ -16,18 +16,12 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The SIMD versions of the parser's scans (any_bad_triangle, scan_normals),
- * unless MD2_SIMD is off (MD2_NO_SIMD): SSE2 and AVX2 on x86, NEON on
- * 64-bit ARM. */
+/* The SSE2 version of the parser's triangle scan (any_bad_triangle), unless
+ * MD2_SIMD is off (MD2_NO_SIMD); the normal indices' scans are in
+ * normal_scan.c. */
 #if !defined(MD2_NO_SIMD) && defined(__SSE2__)
 #define MD2_SCAN_SSE2 1
 #include <emmintrin.h>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
-#elif !defined(MD2_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
-#define MD2_SCAN_NEON 1
-#include <arm_neon.h>
 #endif
 
 typedef struct md2_pctx {
@@ -481,123 +475,35 @@ static md2_result scan_triangles(md2_pctx *c, const md2_section_info *tris,
     return MD2_OK;
 }
 
-/* Whether any of the n vertices at v (4 bytes each: x, y, z, normal index)
- * has a normal index of 162 or more; when dst is not NULL, the n vertices
- * are also copied to dst, so that the check rides along the copy (one pass
- * over the bytes instead of two). Real files have no bad index, so the
- * common case is a pass that finds nothing: the largest byte of each
- * position of a vector, in 4 running maxima, then one test of the normal
- * bytes' maxima. The SIMD versions come from normal_scan.h, one per
- * instruction set; the scalar one adds two vertices at a time. */
-#if defined(MD2_SCAN_SSE2)
-#define SCAN(name) sse2_##name
-#define SCAN_ATTR
-#define SCAN_BYTES 16
-#define SVEC __m128i
-#define s_zero() _mm_setzero_si128()
-#define s_load(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define s_store(p, x) _mm_storeu_si128((__m128i *)(void *)(p), x)
-#define s_max(a, b) _mm_max_epu8(a, b)
-/* the normal bytes (3 of each 4) above 161 saturate to non-zero */
-#define s_over(m)                                                                            \
-    (_mm_movemask_epi8(_mm_cmpeq_epi8(                                                       \
-         _mm_subs_epu8(_mm_and_si128(m, _mm_set1_epi32((int)0xFF000000u)),                   \
-                       _mm_set1_epi8((char)(MD2_NUM_NORMALS - 1))),                          \
-         _mm_setzero_si128())) != 0xFFFF)
-#include "normal_scan.h" /* it undefines its parameters */
-#define any_bad_normal sse2_any_bad_normal
-#if defined(__x86_64__) && defined(__GNUC__) && (defined(__clang__) || __GNUC__ >= 5)
-#define MD2_SCAN_AVX2 1
-/* The same with 32-byte vectors, for CPUs with AVX2 (x86-64 only). */
-#define SCAN(name) avx2_##name
-#define SCAN_ATTR __attribute__((target("avx2")))
-#define SCAN_BYTES 32
-#define SVEC __m256i
-#define s_zero() _mm256_setzero_si256()
-#define s_load(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define s_store(p, x) _mm256_storeu_si256((__m256i *)(void *)(p), x)
-#define s_max(a, b) _mm256_max_epu8(a, b)
-#define s_over(m) avx2_over(m)
-SCAN_ATTR static inline int avx2_over(__m256i m)
+/* Warns of each frame with a normal index of 162 or more, and learns
+ * whether every vertex of every frame has the index of frame 0's first
+ * vertex (*same = 1: MD2_WARN_SAME_NORMALS), in one pass over the vertices
+ * (md2__normal_scan_fn, normal_scan.c). With dst not NULL (the model's
+ * vertices, num_frames * num_xyz of them) the frames' vertices are copied
+ * there in the same pass: the parser does that when the warning can
+ * neither refuse the file (MD2_WARN_NORMAL_INDEX is not strict) nor be
+ * heard out of order (no on_warning), so that a refused file still costs
+ * no allocation and only the model's warning flags show the result. */
+static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames, md2_vertex *dst,
+                               int *same)
 {
-    __m256i over = _mm256_subs_epu8(_mm256_and_si256(m, _mm256_set1_epi32((int)0xFF000000u)),
-                                    _mm256_set1_epi8((char)(MD2_NUM_NORMALS - 1)));
-    return !_mm256_testz_si256(over, over);
-}
-#include "normal_scan.h"
-#define any_bad_normal_avx2 avx2_any_bad_normal
-#endif
-#elif defined(MD2_SCAN_NEON)
-#define SCAN(name) neon_##name
-#define SCAN_ATTR
-#define SCAN_BYTES 16
-#define SVEC uint8x16_t
-#define s_zero() vdupq_n_u8(0)
-#define s_load(p) vld1q_u8(p)
-#define s_store(p, x) vst1q_u8(p, x)
-#define s_max(a, b) vmaxq_u8(a, b)
-/* the normal bytes are 3 of each 4 */
-#define s_over(m)                                                                            \
-    (vmaxvq_u8(vandq_u8(m, vreinterpretq_u8_u32(vdupq_n_u32(0xFF000000u)))) >= MD2_NUM_NORMALS)
-#include "normal_scan.h"
-#define any_bad_normal neon_any_bad_normal
-#else
-static int any_bad_normal(uint8_t *dst, const uint8_t *v, size_t n)
-{
-    uint64_t carry = 0;
-    size_t i = 0;
-    if (dst)
-        memcpy(dst, v, 4 * n);
-    /* two vertices a 64-bit word: 94 + an index byte carries into bit 8
-     * of its field when the index is 162 or more */
-    for (; i + 2 <= n; i += 2) {
-        uint64_t w = (uint64_t)md2_le32(v + 4 * i) | ((uint64_t)md2_le32(v + 4 * i + 4) << 32);
-        carry |= ((w >> 24) & 0x000000FF000000FFull) + 0x0000005E0000005Eull;
-    }
-    if (carry & 0x0000010000000100ull)
-        return 1;
-    return i < n && v[4 * i + 3] >= MD2_NUM_NORMALS;
-}
-#endif
+    size_t f, i, n = (size_t)c->h[MD2_H_NUM_XYZ];
+    md2__normal_scan_fn scan = md2__normal_scan_best();
+    unsigned ref, found = 0;
 
-/* The first of n vertices at v whose normal index is 162 or more, or n;
- * copies them to dst first when dst is not NULL (see any_bad_normal). */
-static size_t first_bad_normal(uint8_t *dst, const uint8_t *v, size_t n, int avx2)
-{
-    size_t i;
-#if defined(MD2_SCAN_AVX2)
-    if (avx2 ? !any_bad_normal_avx2(dst, v, n) : !any_bad_normal(dst, v, n))
-        return n;
-#else
-    (void)avx2;
-    if (!any_bad_normal(dst, v, n))
-        return n;
-#endif
-    for (i = 0; i < n; i++)
-        if (v[4 * i + 3] >= MD2_NUM_NORMALS)
-            return i;
-    return n;
-}
-
-/* Warns of each frame with a normal index of 162 or more. With dst not
- * NULL (the model's vertices, num_frames * num_xyz of them) the frames'
- * vertices are copied there in the same pass: the parser does that when
- * the warning can neither refuse the file (MD2_WARN_NORMAL_INDEX is not
- * strict) nor be heard out of order (no on_warning), so that a refused
- * file still costs no allocation and only the model's warning flags show
- * the result. */
-static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames, md2_vertex *dst)
-{
-    size_t f, n = (size_t)c->h[MD2_H_NUM_XYZ];
-#if defined(MD2_SCAN_AVX2)
-    int avx2 = __builtin_cpu_supports("avx2");
-#else
-    int avx2 = 0;
-#endif
+    *same = 0;
+    if (frames->count == 0 || n == 0)
+        return MD2_OK;
+    ref = c->data[frames->ofs + MD2_FRAME_HEADER_SIZE + 3];
     for (f = 0; f < frames->count; f++) {
         const uint8_t *v = c->data + frames->ofs + f * frames->elem + MD2_FRAME_HEADER_SIZE;
-        size_t i = first_bad_normal(dst ? (uint8_t *)(void *)(dst + f * n) : NULL, v, n, avx2);
-        if (i < n) { /* once per frame */
+        unsigned r = scan(dst ? (uint8_t *)(void *)(dst + f * n) : NULL, v, n, ref);
+        found |= r;
+        if (!(r & MD2_NSCAN_BAD))
+            continue;
+        for (i = 0; i < n && v[4 * i + 3] < MD2_NUM_NORMALS; i++)
+            ; /* the first bad one: the warning is once per frame */
+        if (i < n) {
             size_t at = (size_t)(v + 4 * i + 3 - c->data);
             MD2_TRY(warn(c, MD2_WARN_NORMAL_INDEX, MD2_SECTION_FRAMES, "lightnormalindex", at, f,
                          "frames: vertex %lu of frame %lu at byte %lu has normal index %u, not below 162",
@@ -605,30 +511,24 @@ static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames, md2_
                          (unsigned)v[4 * i + 3]));
         }
     }
+    *same = !(found & MD2_NSCAN_OTHER);
     return MD2_OK;
 }
 
 /* MD2_WARN_SAME_NORMALS: in a model of 3 or more vertices, every vertex
  * of every frame has the normal index of the first one (97 of UFO:AI's
- * models are so; the game recomputes their normals). An
- * advice that strict mode leaves a warning, so it is checked on the
- * finished model, and stops at the first vertex that differs (the second
- * or third of a usual model). frames_ofs: where frame 0 starts in the
- * file, for the diagnostic. */
-static void check_same_normals(md2_pctx *c, const md2_model *m, size_t frames_ofs)
+ * models are so; the game recomputes their normals), as scan_normals()
+ * learnt while it read them. An advice that strict mode leaves a warning,
+ * so it is given on the finished model. frames_ofs: where frame 0 starts
+ * in the file, for the diagnostic. */
+static void advise_same_normals(md2_pctx *c, const md2_model *m, size_t frames_ofs)
 {
-    size_t f, i, n = m->num_vertices;
-    unsigned normal;
+    size_t n = m->num_vertices;
     md2_pctx advice;
     md2_options o;
 
     if (n < 3 || m->num_frames == 0)
         return;
-    normal = m->frames[0].vertices[0].normal;
-    for (f = 0; f < m->num_frames; f++)
-        for (i = 0; i < n; i++)
-            if (m->frames[f].vertices[i].normal != normal)
-                return;
     /* reported as a warning whatever md2_options.strict says */
     advice = *c;
     advice.strict &= ~(uint32_t)MD2_WARN_SAME_NORMALS;
@@ -643,7 +543,8 @@ static void check_same_normals(md2_pctx *c, const md2_model *m, size_t frames_of
                "by the model's normals is flat: games recompute its normals from the "
                "triangles (md2 export and md2 render: --normals smooth)",
                (unsigned long)n, m->num_frames == 1 ? "its " : "all ",
-               (unsigned long)m->num_frames, m->num_frames == 1 ? "" : "s", normal);
+               (unsigned long)m->num_frames, m->num_frames == 1 ? "" : "s",
+               (unsigned)m->frames[0].vertices[0].normal);
     c->warnings |= advice.warnings & MD2_WARN_SAME_NORMALS;
 }
 
@@ -896,7 +797,7 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
     md2_model *m;
     size_t kept_tris, gl_words;
     md2_diagnostic *err = opts ? opts->error : NULL;
-    int copy_while_scanning;
+    int copy_while_scanning, same_normals = 0;
 
     md2__diag_clear(err);
     if (!out)
@@ -921,7 +822,7 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
      * else here, before the allocation, in their place in the order. */
     copy_while_scanning = !(c.strict & MD2_WARN_NORMAL_INDEX) && !(opts && opts->on_warning);
     if (!copy_while_scanning)
-        MD2_TRY(scan_normals(&c, &s[SEC_FRAMES], NULL));
+        MD2_TRY(scan_normals(&c, &s[SEC_FRAMES], NULL, &same_normals));
     MD2_TRY(scan_glcmds(&c, &s[SEC_GLCMDS], &gl_words));
 
     if (!md2__layout(&l, s[SEC_SKINS].count, (size_t)c.h[MD2_H_NUM_XYZ],
@@ -940,9 +841,11 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
     if (copy_while_scanning) {
         /* MD2_OK always: the warning is not strict here */
         (void)scan_normals(&c, &s[SEC_FRAMES],
-                           (md2_vertex *)(void *)((unsigned char *)m + l.vertices));
+                           (md2_vertex *)(void *)((unsigned char *)m + l.vertices),
+                           &same_normals);
     }
-    check_same_normals(&c, m, s[SEC_FRAMES].ofs);
+    if (same_normals)
+        advise_same_normals(&c, m, s[SEC_FRAMES].ofs);
     m->warnings = c.warnings;
     m->allocator = a;
     *out = m;
