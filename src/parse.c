@@ -3,8 +3,10 @@
  * owned allocation. Every check that can refuse the file runs before the
  * allocation, so a file that lies about its counts is refused without
  * allocating anything, and the allocation is bounded by the data's size.
- * (One lenient check that cannot refuse it, of the normal indices, rides
- * the copy of the vertices when no callback listens: see scan_normals.)
+ * (The lenient checks of names, frame transforms and normal indices,
+ * which cannot refuse it unless strict, ride the copy when none of them is
+ * strict and no callback listens, so that the skins and frames are read
+ * once: see md2__parse.)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -378,26 +380,79 @@ static md2_result check_data(md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
 
 /* ---- section scans (before allocation) ---------------------------------- */
 
+/* The lenient checks of names, frame transforms and normal indices give
+ * their warnings through these, written once for the scans before the
+ * allocation and for the copy that makes the same checks on its way
+ * (copy_model). */
+
 static int has_nul(const uint8_t *p, size_t n) { return memchr(p, 0, n) != NULL; }
+
+/* MD2_WARN_UNTERMINATED_NAME for skin i. */
+static md2_result warn_skin_name(md2_pctx *c, const md2_section_info *skins, size_t i)
+{
+    size_t at = skins->ofs + i * MD2_SKIN_BYTES;
+    return warn(c, MD2_WARN_UNTERMINATED_NAME, MD2_SECTION_SKINS, "name", at, i,
+                "skins: name of skin %lu at byte %lu fills all 64 bytes without a NUL",
+                (unsigned long)i, (unsigned long)at);
+}
+
+/* MD2_WARN_UNTERMINATED_NAME for frame f. */
+static md2_result warn_frame_name(md2_pctx *c, const md2_section_info *frames, size_t f)
+{
+    size_t at = frames->ofs + f * frames->elem + 24;
+    return warn(c, MD2_WARN_UNTERMINATED_NAME, MD2_SECTION_FRAMES, "name", at, f,
+                "frames: name of frame %lu at byte %lu fills all 16 bytes without a NUL",
+                (unsigned long)f, (unsigned long)at);
+}
+
+/* The first axis of a frame whose scale and translate do not decode to
+ * finite coordinates within 1e30 (md2__axis_ok), or 3. */
+static int first_bad_axis(const float scale[3], const float translate[3])
+{
+    int k;
+    for (k = 0; k < 3 && md2__axis_ok_fast(scale[k], translate[k]); k++)
+        ;
+    return k;
+}
+
+/* MD2_WARN_FRAME_TRANSFORM for axis k of frame f, its first bad one (the
+ * warning is once a frame), with the values read from the file. */
+static md2_result warn_transform(md2_pctx *c, const md2_section_info *frames, size_t f, int k,
+                                 const float scale[3], const float translate[3])
+{
+    size_t at = frames->ofs + f * frames->elem + 4 * (size_t)k;
+    return warn(c, MD2_WARN_FRAME_TRANSFORM, MD2_SECTION_FRAMES, "scale", at, f,
+                "frames: frame %lu has scale[%d] = %g (byte %lu) and translate[%d] = %g, which do not decode to finite coordinates within 1e30",
+                (unsigned long)f, k, (double)scale[k], (unsigned long)at, k,
+                (double)translate[k]);
+}
+
+/* MD2_WARN_NORMAL_INDEX for frame f, whose n vertices are at v (in
+ * c->data), at its first vertex with a normal index of 162 or more (the
+ * warning is once a frame), if it has one. */
+static md2_result warn_normal_index(md2_pctx *c, const uint8_t *v, size_t n, size_t f)
+{
+    size_t i, at;
+    for (i = 0; i < n && v[4 * i + 3] < MD2_NUM_NORMALS; i++)
+        ;
+    if (i == n)
+        return MD2_OK;
+    at = (size_t)(v + 4 * i + 3 - c->data);
+    return warn(c, MD2_WARN_NORMAL_INDEX, MD2_SECTION_FRAMES, "lightnormalindex", at, f,
+                "frames: vertex %lu of frame %lu at byte %lu has normal index %u, not below 162",
+                (unsigned long)i, (unsigned long)f, (unsigned long)at, (unsigned)v[4 * i + 3]);
+}
 
 static md2_result scan_names(md2_pctx *c, const md2_section_info *skins,
                              const md2_section_info *frames)
 {
     size_t i;
-    for (i = 0; i < skins->count; i++) {
-        size_t at = skins->ofs + i * MD2_SKIN_BYTES;
-        if (!has_nul(c->data + at, MD2_SKIN_NAME_SIZE))
-            MD2_TRY(warn(c, MD2_WARN_UNTERMINATED_NAME, MD2_SECTION_SKINS, "name", at, i,
-                         "skins: name of skin %lu at byte %lu fills all 64 bytes without a NUL",
-                         (unsigned long)i, (unsigned long)at));
-    }
-    for (i = 0; i < frames->count; i++) {
-        size_t at = frames->ofs + i * frames->elem + 24;
-        if (!has_nul(c->data + at, MD2_FRAME_NAME_SIZE))
-            MD2_TRY(warn(c, MD2_WARN_UNTERMINATED_NAME, MD2_SECTION_FRAMES, "name", at, i,
-                         "frames: name of frame %lu at byte %lu fills all 16 bytes without a NUL",
-                         (unsigned long)i, (unsigned long)at));
-    }
+    for (i = 0; i < skins->count; i++)
+        if (!has_nul(c->data + skins->ofs + i * MD2_SKIN_BYTES, MD2_SKIN_NAME_SIZE))
+            MD2_TRY(warn_skin_name(c, skins, i));
+    for (i = 0; i < frames->count; i++)
+        if (!has_nul(c->data + frames->ofs + i * frames->elem + 24, MD2_FRAME_NAME_SIZE))
+            MD2_TRY(warn_frame_name(c, frames, i));
     return MD2_OK;
 }
 
@@ -478,38 +533,25 @@ static md2_result scan_triangles(md2_pctx *c, const md2_section_info *tris,
 /* Warns of each frame with a normal index of 162 or more, and learns
  * whether every vertex of every frame has the index of frame 0's first
  * vertex (*same = 1: MD2_WARN_SAME_NORMALS), in one pass over the vertices
- * (md2__normal_scan_fn, normal_scan.c). With dst not NULL (the model's
- * vertices, num_frames * num_xyz of them) the frames' vertices are copied
- * there in the same pass: the parser does that when the warning can
- * neither refuse the file (MD2_WARN_NORMAL_INDEX is not strict) nor be
- * heard out of order (no on_warning), so that a refused file still costs
- * no allocation and only the model's warning flags show the result. */
-static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames, md2_vertex *dst,
-                               int *same)
+ * (md2__normal_scan_fn, normal_scan.c): before the allocation, where the
+ * warning may refuse the file or be heard (see md2__parse); else
+ * copy_frames() makes the same checks as it copies the vertices. */
+static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames, int *same)
 {
-    size_t f, i, n = (size_t)c->h[MD2_H_NUM_XYZ];
+    size_t f, n = (size_t)c->h[MD2_H_NUM_XYZ];
     md2__normal_scan_fn scan = md2__normal_scan_best();
     unsigned ref, found = 0;
 
     *same = 0;
-    if (frames->count == 0 || n == 0)
+    if (frames->count == 0)
         return MD2_OK;
     ref = c->data[frames->ofs + MD2_FRAME_HEADER_SIZE + 3];
     for (f = 0; f < frames->count; f++) {
         const uint8_t *v = c->data + frames->ofs + f * frames->elem + MD2_FRAME_HEADER_SIZE;
-        unsigned r = scan(dst ? (uint8_t *)(void *)(dst + f * n) : NULL, v, n, ref);
+        unsigned r = scan(NULL, v, n, ref);
         found |= r;
-        if (!(r & MD2_NSCAN_BAD))
-            continue;
-        for (i = 0; i < n && v[4 * i + 3] < MD2_NUM_NORMALS; i++)
-            ; /* the first bad one: the warning is once per frame */
-        if (i < n) {
-            size_t at = (size_t)(v + 4 * i + 3 - c->data);
-            MD2_TRY(warn(c, MD2_WARN_NORMAL_INDEX, MD2_SECTION_FRAMES, "lightnormalindex", at, f,
-                         "frames: vertex %lu of frame %lu at byte %lu has normal index %u, not below 162",
-                         (unsigned long)i, (unsigned long)f, (unsigned long)at,
-                         (unsigned)v[4 * i + 3]));
-        }
+        if (r & MD2_NSCAN_BAD)
+            MD2_TRY(warn_normal_index(c, v, n, f));
     }
     *same = !(found & MD2_NSCAN_OTHER);
     return MD2_OK;
@@ -561,21 +603,13 @@ static void read_transform(const uint8_t *frame, float scale[3], float translate
 static md2_result scan_transforms(md2_pctx *c, const md2_section_info *frames)
 {
     size_t f;
-    int k;
     for (f = 0; f < frames->count; f++) {
-        size_t at = frames->ofs + f * frames->elem;
         float scale[3], translate[3];
-        read_transform(c->data + at, scale, translate);
-        for (k = 0; k < 3; k++) {
-            if (!md2__axis_ok_fast(scale[k], translate[k])) {
-                MD2_TRY(warn(c, MD2_WARN_FRAME_TRANSFORM, MD2_SECTION_FRAMES, "scale",
-                             at + 4 * (size_t)k, f,
-                             "frames: frame %lu has scale[%d] = %g (byte %lu) and translate[%d] = %g, which do not decode to finite coordinates within 1e30",
-                             (unsigned long)f, k, (double)scale[k],
-                             (unsigned long)(at + 4 * (size_t)k), k, (double)translate[k]));
-                break; /* once per frame */
-            }
-        }
+        int k;
+        read_transform(c->data + frames->ofs + f * frames->elem, scale, translate);
+        k = first_bad_axis(scale, translate);
+        if (k < 3)
+            MD2_TRY(warn_transform(c, frames, f, k, scale, translate));
     }
     return MD2_OK;
 }
@@ -641,11 +675,66 @@ typedef char md2_vertex_is_4_bytes[sizeof(md2_vertex) == MD2_VERTEX_BYTES ? 1 : 
 typedef char md2_texcoord_is_4_bytes[sizeof(md2_texcoord) == MD2_TEXCOORD_BYTES ? 1 : -1];
 typedef char md2_triangle_is_12_bytes[sizeof(md2_triangle) == MD2_TRIANGLE_BYTES ? 1 : -1];
 
-/* Copies the checked sections into m; the frames' vertices too unless
- * scan_normals() copies them (vertices_copied). */
-static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTIONS],
-                       md2_model *m, const md2_layout *l, size_t kept_tris,
-                       size_t gl_words, int vertices_copied)
+/* Copies the frames into the model: each one's scale and translate (an
+ * axis that does not decode to finite coordinates flattened, the repair of
+ * MD2_WARN_FRAME_TRANSFORM), its name and its vertices. With checks (see
+ * md2__parse), the frames' lenient checks ride the copy, in the one pass
+ * over each frame's bytes, its header then its vertices: names without a
+ * NUL, transforms, normal indices of 162 or more, and whether every vertex
+ * has frame 0's first index (*same, as scan_normals() learns it). Their
+ * warnings cannot refuse the file there (none of them is strict) and
+ * nothing hears them (no on_warning): they are the model's flags. */
+static void copy_frames(md2_pctx *c, const md2_section_info *fs, md2_frame *frames,
+                        md2_vertex *verts, int checks, int *same)
+{
+    size_t f, n = (size_t)c->h[MD2_H_NUM_XYZ];
+    md2__normal_scan_fn scan = md2__normal_scan_best();
+    unsigned ref = fs->count ? c->data[fs->ofs + MD2_FRAME_HEADER_SIZE + 3] : 0, found = 0;
+    int repair = checks || (c->warnings & MD2_WARN_FRAME_TRANSFORM);
+
+    for (f = 0; f < fs->count; f++) {
+        md2_frame *fr = &frames[f];
+        /* the frames section lies inside the data (check_sections) */
+        const uint8_t *p = c->data + fs->ofs + f * fs->elem;
+        const uint8_t *v = p + MD2_FRAME_HEADER_SIZE;
+        md2_vertex *out = verts + f * n;
+        int k;
+        read_transform(p, fr->scale, fr->translate);
+        k = repair ? first_bad_axis(fr->scale, fr->translate) : 3;
+        if (k < 3 && checks)
+            (void)warn_transform(c, fs, f, k, fr->scale, fr->translate);
+        for (; k < 3; k++) {
+            if (!md2__axis_ok_fast(fr->scale[k], fr->translate[k])) {
+                /* lenient repair (MD2_WARN_FRAME_TRANSFORM): a flat axis */
+                fr->scale[k] = 0.0f;
+                fr->translate[k] = 0.0f;
+            }
+        }
+        memcpy(fr->name, p + 24, MD2_FRAME_NAME_SIZE);
+        fr->name[MD2_FRAME_NAME_SIZE] = '\0';
+        if (checks && !has_nul(p + 24, MD2_FRAME_NAME_SIZE))
+            (void)warn_frame_name(c, fs, f);
+        /* x, y, z, normal index: an md2_vertex is the file's 4 bytes */
+        if (checks) {
+            unsigned r = scan((uint8_t *)(void *)out, v, n, ref);
+            found |= r;
+            if (r & MD2_NSCAN_BAD)
+                (void)warn_normal_index(c, v, n, f);
+        } else {
+            memcpy(out, v, n * MD2_VERTEX_BYTES);
+        }
+        fr->vertices = out;
+    }
+    if (checks)
+        *same = !(found & MD2_NSCAN_OTHER);
+}
+
+/* Copies the checked sections into m, with the lenient checks of names,
+ * frame transforms and normal indices on the way when checks is 1 (see
+ * copy_frames; *same: MD2_WARN_SAME_NORMALS's test, when they do). */
+static void copy_model(md2_pctx *c, const md2_section_info s[MD2_NUM_SECTIONS], md2_model *m,
+                       const md2_layout *l, size_t kept_tris, size_t gl_words, int checks,
+                       int *same)
 {
     unsigned char *base = (unsigned char *)m;
     md2_skin *skins = (md2_skin *)(void *)(base + l->skins);
@@ -661,8 +750,11 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
     md2_reader_init(&r, c->data, c->kept);
 
     for (i = 0; i < s[SEC_SKINS].count; i++) {
-        memcpy(skins[i].name, c->data + s[SEC_SKINS].ofs + i * MD2_SKIN_BYTES, MD2_SKIN_NAME_SIZE);
+        const uint8_t *p = c->data + s[SEC_SKINS].ofs + i * MD2_SKIN_BYTES;
+        memcpy(skins[i].name, p, MD2_SKIN_NAME_SIZE);
         skins[i].name[MD2_SKIN_NAME_SIZE] = '\0';
+        if (checks && !has_nul(p, MD2_SKIN_NAME_SIZE))
+            (void)warn_skin_name(c, &s[SEC_SKINS], i);
     }
 
     /* The file's little-endian int16/uint16/int32 fields are the model's
@@ -696,26 +788,7 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
         }
     }
 
-    for (i = 0; i < s[SEC_FRAMES].count; i++) {
-        md2_frame *f = &frames[i];
-        /* the frames section lies inside the data (check_sections) */
-        const uint8_t *p = c->data + s[SEC_FRAMES].ofs + i * s[SEC_FRAMES].elem;
-        md2_vertex *out = verts + i * n_xyz;
-        read_transform(p, f->scale, f->translate);
-        for (k = 0; k < 3 && (c->warnings & MD2_WARN_FRAME_TRANSFORM); k++) {
-            if (!md2__axis_ok_fast(f->scale[k], f->translate[k])) {
-                /* lenient repair (MD2_WARN_FRAME_TRANSFORM): a flat axis */
-                f->scale[k] = 0.0f;
-                f->translate[k] = 0.0f;
-            }
-        }
-        memcpy(f->name, p + 24, MD2_FRAME_NAME_SIZE);
-        f->name[MD2_FRAME_NAME_SIZE] = '\0';
-        /* x, y, z, normal index: an md2_vertex is the file's 4 bytes */
-        if (!vertices_copied)
-            memcpy(out, p + MD2_FRAME_HEADER_SIZE, n_xyz * MD2_VERTEX_BYTES);
-        f->vertices = out;
-    }
+    copy_frames(c, &s[SEC_FRAMES], frames, verts, checks, same);
 
     if (gl_words != 0) {
         if (md2__host_little_endian()) {
@@ -797,7 +870,7 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
     md2_model *m;
     size_t kept_tris, gl_words;
     md2_diagnostic *err = opts ? opts->error : NULL;
-    int copy_while_scanning, same_normals = 0;
+    int checks_in_copy, same_normals = 0;
 
     md2__diag_clear(err);
     if (!out)
@@ -812,17 +885,24 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
     c.size = size;
     c.more_follows = more_follows;
     MD2_TRY(check_data(&c, s));
-    MD2_TRY(scan_names(&c, &s[SEC_SKINS], &s[SEC_FRAMES]));
+    /* The checks of names, frame transforms and normal indices give
+     * warnings that cannot refuse the file unless strict. When nothing can
+     * tell the difference (none of them strict, and no on_warning callback
+     * to hear the warnings in check order), they ride the copy into the
+     * model (copy_model), which reads the skins and frames once; else they
+     * run here, before the allocation, in their place in the order. The
+     * triangles and GL commands are checked here always: what they keep
+     * sizes the model. */
+    checks_in_copy = !(c.strict & (MD2_WARN_UNTERMINATED_NAME | MD2_WARN_FRAME_TRANSFORM |
+                                   MD2_WARN_NORMAL_INDEX)) &&
+                     !(opts && opts->on_warning);
+    if (!checks_in_copy)
+        MD2_TRY(scan_names(&c, &s[SEC_SKINS], &s[SEC_FRAMES]));
     MD2_TRY(scan_triangles(&c, &s[SEC_TRIS], &kept_tris));
-    MD2_TRY(scan_transforms(&c, &s[SEC_FRAMES]));
-    /* Bad normal indices are a warning that cannot refuse the file unless
-     * strict. When nothing can tell the difference (not strict, and no
-     * on_warning callback to hear the warnings in check order), they are
-     * checked while the vertices are copied into the model, in one pass;
-     * else here, before the allocation, in their place in the order. */
-    copy_while_scanning = !(c.strict & MD2_WARN_NORMAL_INDEX) && !(opts && opts->on_warning);
-    if (!copy_while_scanning)
-        MD2_TRY(scan_normals(&c, &s[SEC_FRAMES], NULL, &same_normals));
+    if (!checks_in_copy) {
+        MD2_TRY(scan_transforms(&c, &s[SEC_FRAMES]));
+        MD2_TRY(scan_normals(&c, &s[SEC_FRAMES], &same_normals));
+    }
     MD2_TRY(scan_glcmds(&c, &s[SEC_GLCMDS], &gl_words));
 
     if (!md2__layout(&l, s[SEC_SKINS].count, (size_t)c.h[MD2_H_NUM_XYZ],
@@ -837,13 +917,7 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
                          (unsigned long)l.total);
     memset(m, 0, sizeof *m);
     fill_header(&m->header, c.h);
-    copy_model(&c, s, m, &l, kept_tris, gl_words, copy_while_scanning);
-    if (copy_while_scanning) {
-        /* MD2_OK always: the warning is not strict here */
-        (void)scan_normals(&c, &s[SEC_FRAMES],
-                           (md2_vertex *)(void *)((unsigned char *)m + l.vertices),
-                           &same_normals);
-    }
+    copy_model(&c, s, m, &l, kept_tris, gl_words, checks_in_copy, &same_normals);
     if (same_normals)
         advise_same_normals(&c, m, s[SEC_FRAMES].ofs);
     m->warnings = c.warnings;

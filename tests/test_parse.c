@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_util.h"
@@ -750,6 +751,91 @@ static void test_warnings_in_check_order(void **state)
     md2_free(m);
 }
 
+/* The lenient checks of names, frame transforms and normal indices ride
+ * the copy into the model when none of them is strict and nothing listens,
+ * and run before the allocation otherwise: both ways give the same model
+ * and the same flags, and a listener hears each warning once, in check
+ * order. So do the real models. */
+static void test_lenient_checks_either_way(void **state)
+{
+    static const char *const corpus[] = {"faerie.md2", "sydney.md2"};
+    const uint32_t want =
+        MD2_WARN_UNTERMINATED_NAME | MD2_WARN_FRAME_TRANSFORM | MD2_WARN_NORMAL_INDEX;
+    tu_spec s;
+    size_t size, k;
+    md2_model *quiet = NULL, *heard = NULL, *m = NULL;
+    md2_options o;
+    seen_flags seen;
+    tu_memstream ms;
+    (void)state;
+    tu_spec_default(&s);
+    memset(s.skins[1], 'k', 64);                /* a skin name without a NUL */
+    memcpy(s.names[2], "abcdefghijklmnop", 16); /* and a frame name */
+    s.scale[1][0] = (float)INFINITY;            /* two bad axes of frame 1 */
+    s.translate[1][2] = (float)NAN;
+    s.verts[0][3][3] = 200; /* a bad normal index */
+    size = tu_build(&s, file);
+    /* in the copy */
+    assert_int_equal(md2_parse(file, size, NULL, &quiet), MD2_OK);
+    assert_int_equal(quiet->warnings, want);
+    assert_true(quiet->frames[1].scale[0] == 0.0f && quiet->frames[1].translate[0] == 0.0f);
+    assert_true(quiet->frames[1].scale[1] == 2.0f);
+    assert_true(quiet->frames[1].scale[2] == 0.0f && quiet->frames[1].translate[2] == 0.0f);
+    assert_int_equal(quiet->frames[0].vertices[3].normal, 200);
+    assert_memory_equal(quiet->frames[2].name, "abcdefghijklmnop", 17);
+    /* before the allocation, heard */
+    memset(&o, 0, sizeof o);
+    memset(&seen, 0, sizeof seen);
+    o.on_warning = note_flag;
+    o.warning_user = &seen;
+    assert_int_equal(md2_parse(file, size, &o, &heard), MD2_OK);
+    assert_int_equal(heard->warnings, want);
+    tu_assert_models_equal(quiet, heard);
+    assert_int_equal(seen.count, 4);
+    assert_int_equal(seen.flag[0], MD2_WARN_UNTERMINATED_NAME); /* the skin's */
+    assert_int_equal(seen.flag[1], MD2_WARN_UNTERMINATED_NAME); /* the frame's */
+    assert_int_equal(seen.flag[2], MD2_WARN_FRAME_TRANSFORM);   /* once for frame 1 */
+    assert_int_equal(seen.flag[3], MD2_WARN_NORMAL_INDEX);
+    md2_free(heard);
+    /* strict on a quirk the file does not have: in the copy still */
+    o.on_warning = NULL;
+    o.strict = MD2_WARN_GLCMDS_TRAILING | MD2_WARN_SAME_NORMALS;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_OK);
+    assert_int_equal(m->warnings, want);
+    tu_assert_models_equal(quiet, m);
+    md2_free(m);
+    /* strict on each of them: before the allocation, not heard but refused */
+    o.strict = MD2_WARN_NORMAL_INDEX;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_ERR_BAD_NORMAL_INDEX);
+    o.strict = MD2_WARN_FRAME_TRANSFORM;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_ERR_BAD_FRAME_TRANSFORM);
+    o.strict = MD2_WARN_UNTERMINATED_NAME;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_ERR_UNTERMINATED_NAME);
+    assert_null(m);
+    /* the stream loader */
+    tu_memstream_init(&ms, file, size, 5);
+    assert_int_equal(md2_load_stream(tu_mem_read, &ms, NULL, &m), MD2_OK);
+    assert_int_equal(m->warnings, want);
+    tu_assert_models_equal(quiet, m);
+    md2_free(m);
+    md2_free(quiet);
+    for (k = 0; k < 2; k++) {
+        uint8_t *data = tu_read_corpus(corpus[k], &size);
+        if (!data)
+            continue; /* the shared corpus is absent */
+        memset(&seen, 0, sizeof seen);
+        o.strict = 0;
+        o.on_warning = note_flag;
+        assert_int_equal(md2_parse(data, size, NULL, &quiet), MD2_OK);
+        assert_int_equal(md2_parse(data, size, &o, &heard), MD2_OK);
+        tu_assert_models_equal(quiet, heard);
+        assert_int_equal(quiet->warnings, heard->warnings);
+        md2_free(quiet);
+        md2_free(heard);
+        free(data);
+    }
+}
+
 /* Keeps the last warning heard. */
 static void keep_warning(void *user, const md2_diagnostic *w)
 {
@@ -1249,6 +1335,7 @@ int main(void)
         cmocka_unit_test(test_quirk_normal_index),
         cmocka_unit_test(test_normal_index_check_rides_the_copy),
         cmocka_unit_test(test_warnings_in_check_order),
+        cmocka_unit_test(test_lenient_checks_either_way),
         cmocka_unit_test(test_quirk_glcmds_unterminated),
         cmocka_unit_test(test_quirk_glcmds_invalid),
         cmocka_unit_test(test_quirk_glcmds_trailing_words),
