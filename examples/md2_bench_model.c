@@ -107,8 +107,7 @@ unsigned char *md2_bench_same_normals(const unsigned char *data, size_t size, in
 {
     md2_model *m = NULL;
     unsigned char *out = NULL;
-    size_t f, i, frames, framesize, n;
-    unsigned char normal;
+    size_t frames, framesize, n;
 
     if (md2_parse(data, size, NULL, &m) != MD2_OK)
         return NULL;
@@ -118,8 +117,9 @@ unsigned char *md2_bench_same_normals(const unsigned char *data, size_t size, in
     n = m->num_vertices;
     out = (unsigned char *)malloc(size);
     if (out) {
+        const unsigned char normal = data[frames + 40 + 3]; /* a frame: 40 bytes, 4 a vertex */
+        size_t f, i;
         memcpy(out, data, size);
-        normal = data[frames + 40 + 3]; /* a frame: 40 bytes, then 4 a vertex */
         for (f = 0; f < m->num_frames; f++)
             for (i = 0; i < n; i++)
                 out[frames + f * framesize + 40 + 4 * i + 3] = normal;

@@ -744,7 +744,7 @@ static void copy_model(md2_pctx *c, const md2_section_info s[MD2_NUM_SECTIONS], 
     md2_vertex *verts = (md2_vertex *)(void *)(base + l->vertices);
     int32_t *gl = (int32_t *)(void *)(base + l->glcmds);
     size_t n_xyz = (size_t)c->h[MD2_H_NUM_XYZ], n_st = (size_t)c->h[MD2_H_NUM_ST];
-    size_t i, k;
+    size_t i;
     md2_reader r;
 
     md2_reader_init(&r, c->data, c->kept);
@@ -777,6 +777,7 @@ static void copy_model(md2_pctx *c, const md2_section_info s[MD2_NUM_SECTIONS], 
         for (i = 0; i < s[SEC_TRIS].count; i++) {
             md2_triangle tri;
             int ok = 1;
+            size_t k;
             for (k = 0; k < 3; k++)
                 tri.vertex[k] = md2_read_u16(&r);
             for (k = 0; k < 3; k++)

@@ -964,7 +964,6 @@ static void expect_normal_warnings(const uint8_t *data, size_t size, uint32_t n,
     md2_model *m = NULL;
     tu_memstream ms;
     size_t f;
-    char text[128];
 
     /* no listener: the checks ride the copy */
     assert_int_equal(md2_parse(data, size, NULL, &m), MD2_OK);
@@ -985,6 +984,7 @@ static void expect_normal_warnings(const uint8_t *data, size_t size, uint32_t n,
     assert_int_equal(heard.same, (want & MD2_WARN_SAME_NORMALS) ? 1 : 0);
     assert_int_equal(heard.bad, bad_frames);
     if (want & MD2_WARN_SAME_NORMALS) {
+        char text[128];
         assert_int_equal(heard.same_offset, 84 + 40 + 3);
         snprintf(text, sizeof text, "frames: all %lu vertices of all 3 frames have normal index %u,",
                  (unsigned long)n, (unsigned)data[84 + 40 + 3]);
