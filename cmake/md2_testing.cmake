@@ -103,9 +103,8 @@ function(md2_view_test name)
     list(APPEND defs "-DXVFB_RUN=${MD2_XVFB_RUN}" "-DVIEWER_ENV=$<$<BOOL:${MD2_SANITIZE}>:ASAN_OPTIONS=detect_leaks=0>")
     set(props LABELS gpu TIMEOUT 300 RESOURCE_LOCK md2_xvfb SKIP_REGULAR_EXPRESSION MD2_VIEW_SKIPPED)
   endif()
-  md2_cmake_test(${name} "${PROJECT_SOURCE_DIR}/examples/md2_view_test.cmake" ${defs}
-    "-DVIEW_ARGS=${view}" "-DCHECK_ARGS=${check}" "-DREFERENCE_ARGS=${reference}"
-    WORKING_DIRECTORY "${t_DIR}" PROPERTIES ${props})
+  md2_cmake_test(${name} "${PROJECT_SOURCE_DIR}/examples/md2_view_test.cmake" ${defs} "-DVIEW_ARGS=${view}"
+    "-DCHECK_ARGS=${check}" "-DREFERENCE_ARGS=${reference}" WORKING_DIRECTORY "${t_DIR}" PROPERTIES ${props})
   if(t_FIXTURES)
     set_tests_properties(${name} PROPERTIES FIXTURES_REQUIRED "${t_FIXTURES}")
   endif()

@@ -45,8 +45,7 @@ step("md2 export --compact crystal" "${MD2}" export "${CRYSTAL}" -o "${WORK}/com
 step("export_reference crystal" "${REFERENCE}" "${CRYSTAL}" -o "${WORK}/crystal.json" --all-keyframes)
 list(APPEND _args refuse compact "${WORK}/compact.glb" "${WORK}/crystal.json")
 string(TIMESTAMP _start "%s")
-execute_process(COMMAND "${BLENDER}" -b --factory-startup --python-exit-code 1 -P "${SCRIPT}" --
-                        ${_args} ${_render}
+execute_process(COMMAND "${BLENDER}" -b --factory-startup --python-exit-code 1 -P "${SCRIPT}" -- ${_args} ${_render}
                 WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE _status OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
 string(TIMESTAMP _end "%s")
 math(EXPR _seconds "${_end} - ${_start}")
