@@ -20,9 +20,9 @@ function(md2_test_target target)
 endfunction()
 
 # md2_test_program(<name> [<source>...] [LIBS <lib>...] [DEFS <macro>...] [O2] [TEST [ARGS <arg>...]]):
-# the executable <name> from the sources (default <name>.c), with md2_test_target(), linked with
-# md2::md2 and LIBS. O2: optimised in every build type (brute-force checks that also run under
-# valgrind and qemu). TEST: md2_register_test(<name> <arg>...) too.
+# the executable <name> from the sources (default <name>.c), with md2_test_target(), linked with md2::md2
+# and LIBS. O2: optimised in every build type (brute-force checks, also run under valgrind and qemu).
+# TEST: md2_register_test(<name> <arg>...) too.
 function(md2_test_program name)
   cmake_parse_arguments(PARSE_ARGV 1 a "O2;TEST" "" "LIBS;DEFS;ARGS")
   if(NOT a_UNPARSED_ARGUMENTS)
@@ -40,8 +40,7 @@ function(md2_test_program name)
   endif()
 endfunction()
 
-# md2_register_test(<name> [<arg>...]): the CTest test <name> runs the program <name> in its own
-# folder; exit code 77 means "skipped".
+# md2_register_test(<name> [<arg>...]): the test <name> runs the program <name> in its folder; 77: skipped.
 function(md2_register_test name)
   add_test(NAME ${name} COMMAND ${name} ${ARGN} WORKING_DIRECTORY "$<TARGET_FILE_DIR:${name}>")
   set_tests_properties(${name} PROPERTIES SKIP_RETURN_CODE 77)
@@ -55,9 +54,8 @@ function(md2_test_env test)
   endif()
 endfunction()
 
-# md2_add_test(<name> [md2_test_program options]): the cmocka unit test tests/unit/<name>.c, program
-# and CTest test, listed in the global property MD2_UNIT_TESTS (tests/embed/single runs each again on
-# single_include/md2_single.h).
+# md2_add_test(<name> [md2_test_program options]): the cmocka unit test tests/unit/<name>.c, program and
+# CTest test, listed in the global property MD2_UNIT_TESTS (tests/embed/single runs each on md2_single.h).
 function(md2_add_test name)
   md2_test_program(${name} LIBS md2_testutil md2_cmocka ${ARGN} TEST)
   set_property(GLOBAL APPEND PROPERTY MD2_UNIT_TESTS ${name})
@@ -74,13 +72,12 @@ function(md2_cmake_test name script)
   endif()
 endfunction()
 
-# md2_view_test(<name> [MODEL <file> SKIN <file> | EXIT <status>] [VIEW <arg>...] ...): an md2_view
-# test, run by examples/md2_view_test.cmake, which says what its options (its -D variables; VIEW,
-# CHECK: VIEW_ARGS, CHECK_ARGS) check. SAME_AS_GPU (VIEW has --cpu): REFERENCE_ARGS is VIEW without
-# --cpu. DIR: the folder it runs in; FIXTURES: those it needs. The background, 01fe02, is a colour
-# neither skin has (the checker makes sure). Under xvfb-run (screenshots, DISPLAY): label gpu (out of
-# the valgrind pass: Mesa is slow and noisy there), one Xvfb at a time; a message without a display:
-# label script (tests/run.sh).
+# md2_view_test(<name> [MODEL <file> SKIN <file> | EXIT <status>] [VIEW <arg>...] ...): an md2_view test,
+# run by examples/md2_view_test.cmake, which says what its options (its -D variables; VIEW, CHECK:
+# VIEW_ARGS, CHECK_ARGS) check. SAME_AS_GPU (VIEW has --cpu): REFERENCE_ARGS is VIEW without --cpu. DIR:
+# the folder it runs in; FIXTURES: those it needs. The background, 01fe02, is a colour neither skin has
+# (the checker makes sure). Under xvfb-run (screenshots, DISPLAY): label gpu (out of the valgrind pass:
+# Mesa is slow and noisy there), one Xvfb at a time; a message without a display: label script (run.sh).
 function(md2_view_test name)
   cmake_parse_arguments(PARSE_ARGV 1 t "VERTEX_BOX;OPTIONAL;SAME_AS_GPU;DISPLAY" "MODEL;SKIN;EXIT;EXPECT;NOT_MATCH;DIR;MAX_DIFFERENT_PIXELS;CHANNEL_TOLERANCE;ATTACH_MARK;ATTACH_REACH" "VIEW;CHECK;FIXTURES")
   set(defs "-DVIEWER=$<TARGET_FILE:md2_view>" "-DCHECKER=$<TARGET_FILE:md2_view_check>" -DBG=01fe02

@@ -1,20 +1,18 @@
-# One md2_view test (md2_view_test(), cmake/md2_testing.cmake): a screenshot (-DMODEL, -DSKIN) or a
-# message (-DEXIT); list values are '|'-separated.
-# Screenshot: md2_view draws MODEL with SKIN offscreen (XVFB_RUN) on BG into OUT (VIEW_ARGS after its
-# own); md2_view_check (with CHECK_ARGS) compares the model's pixels with "projected-bbox" (the pose's
-# bounding box, projected) and, with VERTEX_BOX, within 2 pixels a side with "projected-vertex-bbox"
-# (the pose's vertices projected on the CPU, which holds in every view). OPTIONAL: a missing model or
-# skin skips (MD2_VIEW_SKIPPED). VIEWER_ENV: for md2_view only (ASAN_OPTIONS=detect_leaks=0 under ASan:
-# Mesa's llvmpipe leaks memory of its own). EXPECT: md2_view's output matches it. ATTACH_MARK: the
-# model drawn on a tag (--attach) has a skin of that one colour, and md2_view_check --mark checks,
-# instead of the box, that its pixels come within 2 pixels of "attach-origin" (the tag origin's
-# projection: a weapon's grip) and lie inside "attach-vertex-bbox" grown by 2, reaching it within 2
-# on the ATTACH_REACH sides. REFERENCE_ARGS: the same pose drawn with these instead (another path: the
-# GPU for --cpu tests) differs in at most MAX_DIFFERENT_PIXELS (default 0) pixels by more than
-# CHANNEL_TOLERANCE (default 0) in a channel.
-# Message (EXIT): md2_view with VIEW_ARGS (under xvfb-run with XVFB_RUN) exits with EXIT and prints
-# (stdout, stderr) what matches EXPECT and not NOT_MATCH; with MD2_TOOL_VALGRIND set (tests/run.sh's
-# valgrind pass) and no XVFB_RUN, it runs under valgrind: an error or a leak of any kind fails.
+# One md2_view test (md2_view_test(), cmake/md2_testing.cmake): a screenshot (-DMODEL, -DSKIN) or a message
+# (-DEXIT); lists are '|'-separated. Screenshot: md2_view draws MODEL with SKIN offscreen (XVFB_RUN) on BG
+# into OUT (VIEW_ARGS after its own); md2_view_check (CHECK_ARGS) compares the model's pixels with
+# "projected-bbox" (the pose's bounding box, projected) and, with VERTEX_BOX, within 2 pixels a side with
+# "projected-vertex-bbox" (the vertices projected on the CPU: it holds in every view). OPTIONAL: a missing
+# model or skin skips (MD2_VIEW_SKIPPED). VIEWER_ENV: for md2_view only (ASAN_OPTIONS=detect_leaks=0 under
+# ASan: Mesa's llvmpipe leaks memory of its own). EXPECT: md2_view's output matches it. ATTACH_MARK: the
+# model drawn on a tag (--attach) has a skin of that one colour, and md2_view_check --mark checks, instead
+# of the box, that its pixels come within 2 pixels of "attach-origin" (the tag origin projected: a weapon's
+# grip) and lie inside "attach-vertex-bbox" grown by 2, reaching it within 2 on the ATTACH_REACH sides.
+# REFERENCE_ARGS: the pose drawn with these instead (another path: the GPU for --cpu tests) differs in at
+# most MAX_DIFFERENT_PIXELS (default 0) pixels by more than CHANNEL_TOLERANCE (default 0) in a channel.
+# Message (EXIT): md2_view with VIEW_ARGS (under xvfb-run with XVFB_RUN) exits with EXIT and prints (stdout,
+# stderr) what matches EXPECT and not NOT_MATCH; with MD2_TOOL_VALGRIND set (tests/run.sh's valgrind pass)
+# and no XVFB_RUN, it runs under valgrind: an error or a leak of any kind fails.
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.21)
 string(REPLACE "|" ";" _view_args "${VIEW_ARGS}")

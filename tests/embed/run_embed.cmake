@@ -1,8 +1,7 @@
 # The embedding tests (tests/embed/CMakeLists.txt registers them as embed_<MODE>):
 #   cmake -DMODE=add_subdirectory|install|find_package|pkg_config|no_cmocka -DMD2_SOURCE_DIR=...
 #         -DMD2_BINARY_DIR=... -DWORK_DIR=... -DC_COMPILER=... [more -D...] -P run_embed.cmake
-# Every step must succeed; the first that fails ends the script with an error. A step that cannot
-# run here prints MD2_EMBED_SKIPPED, which CTest reports as a skip.
+# The first step that fails ends the script with an error; one that cannot run here prints MD2_EMBED_SKIPPED.
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.21)
 set(_embed_src "${MD2_SOURCE_DIR}/tests/embed")
@@ -138,10 +137,9 @@ elseif(MODE STREQUAL "pkg_config")
   step("run consumer_c" COMMAND "${_exe}")
 
 elseif(MODE STREQUAL "no_cmocka")
-  # A new user's plain `cmake -S . -B build` on a machine without cmocka (MD2_CMOCKA_HIDE=ON hides
-  # the installed one: cmake/cmocka.cmake): configure and build work, the tests off with a message
-  # that names the package to install; -DMD2_BUILD_TESTS=ON (on the command line or already in the
-  # cache) is an error that names it.
+  # A new user's plain `cmake -S . -B build` without cmocka (MD2_CMOCKA_HIDE=ON hides the installed one:
+  # cmake/cmocka.cmake): configure and build work, the tests off with a message that names the package
+  # to install; -DMD2_BUILD_TESTS=ON (on the command line or already in the cache) is an error naming it.
   set(_hide -DMD2_CMOCKA_HIDE=ON -DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON)
   set(_build "${WORK_DIR}/nocmocka-build")
   set(_build_on "${WORK_DIR}/nocmocka-on-build")

@@ -3,11 +3,10 @@
 #   cmake -DBLENDER=blender -DMD2=md2 -DREFERENCE=export_reference -DMAKE_MODEL=export_make_model
 #         -DSCRIPT=blender_gltf.py -DCORPUS=DIR -DSKIN=skin.pcx -DCRYSTAL=crystal.md2 -DWORK=DIR
 #         -P run_blender.cmake
-# The models, each exported with the default options: faerie (the corpus, with --skin faerie2.bmp
-# beside it), sydney (the corpus: its skin sydney.bmp is found beside it) and long (export_make_model
-# long: 1001 keyframes, --skin SKIN); and crystal exported with --compact, which the judge must
-# refuse. Without the corpus, faerie and sydney are skipped with a message, except under CI (CI=true),
-# where that is an error.
+# The models, each exported with the default options: faerie (the corpus, with --skin faerie2.bmp beside
+# it), sydney (the corpus: its skin sydney.bmp is found beside it) and long (export_make_model long: 1001
+# keyframes, --skin SKIN); and crystal exported with --compact, which the judge must refuse. Without the
+# corpus, faerie and sydney are skipped with a message, except under CI (CI=true), where that is an error.
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.21)
 file(REMOVE_RECURSE "${WORK}")

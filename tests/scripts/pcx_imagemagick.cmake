@@ -2,11 +2,10 @@
 # `ctest -T memcheck` runs it under valgrind, which would report a shell's subshells).
 #   cmake -DTEST_SKIN=<test_skin> -DWORK_DIR=<dir> [-DCOMMITTED_DIR=<dir>] -P pcx_imagemagick.cmake
 # md2_pcx_decode() (test pcx_imagemagick): ImageMagick writes PCX files (8-bit paletted and 24-bit) of
-# test_skin's images of varied colours and odd sizes, and decodes them and test_skin's hand-made files
-# with the quirks of real ones (padded scanlines, runs across scanlines and planes, a last run past
-# the image, empty runs, a window away from 0) to raw RGBA; test_skin must decode each to exactly
-# those pixels. With COMMITTED_DIR, the committed fixtures' .rgba files must be ImageMagick's pixels.
-# Fails without ImageMagick.
+# test_skin's images of varied colours and odd sizes, and decodes them and test_skin's hand-made files with
+# the quirks of real ones (padded scanlines, runs across scanlines and planes, a last run past the image,
+# empty runs, a window away from 0) to raw RGBA; test_skin must decode each to exactly those pixels. With
+# COMMITTED_DIR, the committed .rgba fixtures must be ImageMagick's pixels. Fails without ImageMagick.
 #   cmake -DTEST_SKIN=<test_skin> -DREGENERATE=tests/data/pcx -P pcx_imagemagick.cmake
 # writes the ImageMagick fixtures only (tests/data/pcx is made so).
 #   cmake -DTEST_PCX_WRITE=<test_pcx_write> -DWORK_DIR=<dir> -P pcx_imagemagick.cmake

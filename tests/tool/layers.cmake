@@ -1,10 +1,9 @@
 # The md2 command's folders depend only downward (tool/CMakeLists.txt):
 #   1 platform/  2 image/  3 core/  4 formats/  5 commands/  6 main.c
-# Reads the #include "..." lines of every .c and .h in tool/ and fails on each that names a header of
-# a higher folder, or a header that is not one of tool/'s (a path such as "../commands/x.h" would get
-# round the folders' include directories), and on a header name that two folders share. A new folder
-# of tool/ must be given its place here. With -DSELFTEST=DIR it first checks itself on a made-up tree
-# in DIR, which must give exactly the errors planted in it.
+# Reads the #include "..." lines of every .c and .h in tool/ and fails on each that names a header of a
+# higher folder, or one that is not tool/'s (a path such as "../commands/x.h" would get round the
+# include directories), and on a header name two folders share. A new folder of tool/ needs a place
+# here. With -DSELFTEST=DIR it first checks itself on a made-up tree in DIR: exactly the planted errors.
 #   cmake -DTOOL=<repo>/tool [-DSELFTEST=<scratch dir>] -P tests/tool/layers.cmake
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.16)
@@ -16,8 +15,7 @@ set(rank_formats 4)
 set(rank_commands 5)
 set(rank_. 6) # main.c
 
-# Checks the tree at root; sets ${out} to its errors, one per element, and ${out}_files to its
-# number of files.
+# check_tree(<root> <out>): ${out} = the tree's errors, one per element; ${out}_files = its number of files.
 function(check_tree root out)
   set(errors "")
   file(GLOB_RECURSE files RELATIVE "${root}" "${root}/*.c" "${root}/*.h")
