@@ -1,7 +1,6 @@
-# cJSON (Debian: libcjson-dev), for md2 import (glTF's JSON) and the md2 command's tests
-# (they read JSON with it, never with a parser of our own): the cache entry
-# MD2_CJSON_TARGET names a global target to link, or is "" when cJSON is not found.
-# Included once per build.
+# cJSON (Debian: libcjson-dev), for md2 import (glTF's JSON) and the md2 command's tests (they read
+# JSON with it, never with a parser of our own): the cache entry MD2_CJSON_TARGET names a global
+# target to link, or is "" when cJSON is not found. Included once per build.
 # SPDX-License-Identifier: MIT
 include_guard(GLOBAL)
 set(_md2_cjson "")

@@ -1,12 +1,11 @@
-# md2_find_cmocka(<out_var>): finds cmocka for the tests and makes the INTERFACE target
-# md2_cmocka they link; <out_var> says where it came from ("pkg-config (cmocka 1.1.5)", ...),
-# or is "" when it was not found (the top-level CMakeLists.txt says what that means). The ways,
-# in order: 1. MD2_CMOCKA_LIBRARY and MD2_CMOCKA_INCLUDE_DIR set by the caller (the toolchain
-# files of tests/cross/); 2. cmocka's CMake package: cmocka::cmocka, or in cmocka 1.1.5
-# (Debian 12) CMOCKA_INCLUDE_DIR / CMOCKA_LIBRARIES, trusted only if they name files that
-# exist; 3. pkg-config (the imported target made in the top-level directory, so that tests/
-# can link it); 4. find_path() / find_library(). Testing only: -DMD2_CMOCKA_HIDE=ON finds
-# nothing, as if cmocka were not installed (embed_no_cmocka).
+# md2_find_cmocka(<out_var>): finds cmocka for the tests and makes the INTERFACE target md2_cmocka they
+# link; <out_var> says where it came from ("pkg-config (cmocka 1.1.5)", ...), or is "" when it was not
+# found (the top-level CMakeLists.txt says what that means). The ways, in order: 1. MD2_CMOCKA_LIBRARY
+# and MD2_CMOCKA_INCLUDE_DIR set by the caller (the toolchain files of tests/cross/); 2. cmocka's CMake
+# package: cmocka::cmocka, or in cmocka 1.1.5 (Debian 12) CMOCKA_INCLUDE_DIR / CMOCKA_LIBRARIES, trusted
+# only if they name files that exist; 3. pkg-config (the imported target made in the top-level
+# directory, so that tests/ can link it); 4. find_path() / find_library(). Testing only:
+# -DMD2_CMOCKA_HIDE=ON finds nothing, as if cmocka were not installed (embed_no_cmocka).
 # SPDX-License-Identifier: MIT
 function(md2_find_cmocka out_var)
   set(${out_var} "" PARENT_SCOPE)

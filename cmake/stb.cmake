@@ -1,8 +1,7 @@
-# stb_image and stb_image_write (Debian: libstb-dev) for md2_view and the md2 command: the
-# target md2_stb (include folder plus code) when <stb/stb_image.h> is found, and the cache
-# entry MD2_STB_HAS_WRITE (ON when stb_image_write is there too). Debian's libstb holds the
-# code; where there is none, the code is compiled from the headers into one generated file
-# (third-party code: no -Werror there). Included once per build.
+# stb_image and stb_image_write (Debian: libstb-dev) for md2_view and the md2 command: the target md2_stb
+# (include folder plus code) when <stb/stb_image.h> is found, and the cache entry MD2_STB_HAS_WRITE (ON when
+# stb_image_write is there too). Debian's libstb holds the code; where there is none, it is compiled from
+# the headers into one generated file (third-party code: no -Werror there). Included once per build.
 # SPDX-License-Identifier: MIT
 include_guard(GLOBAL)
 find_path(MD2_STB_INCLUDE_DIR stb/stb_image.h DOC "Folder that holds stb/stb_image.h (Debian: libstb-dev)")

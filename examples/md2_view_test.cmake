@@ -1,29 +1,24 @@
-# One md2_view test (md2_view_test() in cmake/md2_testing.cmake registers them): a screenshot
-# (-DMODEL, -DSKIN) or a message (-DEXIT); list values ('|'-separated) and flags as below.
-# A screenshot: md2_view draws MODEL with SKIN offscreen (XVFB_RUN) on BG into OUT (VIEW_ARGS
-# after its own), and md2_view_check (with CHECK_ARGS) compares the model's pixels with
-# "projected-bbox" (the projected corners of the pose's bounding box) and, with VERTEX_BOX,
-# within 2 pixels on every side with "projected-vertex-bbox" (the pose's vertices projected on
-# the CPU, which holds in every view). OPTIONAL: a missing model or skin skips the test
-# (MD2_VIEW_SKIPPED). VIEWER_ENV: set for md2_view only (ASAN_OPTIONS=detect_leaks=0 in the ASan
-# build: Mesa's llvmpipe leaks memory of its own). EXPECT: md2_view's output matches it.
-# ATTACH_MARK: the model md2_view drew on a tag (--attach) has a skin of that one colour;
-# instead of the model's box, md2_view_check --mark checks that its pixels come within 2 pixels
-# of "attach-origin" (the tag origin's projection: a weapon's grip) and lie inside
-# "attach-vertex-bbox" grown by 2 pixels, reaching it within 2 pixels on the ATTACH_REACH sides.
-# REFERENCE_ARGS: md2_view then draws the same pose with these arguments instead (by another
-# path: the --cpu tests' reference is the GPU), and at most MAX_DIFFERENT_PIXELS (default 0)
-# pixels may differ by more than CHANNEL_TOLERANCE (default 0) in a channel.
-# A message (EXIT): md2_view with VIEW_ARGS (under xvfb-run with XVFB_RUN) exits with EXIT and
-# prints (stdout and stderr) what matches EXPECT and not NOT_MATCH. With MD2_TOOL_VALGRIND set
-# (tests/run.sh's valgrind pass) and no XVFB_RUN, md2_view runs under valgrind, and an error or
-# a leak of any kind fails the test.
+# One md2_view test (md2_view_test(), cmake/md2_testing.cmake): a screenshot (-DMODEL, -DSKIN) or a message
+# (-DEXIT); lists are '|'-separated. Screenshot: md2_view draws MODEL with SKIN offscreen (XVFB_RUN) on BG
+# into OUT (VIEW_ARGS after its own); md2_view_check (CHECK_ARGS) compares the model's pixels with
+# "projected-bbox" (the pose's bounding box, projected) and, with VERTEX_BOX, within 2 pixels a side with
+# "projected-vertex-bbox" (the vertices projected on the CPU: it holds in every view). OPTIONAL: a missing
+# model or skin skips (MD2_VIEW_SKIPPED). VIEWER_ENV: for md2_view only (ASAN_OPTIONS=detect_leaks=0 under
+# ASan: Mesa's llvmpipe leaks memory of its own). EXPECT: md2_view's output matches it. ATTACH_MARK: the
+# model drawn on a tag (--attach) has a skin of that one colour, and md2_view_check --mark checks, instead
+# of the box, that its pixels come within 2 pixels of "attach-origin" (the tag origin projected: a weapon's
+# grip) and lie inside "attach-vertex-bbox" grown by 2, reaching it within 2 on the ATTACH_REACH sides.
+# REFERENCE_ARGS: the pose drawn with these instead (another path: the GPU for --cpu tests) differs in at
+# most MAX_DIFFERENT_PIXELS (default 0) pixels by more than CHANNEL_TOLERANCE (default 0) in a channel.
+# Message (EXIT): md2_view with VIEW_ARGS (under xvfb-run with XVFB_RUN) exits with EXIT and prints (stdout,
+# stderr) what matches EXPECT and not NOT_MATCH; with MD2_TOOL_VALGRIND set (tests/run.sh's valgrind pass)
+# and no XVFB_RUN, it runs under valgrind: an error or a leak of any kind fails.
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.21)
 string(REPLACE "|" ";" _view_args "${VIEW_ARGS}")
 
-# run(<args...>): md2_view with <args> (under xvfb-run when XVFB_RUN is set, and with
-# VIEWER_ENV); its exit status in _rc and what it printed in _out in the caller.
+# run(<args...>): md2_view with <args> (under xvfb-run with XVFB_RUN, with VIEWER_ENV); its exit
+# status in _rc and what it printed in _out in the caller.
 function(run)
   set(_cmd "${VIEWER}" ${ARGN})
   if(XVFB_RUN)
@@ -164,21 +159,18 @@ foreach(_y RANGE ${_last_y})
     if(_pa STREQUAL _pb)
       continue()
     endif()
-    set(_far 0)
-    foreach(_c IN ITEMS 0 2 4)
+    foreach(_c IN ITEMS 0 2 4) # a pixel with a channel too far counts once
       string(SUBSTRING "${_pa}" ${_c} 2 _ca)
       string(SUBSTRING "${_pb}" ${_c} 2 _cb)
       math(EXPR _d "0x${_ca} - 0x${_cb}")
       if(_d GREATER CHANNEL_TOLERANCE OR _d LESS -${CHANNEL_TOLERANCE})
-        set(_far 1)
+        math(EXPR _different "${_different} + 1")
+        if(_different LESS_EQUAL 5)
+          message("pixel (${_x}, ${_y}): ${_pa} and ${_pb} in the reference")
+        endif()
+        break()
       endif()
     endforeach()
-    if(_far)
-      math(EXPR _different "${_different} + 1")
-      if(_different LESS_EQUAL 5)
-        message("pixel (${_x}, ${_y}): ${_pa} and ${_pb} in the reference")
-      endif()
-    endif()
   endforeach()
 endforeach()
 message("${_different} of ${_pixels} pixels differ from the reference picture by more than "

@@ -1,10 +1,9 @@
-# The private headers of src/ come in tiers (src/diag.h lists them), each including only
-# headers of its own tier or below: 1 diagnostics and allocation, float rounding, the checks
-# of reserved_ members; 2 the file format and reading it (the parser's normal-index scan, GL
-# command strips, the builder's frames); 3 pose jobs and their kernels; 4 players; 5 meshes
-# (no header); 6 tags, attachments and bundles. Public headers count at the tier of what they declare.
-# Every header in src/ must be in the table below, so that a new one gets a tier on purpose;
-# the first include from a higher tier fails.
+# The private headers of src/ come in tiers (src/diag.h lists them), each including only headers of its
+# own tier or below: 1 diagnostics and allocation, float rounding, the checks of reserved_ members; 2 the
+# file format and reading it (the parser's normal-index scan, GL command strips, the builder's frames);
+# 3 pose jobs and their kernels; 4 players; 5 meshes (no header); 6 tags, attachments and bundles.
+# Public headers count at the tier of what they declare. Every header in src/ must be in the table
+# below, so that a new one gets a tier on purpose; the first include from a higher tier fails.
 #   cmake -DSRC=<repo>/src -P tests/abi/tiers.cmake
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.16)

@@ -1,11 +1,9 @@
-# Extracts every ```c block of a Markdown file into one C file, so that the code the
-# documentation shows is compiled and linked against the real headers on every build: a doc
-# that falls behind the API breaks the build.
+# Extracts every ```c block of a Markdown file into one C file, so that the code the documentation shows
+# is compiled and linked against the real headers on every build: a doc behind the API breaks the build.
 #   cmake -DDOC=<file.md> -DOUT=<file.c> -P doc_snippets.cmake
-# The blocks, which must be whole declarations and functions, are joined in order after the
-# usual includes. Their own #include lines are dropped (the prelude has them), and so are
-# lines that repeat a callback typedef of the public header to show it (C99 forbids a
-# typedef twice). A main() that returns 0 ends the file.
+# The blocks, which must be whole declarations and functions, are joined in order after the usual
+# includes. Their own #include lines are dropped (the prelude has them), and so are callback typedefs of
+# the public header shown again (C99 forbids a typedef twice). A main() returning 0 ends the file.
 # SPDX-License-Identifier: MIT
 file(READ "${DOC}" rest)
 set(code "")

@@ -1,13 +1,10 @@
 # Keeps README.md's code the code that CTest builds and runs:
 #  - Quick start shows the two commands, the first of which (sh tests/run.sh) CI runs (.ci/run);
 #  - "The one obvious way" shows, as whole C blocks and in this order, the regions of
-#    tests/docs/readme_example.c between its README markers (the readme_example test builds
-#    that file and runs it on the bundled model);
+#    tests/docs/readme_example.c between its README markers (built and run by readme_example);
 #  - "Animations" shows the block of docs/animation.md that tests/unit/test_playback.c compiles;
-#  - "Draw it" shows the region of examples/md2_draw_cpu.c between its README markers
-#    (md2_view --cpu draws with it in the md2_view_cpu_* tests);
-#  - "The md2 command" shows the path from Blender that the case readme_blender of
-#    tests/tool/import.cases runs;
+#  - "Draw it" shows the region of examples/md2_draw_cpu.c between its README markers (md2_view_cpu_* draw with it);
+#  - "The md2 command" shows the path from Blender that the case readme_blender of import.cases runs;
 #  - and README has no other C block: a new one must come from tested code.
 #   cmake -DSOURCE_DIR=<repo> -P tests/docs/readme_sync.cmake
 # SPDX-License-Identifier: MIT

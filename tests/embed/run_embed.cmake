@@ -1,8 +1,7 @@
 # The embedding tests (tests/embed/CMakeLists.txt registers them as embed_<MODE>):
 #   cmake -DMODE=add_subdirectory|install|find_package|pkg_config|no_cmocka -DMD2_SOURCE_DIR=...
 #         -DMD2_BINARY_DIR=... -DWORK_DIR=... -DC_COMPILER=... [more -D...] -P run_embed.cmake
-# Every step must succeed; the first that fails ends the script with an error. A step that
-# cannot run here prints MD2_EMBED_SKIPPED, which CTest reports as a skip.
+# The first step that fails ends the script with an error; one that cannot run here prints MD2_EMBED_SKIPPED.
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.21)
 set(_embed_src "${MD2_SOURCE_DIR}/tests/embed")
@@ -49,13 +48,12 @@ if(MODE STREQUAL "add_subdirectory")
   if(WITH_CXX)
     set(_programs consumer_c consumer_cpp)
   endif()
-  configure_build_run("${_embed_src}/subdir" "${WORK_DIR}/subdir-build" "${_programs}"
-    "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}"
+  configure_build_run("${_embed_src}/subdir" "${WORK_DIR}/subdir-build" "${_programs}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}"
     "-DMD2_SOURCE_DIR=${MD2_SOURCE_DIR}" "-DWITH_CXX=${WITH_CXX}" "-DBUILD_SHARED_LIBS=${SHARED}")
 
 elseif(MODE STREQUAL "install")
-  # Install this build tree to a private prefix: these files, nothing else (no internal
-  # headers, tests, examples or one-file build, which is for copying: README.md).
+  # Install this build tree to a private prefix: these files, nothing else (no internal headers,
+  # tests, examples or one-file build, which is for copying: README.md).
   file(REMOVE_RECURSE "${_prefix}")
   step("install" COMMAND "${CMAKE_COMMAND}" --install "${MD2_BINARY_DIR}" --prefix "${_prefix}" ${_config_args})
   file(GLOB_RECURSE _installed RELATIVE "${_prefix}" LIST_DIRECTORIES false "${_prefix}/*")
@@ -76,8 +74,7 @@ elseif(MODE STREQUAL "install")
   endforeach()
   # The md2 command, when this build made it, is installed and runs.
   if(EXISTS "${MD2_BINARY_DIR}/md2" AND NOT IS_DIRECTORY "${MD2_BINARY_DIR}/md2")
-    execute_process(COMMAND "${_prefix}/bin/md2" --version RESULT_VARIABLE _rc
-      OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
+    execute_process(COMMAND "${_prefix}/bin/md2" --version RESULT_VARIABLE _rc OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
     if(NOT _rc EQUAL 0 OR NOT _out MATCHES "^md2 \\(libmd2\\) [0-9]+\\.[0-9]+\\.[0-9]+\n$")
       message(FATAL_ERROR "[embed install] the md2 command was built, but bin/md2 --version "
         "gives status ${_rc} (not installed to bin/?), output: ${_out}")
@@ -118,8 +115,7 @@ elseif(MODE STREQUAL "pkg_config")
     endif()
     message(STATUS "[embed pkg_config] pkg-config --${_what} md2: ${_pc_${_what}}")
   endforeach()
-  execute_process(COMMAND "${PKG_CONFIG}" --variable=libdir md2 OUTPUT_VARIABLE _libdir
-    OUTPUT_STRIP_TRAILING_WHITESPACE)
+  execute_process(COMMAND "${PKG_CONFIG}" --variable=libdir md2 OUTPUT_VARIABLE _libdir OUTPUT_STRIP_TRAILING_WHITESPACE)
   # The flags a static or shared build needs, and only those.
   if(SHARED AND _pc_cflags MATCHES "MD2_STATIC")
     message(FATAL_ERROR "[embed pkg_config] shared build, but Cflags has -DMD2_STATIC")
@@ -133,25 +129,24 @@ elseif(MODE STREQUAL "pkg_config")
   set(_exe "${WORK_DIR}/pkgconfig-build/consumer_c${CMAKE_EXECUTABLE_SUFFIX}")
   file(REMOVE_RECURSE "${WORK_DIR}/pkgconfig-build")
   file(MAKE_DIRECTORY "${WORK_DIR}/pkgconfig-build")
-  step("compile" COMMAND "${C_COMPILER}" -std=c99 -Wall -Wextra -Wpedantic -Werror
-       ${_cflags} "${_embed_src}/consumer.c" -o "${_exe}" ${_libs})
+  step("compile" COMMAND "${C_COMPILER}" -std=c99 -Wall -Wextra -Wpedantic -Werror ${_cflags} "${_embed_src}/consumer.c"
+    -o "${_exe}" ${_libs})
   # A shared libmd2 is found through the loader path.
   set(ENV{LD_LIBRARY_PATH} "${_libdir}:$ENV{LD_LIBRARY_PATH}")
   set(ENV{DYLD_LIBRARY_PATH} "${_libdir}:$ENV{DYLD_LIBRARY_PATH}")
   step("run consumer_c" COMMAND "${_exe}")
 
 elseif(MODE STREQUAL "no_cmocka")
-  # A new user's plain `cmake -S . -B build` on a machine without cmocka (MD2_CMOCKA_HIDE=ON
-  # hides the installed one: cmake/cmocka.cmake): configure and build work, the tests off
-  # with a message that names the package to install; -DMD2_BUILD_TESTS=ON (on the command
-  # line or already in the cache) is an error that names it.
+  # A new user's plain `cmake -S . -B build` without cmocka (MD2_CMOCKA_HIDE=ON hides the installed one:
+  # cmake/cmocka.cmake): configure and build work, the tests off with a message that names the package
+  # to install; -DMD2_BUILD_TESTS=ON (on the command line or already in the cache) is an error naming it.
   set(_hide -DMD2_CMOCKA_HIDE=ON -DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON)
   set(_build "${WORK_DIR}/nocmocka-build")
   set(_build_on "${WORK_DIR}/nocmocka-on-build")
   file(REMOVE_RECURSE "${_build}" "${_build_on}")
-  # configure(<0|fail> <what> <regex> <cmake args...>): configure, check the exit code and
-  # that the output (stdout and stderr) matches <regex>; after a configure that works, the
-  # default is in the cache and there are no CTest tests anywhere, the examples' included.
+  # configure(<0|fail> <what> <regex> <cmake args...>): configure, check the exit code and that the
+  # output (stdout and stderr) matches <regex>; after a configure that works, the default is in the
+  # cache and there are no CTest tests anywhere, the examples' included.
   function(configure expect what regex)
     list(JOIN ARGN " " _cmdline)
     message(STATUS "[embed no_cmocka] ${what}: cmake ${_cmdline}")
@@ -175,9 +170,9 @@ elseif(MODE STREQUAL "no_cmocka")
       endif()
     endforeach()
   endfunction()
-  # 1. The default: configure and build work, the tests are off. 2. A re-configure of the
-  #    same folder keeps working. 3. -DMD2_BUILD_TESTS=ON in that folder is an error that
-  #    names the package, and stays one on the next re-configure (the user's choice is cached).
+  # 1. The default: configure and build work, the tests are off. 2. A re-configure of the same
+  #    folder keeps working. 3. -DMD2_BUILD_TESTS=ON in that folder is an error that names the
+  #    package, and stays one on the next re-configure (the user's choice is cached).
   configure(0 "default configure" "libcmocka-dev" -S "${MD2_SOURCE_DIR}" -B "${_build}" ${_gen_args}
     "-DCMAKE_C_COMPILER=${C_COMPILER}" ${_hide})
   step("build" COMMAND "${CMAKE_COMMAND}" --build "${_build}" ${_config_args} --parallel 2)

@@ -1,14 +1,12 @@
-# The Blender judge's run (tests/judges/CMakeLists.txt): exports the models with md2, writes
-# libmd2's reference of each (export_reference --all-keyframes), and runs blender_gltf.py on
-# all of them in one Blender.
+# The Blender judge's run (tests/judges/CMakeLists.txt): exports the models with md2, writes libmd2's
+# reference of each (export_reference --all-keyframes), and runs blender_gltf.py on all in one Blender.
 #   cmake -DBLENDER=blender -DMD2=md2 -DREFERENCE=export_reference -DMAKE_MODEL=export_make_model
 #         -DSCRIPT=blender_gltf.py -DCORPUS=DIR -DSKIN=skin.pcx -DCRYSTAL=crystal.md2 -DWORK=DIR
 #         -P run_blender.cmake
-# The models, each exported with the default options: faerie (the corpus, with --skin
-# faerie2.bmp beside it), sydney (the corpus: its skin sydney.bmp is found beside it) and
-# long (export_make_model long: 1001 keyframes, --skin SKIN); and crystal exported with
-# --compact, which the judge must refuse. Without the corpus, faerie and sydney are skipped
-# with a message, except under CI (CI=true), where that is an error.
+# The models, each exported with the default options: faerie (the corpus, with --skin faerie2.bmp beside
+# it), sydney (the corpus: its skin sydney.bmp is found beside it) and long (export_make_model long: 1001
+# keyframes, --skin SKIN); and crystal exported with --compact, which the judge must refuse. Without the
+# corpus, faerie and sydney are skipped with a message, except under CI (CI=true), where that is an error.
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.21)
 file(REMOVE_RECURSE "${WORK}")
@@ -46,8 +44,7 @@ step("md2 export --compact crystal" "${MD2}" export "${CRYSTAL}" -o "${WORK}/com
 step("export_reference crystal" "${REFERENCE}" "${CRYSTAL}" -o "${WORK}/crystal.json" --all-keyframes)
 list(APPEND _args refuse compact "${WORK}/compact.glb" "${WORK}/crystal.json")
 string(TIMESTAMP _start "%s")
-execute_process(COMMAND "${BLENDER}" -b --factory-startup --python-exit-code 1 -P "${SCRIPT}" --
-                        ${_args} ${_render}
+execute_process(COMMAND "${BLENDER}" -b --factory-startup --python-exit-code 1 -P "${SCRIPT}" -- ${_args} ${_render}
                 WORKING_DIRECTORY "${WORK}" RESULT_VARIABLE _status OUTPUT_VARIABLE _out ERROR_VARIABLE _out)
 string(TIMESTAMP _end "%s")
 math(EXPR _seconds "${_end} - ${_start}")

@@ -3,15 +3,14 @@
 #         -DREPORT=OUT.json -DDUMP=OUT.dump [-DMODEL_OPTIONAL=ON] -P run_judge.cmake
 #   cmake -DJUDGE=... -DMODEL=... [-DNODE=...] -DMUTATE=md2_judge_mutate -DFRAME=F -DVERTEX=V
 #         -DAXIS=A -DWORK=DIR -DREADER=name -DEXPECT=REGEX -P run_judge.cmake
-# With NODE (three.js), node runs three_md2.mjs (MD2Loader.parse of the file's bytes) into a
-# dump that the judge compares with libmd2; the other judges load the file themselves.
-# MODEL_OPTIONAL: an absent MODEL (a corpus model) skips the test (CTest's
-# SKIP_REGULAR_EXPRESSION matches the message) instead of failing it.
+# With NODE (three.js), node runs three_md2.mjs (MD2Loader.parse of the file's bytes) into a dump that
+# the judge compares with libmd2; the other judges load the file themselves. MODEL_OPTIONAL: an absent
+# MODEL (a corpus model) skips the test (SKIP_REGULAR_EXPRESSION matches the message), not fails it.
 # The self-test (MUTATE): a judge that cannot fail judges nothing. md2_judge_mutate moves one
-# coordinate of a copy of MODEL by one step of its grid (keyframe FRAME, vertex VERTEX, MD2
-# axis AXIS); the reader loads the copy while libmd2 loads MODEL. The judge must fail, every
-# failure must name that vertex, one must name that keyframe and the reader's axis that
-# holds MD2's AXIS (EXPECT, a regular expression), and the report must say so.
+# coordinate of a copy of MODEL by one step of its grid (keyframe FRAME, vertex VERTEX, MD2 axis
+# AXIS); the reader loads the copy while libmd2 loads MODEL. The judge must fail, every failure must
+# name that vertex, one must name that keyframe and the reader's axis that holds MD2's AXIS (EXPECT,
+# a regular expression), and the report must say so.
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.21)
 set(_read "${MODEL}") # what the reader loads

@@ -1,21 +1,19 @@
-# libmd2's PCX code against ImageMagick, a judge nobody here wrote (a CMake script, not a
-# shell one: `ctest -T memcheck` runs it under valgrind, which would report a shell's subshells).
+# libmd2's PCX code against ImageMagick, a judge nobody here wrote (a CMake script, not a shell one:
+# `ctest -T memcheck` runs it under valgrind, which would report a shell's subshells).
 #   cmake -DTEST_SKIN=<test_skin> -DWORK_DIR=<dir> [-DCOMMITTED_DIR=<dir>] -P pcx_imagemagick.cmake
-# md2_pcx_decode() (test pcx_imagemagick): ImageMagick writes PCX files (8-bit paletted and
-# 24-bit) of test_skin's images of varied colours and odd sizes, and decodes them and
-# test_skin's hand-made files with the quirks of real ones (padded scanlines, runs across
-# scanlines and planes, a last run past the image, empty runs, a window away from 0) to raw
-# RGBA; test_skin must decode each to exactly those pixels. With COMMITTED_DIR, the
-# committed fixtures' .rgba files must be ImageMagick's pixels. Fails without ImageMagick.
+# md2_pcx_decode() (test pcx_imagemagick): ImageMagick writes PCX files (8-bit paletted and 24-bit) of
+# test_skin's images of varied colours and odd sizes, and decodes them and test_skin's hand-made files with
+# the quirks of real ones (padded scanlines, runs across scanlines and planes, a last run past the image,
+# empty runs, a window away from 0) to raw RGBA; test_skin must decode each to exactly those pixels. With
+# COMMITTED_DIR, the committed .rgba fixtures must be ImageMagick's pixels. Fails without ImageMagick.
 #   cmake -DTEST_SKIN=<test_skin> -DREGENERATE=tests/data/pcx -P pcx_imagemagick.cmake
 # writes the ImageMagick fixtures only (tests/data/pcx is made so).
 #   cmake -DTEST_PCX_WRITE=<test_pcx_write> -DWORK_DIR=<dir> -P pcx_imagemagick.cmake
-# md2_pcx_encode() (test pcx_encode_imagemagick): test_pcx_write writes PCX files (odd and
-# even widths, a single pixel, a row and a column, long runs of high palette indices, 256
-# colours, an indexed image and the example skin) with the pixels each must show, and
-# ImageMagick must read each as an 8-bit paletted image of its size and colours, to exactly
-# those pixels. Without ImageMagick it prints MD2_PCX_ENCODE_SKIPPED (a skip), but fails
-# with CI=true in the environment (as tests/run.sh runs under CI).
+# md2_pcx_encode() (test pcx_encode_imagemagick): test_pcx_write writes PCX files (odd and even
+# widths, a single pixel, a row and a column, long runs of high palette indices, 256 colours, an
+# indexed image and the example skin) with the pixels each must show, and ImageMagick must read each
+# as an 8-bit paletted image of its size and colours, to exactly those pixels. Without ImageMagick it
+# prints MD2_PCX_ENCODE_SKIPPED (a skip), but fails with CI=true in the environment (tests/run.sh's CI).
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.21)
 if(REGENERATE)
@@ -53,8 +51,8 @@ macro(fields line)
   endforeach()
 endmacro()
 
-# rgba(<pcx> <rgba> <w> <h> [<expected rgba> <message>]): ImageMagick's pixels of a PCX
-# file, w x h of them, and, when given, exactly those of <expected rgba>.
+# rgba(<pcx> <rgba> <w> <h> [<expected rgba> <message>]): ImageMagick's pixels of a PCX file, w x h
+# of them, and, when given, exactly those of <expected rgba>.
 function(rgba pcx out w h)
   run("convert ${pcx} to RGBA" COMMAND "${CONVERT}" "${pcx}" -depth 8 "rgba:${out}")
   file(SIZE "${out}" n)
@@ -106,18 +104,16 @@ if(TEST_PCX_WRITE)
   return()
 endif()
 
-# 1. The source images (from test_skin), as 8-bit and 24-bit PCX: really 8 bits a pixel,
-#    paletted or not, in 1 or 3 planes.
+# 1. The source images (from test_skin), as 8-bit and 24-bit PCX: really 8 bits a pixel, paletted or
+#    not, in 1 or 3 planes.
 run("test_skin --write-sources" COMMAND "${TEST_SKIN}" --write-sources "${WORK_DIR}")
 file(STRINGS "${WORK_DIR}/SOURCES" sources)
 set(manifest "")
 foreach(line IN LISTS sources)
   fields("${line}" name w h)
   set(ppm "${WORK_DIR}/${name}.ppm")
-  run("convert ${name} to 8-bit PCX"
-      COMMAND "${CONVERT}" "${ppm}" -colors 256 -type Palette "PCX:${WORK_DIR}/${name}-8.pcx")
-  run("convert ${name} to 24-bit PCX"
-      COMMAND "${CONVERT}" "${ppm}" -type TrueColor "PCX:${WORK_DIR}/${name}-24.pcx")
+  run("convert ${name} to 8-bit PCX" COMMAND "${CONVERT}" "${ppm}" -colors 256 -type Palette "PCX:${WORK_DIR}/${name}-8.pcx")
+  run("convert ${name} to 24-bit PCX" COMMAND "${CONVERT}" "${ppm}" -type TrueColor "PCX:${WORK_DIR}/${name}-24.pcx")
   file(REMOVE "${ppm}")
   foreach(bits_planes_class IN ITEMS 8:1:PseudoClass 24:3:DirectClass)
     string(REPLACE ":" ";" bits_planes_class "${bits_planes_class}")
@@ -138,8 +134,7 @@ endforeach()
 file(REMOVE "${WORK_DIR}/SOURCES")
 file(WRITE "${WORK_DIR}/MANIFEST" "${manifest}")
 
-# 2. The hand-made files (added to the MANIFEST by test_skin); 3. ImageMagick's pixels of
-#    every file.
+# 2. The hand-made files (added to the MANIFEST by test_skin); 3. ImageMagick's pixels of every file.
 if(NOT REGENERATE)
   run("test_skin --write-handmade" COMMAND "${TEST_SKIN}" --write-handmade "${WORK_DIR}")
 endif()

@@ -1,17 +1,10 @@
 # The md2 command's folders depend only downward (tool/CMakeLists.txt):
-#
 #   1 platform/  2 image/  3 core/  4 formats/  5 commands/  6 main.c
-#
-# Reads the #include "..." lines of every .c and .h in tool/ and fails on
-# each that names a header of a higher folder, a header that is not one of
-# tool/'s (a path such as "../commands/x.h" would get round the folders'
-# include directories), or a header name that two folders share. A new
-# folder of tool/ must be given its place here. With -DSELFTEST=DIR it
-# first checks itself on a made-up tree in DIR, which must give exactly
-# the errors planted in it.
-#
+# Reads the #include "..." lines of every .c and .h in tool/ and fails on each that names a header of a
+# higher folder, or one that is not tool/'s (a path such as "../commands/x.h" would get round the
+# include directories), and on a header name two folders share. A new folder of tool/ needs a place
+# here. With -DSELFTEST=DIR it first checks itself on a made-up tree in DIR: exactly the planted errors.
 #   cmake -DTOOL=<repo>/tool [-DSELFTEST=<scratch dir>] -P tests/tool/layers.cmake
-#
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.16)
 
@@ -22,16 +15,17 @@ set(rank_formats 4)
 set(rank_commands 5)
 set(rank_. 6) # main.c
 
-# Checks the tree at root; sets ${out} to its errors, one per element.
+# check_tree(<root> <out>): ${out} = the tree's errors, one per element; ${out}_files = its number of files.
 function(check_tree root out)
   set(errors "")
   file(GLOB_RECURSE files RELATIVE "${root}" "${root}/*.c" "${root}/*.h")
-  foreach(f IN LISTS files) # which folder each header is in
+  foreach(f IN LISTS files) # the folder of each file (dir_<file>) and of each header (home_<name>)
     get_filename_component(dir "${f}" DIRECTORY)
     get_filename_component(name "${f}" NAME)
     if(dir STREQUAL "")
       set(dir .)
     endif()
+    set(dir_${f} "${dir}")
     if(NOT DEFINED rank_${dir})
       list(APPEND errors "${f}: the folder ${dir}/ has no place in tests/tool/layers.cmake")
     elseif(f MATCHES "\\.h$" AND DEFINED home_${name})
@@ -41,17 +35,13 @@ function(check_tree root out)
     endif()
   endforeach()
   foreach(f IN LISTS files)
-    get_filename_component(dir "${f}" DIRECTORY)
-    if(dir STREQUAL "")
-      set(dir .)
-    endif()
     file(STRINGS "${root}/${f}" lines REGEX "^[ \t]*#[ \t]*include[ \t]*\"")
     foreach(line IN LISTS lines)
       string(REGEX REPLACE "^[ \t]*#[ \t]*include[ \t]*\"([^\"]*)\".*$" "\\1" inc "${line}")
       if(NOT DEFINED home_${inc})
         list(APPEND errors "${f} includes \"${inc}\", which is not a header of a folder of tool/")
-      elseif(DEFINED rank_${dir} AND rank_${home_${inc}} GREATER rank_${dir})
-        list(APPEND errors "${f} includes ${home_${inc}}/${inc}, which is above ${dir}/")
+      elseif(DEFINED rank_${dir_${f}} AND rank_${home_${inc}} GREATER rank_${dir_${f}})
+        list(APPEND errors "${f} includes ${home_${inc}}/${inc}, which is above ${dir_${f}}/")
       endif()
     endforeach()
   endforeach()
@@ -61,17 +51,16 @@ function(check_tree root out)
 endfunction()
 
 if(DEFINED SELFTEST)
-  # one file of each kind of error, and files that are fine
+  # one file of each kind of error, and files that are fine: <file> <text>
   file(REMOVE_RECURSE "${SELFTEST}")
-  file(WRITE "${SELFTEST}/platform/p.h" "#include <stdio.h>\n")
-  file(WRITE "${SELFTEST}/core/c.h" "#include \"p.h\"\n #  include \"f.h\" /* up */\n")
-  file(WRITE "${SELFTEST}/formats/f.h" "#include \"c.h\"\n")
-  file(WRITE "${SELFTEST}/formats/f.c" "#include \"../commands/x.h\"\n")
-  file(WRITE "${SELFTEST}/commands/x.h" "#include \"f.h\"\n")
-  file(WRITE "${SELFTEST}/commands/dup.h" "\n")
-  file(WRITE "${SELFTEST}/image/dup.h" "\n")
-  file(WRITE "${SELFTEST}/extra/e.c" "\n")
-  file(WRITE "${SELFTEST}/main.c" "#include \"x.h\"\n#include \"p.h\"\n")
+  set(tree platform/p.h "#include <stdio.h>\n" core/c.h "#include \"p.h\"\n #  include \"f.h\" /* up */\n"
+    formats/f.h "#include \"c.h\"\n" formats/f.c "#include \"../commands/x.h\"\n"
+    commands/x.h "#include \"f.h\"\n" commands/dup.h "\n" image/dup.h "\n" extra/e.c "\n"
+    main.c "#include \"x.h\"\n#include \"p.h\"\n")
+  while(tree)
+    list(POP_FRONT tree f text)
+    file(WRITE "${SELFTEST}/${f}" "${text}")
+  endwhile()
   check_tree("${SELFTEST}" found)
   set(expected
     "core/c.h includes formats/f.h, which is above core/"
