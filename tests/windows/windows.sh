@@ -94,7 +94,7 @@ for f in $need; do [ -e "$f" ] || die "$f is missing after installing $packages"
 # __declspec(noreturn) where clang does not take it; -U__SSE2__: MSVC does
 # not define it, so its build is the scalar code (same bits)
 msvc="clang --target=x86_64-pc-windows-msvc -fsyntax-only -fms-extensions -fms-compatibility-version=11 \
--U__SSE2__ -Wall -Wextra -Wpedantic -Werror -Wvla -isystem /usr/x86_64-w64-mingw32/include -Iinclude -Isrc"
+-U__SSE2__ -Wall -Wextra -Wpedantic -Werror -Wvla -isystem /usr/x86_64-w64-mingw32/include -Iinclude -Isingle_include -Isrc"
 deps="$root/build-windows-deps"
 cmocka="$deps/cmocka"
 apt_dir="$deps/apt"
