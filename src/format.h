@@ -91,7 +91,7 @@ typedef unsigned (*md2__normal_scan_fn)(uint8_t *dst, const uint8_t *v, size_t n
 md2__normal_scan_fn md2__normal_scan_best(void);
 
 /* The scan of one instruction set, "scalar", "sse2", "avx2" or "neon"
- * (tests/test_kernels.c calls each); NULL when this build (MD2_SIMD=OFF
+ * (tests/unit/test_kernels.c calls each); NULL when this build (MD2_SIMD=OFF
  * has the scalar one alone) or this CPU does not have it. */
 md2__normal_scan_fn md2__normal_scan_named(const char *name);
 
