@@ -555,36 +555,25 @@ static int input_anims(const imp_input *mi, import_report *r)
  * line cannot hold, or no memory). */
 static int anm_text(const import_report *r, tool_buf *b)
 {
-    md2_anim *anims = (md2_anim *)calloc(r->num_anims + 1, sizeof *anims);
+    /* r->anims[i].fps is r->fps[i] as a float, on both paths (input_anims,
+     * and the MD2 repair's side file or names) */
     md2_diagnostic d;
-    size_t i, size = 0;
-    md2_result res;
+    size_t size = 0;
 
-    if (!anims) {
-        tool_error(IMPORT_CMD, "out of memory");
-        return 0;
-    }
-    for (i = 0; i < r->num_anims; i++) {
-        anims[i] = r->anims[i];
-        anims[i].fps = (float)r->fps[i];
-    }
-    res = md2_write_anm(anims, r->num_anims, NULL, NULL, 0, &size, &d);
-    if (res != MD2_OK) {
+    if (md2_write_anm(r->anims, r->num_anims, NULL, NULL, 0, &size, &d) != MD2_OK) {
         fputs("md2 import: --anm: ", stderr);
         tool_put_clean(stderr, d.message);
         fputc('\n', stderr);
-        free(anims);
         return 0;
     }
     tool_buf_printf(b, "// written by md2 import (libmd2 %s): name first last fps\n",
-                md2_version_string());
+                    md2_version_string());
     if (tool_buf_reserve(b, size)) {
         /* cannot fail: the same entries, and room for size bytes */
-        (void)md2_write_anm(anims, r->num_anims, NULL, (char *)b->data + b->size, size,
+        (void)md2_write_anm(r->anims, r->num_anims, NULL, (char *)b->data + b->size, size,
                             &size, NULL);
         b->size += size;
     }
-    free(anims);
     if (b->failed) {
         tool_error(IMPORT_CMD, "out of memory");
         return 0;
