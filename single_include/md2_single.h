@@ -11048,8 +11048,9 @@ static size_t rate_text(float fps, char *out)
 
         if (!rate_digits(fps, prec, digits, &x))
             return 0;
-        for (n = (size_t)prec; n > 1 && digits[n - 1] == '0'; n--)
-            continue;
+        n = (size_t)prec;
+        while (n > 1 && digits[n - 1] == '0')
+            n--;
         len = rate_layout(digits, n, x, out);
         tk.s = out;
         tk.len = len;
@@ -11150,8 +11151,8 @@ static md2_result anm_line(const md2_anim *a, size_t i, const md2_model *m,
     if (isnan(fps) || fps < 0.0f || fps > FLT_MAX)
         return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "fps",
                         "fps is %g; a rate is a finite number >= 0", (double)fps);
-    if (fps == 0.0f)
-        fps = 0.0f; /* -0 is written as 0 */
+    if (signbit(fps))
+        fps = 0.0f; /* -0 is written as 0 (fps < 0 was refused above) */
     if (fps != 0.0f && fps < FLT_MIN)
         return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "fps",
                         "fps is %g, below FLT_MIN, which md2_parse_anm() refuses",

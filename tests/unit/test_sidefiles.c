@@ -737,7 +737,7 @@ static void test_anm_write_rates(void **state)
         md2_anim a, b;
         uint32_t bits;
         size_t len, n, digits;
-        char *text, line[64];
+        char *text;
         float f;
         do { /* a positive normal float: exponent bits 1..254 */
             seed = seed * 1664525u + 1013904223u;
@@ -759,6 +759,7 @@ static void test_anm_write_rates(void **state)
         if (digits > 1) {
             md2_anim c;
             size_t k = 0;
+            char line[64];
             snprintf(line, sizeof line, "r 0 0 %.*e\n", (int)digits - 2, (double)f);
             if (md2_parse_anm(line, strlen(line), NULL, NULL, &c, 1, &k) == MD2_OK)
                 assert_memory_not_equal(&c.fps, &f, 4);
