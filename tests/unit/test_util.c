@@ -402,20 +402,25 @@ void tu_assert_models_equal(const md2_model *a, const md2_model *b)
 }
 
 /* Frames a side of the lerp pairs tu_walk_model() takes: 8 (64 pairs, every
- * frame decoded); under qemu 3 (9 pairs, as many frames decoded), where a
- * walk of every mutant of test_hostile took minutes on x87. */
+ * frame decoded); under qemu or valgrind (its preloaded library is in
+ * LD_PRELOAD) 3 (9 pairs, as many frames decoded), where a walk of every
+ * mutant of test_hostile took minutes (qemu does x87 in software). */
+static size_t walk_frames(void)
+{
 #ifdef MD2_TEST_EMULATED
-#define TU_WALK_FRAMES 3
+    return 3;
 #else
-#define TU_WALK_FRAMES 8
+    const char *preload = getenv("LD_PRELOAD");
+    return preload && strstr(preload, "vgpreload") ? 3 : 8;
 #endif
+}
 
 void tu_walk_model(const md2_model *m)
 {
     float *pos = (float *)malloc(m->num_vertices * 3 * sizeof(float));
     float *nrm = (float *)malloc(m->num_vertices * 3 * sizeof(float));
-    size_t step = m->num_frames > TU_WALK_FRAMES ? m->num_frames / TU_WALK_FRAMES : 1;
-    size_t decode_step = TU_WALK_FRAMES < 8 ? step : 1, a, b, size, written = 0;
+    size_t frames = walk_frames(), step = m->num_frames > frames ? m->num_frames / frames : 1;
+    size_t decode_step = frames < 8 ? step : 1, a, b, size, written = 0;
     float mn[3], mx[3];
     md2_glcmd_iter it;
     md2_glcmd c;
