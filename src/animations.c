@@ -336,6 +336,23 @@ size_t md2_anim_find(const md2_anim *anims, size_t count, const char *name)
     return MD2_ANIM_NOT_FOUND;
 }
 
+size_t md2_anim_idle(const md2_anim *anims, size_t count)
+{
+    static const char *const idle[] = {"stand", "idle"};
+    size_t i, w;
+
+    if (!anims || count == 0 || md2__reserved_anims(anims, count, NULL) != MD2_OK)
+        return MD2_ANIM_NOT_FOUND;
+    for (w = 0; w < sizeof idle / sizeof idle[0]; w++)
+        for (i = 0; i < count; i++)
+            if (word_is(anims[i].name, strnlen_16(anims[i].name), idle[w]))
+                return i;
+    for (i = 0; i < count; i++)
+        if (anims[i].loop)
+            return i;
+    return 0;
+}
+
 md2_result md2_anims_validate(const md2_anim *anims, size_t count,
                               const md2_model *m, md2_diagnostic *error)
 {
