@@ -174,7 +174,7 @@ typedef enum md2_warning {
     MD2_WARN_FRAME_TRANSFORM    = 1u << 10,/**< scale/translate NaN, infinite or beyond MD2_MAX_COORD: that axis set to 0 -> MD2_ERR_BAD_FRAME_TRANSFORM */
     MD2_WARN_ANIM_RATE_ZERO     = 1u << 11,/**< side file: an animation's rate is 0: it holds its first frame -> MD2_ERR_PARSE_SIDEFILE */
     MD2_WARN_FRAME_COUNT        = 1u << 12,/**< a tag file or linked model has another frame count than its model: frames past its last are clamped (<md2/tags.h>, <md2/animation.h>) -> MD2_ERR_FRAME_RANGE */
-    /* The builder's warnings (<md2/build.h>, docs/build.md): raised by
+    /* The builder's warnings (<md2/build.h>, docs/builder.md): raised by
      * md2_build() and md2_rebuild() only, never by a parser, so setting
      * them in md2_options.strict changes nothing there. */
     MD2_WARN_PROFILE_LIMIT      = 1u << 13,/**< the model exceeds a limit of an engine (md2_profile) other than the chosen one; the message names the engine and the limit */
@@ -2049,7 +2049,7 @@ MD2_API md2_result md2_attach(const float parent[16], const float tag[16],
  * GL commands).
  *
  * Guarantees, error bounds and the order of everything written are in
- * docs/build.md. All functions are thread-safe: they read their inputs,
+ * docs/builder.md. All functions are thread-safe: they read their inputs,
  * write their outputs and keep no state.
  *
  * SPDX-License-Identifier: MIT
@@ -2072,7 +2072,7 @@ extern "C" {
  *  (MD2_ERR_LIMIT_EXCEEDED, index the profile), and every limit of
  *  another engine that the model exceeds (stricter there than the chosen
  *  one, by necessity) is a warning, MD2_WARN_PROFILE_LIMIT, naming the
- *  engine and the limit (index the profile). docs/build.md lists each
+ *  engine and the limit (index the profile). docs/builder.md lists each
  *  profile's numbers and where in the engine's source they come from. */
 typedef enum md2_profile {
     MD2_PROFILE_FORMAT = 0, /**< the file format's limits alone (default) */
@@ -2177,7 +2177,7 @@ typedef struct md2_build_options {
  *  one box for all) and every coordinate decodes, through md2_lerp()
  *  and md2_decode_frame(), to the nearest of the 256 values its axis can
  *  decode to: within half a step (scale / 2) of the input plus the float
- *  rounding of the decode (docs/build.md has the bound). Normals are the
+ *  rounding of the decode (docs/builder.md has the bound). Normals are the
  *  table normals md2_normal_nearest() gives for the given ones, or for
  *  smooth area-weighted normals of the positions (summed per vertex:
  *  smooth across texture seams, which share their vertex). Every input is checked before anything is
@@ -14407,7 +14407,7 @@ void md2__normals_smooth(const float *pos, size_t stride, size_t n,
 #define start md2_single__build_start
 #define warn md2_single__build_warn
 /*
- * The builder (<md2/build.h>, docs/build.md): md2_build() makes a model
+ * The builder (<md2/build.h>, docs/builder.md): md2_build() makes a model
  * from floats, md2_rebuild() makes one from a model.
  *
  * Both run in the same order: every check of their input, with its own
@@ -14451,7 +14451,7 @@ const char *md2_profile_string(md2_profile p)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Profiles: the limits of the engines (docs/build.md has the sources)       */
+/* Profiles: the limits of the engines (docs/builder.md has the sources)       */
 /* ------------------------------------------------------------------------ */
 
 /* What a profile limits. */
@@ -15317,7 +15317,7 @@ static md2_result check_anims(const job *j, const md2_build_input *in)
     return MD2_OK;
 }
 
-/* Everything about the input, in the order docs/build.md gives. */
+/* Everything about the input, in the order docs/builder.md gives. */
 static md2_result check_input(job *j, const md2_build_input *in, size_t strides[4])
 {
     MD2_TRY(check_counts(j, in));
