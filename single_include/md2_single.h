@@ -770,7 +770,8 @@ MD2_API size_t md2_anim_find(const md2_anim *anims, size_t count,
 
 /** Index of the idle animation of anims[0..count): the one a viewer opens
  *  on and `md2 export` puts first. The first whose name is "stand",
- *  ignoring ASCII case; else the first named "idle"; else the first whose
+ *  ignoring ASCII case, alone or followed by digits ("stand0", as UFO:AI
+ *  names its clips); else the first named so "idle"; else the first whose
  *  loop is not 0; else 0. MD2_ANIM_NOT_FOUND when count is 0, anims is
  *  NULL or an entry's reserved_ is not zero (as md2_anim_find()). Reads
  *  at most MD2_ANIM_NAME_SIZE bytes of a name. Never allocates;
@@ -10332,9 +10333,14 @@ size_t md2_anim_idle(const md2_anim *anims, size_t count)
     if (!anims || count == 0 || md2__reserved_anims(anims, count, NULL) != MD2_OK)
         return MD2_ANIM_NOT_FOUND;
     for (w = 0; w < sizeof idle / sizeof idle[0]; w++)
-        for (i = 0; i < count; i++)
-            if (word_is(anims[i].name, strnlen_16(anims[i].name), idle[w]))
+        for (i = 0; i < count; i++) {
+            /* the word, or the word and a number (UFO:AI's stand0, stand1) */
+            size_t len = strnlen_16(anims[i].name);
+            while (len > 0 && anims[i].name[len - 1] >= '0' && anims[i].name[len - 1] <= '9')
+                len--;
+            if (word_is(anims[i].name, len, idle[w]))
                 return i;
+        }
     for (i = 0; i < count; i++)
         if (anims[i].loop)
             return i;

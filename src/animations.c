@@ -344,9 +344,14 @@ size_t md2_anim_idle(const md2_anim *anims, size_t count)
     if (!anims || count == 0 || md2__reserved_anims(anims, count, NULL) != MD2_OK)
         return MD2_ANIM_NOT_FOUND;
     for (w = 0; w < sizeof idle / sizeof idle[0]; w++)
-        for (i = 0; i < count; i++)
-            if (word_is(anims[i].name, strnlen_16(anims[i].name), idle[w]))
+        for (i = 0; i < count; i++) {
+            /* the word, or the word and a number (UFO:AI's stand0, stand1) */
+            size_t len = strnlen_16(anims[i].name);
+            while (len > 0 && anims[i].name[len - 1] >= '0' && anims[i].name[len - 1] <= '9')
+                len--;
+            if (word_is(anims[i].name, len, idle[w]))
                 return i;
+        }
     for (i = 0; i < count; i++)
         if (anims[i].loop)
             return i;

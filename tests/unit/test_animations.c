@@ -416,8 +416,8 @@ static void test_find(void **state)
     assert_int_equal(md2_anim_find(a, 0, "stand"), MD2_ANIM_NOT_FOUND);
 }
 
-/* md2_anim_idle(): "stand", else "idle" (any case), else the first that
- * loops, else the first. */
+/* md2_anim_idle(): "stand", else "idle" (any case, alone or followed by
+ * digits), else the first that loops, else the first. */
 static void test_idle(void **state)
 {
     static const struct {
@@ -426,11 +426,15 @@ static void test_idle(void **state)
         size_t idle;
     } cases[] = {
         {"death1 run Stand idle", "0110", 2},
-        {"death1 IDLE run stand1", "0111", 1},
+        {"death1 IDLE run stand1", "0111", 3},
+        {"death1 IDLE run stands1", "0111", 1},
+        {"death1 0 idle2 stand", "0011", 3},
+        {"death1 0 idle2 1stand", "0011", 2},
         {"death1 dead1 walk run", "0011", 2},
         {"death1 pain2", "00", 0},
         {"idle stand", "11", 1},
-        {"standing idles stand0", "111", 0},
+        {"standing idles stand0", "111", 2},
+        {"standing idles", "011", 1},
         {"death1 Idle", "00", 1},
     };
     md2_anim a[8];
