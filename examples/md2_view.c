@@ -13,16 +13,20 @@
  *                      md2_pcx_decode(), PNG/TGA/BMP/JPEG through stb_image)
  *   --game DIR         game root for the skin paths the model names (default:
  *                      found from the model's path, see md2_skin_find())
- *   --anim NAME        start with this animation (default: the first), from
- *                      the side files or the frame names
+ *   --anim NAME        start with this animation, from the side files or
+ *                      the frame names (default: the idle one, as `md2
+ *                      export` orders them: md2_anim_idle(), "stand",
+ *                      else "idle", else the first that loops)
  *   --size WxH         window or screenshot size (default 960x720 / 640x480)
  *   --unlit            texture colours only, nearest-neighbour filtering
  *   --ortho            orthographic projection instead of perspective
  *   --yaw DEG          camera turned DEG degrees about Z (default 0)
  *   --pitch DEG        camera raised DEG degrees (default 0): yaw 0 and
  *                      pitch 0 look at the model's front, from +X
- *   --zoom F           magnify F times (default 1: the bounding sphere of the
- *                      model's keyframes fills the picture's height)
+ *   --zoom F           magnify F times (default 1: the box of the keyframes
+ *                      of the animation shown, seen from the first view,
+ *                      fills the picture, its corners within 1 / 1.08 of
+ *                      the side that limits them: view_fit())
  *   --bg RRGGBB        background colour in hex (default 303846)
  *   --wireframe        start in wireframe
  *   --lod R1,R2,...    levels of detail at these ratios of the triangles
@@ -45,7 +49,9 @@
  *                      ends in .png, else binary PPM; prints
  *                      "projected-bbox x0 y0 x1 y1" and "triangles N" (of
  *                      the level drawn)
- *   --frame N          screenshot: keyframe N (default 0)
+ *   --frame N          screenshot: keyframe N (default: the animation's
+ *                      first, framed over the whole animation; with N,
+ *                      framed over the keyframes drawn)
  *   --t T              screenshot: blended towards keyframe N + 1 by T in
  *                      [0, 1] (default 0); the last keyframe blends with
  *                      itself
@@ -138,6 +144,7 @@
 #define MAX_LEVELS 8 /* levels of detail, the model's own included */
 #define MAX_SIZE 8192
 #define CROSSFADE_SECONDS 0.2f /* animation switches from the keys */
+#define FIT_MARGIN 1.08 /* the framed box spans 1 / 1.08 of the picture */
 #define MAX_ATTACH 8 /* --attach options */
 
 /* ------------------------------------------------------------------------ */
@@ -152,6 +159,7 @@ typedef struct options {
     const char *screenshot;
     int width, height;   /* 0: the mode's default */
     unsigned long frame;
+    int frame_given;     /* --frame was given (else: the animation's first) */
     float t;
     long from;           /* --from: the outgoing keyframe of a cross-fade; -1: none */
     float from_t, weight; /* --from-t, --weight */
@@ -286,6 +294,7 @@ static int parse_args(int argc, char **argv, options *o)
                 return 0;
             }
             o->frame = (unsigned long)d;
+            o->frame_given = 1;
         } else if (strcmp(a, "--t") == 0 || strcmp(a, "--from-t") == 0 ||
                    strcmp(a, "--weight") == 0) {
             if (!parse_double(argv[++i], &d) || d < 0 || d > 1) {
@@ -654,11 +663,15 @@ typedef struct viewer {
     attachment attached[MAX_ATTACH];
     size_t num_attached;
 
-    /* camera: orbit about center at dist, yaw about Z, pitch up */
+    /* camera: orbit about center, yaw about Z, pitch up; at zoom 1 the
+     * box lo..hi (frame_camera()) fills the picture as seen from fit_yaw,
+     * fit_pitch (view_fit()) */
     double center[3];
     double radius;
+    double lo[3], hi[3];
     double yaw, pitch;          /* radians */
-    double dist, dist0;
+    double fit_yaw, fit_pitch;  /* the direction the box was fitted from */
+    double zoom;
     int lit, ortho, wireframe, paused;
     int dragging;
     double drag_x, drag_y;
@@ -1216,7 +1229,8 @@ static void grow_by_attached(const viewer *v, uint32_t f, float lo[3], float hi[
 }
 
 /* Camera target and size from the box of keyframes first..last, the
- * attached models on their tags included. */
+ * attached models on their tags included, fitted as seen from the camera's
+ * direction now (view_fit()). */
 static void frame_camera(viewer *v, uint32_t first, uint32_t last)
 {
     float lo[3], hi[3], mn[3], mx[3];
@@ -1234,33 +1248,80 @@ static void frame_camera(viewer *v, uint32_t first, uint32_t last)
     for (i = 0; i < 3; i++) {
         double e = ((double)hi[i] - lo[i]) / 2.0;
         v->center[i] = ((double)hi[i] + lo[i]) / 2.0;
+        v->lo[i] = lo[i];
+        v->hi[i] = hi[i];
         r2 += e * e;
     }
     v->radius = sqrt(r2);
     if (!(v->radius > 1e-3))
         v->radius = 1.0;
+    v->fit_yaw = v->yaw;
+    v->fit_pitch = v->pitch;
 }
 
-/* Sets the camera distance for a picture of aspect w / h. */
-static void reset_zoom(viewer *v, int w, int h)
+/* The eye's distance (*dist0, perspective) and the half height of the view
+ * (*half0, orthographic) at which the box lo..hi, seen from fit_yaw and
+ * fit_pitch, fills a picture of aspect w / h: its 8 corners project inside
+ * the picture with FIT_MARGIN to spare on the side that limits them. The
+ * eye stays 1.05 radii away at least, outside the box from any side. */
+static void view_fit(const viewer *v, double aspect, double *dist0, double *half0)
 {
-    double aspect = (double)w / (double)h;
-    double half = FOVY_DEGREES * VIEW_PI / 360.0;
-    double half_x = atan(tan(half) * aspect);
-    if (half_x < half)
-        half = half_x;
-    v->dist0 = v->radius * 1.04 / sin(half);
-    v->dist = v->dist0 / v->opt.zoom;
+    double cp = cos(v->fit_pitch);
+    double dir[3], side[3], up[3], len;
+    double ty = tan(FOVY_DEGREES * VIEW_PI / 360.0), tx = ty * aspect;
+    double d = 1.05 * v->radius, half = 0.0;
+    int k, i;
+    dir[0] = cp * cos(v->fit_yaw); /* from the centre to the eye */
+    dir[1] = cp * sin(v->fit_yaw);
+    dir[2] = sin(v->fit_pitch);
+    side[0] = dir[1]; /* -dir x (0, 0, 1): the picture's right */
+    side[1] = -dir[0];
+    side[2] = 0.0;
+    len = sqrt(side[0] * side[0] + side[1] * side[1]);
+    if (len < 1e-9) { /* straight down or up: any right will do */
+        side[0] = 0.0;
+        side[1] = 1.0;
+        len = 1.0;
+    }
+    side[0] /= len;
+    side[1] /= len;
+    up[0] = -dir[2] * side[1]; /* side x -dir: the picture's up */
+    up[1] = dir[2] * side[0];
+    up[2] = dir[0] * side[1] - dir[1] * side[0];
+    for (k = 0; k < 8; k++) {
+        double p[3], x = 0.0, y = 0.0, z = 0.0, need;
+        p[0] = ((k & 1) ? v->hi[0] : v->lo[0]) - v->center[0];
+        p[1] = ((k & 2) ? v->hi[1] : v->lo[1]) - v->center[1];
+        p[2] = ((k & 4) ? v->hi[2] : v->lo[2]) - v->center[2];
+        for (i = 0; i < 3; i++) {
+            x += p[i] * side[i];
+            y += p[i] * up[i];
+            z += p[i] * dir[i];
+        }
+        x = fabs(x) * FIT_MARGIN;
+        y = fabs(y) * FIT_MARGIN;
+        need = z + (x / tx > y / ty ? x / tx : y / ty);
+        if (need > d)
+            d = need;
+        if (y > half)
+            half = y;
+        if (x / aspect > half)
+            half = x / aspect;
+    }
+    *dist0 = d;
+    *half0 = half > 1e-6 ? half : v->radius;
 }
 
 /* The model-view-projection matrix for a picture of w x h pixels. */
 static void camera_mvp(const viewer *v, int w, int h, float mvp[16])
 {
     double aspect = (double)w / (double)h;
-    double cp = cos(v->pitch), eye_dist = v->ortho ? v->dist0 : v->dist;
+    double cp = cos(v->pitch), dist0, half0, eye_dist;
     double eye[3], up[3] = {0.0, 0.0, 1.0};
     double n, f;
     float view[16], proj[16];
+    view_fit(v, aspect, &dist0, &half0);
+    eye_dist = v->ortho ? dist0 : dist0 / v->zoom;
     eye[0] = v->center[0] + eye_dist * cp * cos(v->yaw);
     eye[1] = v->center[1] + eye_dist * cp * sin(v->yaw);
     eye[2] = v->center[2] + eye_dist * sin(v->pitch);
@@ -1269,20 +1330,10 @@ static void camera_mvp(const viewer *v, int w, int h, float mvp[16])
     if (n < eye_dist * 0.01)
         n = eye_dist * 0.01;
     f = eye_dist + 1.5 * v->radius;
-    if (v->ortho) {
-        /* the same view of the bounding sphere as the perspective one, and
-         * zoomed by the same factor */
-        double half_h = v->radius * 1.04 * v->dist / v->dist0, half_w;
-        if (aspect >= 1.0) {
-            half_w = half_h * aspect;
-        } else {
-            half_w = half_h;
-            half_h = half_w / aspect;
-        }
-        mat_ortho(proj, half_w, half_h, n, f);
-    } else {
+    if (v->ortho) /* the same fit, and zoomed by the same factor */
+        mat_ortho(proj, half0 / v->zoom * aspect, half0 / v->zoom, n, f);
+    else
         mat_perspective(proj, FOVY_DEGREES * VIEW_PI / 180.0, aspect, n, f);
-    }
     mat_mul(mvp, proj, view);
 }
 
@@ -1667,8 +1718,13 @@ static int screenshot(viewer *v, uint32_t a, uint32_t b, float t)
     if (!player_show(v, a, b, t, &st))
         return 0;
     shown_range(&st, &first, &last);
+    if (!v->opt.frame_given) { /* framed as the animation plays it */
+        if (v->anims[v->anim].first < first)
+            first = v->anims[v->anim].first;
+        if (v->anims[v->anim].last > last)
+            last = v->anims[v->anim].last;
+    }
     frame_camera(v, first, last);
-    reset_zoom(v, w, h);
     camera_mvp(v, w, h, mvp);
     glViewport(0, 0, w, h);
     glDisable(GL_DITHER);
@@ -1756,8 +1812,9 @@ static int screenshot(viewer *v, uint32_t a, uint32_t b, float t)
 /* Interactive mode                                                          */
 /* ------------------------------------------------------------------------ */
 
-/* Plays animation index from its start. fade: cross-fade to it from what
- * plays (both paths draw cross-fades). */
+/* Plays animation index from its start, framed (frame_camera()) over its
+ * keyframes. fade: cross-fade to it from what plays (both paths draw
+ * cross-fades). */
 static void play_anim(viewer *v, size_t index, int fade)
 {
     md2_result r;
@@ -1770,6 +1827,7 @@ static void play_anim(viewer *v, size_t index, int fade)
     if (r != MD2_OK)
         fprintf(stderr, "md2_view: cannot play %s: %s\n", v->anims[index].name,
                 md2_result_string(r));
+    frame_camera(v, v->anims[index].first, v->anims[index].last);
 }
 
 static void on_key(GLFWwindow *window, int key, int scancode, int action, int mods)
@@ -1857,11 +1915,11 @@ static void on_scroll(GLFWwindow *window, double dx, double dy)
 {
     viewer *v = (viewer *)glfwGetWindowUserPointer(window);
     (void)dx;
-    v->dist *= pow(0.9, dy);
-    if (v->dist < v->dist0 * 0.05)
-        v->dist = v->dist0 * 0.05;
-    if (v->dist > v->dist0 * 20.0)
-        v->dist = v->dist0 * 20.0;
+    v->zoom /= pow(0.9, dy);
+    if (v->zoom > 20.0)
+        v->zoom = 20.0;
+    if (v->zoom < 0.05)
+        v->zoom = 0.05;
 }
 
 static void update_title(viewer *v, const md2_player_frames *st)
@@ -1886,8 +1944,6 @@ static void run_interactive(viewer *v)
     double last = glfwGetTime();
     int w, h;
     glfwGetFramebufferSize(v->window, &w, &h);
-    frame_camera(v, 0, (uint32_t)(v->model->num_frames - 1));
-    reset_zoom(v, w > 0 ? w : 1, h > 0 ? h : 1);
     glfwSetKeyCallback(v->window, on_key);
     glfwSetMouseButtonCallback(v->window, on_button);
     glfwSetCursorPosCallback(v->window, on_cursor);
@@ -1993,13 +2049,28 @@ int main(int argc, char **argv)
     v->ortho = v->opt.ortho;
     v->wireframe = v->opt.wireframe;
     v->yaw = v->opt.yaw * VIEW_PI / 180.0;
+    v->zoom = v->opt.zoom;
     v->pitch = v->opt.pitch * VIEW_PI / 180.0;
 
     if (!load_model(v)) {
         release(v);
         return 1;
     }
+    md2_player_init(&v->player);
+    v->anim = md2_anim_idle(v->anims, v->num_anims);
+    if (v->anim == MD2_ANIM_NOT_FOUND)
+        v->anim = 0;
+    if (v->opt.anim) {
+        size_t i = md2_anim_find(v->anims, v->num_anims, v->opt.anim);
+        if (i == MD2_ANIM_NOT_FOUND)
+            fprintf(stderr, "md2_view: no animation named \"%s\"; starting with \"%s\"\n",
+                    v->opt.anim, v->anims[v->anim].name);
+        else
+            v->anim = i;
+    }
     if (v->opt.screenshot) {
+        if (!v->opt.frame_given)
+            v->opt.frame = v->anims[v->anim].first;
         if (v->opt.frame >= v->model->num_frames) {
             fprintf(stderr, "md2_view: --frame %lu: %s has %zu keyframes (0 to %zu)\n",
                     v->opt.frame, v->opt.model, v->model->num_frames,
@@ -2009,16 +2080,6 @@ int main(int argc, char **argv)
         }
         frame_a = (uint32_t)v->opt.frame;
         frame_b = frame_a + 1 < v->model->num_frames ? frame_a + 1 : frame_a;
-    }
-    md2_player_init(&v->player);
-    v->anim = 0;
-    if (v->opt.anim) {
-        size_t i = md2_anim_find(v->anims, v->num_anims, v->opt.anim);
-        if (i == MD2_ANIM_NOT_FOUND)
-            fprintf(stderr, "md2_view: no animation named \"%s\"; starting with \"%s\"\n",
-                    v->opt.anim, v->anims[0].name);
-        else
-            v->anim = i;
     }
     find_skins(v);
 

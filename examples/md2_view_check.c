@@ -4,6 +4,7 @@
  *
  *   md2_view_check IMAGE SKIN --bg RRGGBB --bbox X0 Y0 X1 Y1
  *                  [--inside] [--no-colors] [--min-pixels N] [--tolerance P]
+ *                  [--fill F]
  *
  *   IMAGE   the screenshot: binary PPM (P6), or anything stb_image reads
  *   SKIN    the skin it was drawn with, read with md2_view's own loader
@@ -20,7 +21,11 @@
  *     projected box of the bounding box is larger than the model);
  *  2. unless --no-colors: every model pixel has one of the skin's texel
  *     colours (an --unlit picture, drawn with nearest-neighbour filtering);
- *  3. there are at least --min-pixels model pixels (default 100).
+ *  3. there are at least --min-pixels model pixels (default 100);
+ *  4. with --fill F: the box of the model's pixels spans at least F (0 to
+ *     1) of the picture's width or of its height, the side that limits a
+ *     viewer's framing (a standing figure fills the height of a landscape
+ *     picture, not its area); the share of the area is printed too.
  * Exit status: 0 all checks pass, 1 a check fails or a file cannot be read,
  * 2 bad arguments.
  *
@@ -61,6 +66,7 @@ typedef struct check_args {
     long bbox[4];
     int inside, colors;
     long min_pixels, tolerance;
+    double fill; /* --fill: the least share of the picture's width or height the box spans */
 } check_args;
 
 static int usage(void)
@@ -68,6 +74,7 @@ static int usage(void)
     fprintf(stderr,
             "usage: md2_view_check IMAGE SKIN --bg RRGGBB --bbox X0 Y0 X1 Y1\n"
             "                      [--inside] [--no-colors] [--min-pixels N] [--tolerance P]\n"
+            "                      [--fill F]\n"
             "       md2_view_check --mark IMAGE RRGGBB --near X Y --box X0 Y0 X1 Y1 [--reach SIDES]\n"
             "       md2_view_check --flat-pcx FILE RRGGBB\n");
     return 2;
@@ -124,6 +131,11 @@ static int parse_args(int argc, char **argv, check_args *a)
             a->have_bbox = 1;
         } else if (strcmp(s, "--min-pixels") == 0 && i + 1 < argc) {
             if (!parse_long(argv[++i], &a->min_pixels))
+                return 0;
+        } else if (strcmp(s, "--fill") == 0 && i + 1 < argc) {
+            char *end;
+            a->fill = strtod(argv[++i], &end);
+            if (end == argv[i] || *end != '\0' || !(a->fill >= 0.0 && a->fill <= 1.0))
                 return 0;
         } else if (strcmp(s, "--tolerance") == 0 && i + 1 < argc) {
             if (!parse_long(argv[++i], &a->tolerance) || a->tolerance < 0)
@@ -411,6 +423,18 @@ int main(int argc, char **argv)
                    "pixels (%s side: %ld)\n",
                    diff[i] < 0 ? "outside" : "inside", a.tolerance,
                    i == 0 ? "left" : i == 1 ? "top" : i == 2 ? "right" : "bottom", diff[i]);
+            failed = 1;
+        }
+    }
+    if (a.fill > 0.0) {
+        double bw = pixels ? (double)(box[2] - box[0] + 1) : 0.0;
+        double bh = pixels ? (double)(box[3] - box[1] + 1) : 0.0;
+        double fw = bw / pic.width, fh = bh / pic.height, span = fw > fh ? fw : fh;
+        printf("the model's pixels' box spans %.3f of the picture's width and %.3f of its "
+               "height (%.3f of its area)\n", fw, fh, fw * fh);
+        if (span < a.fill) {
+            printf("FAIL: the model's pixels' box spans %.3f of the picture's %s, less than %g\n",
+                   span, fw > fh ? "width" : "height", a.fill);
             failed = 1;
         }
     }

@@ -48,6 +48,9 @@ export interface Animation {
   last: number;
   fps: number;
   loop: boolean;
+  /** True for the one animation a viewer opens on (md2_anim_idle(): "stand", else "idle",
+   *  ignoring case, else the first that loops, else the first). */
+  idle: boolean;
 }
 
 export interface AnimationSource {

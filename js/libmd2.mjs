@@ -371,8 +371,10 @@ export class Model {
    * Animations: from the frame names (no argument), or from a side file's
    * text ({ anm: text } UFO:AI, { framegroups: text } DarkPlaces), or the
    * Quake II player table ({ quake2: true }). Each is
-   * { name, first, last, fps, loop }. A bad side file throws its Md2Error
-   * (section 'sidefile', with line and column).
+   * { name, first, last, fps, loop, idle }: idle is true for one of them,
+   * the one a viewer opens on (md2_anim_idle(): "stand", else "idle",
+   * ignoring case, else the first that loops, else the first). A bad side
+   * file throws its Md2Error (section 'sidefile', with line and column).
    */
   animations(source = {}) {
     const lib = this._live();
@@ -391,13 +393,13 @@ export class Model {
       if (ptr) lib.x.md2js_free(ptr);
     }
     if (!arr) throw lib.fail();
-    const count = new Uint32Array(lib.memory, lib.words + 32, 1)[0];
+    const [count, idle] = new Uint32Array(lib.memory, lib.words + 32, 2);
     const out = [];
     for (let i = 0; i < count; i++) {
       const name = lib.string(lib.x.md2js_anim(arr, i, lib.words));
       const w = lib.u32(4);
       const fps = new Float32Array(lib.memory, lib.words + 8, 1)[0];
-      out.push({ name, first: w[0], last: w[1], fps, loop: w[3] !== 0 });
+      out.push({ name, first: w[0], last: w[1], fps, loop: w[3] !== 0, idle: i === idle });
     }
     lib.x.md2js_free(arr);
     return out;

@@ -118,17 +118,18 @@ MD2JS_EXPORT(md2js_model_name) const char *md2js_model_name(const md2_model *m, 
 
 /* Animations: kind 0 from the frame names, 1 an .anm text, 2 a
  * .framegroups text, 3 the Quake II player table. A new array of them
- * (md2js_free()), its length in *count; NULL on failure (the context says
- * why; *count is 0). */
+ * (md2js_free()), its length in count[0] and the idle one's index
+ * (md2_anim_idle()) in count[1]; NULL on failure (the context says why;
+ * count[0] is 0). */
 MD2JS_EXPORT(md2js_anims)
 md2_anim *md2js_anims(md2js_ctx *c, const md2_model *m, int kind, const char *text,
-                      size_t size, uint32_t *count)
+                      size_t size, uint32_t count[2])
 {
     size_t n = 0, i;
     md2_anim *out;
     md2_result r = MD2_OK;
 
-    *count = 0;
+    count[0] = count[1] = 0;
     c->opts.strict = 0;
     if (kind == 0) {
         n = m->num_frames;
@@ -160,7 +161,8 @@ md2_anim *md2js_anims(md2js_ctx *c, const md2_model *m, int kind, const char *te
         free(out);
         return NULL;
     }
-    *count = (uint32_t)n;
+    count[0] = (uint32_t)n;
+    count[1] = n ? (uint32_t)md2_anim_idle(out, n) : 0;
     return out;
 }
 

@@ -174,7 +174,7 @@ typedef enum md2_warning {
     MD2_WARN_FRAME_TRANSFORM    = 1u << 10,/**< scale/translate NaN, infinite or beyond MD2_MAX_COORD: that axis set to 0 -> MD2_ERR_BAD_FRAME_TRANSFORM */
     MD2_WARN_ANIM_RATE_ZERO     = 1u << 11,/**< side file: an animation's rate is 0: it holds its first frame -> MD2_ERR_PARSE_SIDEFILE */
     MD2_WARN_FRAME_COUNT        = 1u << 12,/**< a tag file or linked model has another frame count than its model: frames past its last are clamped (<md2/tags.h>, <md2/animation.h>) -> MD2_ERR_FRAME_RANGE */
-    /* The builder's warnings (<md2/build.h>, docs/build.md): raised by
+    /* The builder's warnings (<md2/build.h>, docs/builder.md): raised by
      * md2_build() and md2_rebuild() only, never by a parser, so setting
      * them in md2_options.strict changes nothing there. */
     MD2_WARN_PROFILE_LIMIT      = 1u << 13,/**< the model exceeds a limit of an engine (md2_profile) other than the chosen one; the message names the engine and the limit */
@@ -767,6 +767,16 @@ MD2_API const md2_anim *md2_anims_quake2_player(size_t *count);
  *  is NULL). Thread-safe. */
 MD2_API size_t md2_anim_find(const md2_anim *anims, size_t count,
                              const char *name);
+
+/** Index of the idle animation of anims[0..count): the one a viewer opens
+ *  on and `md2 export` puts first. The first whose name is "stand",
+ *  ignoring ASCII case, alone or followed by digits ("stand0", as UFO:AI
+ *  names its clips); else the first named so "idle"; else the first whose
+ *  loop is not 0; else 0. MD2_ANIM_NOT_FOUND when count is 0, anims is
+ *  NULL or an entry's reserved_ is not zero (as md2_anim_find()). Reads
+ *  at most MD2_ANIM_NAME_SIZE bytes of a name. Never allocates;
+ *  thread-safe; O(count). */
+MD2_API size_t md2_anim_idle(const md2_anim *anims, size_t count);
 
 /** Checks animations against model m: every entry needs first <= last,
  *  last < m->num_frames and a finite fps >= 0. On failure, if error is not
@@ -2040,7 +2050,7 @@ MD2_API md2_result md2_attach(const float parent[16], const float tag[16],
  * GL commands).
  *
  * Guarantees, error bounds and the order of everything written are in
- * docs/build.md. All functions are thread-safe: they read their inputs,
+ * docs/builder.md. All functions are thread-safe: they read their inputs,
  * write their outputs and keep no state.
  *
  * SPDX-License-Identifier: MIT
@@ -2063,7 +2073,7 @@ extern "C" {
  *  (MD2_ERR_LIMIT_EXCEEDED, index the profile), and every limit of
  *  another engine that the model exceeds (stricter there than the chosen
  *  one, by necessity) is a warning, MD2_WARN_PROFILE_LIMIT, naming the
- *  engine and the limit (index the profile). docs/build.md lists each
+ *  engine and the limit (index the profile). docs/builder.md lists each
  *  profile's numbers and where in the engine's source they come from. */
 typedef enum md2_profile {
     MD2_PROFILE_FORMAT = 0, /**< the file format's limits alone (default) */
@@ -2168,7 +2178,7 @@ typedef struct md2_build_options {
  *  one box for all) and every coordinate decodes, through md2_lerp()
  *  and md2_decode_frame(), to the nearest of the 256 values its axis can
  *  decode to: within half a step (scale / 2) of the input plus the float
- *  rounding of the decode (docs/build.md has the bound). Normals are the
+ *  rounding of the decode (docs/builder.md has the bound). Normals are the
  *  table normals md2_normal_nearest() gives for the given ones, or for
  *  smooth area-weighted normals of the positions (summed per vertex:
  *  smooth across texture seams, which share their vertex). Every input is checked before anything is
@@ -10315,6 +10325,28 @@ size_t md2_anim_find(const md2_anim *anims, size_t count, const char *name)
     return MD2_ANIM_NOT_FOUND;
 }
 
+size_t md2_anim_idle(const md2_anim *anims, size_t count)
+{
+    static const char *const idle[] = {"stand", "idle"};
+    size_t i, w;
+
+    if (!anims || count == 0 || md2__reserved_anims(anims, count, NULL) != MD2_OK)
+        return MD2_ANIM_NOT_FOUND;
+    for (w = 0; w < sizeof idle / sizeof idle[0]; w++)
+        for (i = 0; i < count; i++) {
+            /* the word, or the word and a number (UFO:AI's stand0, stand1) */
+            size_t len = strnlen_16(anims[i].name);
+            while (len > 0 && anims[i].name[len - 1] >= '0' && anims[i].name[len - 1] <= '9')
+                len--;
+            if (word_is(anims[i].name, len, idle[w]))
+                return i;
+        }
+    for (i = 0; i < count; i++)
+        if (anims[i].loop)
+            return i;
+    return 0;
+}
+
 md2_result md2_anims_validate(const md2_anim *anims, size_t count,
                               const md2_model *m, md2_diagnostic *error)
 {
@@ -14381,7 +14413,7 @@ void md2__normals_smooth(const float *pos, size_t stride, size_t n,
 #define start md2_single__build_start
 #define warn md2_single__build_warn
 /*
- * The builder (<md2/build.h>, docs/build.md): md2_build() makes a model
+ * The builder (<md2/build.h>, docs/builder.md): md2_build() makes a model
  * from floats, md2_rebuild() makes one from a model.
  *
  * Both run in the same order: every check of their input, with its own
@@ -14425,7 +14457,7 @@ const char *md2_profile_string(md2_profile p)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Profiles: the limits of the engines (docs/build.md has the sources)       */
+/* Profiles: the limits of the engines (docs/builder.md has the sources)       */
 /* ------------------------------------------------------------------------ */
 
 /* What a profile limits. */
@@ -15291,7 +15323,7 @@ static md2_result check_anims(const job *j, const md2_build_input *in)
     return MD2_OK;
 }
 
-/* Everything about the input, in the order docs/build.md gives. */
+/* Everything about the input, in the order docs/builder.md gives. */
 static md2_result check_input(job *j, const md2_build_input *in, size_t strides[4])
 {
     MD2_TRY(check_counts(j, in));

@@ -336,6 +336,28 @@ size_t md2_anim_find(const md2_anim *anims, size_t count, const char *name)
     return MD2_ANIM_NOT_FOUND;
 }
 
+size_t md2_anim_idle(const md2_anim *anims, size_t count)
+{
+    static const char *const idle[] = {"stand", "idle"};
+    size_t i, w;
+
+    if (!anims || count == 0 || md2__reserved_anims(anims, count, NULL) != MD2_OK)
+        return MD2_ANIM_NOT_FOUND;
+    for (w = 0; w < sizeof idle / sizeof idle[0]; w++)
+        for (i = 0; i < count; i++) {
+            /* the word, or the word and a number (UFO:AI's stand0, stand1) */
+            size_t len = strnlen_16(anims[i].name);
+            while (len > 0 && anims[i].name[len - 1] >= '0' && anims[i].name[len - 1] <= '9')
+                len--;
+            if (word_is(anims[i].name, len, idle[w]))
+                return i;
+        }
+    for (i = 0; i < count; i++)
+        if (anims[i].loop)
+            return i;
+    return 0;
+}
+
 md2_result md2_anims_validate(const md2_anim *anims, size_t count,
                               const md2_model *m, md2_diagnostic *error)
 {

@@ -1,5 +1,5 @@
 /*
- * The builder (<md2/build.h>, docs/build.md): md2_build() makes a model
+ * The builder (<md2/build.h>, docs/builder.md): md2_build() makes a model
  * from floats, md2_rebuild() makes one from a model.
  *
  * Both run in the same order: every check of their input, with its own
@@ -49,7 +49,7 @@ const char *md2_profile_string(md2_profile p)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Profiles: the limits of the engines (docs/build.md has the sources)       */
+/* Profiles: the limits of the engines (docs/builder.md has the sources)       */
 /* ------------------------------------------------------------------------ */
 
 /* What a profile limits. */
@@ -915,7 +915,7 @@ static md2_result check_anims(const job *j, const md2_build_input *in)
     return MD2_OK;
 }
 
-/* Everything about the input, in the order docs/build.md gives. */
+/* Everything about the input, in the order docs/builder.md gives. */
 static md2_result check_input(job *j, const md2_build_input *in, size_t strides[4])
 {
     MD2_TRY(check_counts(j, in));

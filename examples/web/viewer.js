@@ -330,11 +330,14 @@ void main() { o_color = u_colour; }
       anim: null, a: 0, b: 0, t: 0, held: null };
     fillLists();
     useSkin(skins[0]);
+    // the idle animation (the library's md2_anim_idle(), as md2_view and
+    // md2 export choose it) unless ?anim names another
+    const idle = Math.max(0, anims.findIndex((x) => x.idle));
     const wanted = params.get('anim');
-    let index = wanted ? anims.findIndex((x) => x.name === wanted) : 0;
+    let index = wanted ? anims.findIndex((x) => x.name === wanted) : idle;
     if (wanted && index < 0) {
       notes.push(`no animation named "${wanted}"`);
-      index = 0;
+      index = idle;
     }
     if (params.has('frame')) {
       // md2_view's screenshot pose: keyframe N blended towards the next by t
@@ -395,11 +398,14 @@ void main() { o_color = u_colour; }
   }
 
   // ---------------------------------------------------------------------
-  // Camera: md2_view's (examples/md2_view.c: frame_camera, reset_zoom,
-  // camera_mvp), column-major matrices
+  // Camera: md2_view's (examples/md2_view.c: frame_camera, view_fit,
+  // camera_mvp), column-major matrices. At zoom 1 the box of the keyframes
+  // shown (lo..hi), seen from the direction it was framed from (fitYaw,
+  // fitPitch), fills the picture within 1 / FIT_MARGIN on its limiting side.
   // ---------------------------------------------------------------------
-  const camera = { center: [0, 0, 0], radius: 1, yaw: 0, pitch: 0, zoom: 1, dist0: 1, dist: 1,
-    ortho: params.has('ortho') };
+  const FIT_MARGIN = 1.08;
+  const camera = { center: [0, 0, 0], radius: 1, lo: [-1, -1, -1], hi: [1, 1, 1], yaw: 0, pitch: 0,
+    fitYaw: 0, fitPitch: 0, zoom: 1, dist0: 1, dist: 1, ortho: params.has('ortho') };
   camera.yaw = (parseFloat(params.get('yaw') || '0') || 0) * Math.PI / 180;
   camera.pitch = Math.max(-89, Math.min(89, parseFloat(params.get('pitch') || '0') || 0)) * Math.PI / 180;
   camera.zoom = Math.max(0.05, Math.min(20, parseFloat(params.get('zoom') || '1') || 1));
@@ -431,7 +437,43 @@ void main() { o_color = u_colour; }
       camera.center[i] = (hi[i] + lo[i]) / 2;
       r2 += e * e;
     }
+    camera.lo = lo;
+    camera.hi = hi;
     camera.radius = Math.sqrt(r2) > 1e-3 ? Math.sqrt(r2) : 1;
+    camera.fitYaw = camera.yaw;
+    camera.fitPitch = camera.pitch;
+  }
+
+  // md2_view's view_fit(): the eye's distance (perspective) and the half
+  // height of the view (orthographic) at which the box fills the picture.
+  function viewFit(aspect) {
+    const cp = Math.cos(camera.fitPitch);
+    const dir = [cp * Math.cos(camera.fitYaw), cp * Math.sin(camera.fitYaw), Math.sin(camera.fitPitch)];
+    let side = [dir[1], -dir[0], 0];
+    let len = Math.hypot(side[0], side[1]);
+    if (len < 1e-9) { side = [0, 1, 0]; len = 1; }
+    side = [side[0] / len, side[1] / len, 0];
+    const up = [-dir[2] * side[1], dir[2] * side[0], dir[0] * side[1] - dir[1] * side[0]];
+    const ty = Math.tan(FOVY / 2);
+    const tx = ty * aspect;
+    let d = 1.05 * camera.radius;
+    let half = 0;
+    for (let k = 0; k < 8; k++) {
+      const p = [0, 1, 2].map((i) => ((k >> i) & 1 ? camera.hi[i] : camera.lo[i]) - camera.center[i]);
+      let x = 0;
+      let y = 0;
+      let z = 0;
+      for (let i = 0; i < 3; i++) {
+        x += p[i] * side[i];
+        y += p[i] * up[i];
+        z += p[i] * dir[i];
+      }
+      x = Math.abs(x) * FIT_MARGIN;
+      y = Math.abs(y) * FIT_MARGIN;
+      d = Math.max(d, z + Math.max(x / tx, y / ty));
+      half = Math.max(half, y, x / aspect);
+    }
+    return { dist0: d, half0: half > 1e-6 ? half : camera.radius };
   }
 
   function mul(a, b) {
@@ -469,10 +511,8 @@ void main() { o_color = u_colour; }
 
   function cameraMatrix(w, h) {
     const aspect = w / h;
-    let half = FOVY / 2;
-    const halfX = Math.atan(Math.tan(half) * aspect);
-    if (halfX < half) half = halfX;
-    camera.dist0 = camera.radius * 1.04 / Math.sin(half);
+    const fit = viewFit(aspect);
+    camera.dist0 = fit.dist0;
     camera.dist = camera.dist0 / camera.zoom;
     const eyeDist = camera.ortho ? camera.dist0 : camera.dist;
     const cp = Math.cos(camera.pitch);
@@ -485,10 +525,8 @@ void main() { o_color = u_colour; }
     const f = eyeDist + 1.5 * camera.radius;
     const proj = new Float32Array(16);
     if (camera.ortho) {
-      let halfH = camera.radius * 1.04 * camera.dist / camera.dist0;
-      let halfW;
-      if (aspect >= 1) halfW = halfH * aspect;
-      else { halfW = halfH; halfH = halfW / aspect; }
+      const halfH = fit.half0 / camera.zoom;
+      const halfW = halfH * aspect;
       proj[0] = 1 / halfW;
       proj[5] = 1 / halfH;
       proj[10] = -2 / (f - n);

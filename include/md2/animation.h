@@ -127,6 +127,16 @@ MD2_API const md2_anim *md2_anims_quake2_player(size_t *count);
 MD2_API size_t md2_anim_find(const md2_anim *anims, size_t count,
                              const char *name);
 
+/** Index of the idle animation of anims[0..count): the one a viewer opens
+ *  on and `md2 export` puts first. The first whose name is "stand",
+ *  ignoring ASCII case, alone or followed by digits ("stand0", as UFO:AI
+ *  names its clips); else the first named so "idle"; else the first whose
+ *  loop is not 0; else 0. MD2_ANIM_NOT_FOUND when count is 0, anims is
+ *  NULL or an entry's reserved_ is not zero (as md2_anim_find()). Reads
+ *  at most MD2_ANIM_NAME_SIZE bytes of a name. Never allocates;
+ *  thread-safe; O(count). */
+MD2_API size_t md2_anim_idle(const md2_anim *anims, size_t count);
+
 /** Checks animations against model m: every entry needs first <= last,
  *  last < m->num_frames and a finite fps >= 0. On failure, if error is not
  *  NULL, it names the first bad entry (index), the field ("last" for a

@@ -16,7 +16,7 @@
  * GL commands).
  *
  * Guarantees, error bounds and the order of everything written are in
- * docs/build.md. All functions are thread-safe: they read their inputs,
+ * docs/builder.md. All functions are thread-safe: they read their inputs,
  * write their outputs and keep no state.
  *
  * SPDX-License-Identifier: MIT
@@ -40,7 +40,7 @@ extern "C" {
  *  (MD2_ERR_LIMIT_EXCEEDED, index the profile), and every limit of
  *  another engine that the model exceeds (stricter there than the chosen
  *  one, by necessity) is a warning, MD2_WARN_PROFILE_LIMIT, naming the
- *  engine and the limit (index the profile). docs/build.md lists each
+ *  engine and the limit (index the profile). docs/builder.md lists each
  *  profile's numbers and where in the engine's source they come from. */
 typedef enum md2_profile {
     MD2_PROFILE_FORMAT = 0, /**< the file format's limits alone (default) */
@@ -145,7 +145,7 @@ typedef struct md2_build_options {
  *  one box for all) and every coordinate decodes, through md2_lerp()
  *  and md2_decode_frame(), to the nearest of the 256 values its axis can
  *  decode to: within half a step (scale / 2) of the input plus the float
- *  rounding of the decode (docs/build.md has the bound). Normals are the
+ *  rounding of the decode (docs/builder.md has the bound). Normals are the
  *  table normals md2_normal_nearest() gives for the given ones, or for
  *  smooth area-weighted normals of the positions (summed per vertex:
  *  smooth across texture seams, which share their vertex). Every input is checked before anything is

@@ -146,7 +146,7 @@ typedef enum md2_warning {
     MD2_WARN_FRAME_TRANSFORM    = 1u << 10,/**< scale/translate NaN, infinite or beyond MD2_MAX_COORD: that axis set to 0 -> MD2_ERR_BAD_FRAME_TRANSFORM */
     MD2_WARN_ANIM_RATE_ZERO     = 1u << 11,/**< side file: an animation's rate is 0: it holds its first frame -> MD2_ERR_PARSE_SIDEFILE */
     MD2_WARN_FRAME_COUNT        = 1u << 12,/**< a tag file or linked model has another frame count than its model: frames past its last are clamped (<md2/tags.h>, <md2/animation.h>) -> MD2_ERR_FRAME_RANGE */
-    /* The builder's warnings (<md2/build.h>, docs/build.md): raised by
+    /* The builder's warnings (<md2/build.h>, docs/builder.md): raised by
      * md2_build() and md2_rebuild() only, never by a parser, so setting
      * them in md2_options.strict changes nothing there. */
     MD2_WARN_PROFILE_LIMIT      = 1u << 13,/**< the model exceeds a limit of an engine (md2_profile) other than the chosen one; the message names the engine and the limit */

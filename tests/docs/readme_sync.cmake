@@ -4,7 +4,9 @@
 #    tests/docs/readme_example.c between its README markers (built and run by readme_example);
 #  - "Animations" shows the block of docs/animation.md that tests/unit/test_playback.c compiles;
 #  - "Draw it" shows the region of examples/md2_draw_cpu.c between its README markers (md2_view_cpu_* draw with it);
-#  - "The md2 command" shows the path from Blender that the case readme_blender of import.cases runs;
+#  - "The md2 command" shows the path from Blender that the case readme_blender of import.cases runs,
+#    and the packages it needs as tool/CMakeLists.txt names them, each of which tests/run.sh installs;
+#  - every relative link of README.md and docs/*.md names a file that is there;
 #  - and README has no other C block: a new one must come from tested code.
 #   cmake -DSOURCE_DIR=<repo> -P tests/docs/readme_sync.cmake
 # SPDX-License-Identifier: MIT
@@ -88,6 +90,43 @@ if(at EQUAL -1)
   message(FATAL_ERROR "the case readme_blender of tests/tool/import.cases no longer runs README's "
     "two commands: md2 import model.glb -o model.md2 --height 56, md2 render model.md2 -o look.png")
 endif()
+
+# The md2 command's packages: README's apt-get line is tool/CMakeLists.txt's, and tests/run.sh installs each.
+file(READ "${SOURCE_DIR}/tool/CMakeLists.txt" tool)
+if(NOT tool MATCHES "apt-get \"\n *\"install ([a-z0-9 -]+), or run")
+  message(FATAL_ERROR "tool/CMakeLists.txt no longer names its packages as 'apt-get install ..., or run'")
+endif()
+set(packages "${CMAKE_MATCH_1}")
+section("${readme}" "\n## The md2 command\n" "\n## " text)
+string(REPLACE "\n" " " text "${text}")
+string(FIND "${text}" "`apt-get install ${packages}`" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "README's \"The md2 command\" does not say `apt-get install ${packages}`, the "
+    "packages tool/CMakeLists.txt asks for")
+endif()
+file(READ "${SOURCE_DIR}/tests/run.sh" run)
+string(REPLACE " " ";" packages "${packages}")
+foreach(p IN LISTS packages)
+  string(FIND "${run}" "viewer_missing=\"$viewer_missing ${p}\"" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "tests/run.sh does not install ${p}, which the md2 command needs")
+  endif()
+endforeach()
+
+# Every relative link of README.md and docs/*.md names a file there is (docs/build.md became builder.md).
+file(GLOB docs "${SOURCE_DIR}/docs/*.md")
+foreach(md IN ITEMS "${SOURCE_DIR}/README.md" ${docs})
+  file(READ "${md}" text)
+  get_filename_component(dir "${md}" DIRECTORY)
+  string(REGEX MATCHALL "\\]\\([^)#: ]+[)#]" links "${text}")
+  string(REPLACE "](" "" links "${links}") # (a ']' would keep the list from splitting)
+  string(REGEX REPLACE "[)#](;|$)" "\\1" links "${links}")
+  foreach(link IN LISTS links)
+    if(NOT EXISTS "${dir}/${link}")
+      message(FATAL_ERROR "${md} links to ${link}, which is not there")
+    endif()
+  endforeach()
+endforeach()
 
 # No other C block (each tested one is shown, and they are all different).
 string(REGEX MATCHALL "\n```c\n" shown "${readme}")

@@ -252,7 +252,7 @@ static void check_file(const md2_model *m)
 }
 
 /* Every coordinate within half a step of the input, plus the rounding of
- * the decode (docs/build.md). */
+ * the decode (docs/builder.md). */
 static void check_grid(const md2_model *m, const input *x)
 {
     float dec[MAX_V][3];

@@ -416,6 +416,54 @@ static void test_find(void **state)
     assert_int_equal(md2_anim_find(a, 0, "stand"), MD2_ANIM_NOT_FOUND);
 }
 
+/* md2_anim_idle(): "stand", else "idle" (any case, alone or followed by
+ * digits), else the first that loops, else the first. */
+static void test_idle(void **state)
+{
+    static const struct {
+        const char *names;
+        const char *loops;
+        size_t idle;
+    } cases[] = {
+        {"death1 run Stand idle", "0110", 2},
+        {"death1 IDLE run stand1", "0111", 3},
+        {"death1 IDLE run stands1", "0111", 1},
+        {"death1 0 idle2 stand", "0011", 3},
+        {"death1 0 idle2 1stand", "0011", 2},
+        {"death1 dead1 walk run", "0011", 2},
+        {"death1 pain2", "00", 0},
+        {"idle stand", "11", 1},
+        {"standing idles stand0", "111", 2},
+        {"standing idles", "011", 1},
+        {"death1 Idle", "00", 1},
+    };
+    md2_anim a[8];
+    size_t c, n;
+    (void)state;
+    for (c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        const char *p = cases[c].names;
+        memset(a, 0, sizeof a);
+        for (n = 0; *p; n++) {
+            size_t len = strcspn(p, " ");
+            memcpy(a[n].name, p, len);
+            a[n].loop = cases[c].loops[n] == '1';
+            p += len + (p[len] == ' ');
+        }
+        if (md2_anim_idle(a, n) != cases[c].idle)
+            print_message("case %lu: %s\n", (unsigned long)c, cases[c].names);
+        assert_int_equal(md2_anim_idle(a, n), cases[c].idle);
+    }
+    /* a full-length name with no NUL in it is read no further than its 16 bytes */
+    memset(a, 0, sizeof a);
+    memset(a[0].name, 's', sizeof a[0].name);
+    strcpy(a[1].name, "stand");
+    assert_int_equal(md2_anim_idle(a, 2), 1);
+    assert_int_equal(md2_anim_idle(NULL, 2), MD2_ANIM_NOT_FOUND);
+    assert_int_equal(md2_anim_idle(a, 0), MD2_ANIM_NOT_FOUND);
+    a[1].reserved_[1] = 3;
+    assert_int_equal(md2_anim_idle(a, 2), MD2_ANIM_NOT_FOUND);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The Quake II player table                                                 */
 /* ------------------------------------------------------------------------ */
@@ -644,6 +692,7 @@ int main(void)
         cmocka_unit_test(test_digit_only_names),
         cmocka_unit_test(test_capacity),
         cmocka_unit_test(test_find),
+        cmocka_unit_test(test_idle),
         cmocka_unit_test(test_quake2_table),
         cmocka_unit_test(test_default_loop_by_name),
         cmocka_unit_test(test_quake2_table_follows_the_rule),

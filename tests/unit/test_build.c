@@ -1,5 +1,5 @@
 /*
- * Tests of the builder (<md2/build.h>, docs/build.md): md2_build() and
+ * Tests of the builder (<md2/build.h>, docs/builder.md): md2_build() and
  * md2_rebuild().
  *
  *  - round trips on the real models of ../shared/corpus (skipped where it
@@ -270,7 +270,7 @@ static double check_grid(const md2_model *b, const float *pos, size_t vstride, s
                 }
                 assert_true(got == cand[b->frames[f].vertices[i].v[k]][k]);
                 /* the float rounding of the decode: 2^-22 of the axis's
-                 * magnitude (docs/build.md) */
+                 * magnitude (docs/builder.md) */
                 tol = ldexp(fabs(fr->translate[k]) > fabs(cand[255][k]) ? fabs(fr->translate[k])
                                                                          : fabs(cand[255][k]),
                             -22);

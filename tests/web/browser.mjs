@@ -117,6 +117,32 @@ await test('faerie, keyframe 42 towards 43 in perspective', () =>
   screenshotCase('web_faerie_pose', faerie, faerieSkin,
     { frame: 42, t: 0.5, yaw: -35, pitch: 20, size: '480x360' }, true), true);
 
+// What a modder sees first, in the page's own size (the stage beside the
+// panel): the idle animation (md2_anim_idle(): "stand", listed after a
+// death and a pain in the .anm), paused at its first keyframe, framed over
+// the animation's keyframes as md2_view frames them: the model's pixels'
+// box spans 70% of the picture's height or width at least (the faerie
+// lying dead at keyframe 197 too; framed by the bounding sphere, 45%).
+async function idleCase(name, src, skin, extra, anim, frame) {
+  const page = await openPage(viewer({ ...src, unlit: true, bg: '01fe02', paused: true, ...extra }));
+  const status = await page.evaluate(() => ({ box: md2viewer.projectedBox, info: md2viewer.info,
+    frames: md2viewer.frames, size: [document.getElementById('view').width, document.getElementById('view').height] }));
+  if (anim) assert.match(status.info, new RegExp(`\nanimation ${anim}\n`));
+  assert.equal(status.frames.a, frame);
+  const file = await shot(page, name);
+  const out = check(file, skin, status.box, ['--inside', '--fill', '0.7']);
+  console.log(`  ${name}: ${status.size.join('x')}, frames ${JSON.stringify(status.frames)}\n  ${out.replace(/\n/g, '\n  ')}`);
+  await page.close();
+}
+writeFileSync(join(dataDir, 'idle.anm'), 'death 14 17 4\npain 8 9 10\nstand 2 7 10\nhop 8 13 10\n');
+copyFileSync(join(modelsDir, 'crystal.md2'), join(dataDir, 'idle.md2'));
+await test('opens on the idle animation (after a death and a pain in the .anm), framed to fill the view', () =>
+  idleCase('web_idle', { model: '/data/idle.md2', skin: '/models/skin.pcx' }, crystalSkin, {}, 'stand', 2));
+await test('the faerie opens on "stand", framed to fill the view', () =>
+  idleCase('web_faerie_idle', faerie, faerieSkin, {}, 'stand', 0), true);
+await test('the faerie lying dead (keyframe 197) fills the view\'s width', () =>
+  idleCase('web_faerie_dead', faerie, faerieSkin, { frame: 197 }, null, 197), true);
+
 // The pixels change as the animation plays.
 async function playing(name, src, anim) {
   const page = await openPage(viewer({ ...src, anim, size: '320x240', bg: '01fe02' }));

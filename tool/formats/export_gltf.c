@@ -494,27 +494,13 @@ static void base_normals(gltf *g)
 
 /* ---- the default animation, kept keyframes, parts -------------------- */
 
-/* 1 if name is word, ignoring ASCII case. */
-static int same_name(const char *name, const char *word)
-{
-    for (; *name && *word; name++, word++) {
-        char a = *name, b = *word;
-        if (a >= 'A' && a <= 'Z')
-            a = (char)(a - 'A' + 'a');
-        if (a != b)
-            return 0;
-    }
-    return *name == '\0' && *word == '\0';
-}
-
-/* g->order: the job's animations with the idle one first (named "stand",
- * else "idle", else the first that loops), the others in their order. */
+/* g->order: the job's animations with the idle one first
+ * (md2_anim_idle(): named "stand", else "idle", else the first that loops),
+ * the others in their order. */
 static int order_anims(gltf *g)
 {
     const md2_anim *in = g->job->anims;
-    size_t n = g->job->num_anims, i, pick = 0;
-    const char *const idle[] = {"stand", "idle"};
-    int w, found = 0;
+    size_t n = g->job->num_anims, i, w, pick;
     g->num_anims = n;
     if (n == 0)
         return 1;
@@ -524,20 +510,9 @@ static int order_anims(gltf *g)
     g->anim_at = (size_t *)calloc(3 * n, sizeof *g->anim_at);
     if (!g->order || !g->order_of || !g->keys || !g->anim_at)
         return 0;
-    for (w = 0; w < 2 && !found; w++) {
-        for (i = 0; i < n && !found; i++) {
-            if (same_name(in[i].name, idle[w])) {
-                pick = i;
-                found = 1;
-            }
-        }
-    }
-    for (i = 0; i < n && !found; i++) {
-        if (in[i].loop) {
-            pick = i;
-            found = 1;
-        }
-    }
+    pick = md2_anim_idle(in, n);
+    if (pick >= n) /* an entry with reserved_ set: the job's own order */
+        pick = 0;
     g->order[0] = in[pick];
     g->order_of[0] = pick;
     for (i = 0, w = 1; i < n; i++) {
