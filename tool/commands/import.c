@@ -65,7 +65,7 @@ static void synopsis(FILE *f)
           "                  [--anim NAME]... [--anim-name NAME] [--fps F] [--zero-pad]\n"
           "                  [--skin-name NAME] [--skin-size WxH] [--pcx [--palette FILE]]\n"
           "                  [--anm] [--profile quake2|yquake2|ufoai] [--max-scene BYTES]\n"
-          "                  [--json]\n"
+          "                  [--normals smooth] [--json]\n"
           "       md2 import OLD.md2 -o NEW.md2 [--normals smooth] [--glcmds] [--shared-box]\n"
           "                  [--drop-invalid] [--profile P] [--json]\n",
           f);
@@ -97,7 +97,9 @@ static void usage(FILE *f)
           "  --max-scene BYTES  the most memory the source's frames may take (default\n"
           "                   1073741824: 1 GiB), checked before they are made\n"
           "  --json           the summary as JSON on stdout\n"
-          "  MD2 sources: --normals smooth (new normals), --glcmds (new GL commands),\n"
+          "  --normals smooth normals from the geometry, not the source's (glTF, OBJ);\n"
+          "                   an MD2 source: new ones from its decoded positions\n"
+          "  MD2 sources: --glcmds (new GL commands),\n"
           "  --shared-box (one grid for all frames), --drop-invalid (drop triangles with\n"
           "  two corners on one vertex); without them the frames stay byte for byte.\n"
           "  -h, --help       this text; -- ends the options\n"
@@ -898,6 +900,7 @@ static void make_options(const import_args *a, int kind, imp_make_options *mo)
         tool_parse_pair(a->skin_size, 32768, &w, &h);
     mo->skin_width = w;
     mo->skin_height = h;
+    mo->smooth_normals = a->normals != NULL;
 }
 
 /* The skin's file: mi's skin as PNG, or as PCX with --pcx (*png, *png_size,
@@ -1168,12 +1171,13 @@ static int check_md2_options(const import_args *a)
  * values. 0 after a usage error. */
 static int check_scene_options(const import_args *a, int kind)
 {
-    const char *bad = a->normals ? "--normals" : a->glcmds ? "--glcmds" : NULL;
     double d;
     long w, h, max_scene;
-    if (bad)
-        return !usage_error("%s applies to MD2 sources only (a new model always gets normals and "
-                            "GL commands)", bad);
+    if (a->glcmds)
+        return !usage_error("%s", "--glcmds applies to MD2 sources only (a new model always gets "
+                                  "GL commands)");
+    if (a->normals && strcmp(a->normals, "smooth") != 0)
+        return !usage_error("bad --normals '%s': smooth is the one kind", a->normals);
     if (kind == SRC_GLTF && (a->up || a->anim_name))
         return !usage_error("%s applies to OBJ sources only", a->up ? "--up" : "--anim-name");
     if (kind == SRC_OBJ && a->num_anims)

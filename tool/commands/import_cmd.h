@@ -23,6 +23,7 @@ typedef struct imp_make_options {
     double scale;             /* --scale S (1 by default) */
     double height;            /* --height H, or 0: then scale */
     long skin_width, skin_height; /* --skin-size (a model without texture), or 0: the default */
+    int smooth_normals;       /* --normals smooth: the source's normals not used, the builder's from the geometry */
 } imp_make_options;
 
 /* A scene made into the builder's input by imp_make(): in is what
