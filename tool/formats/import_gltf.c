@@ -1672,11 +1672,15 @@ static int is_skinned(const gl *g, int node, const gl_prim *p)
 }
 
 /* Positions (and normals) of frame f from pose p: those of the nvis mesh
- * nodes vis shows (shown_items()), which have the reference's topology. */
-static int write_frame(gl *g, const gl_pose *p, size_t f, double *joints, const int *vis, size_t nvis)
+ * nodes vis shows (shown_items()), which have the reference's topology.
+ * Only the morph targets of a weight other than 0 are blended (live: room
+ * for a node's targets), in their order: a keyframe of a long morph
+ * animation weighs one or two of its targets, not all of them. */
+static int write_frame(gl *g, const gl_pose *p, size_t f, double *joints, size_t *live, const int *vis,
+                       size_t nvis)
 {
     imp_scene *s = g->out;
-    size_t it, pi, v, base = 0, k, set, c;
+    size_t it, it2, pi, v, base = 0, k, set, c, nlive;
     for (it = 0; it < nvis; it++) {
         int node = g->items[vis[it]];
         const gl_mesh *m = &g->meshes[g->nodes[node].mesh];
@@ -1684,6 +1688,9 @@ static int write_frame(gl *g, const gl_pose *p, size_t f, double *joints, const 
         double nm[9];
         const gl_skin *sk = g->nodes[node].skin >= 0 ? &g->skins[g->nodes[node].skin] : NULL;
         normal_matrix(world, nm);
+        for (k = 0, nlive = 0; k < m->ntargets; k++)
+            if (w[k] != 0)
+                live[nlive++] = k;
         if (sk) {
             for (k = 0; k < sk->njoints; k++)
                 mat_mul(p->world + 16 * sk->joints[k], sk->ibm + 16 * k, joints + 16 * k);
@@ -1703,7 +1710,8 @@ static int write_frame(gl *g, const gl_pose *p, size_t f, double *joints, const 
                     if (pr->nrm.f)
                         nrm[c] = pr->nrm.f[3 * v + c];
                 }
-                for (k = 0; k < m->ntargets; k++) {
+                for (it2 = 0; it2 < nlive; it2++) {
+                    k = live[it2];
                     for (c = 0; c < 3; c++) {
                         if (pr->tpos[k].f)
                             pos[c] += w[k] * pr->tpos[k].f[3 * v + c];
@@ -2179,6 +2187,7 @@ static int load_anims(gl *g, size_t *frames)
 typedef struct gl_frames {
     gl_pose p;
     double *joints; /* 16 for each joint of the largest skin */
+    size_t *live;   /* write_frame()'s targets of a weight other than 0: room for all */
     int *vis;       /* the items a keyframe shows (shown_items()) */
     int *ref;       /* the items that make the model (reference_items()), nref of them */
     size_t nref;
@@ -2194,6 +2203,7 @@ static void frames_free(gl_frames *fr)
     free(fr->p.w);
     free(fr->p.world);
     free(fr->joints);
+    free(fr->live);
     free(fr->vis);
     free(fr->ref);
     free(fr->refdet);
@@ -2219,6 +2229,7 @@ static int frames_alloc(gl *g, gl_frames *fr, size_t max_joints)
            (fr->p.w = (double *)gl_alloc(g, nweights, sizeof(double))) &&
            (fr->p.world = (double *)gl_alloc(g, g->nnodes, 16 * sizeof(double))) &&
            (fr->joints = (double *)gl_alloc(g, max_joints, 16 * sizeof(double))) &&
+           (fr->live = (size_t *)gl_alloc(g, nweights, sizeof(size_t))) &&
            (fr->vis = (int *)gl_alloc(g, g->nitems, sizeof(int))) &&
            (fr->ref = (int *)gl_alloc(g, g->nitems, sizeof(int))) &&
            (fr->refdet = (double *)gl_alloc(g, g->nitems, sizeof(double)));
@@ -2346,7 +2357,7 @@ static int scene_keyframes(gl *g, gl_frames *fr)
     imp_scene *s = g->out;
     size_t a, f;
     if (!g->nanims)
-        return write_frame(g, &fr->p, 0, fr->joints, fr->ref, fr->nref);
+        return write_frame(g, &fr->p, 0, fr->joints, fr->live, fr->ref, fr->nref);
     if (!(s->anims = (imp_anim *)gl_alloc(g, g->nanims, sizeof(imp_anim))))
         return 0;
     for (a = 0, f = 0; a < g->nanims; a++) {
@@ -2361,7 +2372,7 @@ static int scene_keyframes(gl *g, gl_frames *fr)
         s->num_anims++;
         for (k = 0; k < an->nframes; k++, f++) {
             if (!pose_at(g, &fr->p, an, an->t0 + (double)k / an->fps) ||
-                !write_frame(g, &fr->p, f, fr->joints, fr->vis, shown_items(g, &fr->p, fr->vis)))
+                !write_frame(g, &fr->p, f, fr->joints, fr->live, fr->vis, shown_items(g, &fr->p, fr->vis)))
                 return 0;
         }
     }
