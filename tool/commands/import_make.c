@@ -233,15 +233,32 @@ static void to_md2(const float *in, float *out, int up_z, double scale)
     memcpy(out, p, sizeof p);
 }
 
-/* The images the triangles use (used[i] = 1), decoded into imgs. */
+/* The images the triangles use (used[i] = 1), decoded into imgs. One
+ * that cannot be read is left out (used[i] = 0; its materials untextured)
+ * and said in warn (warn_size bytes: the first such); so are all of them
+ * when the scene has no texture coordinates to map them with. */
 static int load_images(const char *source, const imp_scene *s, unsigned char *used,
-                       tool_image *imgs, size_t *count)
+                       tool_image *imgs, size_t *count, char *warn, size_t warn_size)
 {
     size_t i;
     char err[600];
     *count = 0;
     if (!s->tri_material)
         return 1;
+    if (s->num_texcoords == 0) {
+        for (i = 0; i < s->num_triangles; i++) {
+            uint32_t m = s->tri_material[i];
+            if (m != IMP_NO_MATERIAL && m < s->num_materials && s->material_image[m] >= 0 &&
+                (size_t)s->material_image[m] < s->num_images) {
+                snprintf(warn, warn_size, "%s: material '%s' has the texture %s, but the model "
+                         "has no texture coordinates to map it with: the model is made without "
+                         "its texture (unwrap its UVs in Blender and export them)",
+                         source, s->material_names[m], s->images[s->material_image[m]].label);
+                return 1;
+            }
+        }
+        return 1;
+    }
     for (i = 0; i < s->num_triangles; i++) {
         uint32_t m = s->tri_material[i];
         if (m != IMP_NO_MATERIAL && m < s->num_materials && s->material_image[m] >= 0 &&
@@ -258,8 +275,11 @@ static int load_images(const char *source, const imp_scene *s, unsigned char *us
         else
             ok = tool_image_read(im->path, &imgs[i], err, sizeof err);
         if (!ok) {
-            imp_error("%s: the texture %s cannot be read: %s", source, im->label, err);
-            return 0;
+            if (!warn[0])
+                snprintf(warn, warn_size, "%s: the texture %s cannot be read: %s: the model is "
+                         "made without it (its materials untextured)", source, im->label, err);
+            used[i] = 0;
+            continue;
         }
         (*count)++;
     }
@@ -326,7 +346,8 @@ static int pack_skin(const imp_scene *s, const unsigned char *used, tool_image *
  * the scene's, remapped into its image's place when images are packed
  * (checked to lie in 0..1 there). */
 static int corner_uvs(const char *source, const imp_scene *s, const tool_image *imgs,
-                      const uint32_t *x, int packed, const md2_build_input *in, float *cuv)
+                      const unsigned char *used, const uint32_t *x, int packed,
+                      const md2_build_input *in, float *cuv)
 {
     size_t i;
     for (i = 0; i < 3 * s->num_triangles; i++) {
@@ -339,7 +360,8 @@ static int corner_uvs(const char *source, const imp_scene *s, const tool_image *
         }
         if (packed && s->tri_material && s->tri_material[tri] < s->num_materials &&
             s->material_image[s->tri_material[tri]] >= 0 &&
-            (size_t)s->material_image[s->tri_material[tri]] < s->num_images) {
+            (size_t)s->material_image[s->tri_material[tri]] < s->num_images &&
+            used[s->material_image[s->tri_material[tri]]]) {
             uint32_t m = s->tri_material[tri];
             size_t im = (size_t)s->material_image[m];
             if (!(u >= 0.0f && u <= 1.0f && v >= 0.0f && v <= 1.0f)) {
@@ -455,7 +477,8 @@ static int make_skin(const char *source, const imp_scene *s, const imp_make_opti
         tool_error(IMPORT_CMD, "out of memory");
         goto done;
     }
-    if (!load_images(source, s, used, imgs, &count))
+    if (!load_images(source, s, used, imgs, &count, out->texture_warning,
+                     sizeof out->texture_warning))
         goto done;
     out->skin_images = count;
     if (count > 0) {
@@ -467,7 +490,7 @@ static int make_skin(const char *source, const imp_scene *s, const imp_make_opti
         out->in.skin_width = opt->skin_width > 0 ? (uint32_t)opt->skin_width : IMP_DEFAULT_SKIN_SIZE;
         out->in.skin_height = opt->skin_height > 0 ? (uint32_t)opt->skin_height : IMP_DEFAULT_SKIN_SIZE;
     }
-    ok = corner_uvs(source, s, imgs, x, count > 1, &out->in, cuv);
+    ok = corner_uvs(source, s, imgs, used, x, count > 1, &out->in, cuv);
 done:
     if (imgs)
         for (i = 0; i < s->num_images; i++)

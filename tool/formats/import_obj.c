@@ -571,6 +571,12 @@ static int parse_mtl(obj_ctx *c, const char *path, const char *cited)
                 goto fail;
             }
             cur->map = dup_range(c, rest, len, path);
+            if (cur->map) { /* a Windows path (.\\skin.jpg): its backslashes are folders' */
+                char *b;
+                for (b = cur->map; *b; b++)
+                    if (*b == '\\')
+                        *b = '/';
+            }
             if (!cur->map)
                 goto fail;
             cur->path = join_path(c, path, cur->map);
