@@ -233,6 +233,19 @@ static void to_md2(const float *in, float *out, int up_z, double scale)
     memcpy(out, p, sizeof p);
 }
 
+/* Whether an image reader's message (image.c's) is one to stop at rather
+ * than go on without the texture: memory ran out (image.c's, the
+ * library's, the system's words), or stb_image knew the image by its
+ * header but could not decode its pixels, which its own messages do not
+ * tell from memory running out (it tries each format in turn, and says
+ * the last one's reason). A file that cannot be opened, or that is no
+ * image stb_image or PCX knows, is a texture to go on without. */
+static int ran_out(const char *err)
+{
+    return strstr(err, "out of memory") || strstr(err, "outofmem") ||
+           strstr(err, "annot allocate memory") || strstr(err, "stb_image cannot read it (");
+}
+
 /* The images the triangles use (used[i] = 1), decoded into imgs. One
  * that cannot be read is left out (used[i] = 0; its materials untextured)
  * and said in warn (warn_size bytes: the first such); so are all of them
@@ -274,6 +287,10 @@ static int load_images(const char *source, const imp_scene *s, unsigned char *us
             ok = tool_image_decode(im->label, im->bytes, im->size, &imgs[i], err, sizeof err);
         else
             ok = tool_image_read(im->path, &imgs[i], err, sizeof err);
+        if (!ok && ran_out(err)) { /* no reason to go on without the texture */
+            imp_error("%s: the texture %s cannot be read: %s", source, im->label, err);
+            return 0;
+        }
         if (!ok) {
             if (!warn[0])
                 snprintf(warn, warn_size, "%s: the texture %s cannot be read: %s: the model is "
