@@ -66,6 +66,12 @@
  * with meshoptimizer) and one pass over the frames (md2_decode_frame() of
  * each): the issue's yardstick is 3 times meshoptimizer plus that pass.
  *
+ * Where it was built beside the md2 command (POSIX; MD2_BENCH_TOOL names
+ * it), the command's own round trip on the generated model: `md2 export
+ * big.md2 -o big.glb`, then `md2 import big.glb -o back.md2`, each run as
+ * a process (the fastest of a few runs), and the ratio of the two: issue
+ * 31 holds the import of a model's own export to 3 times the export.
+ *
  * SPDX-License-Identifier: MIT
  */
 #if defined(__unix__) || defined(__APPLE__)
@@ -84,6 +90,12 @@
 #endif
 
 #include "md2_bench_model.h"
+
+#if defined(BENCH_POSIX) && defined(MD2_BENCH_TOOL)
+#define BENCH_TOOL 1
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 
 #include <float.h>
 #include <math.h>
@@ -1135,6 +1147,81 @@ static nearest_result bench_nearest(double budget)
 
 /* The CPU's vector extensions, as far as the compiler can tell (the
  * library's own kernels also depend on how it was built: MD2_SIMD). */
+#ifdef BENCH_TOOL
+/* Runs the md2 command with argv (its stdout and stderr to /dev/null);
+ * the wall time, or -1 when it could not run or failed. */
+static double run_tool(char *const *argv)
+{
+    double t0 = now();
+    int status = 0;
+    pid_t pid = fork();
+    if (pid < 0)
+        return -1.0;
+    if (pid == 0) {
+        FILE *null = freopen("/dev/null", "w", stdout);
+        if (null && freopen("/dev/null", "w", stderr))
+            execv(argv[0], argv);
+        _exit(127);
+    }
+    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status) || WEXITSTATUS(status) != 0)
+        return -1.0;
+    return now() - t0;
+}
+
+/* The fastest of runs runs of the command; -1 when one fails. */
+static double best_tool(char *const *argv, int runs)
+{
+    double best = -1.0;
+    int i;
+    for (i = 0; i < runs; i++) {
+        double t = run_tool(argv);
+        if (t < 0)
+            return -1.0;
+        if (best < 0 || t < best)
+            best = t;
+    }
+    return best;
+}
+
+/* md2 export of the model (data) to .glb, then md2 import of that .glb:
+ * their times (fastest of runs), in a folder of its own, removed after. */
+static int bench_round_trip(const unsigned char *data, size_t size, int runs, double *t_export,
+                            double *t_import)
+{
+    char dir[] = "/tmp/md2_bench_XXXXXX";
+    char md2[64], glb[64], back[64], skin[64];
+    char tool[] = MD2_BENCH_TOOL, cmd_export[] = "export", cmd_import[] = "import", o[] = "-o";
+    char *export_argv[6], *import_argv[6];
+    FILE *f;
+    int ok = 0;
+    if (!mkdtemp(dir))
+        return 0;
+    snprintf(md2, sizeof md2, "%s/big.md2", dir);
+    snprintf(glb, sizeof glb, "%s/big.glb", dir);
+    snprintf(back, sizeof back, "%s/back.md2", dir);
+    snprintf(skin, sizeof skin, "%s/back.png", dir);
+    f = fopen(md2, "wb");
+    if (f && fwrite(data, 1, size, f) == size && fclose(f) == 0) {
+        f = NULL;
+        export_argv[0] = tool, export_argv[1] = cmd_export, export_argv[2] = md2;
+        export_argv[3] = o, export_argv[4] = glb, export_argv[5] = NULL;
+        import_argv[0] = tool, import_argv[1] = cmd_import, import_argv[2] = glb;
+        import_argv[3] = o, import_argv[4] = back, import_argv[5] = NULL;
+        *t_export = best_tool(export_argv, runs);
+        *t_import = *t_export > 0 ? best_tool(import_argv, runs) : -1.0;
+        ok = *t_export > 0 && *t_import > 0;
+    }
+    if (f)
+        fclose(f);
+    remove(md2);
+    remove(glb);
+    remove(back);
+    remove(skin);
+    rmdir(dir);
+    return ok;
+}
+#endif
+
 static const char *cpu_simd(void)
 {
 #if defined(__GNUC__) && defined(__x86_64__)
@@ -1249,7 +1336,7 @@ static void print_simplify(const char *label, const simplify_result *s)
 int main(int argc, char **argv)
 {
     const char *path = NULL;
-    double budget = 0.2, t_big;
+    double budget = 0.2, t_big, t_export = -1.0, t_import = -1.0;
     int json = 0, quick = 0, i, rc = 1;
     unsigned char *data = NULL, *big = NULL;
     size_t size = 0, big_size = 0, big_welded = 0;
@@ -1267,7 +1354,9 @@ int main(int argc, char **argv)
                    "Times md2_parse, md2_lerp, md2_mesh_lerp and md2_write against memcpy of\n"
                    "the same bytes and against plain C loops, on the model (default: %s)\n"
                    "and on a generated 1480-vertex, 1007-frame model (about 10 s; --quick:\n"
-                   "about 1 s). --json prints one JSON object.\n",
+                   "about 1 s), then, built beside the md2 command, its export of that model\n"
+                   "to .glb and import of the .glb (3 runs each; --quick: 1) and their ratio.\n"
+                   "--json prints one JSON object.\n",
                    DEFAULT_MODEL);
             free(reports);
             return 0;
@@ -1311,6 +1400,10 @@ int main(int argc, char **argv)
     t_big = time_big_mesh(65000, &big_welded);
     nearest = bench_nearest(budget);
     simp = bench_simplify(data, size, budget);
+#ifdef BENCH_TOOL
+    if (!bench_round_trip(big, big_size, quick ? 1 : 3, &t_export, &t_import))
+        t_export = t_import = -1.0;
+#endif
     if (json) {
         printf("{\"libmd2\": \"%s\", \"simd\": \"%s\", \"seconds_per_measurement\": %g,\n"
                " \"models\": [\n  ",
@@ -1328,6 +1421,10 @@ int main(int argc, char **argv)
                "\"meshopt_frame0_seconds\": %.4g}",
                (unsigned long)simp.triangles, simp.ours, simp.ours_measured, simp.pass,
                simp.meshopt);
+        if (t_export > 0)
+            printf(",\n \"tool_round_trip\": {\"export_glb_seconds\": %.4g, "
+                   "\"import_glb_seconds\": %.4g, \"import_vs_export\": %.3g}",
+                   t_export, t_import, t_import / t_export);
     } else if (t_big >= 0.0) {
         printf("mesh build of a synthetic 65000-triangle model (%lu welded vertices): %.1f ms\n",
                (unsigned long)big_welded, t_big * 1e3);
@@ -1338,6 +1435,10 @@ int main(int argc, char **argv)
                nearest.lib * 1e-6, nearest.brute * 1e-6, nearest.lib / nearest.brute,
                NEAREST_DIRS, nearest.same ? "equal" : "differ");
         print_simplify(path, &simp);
+        if (t_export > 0)
+            printf("md2 export of the generated model to .glb: %.3f s; md2 import of that .glb: "
+                   "%.3f s: %.2fx the export\n",
+                   t_export, t_import, t_import / t_export);
     }
     rc = 0;
 done:

@@ -2093,7 +2093,9 @@ MD2_API const char *md2_profile_string(md2_profile p);
 #define MD2_BUILD_MAX_COORD 1e29
 
 /** An animation of the input, for frame names: count consecutive frames
- *  named name1 .. nameN (or name01 .. with MD2_BUILD_ZERO_PAD). */
+ *  named name1 .. nameN (or name01 .. with MD2_BUILD_ZERO_PAD); a name that
+ *  ends in a digit gets a '_' before the number (attack2_1 .. attack2_10),
+ *  so that md2_anims_from_names() gives it back whole. */
 typedef struct md2_build_anim {
     const char *name;       /**< NUL-terminated; cut to fit 16 bytes with its number (a warning) */
     size_t count;           /**< frames, at least 1 */
@@ -9990,6 +9992,7 @@ unsigned md2_normal_nearest(float x, float y, float z)
 
 /* ==== src/animations.c ==== */
 #define continues md2_single__animations_continues
+#define is_digit md2_single__animations_is_digit
 /*
  * Animations from frame names, the standard Quake II player table, lookup
  * and validation. Reads the model only; never allocates.
@@ -10381,6 +10384,7 @@ md2_result md2_anims_validate(const md2_anim *anims, size_t count,
 }
 #undef NAME_MAX_DIGITS
 #undef continues
+#undef is_digit
 
 /* ==== src/sidefiles.c ==== */
 #define cursor md2_single__sidefiles_cursor
@@ -11848,6 +11852,7 @@ const char *md2_player_skin_name(const md2_player *p, const md2_model *m)
 #undef store
 
 /* ==== src/mesh.c ==== */
+#define apart md2_single__mesh_apart
 #define before md2_single__mesh_before
 #define cross3 md2_single__mesh_cross3
 #define dot3 md2_single__mesh_dot3
@@ -12318,6 +12323,7 @@ md2_result md2_mesh_smooth(const md2_mesh *mesh, void *vertices, const md2_verte
     }
     return MD2_OK;
 }
+#undef apart
 #undef before
 #undef cross3
 #undef dot3
@@ -14404,6 +14410,7 @@ void md2__normals_smooth(const float *pos, size_t stride, size_t n,
 #define counts md2_single__build_counts
 #define degenerate md2_single__build_degenerate
 #define fail md2_single__build_fail
+#define is_digit md2_single__build_is_digit
 #define job md2_single__build_job
 #define max_coord md2_single__build_max_coord
 #define release md2_single__build_release
@@ -14948,13 +14955,35 @@ static size_t bounded_length(const char *name, size_t max)
     return n;
 }
 
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
 /* How many bytes of an animation's name its frames keep: room for the
- * number of its last frame. */
-static size_t kept_name_bytes(const md2_build_anim *a)
+ * number of its last frame, and for a '_' before it (*sep 1) when the
+ * kept name ends in a digit, so that the name's digits and the frame's
+ * number stay apart ("attack2" of 10 frames: attack2_1 .. attack2_10, not
+ * attack21 .. attack210, which md2_anims_from_names() reads as two). */
+static size_t kept_name_bytes(const md2_build_anim *a, int *sep)
 {
     size_t room = MD2_FRAME_NAME_SIZE - 1 - (size_t)digits_of(a->count);
     size_t len = bounded_length(a->name, room);
-    return len < room ? len : room;
+    size_t keep = len < room ? len : room;
+    *sep = 0;
+    if (keep > 0 && is_digit(a->name[keep - 1])) {
+        if (keep == room)
+            keep--; /* the separator takes the last byte */
+        *sep = keep > 0 && is_digit(a->name[keep - 1]);
+    }
+    return keep;
+}
+
+/* kept_name_bytes() without the separator's flag. */
+static size_t kept_bytes(const md2_build_anim *a)
+{
+    int sep;
+    return kept_name_bytes(a, &sep);
 }
 
 /* The default names: one animation "frame" of every frame. */
@@ -14975,16 +15004,20 @@ static void name_from_anims(const job *j, const md2_build_anim *anims, size_t nu
     size_t k, f = 0;
     for (k = 0; k < num_anims; k++) {
         const md2_build_anim *a = &anims[k];
-        size_t keep = kept_name_bytes(a), i;
+        int sep;
+        size_t keep = kept_name_bytes(a, &sep), i;
         int width = (j->flags & MD2_BUILD_ZERO_PAD) ? digits_of(a->count) : 1;
         for (i = 1; i <= a->count; i++, f++) {
             char *name = frames[f].name;
             int nd = digits_of(i), pad = width > nd ? width - nd : 0, d;
             size_t v = i;
+            size_t at = keep + (size_t)sep;
             memcpy(name, a->name, keep);
-            memset(name + keep, '0', (size_t)pad);
+            if (sep)
+                name[keep] = '_';
+            memset(name + at, '0', (size_t)pad);
             for (d = nd - 1; d >= 0; d--, v /= 10)
-                name[keep + (size_t)pad + (size_t)d] = (char)('0' + (int)(v % 10u));
+                name[at + (size_t)pad + (size_t)d] = (char)('0' + (int)(v % 10u));
         }
     }
 }
@@ -14998,7 +15031,7 @@ static void warn_anims(const job *j, md2_model *m, const md2_build_anim *anims,
 
     for (k = 0; k < num_anims; k++) {
         const md2_build_anim *a = &anims[k];
-        size_t keep = kept_name_bytes(a);
+        size_t keep = kept_bytes(a);
         if (a->name[keep] != '\0')
             warn(j, m, MD2_WARN_NAME_CUT, MD2_SECTION_FRAMES, "anims", 0, k,
                  "animation %lu ('%.16s...') is cut to '%.*s' so that its frame names, number included, fit 16 bytes",
@@ -15007,7 +15040,7 @@ static void warn_anims(const job *j, md2_model *m, const md2_build_anim *anims,
     count = md2_anims_from_names(m, j->anims_back, j->num_frames);
     for (k = 0; k < num_anims; first += anims[k].count, k++) {
         const md2_build_anim *a = &anims[k];
-        size_t last = first + a->count - 1, keep = kept_name_bytes(a), parts = 0, p;
+        size_t last = first + a->count - 1, keep = kept_bytes(a), parts = 0, p;
         const md2_anim *back;
         while (o < count && j->anims_back[o].last < first)
             o++;
@@ -15021,9 +15054,9 @@ static void warn_anims(const job *j, md2_model *m, const md2_build_anim *anims,
                 warn(j, m, MD2_WARN_ANIM_NAMES, MD2_SECTION_FRAMES, "anims", 0, k,
                      "animations %lu ('%.*s') and %lu ('%.*s') come back from the frame names as one, '%s' (frames %lu-%lu): md2_anims_from_names() merges them",
                      (unsigned long)(other < k ? other : k),
-                     (int)kept_name_bytes(&anims[other < k ? other : k]),
+                     (int)kept_bytes(&anims[other < k ? other : k]),
                      anims[other < k ? other : k].name, (unsigned long)(other < k ? k : other),
-                     (int)kept_name_bytes(&anims[other < k ? k : other]),
+                     (int)kept_bytes(&anims[other < k ? k : other]),
                      anims[other < k ? k : other].name, back->name, (unsigned long)back->first,
                      (unsigned long)back->last);
             reported = o;
@@ -15735,6 +15768,7 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
 #undef counts
 #undef degenerate
 #undef fail
+#undef is_digit
 #undef job
 #undef max_coord
 #undef release

@@ -540,13 +540,35 @@ static size_t bounded_length(const char *name, size_t max)
     return n;
 }
 
+static int is_digit(char c)
+{
+    return c >= '0' && c <= '9';
+}
+
 /* How many bytes of an animation's name its frames keep: room for the
- * number of its last frame. */
-static size_t kept_name_bytes(const md2_build_anim *a)
+ * number of its last frame, and for a '_' before it (*sep 1) when the
+ * kept name ends in a digit, so that the name's digits and the frame's
+ * number stay apart ("attack2" of 10 frames: attack2_1 .. attack2_10, not
+ * attack21 .. attack210, which md2_anims_from_names() reads as two). */
+static size_t kept_name_bytes(const md2_build_anim *a, int *sep)
 {
     size_t room = MD2_FRAME_NAME_SIZE - 1 - (size_t)digits_of(a->count);
     size_t len = bounded_length(a->name, room);
-    return len < room ? len : room;
+    size_t keep = len < room ? len : room;
+    *sep = 0;
+    if (keep > 0 && is_digit(a->name[keep - 1])) {
+        if (keep == room)
+            keep--; /* the separator takes the last byte */
+        *sep = keep > 0 && is_digit(a->name[keep - 1]);
+    }
+    return keep;
+}
+
+/* kept_name_bytes() without the separator's flag. */
+static size_t kept_bytes(const md2_build_anim *a)
+{
+    int sep;
+    return kept_name_bytes(a, &sep);
 }
 
 /* The default names: one animation "frame" of every frame. */
@@ -567,16 +589,20 @@ static void name_from_anims(const job *j, const md2_build_anim *anims, size_t nu
     size_t k, f = 0;
     for (k = 0; k < num_anims; k++) {
         const md2_build_anim *a = &anims[k];
-        size_t keep = kept_name_bytes(a), i;
+        int sep;
+        size_t keep = kept_name_bytes(a, &sep), i;
         int width = (j->flags & MD2_BUILD_ZERO_PAD) ? digits_of(a->count) : 1;
         for (i = 1; i <= a->count; i++, f++) {
             char *name = frames[f].name;
             int nd = digits_of(i), pad = width > nd ? width - nd : 0, d;
             size_t v = i;
+            size_t at = keep + (size_t)sep;
             memcpy(name, a->name, keep);
-            memset(name + keep, '0', (size_t)pad);
+            if (sep)
+                name[keep] = '_';
+            memset(name + at, '0', (size_t)pad);
             for (d = nd - 1; d >= 0; d--, v /= 10)
-                name[keep + (size_t)pad + (size_t)d] = (char)('0' + (int)(v % 10u));
+                name[at + (size_t)pad + (size_t)d] = (char)('0' + (int)(v % 10u));
         }
     }
 }
@@ -590,7 +616,7 @@ static void warn_anims(const job *j, md2_model *m, const md2_build_anim *anims,
 
     for (k = 0; k < num_anims; k++) {
         const md2_build_anim *a = &anims[k];
-        size_t keep = kept_name_bytes(a);
+        size_t keep = kept_bytes(a);
         if (a->name[keep] != '\0')
             warn(j, m, MD2_WARN_NAME_CUT, MD2_SECTION_FRAMES, "anims", 0, k,
                  "animation %lu ('%.16s...') is cut to '%.*s' so that its frame names, number included, fit 16 bytes",
@@ -599,7 +625,7 @@ static void warn_anims(const job *j, md2_model *m, const md2_build_anim *anims,
     count = md2_anims_from_names(m, j->anims_back, j->num_frames);
     for (k = 0; k < num_anims; first += anims[k].count, k++) {
         const md2_build_anim *a = &anims[k];
-        size_t last = first + a->count - 1, keep = kept_name_bytes(a), parts = 0, p;
+        size_t last = first + a->count - 1, keep = kept_bytes(a), parts = 0, p;
         const md2_anim *back;
         while (o < count && j->anims_back[o].last < first)
             o++;
@@ -613,9 +639,9 @@ static void warn_anims(const job *j, md2_model *m, const md2_build_anim *anims,
                 warn(j, m, MD2_WARN_ANIM_NAMES, MD2_SECTION_FRAMES, "anims", 0, k,
                      "animations %lu ('%.*s') and %lu ('%.*s') come back from the frame names as one, '%s' (frames %lu-%lu): md2_anims_from_names() merges them",
                      (unsigned long)(other < k ? other : k),
-                     (int)kept_name_bytes(&anims[other < k ? other : k]),
+                     (int)kept_bytes(&anims[other < k ? other : k]),
                      anims[other < k ? other : k].name, (unsigned long)(other < k ? k : other),
-                     (int)kept_name_bytes(&anims[other < k ? k : other]),
+                     (int)kept_bytes(&anims[other < k ? k : other]),
                      anims[other < k ? k : other].name, back->name, (unsigned long)back->first,
                      (unsigned long)back->last);
             reported = o;

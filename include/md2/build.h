@@ -60,7 +60,9 @@ MD2_API const char *md2_profile_string(md2_profile p);
 #define MD2_BUILD_MAX_COORD 1e29
 
 /** An animation of the input, for frame names: count consecutive frames
- *  named name1 .. nameN (or name01 .. with MD2_BUILD_ZERO_PAD). */
+ *  named name1 .. nameN (or name01 .. with MD2_BUILD_ZERO_PAD); a name that
+ *  ends in a digit gets a '_' before the number (attack2_1 .. attack2_10),
+ *  so that md2_anims_from_names() gives it back whole. */
 typedef struct md2_build_anim {
     const char *name;       /**< NUL-terminated; cut to fit 16 bytes with its number (a warning) */
     size_t count;           /**< frames, at least 1 */

@@ -20,6 +20,8 @@
  *       1e-3), size=X,Y,Z (frame 0's box, within 1e-3), triN=A,B,C
  *       (triangle N's vertex indices, in its order), normals=one (one
  *       normal index everywhere), normals=varied (more than 1 in frame 0),
+ *       normalN=X,Y,Z (frame 0's vertex N has the normal of the 162
+ *       nearest to X,Y,Z, MD2's axes: md2_normal_nearest()),
  *       box=shared (every frame has the same scale and translate).
  *   import_check anims X.md2 NAME:FIRST:LAST:FPS...
  *       md2_bundle_load_file() finds exactly these animations (the .anm
@@ -306,6 +308,16 @@ static int cmp_model(int argc, char **argv)
                     distinct++;
             if ((strcmp(v, "one") == 0) != (distinct == 1))
                 fail("%s: frame 0 has %lu distinct normal indices", c, (unsigned long)distinct);
+        } else if (strncmp(key, "normal", 6) == 0 && klen > 6 && key[6] >= '0' && key[6] <= '9') {
+            unsigned long at = strtoul(key + 6, NULL, 10);
+            double d[3] = {0, 0, 0};
+            int want;
+            sscanf(v, "%lf,%lf,%lf", &d[0], &d[1], &d[2]);
+            want = md2_normal_nearest((float)d[0], (float)d[1], (float)d[2]);
+            if (at >= m->num_vertices)
+                fail("%s: there are %lu vertices", c, (unsigned long)m->num_vertices);
+            else if (m->frames[0].vertices[at].normal != want)
+                fail("%s: the normal is %d, not %d", c, m->frames[0].vertices[at].normal, want);
         } else if (strcmp(c, "box=shared") == 0) {
             size_t f;
             for (f = 1; f < m->num_frames; f++)

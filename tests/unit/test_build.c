@@ -1067,7 +1067,8 @@ static void test_frame_names(void **state)
         {{"stand", "run"}, {3, 2}, 0, {"stand1", "stand2", "stand3", "run1", "run2"}, 2, 0, 0},
         {{"run"}, {12}, MD2_BUILD_ZERO_PAD, {"run01", "run02", "run03", "run04", "run05", "run06"}, 1, 0, 0},
         {{"run"}, {12}, 0, {"run1", "run2", "run3", "run4", "run5", "run6"}, 1, 0, 0},
-        {{"pain1", "pain2", "pain3"}, {2, 2, 2}, 0, {"pain11", "pain12", "pain21", "pain22", "pain31", "pain32"}, 3, 0, 0},
+        /* a name that ends in a digit: a '_' before the number */
+        {{"pain1", "pain2", "pain3"}, {2, 2, 2}, 0, {"pain1_1", "pain1_2", "pain2_1", "pain2_2", "pain3_1", "pain3_2"}, 3, 0, 0},
         /* cut to keep the number */
         {{"a_very_long_animation"}, {12}, 0, {"a_very_long_a1", "a_very_long_a2"}, 1, MD2_WARN_NAME_CUT, 1},
         {{"fifteencharsxyz"}, {3}, MD2_BUILD_ZERO_PAD, {"fifteencharsxy1", "fifteencharsxy2"}, 1, MD2_WARN_NAME_CUT, 1},
@@ -1077,12 +1078,18 @@ static void test_frame_names(void **state)
         {{"step", "step"}, {1, 3}, 0, {"step1", "step1", "step2", "step3"}, 1, MD2_WARN_ANIM_NAMES, 1},
         /* numbers that start again: two animations, walk1 and walk2 */
         {{"walk", "walk"}, {2, 2}, 0, {"walk1", "walk2", "walk1", "walk2"}, 2, MD2_WARN_ANIM_NAMES, 2},
-        /* a digit at the end of the name: pain19 then pain110 splits */
-        {{"pain1"}, {11}, 0, {"pain11", "pain12"}, 2, MD2_WARN_ANIM_NAMES, 1},
+        /* a digit at the end of the name: pain1_9 then pain1_10, one animation (without
+           the '_', pain19 then pain110 split it in two) */
+        {{"pain1"}, {11}, 0, {"pain1_1", "pain1_2"}, 1, 0, 0},
+        {{"attack2"}, {10}, MD2_BUILD_ZERO_PAD, {"attack2_01", "attack2_02"}, 1, 0, 0},
+        /* cut to fit a '_' (13 bytes of room beside 2 digits): the cut name ends in a
+           letter, no separator then; or in a digit, and the separator follows it */
+        {{"fourteen_abc12"}, {10}, 0, {"fourteen_abc1", "fourteen_abc2"}, 1, MD2_WARN_NAME_CUT, 1},
+        {{"fourteen_ab123"}, {10}, 0, {"fourteen_ab1_1", "fourteen_ab1_2"}, 1, MD2_WARN_NAME_CUT, 1},
         /* a separator at the end comes back without it */
         {{"idle_"}, {2}, 0, {"idle_1", "idle_2"}, 1, MD2_WARN_ANIM_NAMES, 1},
-        /* a lone name that ends in a digit comes back without it */
-        {{"pain1"}, {4}, 0, {"pain11", "pain12", "pain13", "pain14"}, 1, MD2_WARN_ANIM_NAMES, 1},
+        /* a lone name that ends in a digit comes back with it */
+        {{"pain1"}, {4}, 0, {"pain1_1", "pain1_2", "pain1_3", "pain1_4"}, 1, 0, 0},
     };
     size_t c;
     (void)state;

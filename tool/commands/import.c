@@ -55,6 +55,7 @@ typedef struct import_report {
     md2_diagnostic *warnings;
     size_t num_warnings, cap_warnings;
     int warnings_lost;
+    const char *own_warning; /* the command's own (a texture left out), first of the warnings; or NULL */
     char **notes;
     size_t num_notes;
 } import_report;
@@ -65,7 +66,7 @@ static void synopsis(FILE *f)
           "                  [--anim NAME]... [--anim-name NAME] [--fps F] [--zero-pad]\n"
           "                  [--skin-name NAME] [--skin-size WxH] [--pcx [--palette FILE]]\n"
           "                  [--anm] [--profile quake2|yquake2|ufoai] [--max-scene BYTES]\n"
-          "                  [--json]\n"
+          "                  [--normals smooth] [--json]\n"
           "       md2 import OLD.md2 -o NEW.md2 [--normals smooth] [--glcmds] [--shared-box]\n"
           "                  [--drop-invalid] [--profile P] [--json]\n",
           f);
@@ -97,7 +98,9 @@ static void usage(FILE *f)
           "  --max-scene BYTES  the most memory the source's frames may take (default\n"
           "                   1073741824: 1 GiB), checked before they are made\n"
           "  --json           the summary as JSON on stdout\n"
-          "  MD2 sources: --normals smooth (new normals), --glcmds (new GL commands),\n"
+          "  --normals smooth normals from the geometry, not the source's (glTF, OBJ);\n"
+          "                   an MD2 source: new ones from its decoded positions\n"
+          "  MD2 sources: --glcmds (new GL commands),\n"
           "  --shared-box (one grid for all frames), --drop-invalid (drop triangles with\n"
           "  two corners on one vertex); without them the frames stay byte for byte.\n"
           "  -h, --help       this text; -- ends the options\n"
@@ -473,6 +476,11 @@ static void print_json(const import_report *r, const md2_model *m)
     }
     fputs(n ? "\n  ],\n  \"warnings\": [" : "],\n  \"warnings\": [", f);
     n = 0;
+    if (r->own_warning) {
+        fputs("\n    ", f);
+        tool_json_string(f, r->own_warning);
+        n++;
+    }
     for (i = 0; i < r->num_warnings; i++) {
         if (r->warnings[i].warning == MD2_WARN_PROFILE_LIMIT)
             continue;
@@ -494,6 +502,11 @@ static void print_notes(const import_report *r)
     for (i = 0; i < r->num_notes; i++) {
         fputs("md2 import: note: ", stderr);
         tool_put_clean(stderr, r->notes[i]);
+        fputc('\n', stderr);
+    }
+    if (r->own_warning) {
+        fputs("md2 import: warning: ", stderr);
+        tool_put_clean(stderr, r->own_warning);
         fputc('\n', stderr);
     }
     for (i = 0; i < r->num_warnings; i++) {
@@ -898,6 +911,7 @@ static void make_options(const import_args *a, int kind, imp_make_options *mo)
         tool_parse_pair(a->skin_size, 32768, &w, &h);
     mo->skin_width = w;
     mo->skin_height = h;
+    mo->smooth_normals = a->normals != NULL;
 }
 
 /* The skin's file: mi's skin as PNG, or as PCX with --pcx (*png, *png_size,
@@ -956,6 +970,62 @@ static int build_model(const import_args *a, md2_profile profile, imp_input *mi,
     return 1;
 }
 
+/* The length of frame name's stem: without its trailing digits (the name
+ * is at most MD2_FRAME_NAME_SIZE bytes, maybe unterminated). */
+static size_t name_stem(const char *name)
+{
+    size_t len = 0;
+    while (len < MD2_FRAME_NAME_SIZE && name[len])
+        len++;
+    while (len > 0 && name[len - 1] >= '0' && name[len - 1] <= '9')
+        len--;
+    return len;
+}
+
+/* 0 after saying why when the frame names of m would not give the
+ * source's animations (mi's) back: to md2_anims_from_names() (the
+ * builder's MD2_WARN_ANIM_NAMES: merged, split or renamed), or to three.js's
+ * MD2Loader, which makes one clip of all the frames whose names are the
+ * same without their trailing digits, wherever they lie. Never a model
+ * whose clips read back otherwise than the modder made them: the message
+ * says which to rename. */
+static int anims_come_back(const char *source, const imp_input *mi, const import_report *r,
+                           const md2_model *m)
+{
+    size_t i, k, first = 0, *at;
+    for (i = 0; i < r->num_warnings; i++) {
+        if (r->warnings[i].warning == MD2_WARN_ANIM_NAMES) {
+            imp_error("%s: the frame names would not give the animations back: %s (rename it in "
+                      "the source: each animation a name of its own that does not end in '_', "
+                      "'-', '.' or a space)", source, r->warnings[i].message);
+            return 0;
+        }
+    }
+    at = (size_t *)malloc((mi->in.num_anims + 1) * sizeof *at);
+    if (!at) {
+        tool_error(IMPORT_CMD, "out of memory");
+        return 0;
+    }
+    for (k = 0; k < mi->in.num_anims; first += mi->in.anims[k].count, k++) {
+        const char *name = m->frames[first].name;
+        size_t len = name_stem(name);
+        at[k] = first;
+        for (i = 0; i < k; i++) {
+            if (name_stem(m->frames[at[i]].name) == len && memcmp(name, m->frames[at[i]].name, len) == 0) {
+                imp_error("%s: animations %lu ('%s') and %lu ('%s') would be one clip to three.js's "
+                          "MD2Loader, which groups the frames by their names without the trailing "
+                          "digits ('%.*s'): rename one in the source (say '%s2')",
+                          source, (unsigned long)i, mi->in.anims[i].name, (unsigned long)k,
+                          mi->in.anims[k].name, (int)len, name, mi->in.anims[k].name);
+                free(at);
+                return 0;
+            }
+        }
+    }
+    free(at);
+    return 1;
+}
+
 /* glTF and OBJ sources: the scene, the builder's input made from it, the
  * skin's file, the model, the outputs. */
 static int import_scene(const import_args *a, int kind, md2_profile profile)
@@ -979,7 +1049,11 @@ static int import_scene(const import_args *a, int kind, md2_profile profile)
         return TOOL_FAILED;
     r.notes = s.notes;
     r.num_notes = s.num_notes;
-    if (!imp_make(a->sources[0], &s, &mo, &mi) || !skin_file(a, &mi, &s, &png, &png_size))
+    if (!imp_make(a->sources[0], &s, &mo, &mi))
+        goto done;
+    if (mi.texture_warning[0])
+        r.own_warning = mi.texture_warning;
+    if (!skin_file(a, &mi, &s, &png, &png_size))
         goto done;
     r.notes = s.notes; /* with skin_file()'s note */
     r.num_notes = s.num_notes;
@@ -987,8 +1061,18 @@ static int import_scene(const import_args *a, int kind, md2_profile profile)
         goto done;
     r.skin_w = (int)mi.in.skin_width;
     r.skin_h = (int)mi.in.skin_height;
-    if (!build_model(a, profile, &mi, &r, &m) || !quant_error(m, mi.positions, &r) ||
-        !input_anims(&mi, &r))
+    if (mi.in.num_vertices > MD2_MAX_INDEXABLE) {
+        /* the builder would say the file cannot index them; the engines' limit comes far sooner */
+        imp_error("%s: %lu vertices (positions, welded), more than the engines load: Quake II "
+                  "and yquake2 at most %lu (MAX_VERTS, qfiles.h), UFO:AI 8191; "
+                  "an MD2 file cannot even hold more than %lu, its triangles' vertex indices "
+                  "being 16 bits. Decimate the model (Blender's Decimate modifier)",
+                  a->sources[0], (unsigned long)mi.in.num_vertices,
+                  (unsigned long)md2_limits_quake2().max_vertices, (unsigned long)MD2_MAX_INDEXABLE);
+        goto done;
+    }
+    if (!build_model(a, profile, &mi, &r, &m) || !anims_come_back(a->sources[0], &mi, &r, m) ||
+        !quant_error(m, mi.positions, &r) || !input_anims(&mi, &r))
         goto done;
     ok = finish(a, m, png, png_size, &r);
 done:
@@ -1168,12 +1252,13 @@ static int check_md2_options(const import_args *a)
  * values. 0 after a usage error. */
 static int check_scene_options(const import_args *a, int kind)
 {
-    const char *bad = a->normals ? "--normals" : a->glcmds ? "--glcmds" : NULL;
     double d;
     long w, h, max_scene;
-    if (bad)
-        return !usage_error("%s applies to MD2 sources only (a new model always gets normals and "
-                            "GL commands)", bad);
+    if (a->glcmds)
+        return !usage_error("%s", "--glcmds applies to MD2 sources only (a new model always gets "
+                                  "GL commands)");
+    if (a->normals && strcmp(a->normals, "smooth") != 0)
+        return !usage_error("bad --normals '%s': smooth is the one kind", a->normals);
     if (kind == SRC_GLTF && (a->up || a->anim_name))
         return !usage_error("%s applies to OBJ sources only", a->up ? "--up" : "--anim-name");
     if (kind == SRC_OBJ && a->num_anims)
@@ -1200,6 +1285,41 @@ static int check_scene_options(const import_args *a, int kind)
     return 1;
 }
 
+/* 0 after saying so when -o's folder is missing or not a folder: the
+ * output folder's problem, said before any work (not as the first output
+ * that cannot be written, the skin). */
+static int out_folder(const char *out)
+{
+    size_t n = strlen(out);
+    char *dir;
+    tool_sys_stat st;
+    int ok, rc, e;
+    while (n > 0 && !tool_sys_is_separator(out[n - 1]))
+        n--;
+    if (n == 0)
+        return 1; /* the current folder */
+    dir = (char *)malloc(n + 2);
+    if (!dir) {
+        tool_error(IMPORT_CMD, "out of memory");
+        return 0;
+    }
+    memcpy(dir, out, n);
+    dir[n] = '.'; /* "a/." is a's folder itself, "/." the root */
+    dir[n + 1] = '\0';
+    rc = tool_sys_stat_path(dir, 1, &st);
+    e = errno;
+    ok = rc == 0 && st.kind == TOOL_SYS_DIRECTORY;
+    if (!ok) {
+        dir[n] = '\0';
+        imp_error("-o %s: the output folder %s %s", out, dir,
+                  rc == 0 || e == ENOTDIR ? "is not a folder"
+                  : e == ENOENT ? "does not exist (md2 import makes no folders: make it first)"
+                  : tool_sys_strerror(e));
+    }
+    free(dir);
+    return ok;
+}
+
 int tool_import(int argc, char **argv)
 {
     import_args a;
@@ -1218,7 +1338,11 @@ int tool_import(int argc, char **argv)
     if (parse_args(argc, argv, &a, &status) && check_files(&a, &kind)) {
         if (!parse_profile(a.profile, &profile))
             usage_error("bad --profile '%s': quake2, yquake2 or ufoai", a.profile);
-        else if (kind == SRC_MD2 ? check_md2_options(&a) : check_scene_options(&a, kind))
+        else if (!(kind == SRC_MD2 ? check_md2_options(&a) : check_scene_options(&a, kind)))
+            ; /* the usage error said */
+        else if (!out_folder(a.out))
+            status = TOOL_FAILED;
+        else
             status = kind == SRC_MD2 ? import_md2(&a, profile) : import_scene(&a, kind, profile);
     }
     free(a.sources);

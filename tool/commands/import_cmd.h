@@ -23,6 +23,7 @@ typedef struct imp_make_options {
     double scale;             /* --scale S (1 by default) */
     double height;            /* --height H, or 0: then scale */
     long skin_width, skin_height; /* --skin-size (a model without texture), or 0: the default */
+    int smooth_normals;       /* --normals smooth: the source's normals not used, the builder's from the geometry */
 } imp_make_options;
 
 /* A scene made into the builder's input by imp_make(): in is what
@@ -41,6 +42,7 @@ typedef struct imp_input {
     double *anim_fps;       /* in.num_anims rates: the scene's (10 for "frame") */
     tool_image skin;        /* in.skin_width x in.skin_height: the materials' images side by side, or empty */
     size_t skin_images;     /* how many images it holds (0: no texture, no skin to write) */
+    char texture_warning[768]; /* a texture left out (unreadable, or no texcoords to map it), or "" */
 } imp_input;
 
 /* "md2 import: " + the formatted message + newline on stderr, the message

@@ -10,10 +10,13 @@
  *   the first frame's height); a scale of 1 changes nothing.
  * - Winding: the scene's counter-clockwise corners (0, 1, 2) become MD2's
  *   clockwise (0, 2, 1).
- * - Welding: scene vertices whose positions (and normals, when there are
- *   some) have the same bits in every frame become one MD2 vertex, and
- *   corners with the same texcoord bits (after packing) one texcoord:
- *   hash tables, in the order vertices are first met.
+ * - Welding: scene vertices whose positions have the same bits in every
+ *   frame become one MD2 vertex, whatever their normals and texcoords (an
+ *   MD2 vertex is one position and one normal a frame, its texcoords are
+ *   the triangles'), its normal the mean of the distinct source normals
+ *   met there (or none with --normals smooth: the builder's, from the
+ *   geometry); corners with the same texcoord bits (after packing) one
+ *   texcoord: hash tables, in the order vertices are first met.
  * - Skin: the images of the materials the triangles use; several are
  *   packed side by side, left to right in the order of the scene's images,
  *   their tops aligned, and their texcoords remapped (which then must lie
@@ -69,36 +72,41 @@ static uint32_t *new_table(size_t n, size_t *mask)
     return (uint32_t *)calloc(size, sizeof(uint32_t));
 }
 
-static int same_vertex(const imp_scene *s, size_t a, size_t b)
+/* Whether scene vertices a and b have the same position bits in every
+ * frame, and (normals 1) the same normal bits too. */
+static int same_vertex(const imp_scene *s, size_t a, size_t b, int normals)
 {
     size_t f, nv = s->num_vertices;
     for (f = 0; f < s->num_frames; f++) {
         if (memcmp(s->positions + 3 * (f * nv + a), s->positions + 3 * (f * nv + b),
                    3 * sizeof(float)) != 0)
             return 0;
-        if (s->normals && memcmp(s->normals + 3 * (f * nv + a), s->normals + 3 * (f * nv + b),
-                                 3 * sizeof(float)) != 0)
+        if (normals && memcmp(s->normals + 3 * (f * nv + a), s->normals + 3 * (f * nv + b),
+                              3 * sizeof(float)) != 0)
             return 0;
     }
     return 1;
 }
 
-static uint32_t vertex_hash(const imp_scene *s, size_t i)
+static uint32_t vertex_hash(const imp_scene *s, size_t i, int normals)
 {
     size_t f, nv = s->num_vertices;
     uint32_t h = 2166136261u;
     for (f = 0; f < s->num_frames; f++) {
         h = fnv(h, s->positions + 3 * (f * nv + i), 3 * sizeof(float));
-        if (s->normals)
+        if (normals)
             h = fnv(h, s->normals + 3 * (f * nv + i), 3 * sizeof(float));
     }
     return h;
 }
 
-/* map[i]: the welded vertex of scene vertex i, for the vertices the
- * triangles use (others: UINT32_MAX); rep[w]: a scene vertex of welded w.
- * Returns the welded count, or (size_t)-1 when out of memory. */
-static size_t weld_vertices(const imp_scene *s, uint32_t *map, uint32_t *rep)
+/* Welds the scene vertices that the triangles use (in corner order) by
+ * their position bits in every frame, and their normal bits too when
+ * normals is 1. map[v]: the welded vertex of scene vertex v
+ * (UINT32_MAX for those not met); rep[w]: the scene vertex standing for
+ * welded w, the first met. Returns the welded count, or (size_t)-1 when
+ * out of memory. */
+static size_t weld_pass(const imp_scene *s, int normals, uint32_t *map, uint32_t *rep)
 {
     size_t mask, i, n = 0;
     uint32_t *table = new_table(s->num_vertices, &mask);
@@ -111,8 +119,8 @@ static size_t weld_vertices(const imp_scene *s, uint32_t *map, uint32_t *rep)
         size_t slot;
         if (map[v] != UINT32_MAX)
             continue;
-        slot = vertex_hash(s, v) & mask;
-        while (table[slot] && !same_vertex(s, rep[table[slot] - 1], v))
+        slot = vertex_hash(s, v, normals) & mask;
+        while (table[slot] && !same_vertex(s, rep[table[slot] - 1], v, normals))
             slot = (slot + 1) & mask;
         if (!table[slot]) {
             rep[n] = v;
@@ -122,6 +130,66 @@ static size_t weld_vertices(const imp_scene *s, uint32_t *map, uint32_t *rep)
     }
     free(table);
     return n;
+}
+
+/* The welded vertices: map[v] the one of scene vertex v, by position
+ * alone (an MD2 vertex is one position in every frame; its texcoords are
+ * the corners', apart); rep[w] a scene vertex of welded w. With source
+ * normals (not smooth), normals (nw * frames * 3, the scene's axes) gets
+ * each welded vertex's normal in each frame: the mean of the distinct
+ * normals met there (a scene vertex of the same position and normal bits
+ * in every frame counts once, however many corners use it), of unit
+ * length; where they cancel out (a sheet's two sides), the first one.
+ * Returns the welded count, or (size_t)-1 when out of memory. */
+static size_t weld_vertices(const imp_scene *s, int smooth, uint32_t *map, uint32_t *rep,
+                            float **normals)
+{
+    size_t nw, nd, i, f, nv = s->num_vertices;
+    uint32_t *dmap, *drep, *count;
+    float *sum;
+    *normals = NULL;
+    nw = weld_pass(s, 0, map, rep);
+    if (nw == (size_t)-1 || !s->normals || smooth)
+        return nw;
+    /* the distinct (position, normal) vertices, then their mean per welded one */
+    dmap = (uint32_t *)malloc(nv * sizeof *dmap);
+    drep = (uint32_t *)malloc(nv * sizeof *drep);
+    count = (uint32_t *)calloc(nw + 1, sizeof *count);
+    sum = (float *)calloc(s->num_frames * nw * 3 + 1, sizeof *sum);
+    nd = dmap && drep && count && sum ? weld_pass(s, 1, dmap, drep) : (size_t)-1;
+    if (nd == (size_t)-1) {
+        free(dmap);
+        free(drep);
+        free(count);
+        free(sum);
+        return (size_t)-1;
+    }
+    for (i = 0; i < nd; i++)
+        count[map[drep[i]]]++;
+    for (f = 0; f < s->num_frames; f++) {
+        float *out = sum + 3 * f * nw;
+        for (i = 0; i < nd; i++) {
+            const float *n = s->normals + 3 * (f * nv + drep[i]);
+            float *o = out + 3 * (size_t)map[drep[i]];
+            o[0] += n[0], o[1] += n[1], o[2] += n[2];
+        }
+        for (i = 0; i < nw; i++) {
+            float *o = out + 3 * i;
+            double len = sqrt((double)o[0] * o[0] + (double)o[1] * o[1] + (double)o[2] * o[2]);
+            if (count[i] == 1)
+                continue; /* the one normal there, as it is */
+            if (len > 1e-6) {
+                o[0] = (float)(o[0] / len), o[1] = (float)(o[1] / len), o[2] = (float)(o[2] / len);
+            } else {
+                memcpy(o, s->normals + 3 * (f * nv + rep[i]), 3 * sizeof(float));
+            }
+        }
+    }
+    free(dmap);
+    free(drep);
+    free(count);
+    *normals = sum;
+    return nw;
 }
 
 /* corner_uv (2 floats a corner) welded into uv (*count), each corner's
@@ -165,15 +233,45 @@ static void to_md2(const float *in, float *out, int up_z, double scale)
     memcpy(out, p, sizeof p);
 }
 
-/* The images the triangles use (used[i] = 1), decoded into imgs. */
+/* Whether an image reader's message (image.c's) is one to stop at rather
+ * than go on without the texture: memory ran out (image.c's, the
+ * library's, the system's words), or stb_image knew the image by its
+ * header but could not decode its pixels, which its own messages do not
+ * tell from memory running out (it tries each format in turn, and says
+ * the last one's reason). A file that cannot be opened, or that is no
+ * image stb_image or PCX knows, is a texture to go on without. */
+static int ran_out(const char *err)
+{
+    return strstr(err, "out of memory") || strstr(err, "outofmem") ||
+           strstr(err, "annot allocate memory") || strstr(err, "stb_image cannot read it (");
+}
+
+/* The images the triangles use (used[i] = 1), decoded into imgs. One
+ * that cannot be read is left out (used[i] = 0; its materials untextured)
+ * and said in warn (warn_size bytes: the first such); so are all of them
+ * when the scene has no texture coordinates to map them with. */
 static int load_images(const char *source, const imp_scene *s, unsigned char *used,
-                       tool_image *imgs, size_t *count)
+                       tool_image *imgs, size_t *count, char *warn, size_t warn_size)
 {
     size_t i;
     char err[600];
     *count = 0;
     if (!s->tri_material)
         return 1;
+    if (s->num_texcoords == 0) {
+        for (i = 0; i < s->num_triangles; i++) {
+            uint32_t m = s->tri_material[i];
+            if (m != IMP_NO_MATERIAL && m < s->num_materials && s->material_image[m] >= 0 &&
+                (size_t)s->material_image[m] < s->num_images) {
+                snprintf(warn, warn_size, "%s: material '%s' has the texture %s, but the model "
+                         "has no texture coordinates to map it with: the model is made without "
+                         "its texture (unwrap its UVs in Blender and export them)",
+                         source, s->material_names[m], s->images[s->material_image[m]].label);
+                return 1;
+            }
+        }
+        return 1;
+    }
     for (i = 0; i < s->num_triangles; i++) {
         uint32_t m = s->tri_material[i];
         if (m != IMP_NO_MATERIAL && m < s->num_materials && s->material_image[m] >= 0 &&
@@ -189,9 +287,16 @@ static int load_images(const char *source, const imp_scene *s, unsigned char *us
             ok = tool_image_decode(im->label, im->bytes, im->size, &imgs[i], err, sizeof err);
         else
             ok = tool_image_read(im->path, &imgs[i], err, sizeof err);
-        if (!ok) {
+        if (!ok && ran_out(err)) { /* no reason to go on without the texture */
             imp_error("%s: the texture %s cannot be read: %s", source, im->label, err);
             return 0;
+        }
+        if (!ok) {
+            if (!warn[0])
+                snprintf(warn, warn_size, "%s: the texture %s cannot be read: %s: the model is "
+                         "made without it (its materials untextured)", source, im->label, err);
+            used[i] = 0;
+            continue;
         }
         (*count)++;
     }
@@ -258,7 +363,8 @@ static int pack_skin(const imp_scene *s, const unsigned char *used, tool_image *
  * the scene's, remapped into its image's place when images are packed
  * (checked to lie in 0..1 there). */
 static int corner_uvs(const char *source, const imp_scene *s, const tool_image *imgs,
-                      const uint32_t *x, int packed, const md2_build_input *in, float *cuv)
+                      const unsigned char *used, const uint32_t *x, int packed,
+                      const md2_build_input *in, float *cuv)
 {
     size_t i;
     for (i = 0; i < 3 * s->num_triangles; i++) {
@@ -271,7 +377,8 @@ static int corner_uvs(const char *source, const imp_scene *s, const tool_image *
         }
         if (packed && s->tri_material && s->tri_material[tri] < s->num_materials &&
             s->material_image[s->tri_material[tri]] >= 0 &&
-            (size_t)s->material_image[s->tri_material[tri]] < s->num_images) {
+            (size_t)s->material_image[s->tri_material[tri]] < s->num_images &&
+            used[s->material_image[s->tri_material[tri]]]) {
             uint32_t m = s->tri_material[tri];
             size_t im = (size_t)s->material_image[m];
             if (!(u >= 0.0f && u <= 1.0f && v >= 0.0f && v <= 1.0f)) {
@@ -387,7 +494,8 @@ static int make_skin(const char *source, const imp_scene *s, const imp_make_opti
         tool_error(IMPORT_CMD, "out of memory");
         goto done;
     }
-    if (!load_images(source, s, used, imgs, &count))
+    if (!load_images(source, s, used, imgs, &count, out->texture_warning,
+                     sizeof out->texture_warning))
         goto done;
     out->skin_images = count;
     if (count > 0) {
@@ -399,7 +507,7 @@ static int make_skin(const char *source, const imp_scene *s, const imp_make_opti
         out->in.skin_width = opt->skin_width > 0 ? (uint32_t)opt->skin_width : IMP_DEFAULT_SKIN_SIZE;
         out->in.skin_height = opt->skin_height > 0 ? (uint32_t)opt->skin_height : IMP_DEFAULT_SKIN_SIZE;
     }
-    ok = corner_uvs(source, s, imgs, x, count > 1, &out->in, cuv);
+    ok = corner_uvs(source, s, imgs, used, x, count > 1, &out->in, cuv);
 done:
     if (imgs)
         for (i = 0; i < s->num_images; i++)
@@ -420,10 +528,11 @@ static int weld(const imp_scene *s, const imp_make_options *opt, double scale, c
     uint32_t *map = (uint32_t *)malloc(nv * sizeof *map);
     uint32_t *rep = (uint32_t *)malloc(nv * sizeof *rep);
     uint32_t *tex = (uint32_t *)malloc(nc * sizeof *tex);
+    float *mean = NULL; /* each welded vertex's normal in each frame, the scene's axes */
     int ok = 0;
     if (!map || !rep || !tex)
         goto done;
-    nw = weld_vertices(s, map, rep);
+    nw = weld_vertices(s, opt->smooth_normals, map, rep, &mean);
     if (nw == (size_t)-1)
         goto done;
     out->uv = (float *)malloc(nc * 2 * sizeof *out->uv);
@@ -431,9 +540,9 @@ static int weld(const imp_scene *s, const imp_make_options *opt, double scale, c
         goto done;
     out->triangles = (uint32_t *)malloc(nc * 2 * sizeof *out->triangles);
     out->positions = (float *)malloc(s->num_frames * nw * 3 * sizeof(float));
-    if (s->normals)
+    if (mean)
         out->normals = (float *)malloc(s->num_frames * nw * 3 * sizeof(float));
-    if (!out->triangles || !out->positions || (s->normals && !out->normals))
+    if (!out->triangles || !out->positions || (mean && !out->normals))
         goto done;
     for (i = 0; i < s->num_triangles; i++) {
         static const int order[3] = {0, 2, 1};
@@ -449,7 +558,7 @@ static int weld(const imp_scene *s, const imp_make_options *opt, double scale, c
             size_t from = 3 * (f * nv + rep[i]), to = 3 * (f * nw + i);
             to_md2(s->positions + from, out->positions + to, opt->up_z, scale);
             if (out->normals)
-                to_md2(s->normals + from, out->normals + to, opt->up_z, 1.0);
+                to_md2(mean + to, out->normals + to, opt->up_z, 1.0);
         }
     }
     out->in.num_frames = s->num_frames;
@@ -466,6 +575,7 @@ done:
     free(map);
     free(rep);
     free(tex);
+    free(mean);
     return ok;
 }
 

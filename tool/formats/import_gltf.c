@@ -1672,11 +1672,15 @@ static int is_skinned(const gl *g, int node, const gl_prim *p)
 }
 
 /* Positions (and normals) of frame f from pose p: those of the nvis mesh
- * nodes vis shows (shown_items()), which have the reference's topology. */
-static int write_frame(gl *g, const gl_pose *p, size_t f, double *joints, const int *vis, size_t nvis)
+ * nodes vis shows (shown_items()), which have the reference's topology.
+ * Only the morph targets of a weight other than 0 are blended (live: room
+ * for a node's targets), in their order: a keyframe of a long morph
+ * animation weighs one or two of its targets, not all of them. */
+static int write_frame(gl *g, const gl_pose *p, size_t f, double *joints, size_t *live, const int *vis,
+                       size_t nvis)
 {
     imp_scene *s = g->out;
-    size_t it, pi, v, base = 0, k, set, c;
+    size_t it, it2, pi, v, base = 0, k, set, c, nlive;
     for (it = 0; it < nvis; it++) {
         int node = g->items[vis[it]];
         const gl_mesh *m = &g->meshes[g->nodes[node].mesh];
@@ -1684,6 +1688,9 @@ static int write_frame(gl *g, const gl_pose *p, size_t f, double *joints, const 
         double nm[9];
         const gl_skin *sk = g->nodes[node].skin >= 0 ? &g->skins[g->nodes[node].skin] : NULL;
         normal_matrix(world, nm);
+        for (k = 0, nlive = 0; k < m->ntargets; k++)
+            if (w[k] != 0)
+                live[nlive++] = k;
         if (sk) {
             for (k = 0; k < sk->njoints; k++)
                 mat_mul(p->world + 16 * sk->joints[k], sk->ibm + 16 * k, joints + 16 * k);
@@ -1703,7 +1710,8 @@ static int write_frame(gl *g, const gl_pose *p, size_t f, double *joints, const 
                     if (pr->nrm.f)
                         nrm[c] = pr->nrm.f[3 * v + c];
                 }
-                for (k = 0; k < m->ntargets; k++) {
+                for (it2 = 0; it2 < nlive; it2++) {
+                    k = live[it2];
                     for (c = 0; c < 3; c++) {
                         if (pr->tpos[k].f)
                             pos[c] += w[k] * pr->tpos[k].f[3 * v + c];
@@ -2155,6 +2163,121 @@ static int load_items(gl *g, size_t *max_joints)
     return 1;
 }
 
+/* Whether value v (width values) is rest (of a rotation: either sign of
+ * the quaternion), within a millionth of its size. */
+static int at_rest(const float *v, const double *rest, size_t width, int rotation)
+{
+    size_t k;
+    int same = 1, flipped = rotation;
+    for (k = 0; k < width; k++) {
+        double tol = 1e-6 * (1 + fabs(rest[k]));
+        if (fabs((double)v[k] - rest[k]) > tol)
+            same = 0;
+        if (fabs((double)v[k] + rest[k]) > tol)
+            flipped = 0;
+    }
+    return same || flipped;
+}
+
+/* Whether animation an moves nothing: each of its channels holds its
+ * node's rest value (translation, rotation, scale, morph weights) at every
+ * key, and a cubic spline's tangents are 0. 0 too when that cannot be
+ * told (a node with a matrix; out of memory: then g's error is set), and
+ * for md2 export's clips (their extras): a one-keyframe clip on the base
+ * pose is still a clip there. */
+static int still_anim(gl *g, const gl_anim *an, int *failed)
+{
+    size_t c, k, i;
+    if (an->first >= 0)
+        return 0;
+    for (c = 0; c < an->nchannels; c++) {
+        const gl_channel *ch = &an->channels[c];
+        const gl_node *node;
+        double rest4[4], *rest = rest4;
+        size_t w = ch->width, stride = ch->interp == INTERP_CUBIC ? 3 * w : w;
+        int still = 1;
+        if (ch->node < 0)
+            continue;
+        node = &g->nodes[ch->node];
+        if (node->has_matrix)
+            return 0;
+        if (ch->path == PATH_W) {
+            if (!(rest = (double *)gl_alloc(g, w, sizeof(double)))) {
+                *failed = 1;
+                return 0;
+            }
+            if (!node_weights(g, ch->node, rest)) {
+                free(rest);
+                *failed = 1;
+                return 0;
+            }
+        } else {
+            memcpy(rest4, ch->path == PATH_T ? node->t : ch->path == PATH_R ? node->r : node->s,
+                   (ch->path == PATH_R ? 4 : 3) * sizeof(double));
+        }
+        for (k = 0; k < ch->in.count && still; k++) {
+            const float *v = ch->out.f + k * stride;
+            if (ch->interp == INTERP_CUBIC) {
+                for (i = 0; i < w; i++)
+                    if (v[i] != 0 || v[2 * w + i] != 0)
+                        still = 0;
+                v += w;
+            }
+            if (!at_rest(v, rest, w, ch->path == PATH_R))
+                still = 0;
+        }
+        if (rest != rest4)
+            free(rest);
+        if (!still)
+            return 0;
+    }
+    return 1;
+}
+
+/* Without --anim, the animations that move nothing are left out when
+ * others move something: Blender 3.4 writes an animation for an object
+ * keyed where it stands (or lacking a track of the animation's name),
+ * which is no clip of the modder's. A note names each. */
+static int drop_still(gl *g)
+{
+    size_t a, kept = 0, nstill = 0;
+    int failed = 0;
+    unsigned char *still;
+    if (g->nanims < 2 || (g->opt && g->opt->num_anims))
+        return 1;
+    if (!(still = (unsigned char *)gl_alloc(g, g->nanims, 1)))
+        return 0;
+    for (a = 0; a < g->nanims && !failed; a++)
+        nstill += still[a] = (unsigned char)still_anim(g, &g->anims[a], &failed);
+    if (failed || nstill == 0 || nstill == g->nanims) {
+        free(still);
+        return !failed;
+    }
+    for (a = 0; a < g->nanims; a++) {
+        gl_anim *an = &g->anims[a];
+        size_t c;
+        if (!still[a]) {
+            g->anims[kept++] = *an;
+            continue;
+        }
+        if (!imp_scene_note(g->out, "animations[%d] \"%s\" moves nothing (each channel at its node's rest): "
+                                    "not a clip, as others move (--anim %s keeps it)",
+                            an->index, an->name, an->name)) {
+            free(still);
+            return oom(g), 0;
+        }
+        for (c = 0; c < an->nchannels; c++) {
+            data_free(&an->channels[c].in);
+            data_free(&an->channels[c].out);
+        }
+        free(an->channels);
+        free(an->name);
+    }
+    g->nanims = kept;
+    free(still);
+    return 1;
+}
+
 /* The animations to sample, in the order their frames are laid out;
  * *frames the keyframes of them all (1, the rest pose, without any). */
 static int load_anims(gl *g, size_t *frames)
@@ -2163,11 +2286,13 @@ static int load_anims(gl *g, size_t *frames)
     *frames = 0;
     if (!pick_anims(g))
         return 0;
-    for (a = 0; a < g->nanims; a++) {
+    for (a = 0; a < g->nanims; a++)
         if (!load_anim(g, &g->anims[a]))
             return 0;
+    if (!drop_still(g))
+        return 0;
+    for (a = 0; a < g->nanims; a++)
         *frames += g->anims[a].nframes;
-    }
     if (!g->nanims)
         *frames = 1;
     order_anims(g);
@@ -2179,6 +2304,7 @@ static int load_anims(gl *g, size_t *frames)
 typedef struct gl_frames {
     gl_pose p;
     double *joints; /* 16 for each joint of the largest skin */
+    size_t *live;   /* write_frame()'s targets of a weight other than 0: room for all */
     int *vis;       /* the items a keyframe shows (shown_items()) */
     int *ref;       /* the items that make the model (reference_items()), nref of them */
     size_t nref;
@@ -2194,6 +2320,7 @@ static void frames_free(gl_frames *fr)
     free(fr->p.w);
     free(fr->p.world);
     free(fr->joints);
+    free(fr->live);
     free(fr->vis);
     free(fr->ref);
     free(fr->refdet);
@@ -2219,6 +2346,7 @@ static int frames_alloc(gl *g, gl_frames *fr, size_t max_joints)
            (fr->p.w = (double *)gl_alloc(g, nweights, sizeof(double))) &&
            (fr->p.world = (double *)gl_alloc(g, g->nnodes, 16 * sizeof(double))) &&
            (fr->joints = (double *)gl_alloc(g, max_joints, 16 * sizeof(double))) &&
+           (fr->live = (size_t *)gl_alloc(g, nweights, sizeof(size_t))) &&
            (fr->vis = (int *)gl_alloc(g, g->nitems, sizeof(int))) &&
            (fr->ref = (int *)gl_alloc(g, g->nitems, sizeof(int))) &&
            (fr->refdet = (double *)gl_alloc(g, g->nitems, sizeof(double)));
@@ -2346,7 +2474,7 @@ static int scene_keyframes(gl *g, gl_frames *fr)
     imp_scene *s = g->out;
     size_t a, f;
     if (!g->nanims)
-        return write_frame(g, &fr->p, 0, fr->joints, fr->ref, fr->nref);
+        return write_frame(g, &fr->p, 0, fr->joints, fr->live, fr->ref, fr->nref);
     if (!(s->anims = (imp_anim *)gl_alloc(g, g->nanims, sizeof(imp_anim))))
         return 0;
     for (a = 0, f = 0; a < g->nanims; a++) {
@@ -2361,7 +2489,7 @@ static int scene_keyframes(gl *g, gl_frames *fr)
         s->num_anims++;
         for (k = 0; k < an->nframes; k++, f++) {
             if (!pose_at(g, &fr->p, an, an->t0 + (double)k / an->fps) ||
-                !write_frame(g, &fr->p, f, fr->joints, fr->vis, shown_items(g, &fr->p, fr->vis)))
+                !write_frame(g, &fr->p, f, fr->joints, fr->live, fr->vis, shown_items(g, &fr->p, fr->vis)))
                 return 0;
         }
     }

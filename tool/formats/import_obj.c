@@ -3,10 +3,13 @@
  * import", "OBJ", is what it promises.
  *
  * One file is one frame; several files (in the order given) are the frames
- * of one animation, and must all have the same faces: the same corners
- * (vertex, texture coordinate and normal indices) and materials, face by
- * face. Texture coordinates, materials and mtllib files come from the first
- * file; the later ones give their positions (and normals). Statements read:
+ * of one animation, one mesh's: the faces, texture coordinates, materials
+ * and mtllib files come from the first file; every file gives its
+ * positions by its v lines (as many as the first's, in the same order)
+ * and, when the first file has normals, each vertex's normal from its own
+ * faces (the mean of the distinct ones there), however it splits its
+ * faces and numbers its normals (Blender triangulates and numbers each
+ * frame on its own). Statements read:
  * v, vt, vn, f (polygons fanned into triangles from their first corner;
  * v, v/vt, v//vn and v/vt/vn corners; negative indices counted back from
  * the last one defined), usemtl, mtllib (the rest of the line is one file
@@ -568,6 +571,12 @@ static int parse_mtl(obj_ctx *c, const char *path, const char *cited)
                 goto fail;
             }
             cur->map = dup_range(c, rest, len, path);
+            if (cur->map) { /* a Windows path (.\\skin.jpg): its backslashes are folders' */
+                char *b;
+                for (b = cur->map; *b; b++)
+                    if (*b == '\\')
+                        *b = '/';
+            }
             if (!cur->map)
                 goto fail;
             cur->path = join_path(c, path, cur->map);
@@ -614,65 +623,95 @@ static void *scene_array(obj_ctx *c, size_t n, size_t elem, const char *what)
     return p;
 }
 
-/* The first face of g that is not f0's (a later file of a sequence), said. */
-static int same_faces(obj_ctx *c, const obj_file *f0, const obj_file *g)
+/* A later file of a sequence: as many v lines as the first (its positions
+ * are those vertices' in their order); its faces, however triangulated or
+ * numbered, only give its normals. */
+static int same_vertices(obj_ctx *c, const obj_file *f0, const obj_file *g)
 {
-    size_t i, k;
-    static const char *const what[3] = {"vertex", "texture coordinate", "normal"};
-    for (i = 0; i < f0->ntri && i < g->ntri; i++) {
-        const char *ma = f0->tris[i].mat == NONE ? NULL : f0->mats[f0->tris[i].mat];
-        const char *mb = g->tris[i].mat == NONE ? NULL : g->mats[g->tris[i].mat];
-        for (k = 0; k < 3; k++) {
-            const obj_corner *a = &f0->corners[3 * i + k], *b = &g->corners[3 * i + k];
-            uint32_t va[3], vb[3];
-            int w;
-            va[0] = a->v, va[1] = a->t, va[2] = a->n;
-            vb[0] = b->v, vb[1] = b->t, vb[2] = b->n;
-            for (w = 0; w < 3; w++) {
-                if (va[w] == vb[w])
-                    continue;
-                if (va[w] == NONE || vb[w] == NONE)
-                    return fail(c, "%s:%lu: this face differs from %s:%lu: its corners %s %s "
-                                   "index, there %s (the files of a sequence must have the same "
-                                   "faces)",
-                                g->name, (unsigned long)g->tris[i].line, f0->name,
-                                (unsigned long)f0->tris[i].line,
-                                vb[w] == NONE ? "have no" : "have a", what[w],
-                                va[w] == NONE ? "none" : "one");
-                return fail(c, "%s:%lu: this face differs from %s:%lu: a corner has %s %lu, "
-                               "there %lu (the files of a sequence must have the same faces)",
-                            g->name, (unsigned long)g->tris[i].line, f0->name,
-                            (unsigned long)f0->tris[i].line, what[w], (unsigned long)vb[w] + 1,
-                            (unsigned long)va[w] + 1);
-            }
-        }
-        if ((ma == NULL) != (mb == NULL) || (ma && strcmp(ma, mb) != 0))
-            return fail(c, "%s:%lu: this face has material %s%s%s, the one at %s:%lu %s%s%s (the "
-                           "files of a sequence must have the same faces)",
-                        g->name, (unsigned long)g->tris[i].line, mb ? "'" : "", mb ? mb : "none",
-                        mb ? "'" : "", f0->name, (unsigned long)f0->tris[i].line,
-                        ma ? "'" : "", ma ? ma : "none", ma ? "'" : "");
-    }
-    if (g->ntri > f0->ntri)
-        return fail(c, "%s:%lu: a face past the last of %s, which has %lu triangles (the files "
-                       "of a sequence must have the same faces)",
-                    g->name, (unsigned long)g->tris[i].line, f0->name, (unsigned long)f0->ntri);
-    if (g->ntri < f0->ntri)
-        return fail(c, "%s: ends after %lu triangles, where %s goes on (line %lu) (the files of "
-                       "a sequence must have the same faces)",
-                    g->name, (unsigned long)g->ntri, f0->name, (unsigned long)f0->tris[i].line);
-    return 1;
+    if (g->nv == f0->nv)
+        return 1;
+    return fail(c, "%s: %lu vertices (v lines), where %s has %lu (the files of a sequence are "
+                   "one mesh's frames: the same vertices in the same order)",
+                g->name, (unsigned long)g->nv, f0->name, (unsigned long)f0->nv);
 }
 
-/* Frame fr of the scene from file g (f0's faces): positions and normals. */
-static void put_frame(imp_scene *s, const obj_file *g, size_t fr)
+static int cmp_pair(const void *a, const void *b)
+{
+    const uint32_t *x = (const uint32_t *)a, *y = (const uint32_t *)b;
+    if (x[0] != y[0])
+        return x[0] < y[0] ? -1 : 1;
+    return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+/* The normal of each of g's vertices (vnorm: g->nv * 3 floats), for a
+ * sequence, whose files may number their normals and split their faces
+ * each in its own way: the mean of the distinct normals (by index) of
+ * g's corners on that vertex, of unit length (one: as it is). A vertex
+ * no face of g uses, or whose normals cancel out, keeps what vnorm held
+ * (the frame before's; 0 for the first file). Every corner of g must
+ * have a normal. */
+static int vertex_normals(obj_ctx *c, const obj_file *g, float *vnorm)
+{
+    size_t nc = 3 * g->ntri, i, run;
+    uint32_t *pair = (uint32_t *)malloc(2 * (nc ? nc : 1) * sizeof *pair);
+    float *sum = (float *)calloc(3 * g->nv + 1, sizeof *sum);
+    uint32_t *count = (uint32_t *)calloc(g->nv + 1, sizeof *count);
+    int ok = 0;
+    if (!pair || !sum || !count) {
+        fail(c, "%s: out of memory", g->name);
+        goto done;
+    }
+    for (i = 0; i < nc; i++) {
+        if (g->corners[i].n == NONE) {
+            fail(c, "%s:%lu: a face without normals, in a sequence whose first file has them on "
+                    "every face", g->name, (unsigned long)g->tris[i / 3].line);
+            goto done;
+        }
+        pair[2 * i] = g->corners[i].v;
+        pair[2 * i + 1] = g->corners[i].n;
+    }
+    qsort(pair, nc, 2 * sizeof *pair, cmp_pair);
+    for (i = 0; i < nc; i = run) {
+        const float *n = g->vn + 3 * (size_t)pair[2 * i + 1];
+        float *o = sum + 3 * (size_t)pair[2 * i];
+        o[0] += n[0], o[1] += n[1], o[2] += n[2];
+        count[pair[2 * i]]++;
+        for (run = i + 1; run < nc && pair[2 * run] == pair[2 * i] && pair[2 * run + 1] == pair[2 * i + 1];)
+            run++;
+    }
+    for (i = 0; i < g->nv; i++) {
+        const float *o = sum + 3 * i;
+        double len = sqrt((double)o[0] * o[0] + (double)o[1] * o[1] + (double)o[2] * o[2]);
+        if (count[i] == 1) {
+            memcpy(vnorm + 3 * i, o, 3 * sizeof(float));
+        } else if (count[i] > 1 && len > 1e-6) {
+            vnorm[3 * i] = (float)(o[0] / len);
+            vnorm[3 * i + 1] = (float)(o[1] / len);
+            vnorm[3 * i + 2] = (float)(o[2] / len);
+        }
+    }
+    ok = 1;
+done:
+    free(pair);
+    free(sum);
+    free(count);
+    return ok;
+}
+
+/* Frame fr of the scene: the corners' positions from g's v lines (f0's
+ * faces: corner k is f0's corner k, on vertex f0->corners[k].v), and their
+ * normals from vnorm (a sequence: each vertex's, vertex_normals()) or, for
+ * one file (vnorm NULL), each corner's own. */
+static void put_frame(imp_scene *s, const obj_file *f0, const obj_file *g, const float *vnorm,
+                      size_t fr)
 {
     size_t k, nc = s->num_vertices;
     for (k = 0; k < nc; k++) {
-        const obj_corner *q = &g->corners[k];
+        const obj_corner *q = &f0->corners[k];
         memcpy(s->positions + 3 * (fr * nc + k), g->v + 3 * (size_t)q->v, 3 * sizeof(float));
         if (s->normals)
-            memcpy(s->normals + 3 * (fr * nc + k), g->vn + 3 * (size_t)q->n, 3 * sizeof(float));
+            memcpy(s->normals + 3 * (fr * nc + k), vnorm ? vnorm + 3 * (size_t)q->v : g->vn + 3 * (size_t)q->n,
+                   3 * sizeof(float));
     }
 }
 
@@ -815,7 +854,6 @@ static int make_scene(obj_ctx *c, obj_file *f0, size_t num_frames, const imp_opt
     s->anims[0].first_frame = 0;
     s->anims[0].num_frames = num_frames;
     s->anims[0].fps = opt && opt->fps > 0 ? opt->fps : 10.0;
-    put_frame(s, f0, 0);
     return 1;
 }
 
@@ -837,6 +875,7 @@ static int read_all(obj_ctx *c, const char *const *paths, size_t num_paths, char
 {
     obj_file f0, g;
     size_t i, size;
+    float *vnorm = NULL; /* a sequence with normals: each vertex's in the frame being read */
     int ok = 0;
     memset(&f0, 0, sizeof f0);
     memset(&g, 0, sizeof g);
@@ -885,6 +924,16 @@ static int read_all(obj_ctx *c, const char *const *paths, size_t num_paths, char
     }
     if (!make_scene(c, &f0, paths ? num_paths : 1, opt, out) || !note_skipped(c, out, &f0))
         goto done;
+    if (paths && num_paths > 1 && out->normals) {
+        vnorm = (float *)calloc(3 * f0.nv + 1, sizeof *vnorm);
+        if (!vnorm) {
+            fail(c, "%s: out of memory", f0.name);
+            goto done;
+        }
+        if (!vertex_normals(c, &f0, vnorm))
+            goto done;
+    }
+    put_frame(out, &f0, &f0, vnorm, 0);
     for (i = 1; paths && i < num_paths; i++) {
         char *t = read_text(c, paths[i], &size, paths[i]);
         int good;
@@ -892,15 +941,17 @@ static int read_all(obj_ctx *c, const char *const *paths, size_t num_paths, char
             goto done;
         memset(&g, 0, sizeof g);
         g.name = paths[i];
-        good = parse_obj(c, &g, t, size) && same_faces(c, &f0, &g) && note_skipped(c, out, &g);
+        good = parse_obj(c, &g, t, size) && same_vertices(c, &f0, &g) &&
+               (!vnorm || vertex_normals(c, &g, vnorm)) && note_skipped(c, out, &g);
         free(t);
         if (!good)
             goto done;
-        put_frame(out, &g, i);
+        put_frame(out, &f0, &g, vnorm, i);
         free_file(&g);
     }
     ok = 1;
 done:
+    free(vnorm);
     free_file(&g);
     free_file(&f0);
     if (paths)
