@@ -1,19 +1,39 @@
 /*
  * Levels of detail (<md2/simplify.h>, docs/simplify.md): one sequence of
- * half-edge collapses for every keyframe, chosen by quadric error summed
- * over representative poses of the keyframes.
+ * half-edge collapses for every keyframe, chosen by quadric error over
+ * representative poses of the keyframes.
  *
  * The work, in order: every check of the input; the frames decoded once
  * (the only pass over the file's vertices); at most POSES representative
  * frames, each standing for the frames nearest to it; per vertex and pose
- * a quadric of the planes of its triangles, kept relative to the vertex's
- * own position in that pose so that float keeps its precision where the
- * collapses happen; a heap of vertices by the cost of their best allowed
- * collapse (the flip test in every keyframe done when a vertex comes to
- * the top); collapses until the smallest target, each logged (which
- * corners moved where), so that any prefix of the sequence can be made
- * again; then each level: its prefix made, measured (point to surface,
- * every frame) and turned into a model by md2_rebuild() (GL commands).
+ * a quadric of the planes of its triangles (kept relative to the vertex's
+ * own position in that pose, so that float keeps its precision where the
+ * collapses happen) with the area it stands for; the edges in a hash
+ * table, and a heap of their two directions by cost; collapses until the
+ * smallest target, each tested when it comes to the top (the rules of the
+ * surface and the skin, and the facing of the triangles it moves in every
+ * keyframe) and logged (which corners moved where), so that any prefix of
+ * the sequence can be made again; then each level: its prefix made,
+ * measured (point to surface, every frame) and turned into a model by
+ * md2_rebuild() (GL commands).
+ *
+ * The cost of merging v into u is the error of v's quadrics at u's
+ * positions over the area they stand for (meshoptimizer's normalisation:
+ * a mean squared distance), plus the same for the merged quadrics (which
+ * carry the error u already has, so that collapses spread over the
+ * surface instead of piling into one vertex). A collapse changes the
+ * quadrics of u alone: the costs of u's edges are computed again, and the
+ * edges of v move to u; nothing else. A collapse refused by its test
+ * waits until something around its vertex changes.
+ *
+ * Time: O(T log T) whatever the valence. A vertex with more than HUB
+ * neighbours (never in real models; a fan of thousands of triangles)
+ * has its edges' costs brought up to date when they come to the top
+ * rather than after each collapse into it, and its refused collapses
+ * tried again after a number of changes around it proportional to its
+ * valence, at most TRIES of them each time, so that no collapse costs
+ * more than a constant times the valence of the vertex that moves, and
+ * the tests of a vertex are paid for by the changes around it.
  *
  * Every float operation that decides anything (costs, normals, distances)
  * is rounded to float on every host (round.h), sums run in a fixed order
@@ -37,25 +57,36 @@
 #ifndef POSES
 #define POSES 16 /* representative poses for the quadrics */
 #endif
+#define HUB 64   /* neighbours above which a vertex is brought up to date lazily */
+#define TRIES 16 /* refused tests of one vertex before its other collapses wait */
 
-
-
-#define QN 9 /* a quadric: A (xx, yy, zz, xy, xz, yz) and b (x, y, z) */
+/* A quadric relative to its vertex's position t = x - p: t^T A t + 2 b.t + c,
+ * and the area it stands for: A (xx, yy, zz, xy, xz, yz), b (x, y, z), c, w. */
+#define QN 11
+#define QC 9
+#define QW 10
 
 typedef struct change {
     uint32_t corner, vertex, texcoord;
 } change;
 
 /* One neighbour of the vertex being looked at: the triangles on the edge
- * to it (the first two), and their texcoord values at both ends. */
+ * to it (the first two), and whether the edge is special. */
 typedef struct nbr {
     uint32_t vertex;
     uint32_t count;      /* triangles on the edge */
     uint32_t tri[2];     /* corners (3 * triangle + k) of the vertex in the first two */
     int special;         /* border, seam or an edge of 3 or more triangles */
-    int tried;           /* looked at, or not a candidate */
-    float cost;          /* of merging the vertex into this one */
 } nbr;
+
+/* An edge of the live triangles, a < b (a free one: a is NONE, b the next
+ * free). Its two directions are slots 2e (a merges into b) and 2e + 1 (b
+ * into a). */
+typedef struct sedge {
+    uint32_t a, b, ntri;
+} sedge;
+
+enum { SLOT_IDLE = 0, SLOT_HEAP, SLOT_PARKED };
 
 typedef struct sjob {
     const md2_model *m;
@@ -67,17 +98,30 @@ typedef struct sjob {
     float *weight;       /* K: how many frames each stands for */
     float *pos;          /* F * V * 3: frame f, vertex v at (f * V + v) * 3 */
     float *quad;         /* V * K * QN: vertex v, pose k at (v * K + k) * QN */
-    float *qc;           /* V: the constant parts, summed over the frames */
+    float *qc, *qw;      /* V: c and w summed over the poses */
+    uint32_t *ver;       /* V: bumped when the vertex's quadrics change */
     uint32_t *init_v, *init_s; /* 3T: corners after dropping degenerate triangles */
     uint32_t *tv, *ts;   /* 3T: corners now */
     uint32_t *death;     /* T: the step (1-based) that removed it; ALIVE; 0: dropped */
     uint32_t *next;      /* 3T: corner lists of the vertices */
     uint32_t *head, *tail; /* V */
+    uint32_t *ntris;     /* V: live triangles at the vertex */
+    uint32_t *ndeg;      /* V: live edges at the vertex */
     unsigned char *locked; /* V */
     uint32_t *gone_step, *gone_into; /* V: when and into what a vertex was merged */
-    /* the heap of vertices by the cost of their best collapse */
-    uint32_t *heap, *heap_pos, *target; /* V each */
-    float *cost;         /* V */
+    uint32_t *changes, *fails; /* V: changes around it, refused tests since it was last woken */
+    /* edges: a pool and an open-addressing table (linear probing) */
+    sedge *edge;
+    size_t num_edges;    /* pool size */
+    uint32_t free_edge;
+    uint32_t *table;
+    size_t table_mask;
+    /* slots (directions of edges): 2 * num_edges of each */
+    float *key, *serr;   /* cost, and the error of the source's quadrics (key's part) */
+    uint32_t *sver, *dver; /* ver of the source when serr was made, of the target for key */
+    uint32_t *heap_pos;
+    unsigned char *state;
+    uint32_t *heap;
     size_t heap_n;
     /* the log */
     change *log;
@@ -88,8 +132,9 @@ typedef struct sjob {
     /* scratch for looking at one vertex */
     uint32_t *fan_a, *fan_b; /* T each */
     nbr *nb;             /* V */
+    uint32_t *nbidx;     /* V: position in nb, valid where mark is the stamp */
     uint32_t *mark;      /* V: stamps */
-    uint32_t *todo;      /* V: vertices to look at again */
+    uint32_t *todo;      /* V */
     uint32_t stamp;
     size_t used_vertices; /* vertices of the kept source triangles */
     float diag;          /* of the box of every frame */
@@ -124,10 +169,12 @@ static void release(sjob *j, void *p)
 
 static void release_all(sjob *j)
 {
-    void *all[] = {j->rep, j->weight, j->pos, j->quad, j->qc, j->init_v, j->init_s, j->tv, j->ts, j->death,
-                   j->next, j->head, j->tail, j->locked, j->gone_step, j->gone_into,
-                   j->heap, j->heap_pos, j->target, j->cost, j->log, j->log_end,
-                   j->tris_after, j->fan_a, j->fan_b, j->nb, j->mark, j->todo};
+    void *all[] = {j->rep, j->weight, j->pos, j->quad, j->qc, j->qw, j->ver, j->init_v,
+                   j->init_s, j->tv, j->ts, j->death, j->next, j->head, j->tail, j->ntris,
+                   j->ndeg, j->locked, j->gone_step, j->gone_into, j->changes, j->fails,
+                   j->edge, j->table, j->key, j->serr, j->sver, j->dver, j->heap_pos,
+                   j->state, j->heap, j->log, j->log_end, j->tris_after, j->fan_a, j->fan_b,
+                   j->nb, j->nbidx, j->mark, j->todo};
     size_t i;
     for (i = 0; i < sizeof all / sizeof all[0]; i++)
         release(j, all[i]);
@@ -334,91 +381,212 @@ static int poses(sjob *j)
 
 /* The quadrics of every vertex: for each kept triangle and pose, its plane
  * weighted by its area and the pose's weight, added to its three corners
- * (relative to each, the plane passes through it: b = 0); for each border
- * or seam edge (border[corner] set: open in the mesh as it is drawn), the
- * plane through it perpendicular to its triangle, weighted by the edge's
- * length squared, so that borders and seams keep their shape. */
+ * (relative to each, the plane passes through it: b = 0, c = 0), with that
+ * area; for each border or seam edge (border[corner] set: open in the mesh
+ * as it is drawn), the plane through it perpendicular to its triangle,
+ * weighted by the edge's length squared, with the edge's length as its
+ * area, so that borders and seams keep their shape. */
 static void quadrics(sjob *j, const unsigned char *border)
 {
     size_t t, k2;
     int k;
     memset(j->quad, 0, j->V * j->K * QN * sizeof(float));
-    memset(j->qc, 0, j->V * sizeof(float));
     for (t = 0; t < j->T; t++) {
         const uint32_t *c = j->init_v + 3 * t;
         if (j->death[t] == 0)
             continue;
         for (k2 = 0; k2 < j->K; k2++) {
             size_t f = j->rep[k2];
-            float n[3], len2, len, w = j->weight[k2];
+            float n[3], len2, len, w = j->weight[k2], area;
             normal3(n, P(j, f, c[0]), P(j, f, c[1]), P(j, f, c[2]));
             len2 = dot3(n, n);
-            if (!(len2 > 0.0f))
+            if (!(len2 > 0.0f) || !(len2 <= FLT_MAX))
                 continue;
             len = sqrt_f(len2);
-            for (k = 0; k < 3; k++)
-                quad_add_plane(j->quad + ((size_t)c[k] * j->K + k2) * QN, n,
-                               md2__div(md2__mul(0.5f, w), len));
+            area = md2__mul(md2__mul(0.5f, w), len);
             for (k = 0; k < 3; k++) {
-                float e[3], mvec[3];
+                float *q = j->quad + ((size_t)c[k] * j->K + k2) * QN;
+                quad_add_plane(q, n, md2__div(md2__mul(0.5f, w), len));
+                q[QW] = md2__add(q[QW], area);
+            }
+            for (k = 0; k < 3; k++) {
+                float e[3], mvec[3], el;
                 uint32_t a = c[k], b = c[(k + 1) % 3];
+                float *qa = j->quad + ((size_t)a * j->K + k2) * QN;
+                float *qb = j->quad + ((size_t)b * j->K + k2) * QN;
                 if (!border[3 * t + (size_t)k])
                     continue;
                 sub3(e, P(j, f, b), P(j, f, a));
                 cross3(mvec, e, n);
-                quad_add_plane(j->quad + ((size_t)a * j->K + k2) * QN, mvec,
-                               md2__div(w, len2));
-                quad_add_plane(j->quad + ((size_t)b * j->K + k2) * QN, mvec,
-                               md2__div(w, len2));
+                el = md2__mul(w, sqrt_f(dot3(e, e)));
+                quad_add_plane(qa, mvec, md2__div(w, len2));
+                quad_add_plane(qb, mvec, md2__div(w, len2));
+                qa[QW] = md2__add(qa[QW], el);
+                qb[QW] = md2__add(qb[QW], el);
             }
         }
     }
 }
 
-/* The cost of merging v into u: the error of the merged quadric at u's
- * positions, summed over the frames in order. */
-static float collapse_cost(const sjob *j, uint32_t v, uint32_t u)
+/* c and w of vertex v summed over the poses, in order. */
+static void quad_sums(sjob *j, uint32_t v)
 {
-    float e = 0.0f;
-    size_t f;
     const float *q = j->quad + (size_t)v * j->K * QN;
-    for (f = 0; f < j->K; f++, q += QN) {
-        float t[3];
-        sub3(t, P(j, j->rep[f], u), P(j, j->rep[f], v));
-        e = md2__add(e, quad_eval(q, t));
+    float c = 0.0f, w = 0.0f;
+    size_t k;
+    for (k = 0; k < j->K; k++, q += QN) {
+        c = md2__add(c, q[QC]);
+        w = md2__add(w, q[QW]);
     }
-    if (e < 0.0f)
-        e = 0.0f;
-    return md2__add(md2__add(e, j->qc[v]), j->qc[u]);
+    j->qc[v] = c;
+    j->qw[v] = w;
+}
+
+/* v's quadric of pose k evaluated at u's position in that pose (at least 0). */
+static float quad_at(const sjob *j, const float *q, size_t k, uint32_t v, uint32_t u)
+{
+    float t[3], e;
+    sub3(t, P(j, j->rep[k], u), P(j, j->rep[k], v));
+    e = md2__add(quad_eval(q, t), q[QC]);
+    return e > 0.0f ? e : 0.0f;
+}
+
+/* The error of v's quadrics at u's positions, summed over the poses. */
+static float err_of(const sjob *j, uint32_t v, uint32_t u)
+{
+    const float *q = j->quad + (size_t)v * j->K * QN;
+    float e = 0.0f;
+    size_t k;
+    for (k = 0; k < j->K; k++, q += QN)
+        e = md2__add(e, quad_at(j, q, k, v, u));
+    return e;
+}
+
+/* The cost of merging v into u, whose v-part of the error is e: e over v's
+ * area, plus the merged error (e and u's own) over the merged area. */
+static float key_of(const sjob *j, uint32_t v, uint32_t u, float e)
+{
+    float wv = j->qw[v], wm = md2__add(j->qw[v], j->qw[u]);
+    float own = wv > 0.0f ? md2__div(e, wv) : 0.0f;
+    float merged = wm > 0.0f ? md2__div(md2__add(e, j->qc[u]), wm) : 0.0f;
+    return md2__add(own, merged);
 }
 
 /* u's quadrics absorb v's, moved to u's positions. */
-static void quad_merge(sjob *j, uint32_t v, uint32_t u, float cost)
+static void quad_merge(sjob *j, uint32_t v, uint32_t u)
 {
-    size_t f;
+    size_t k;
     float *qv = j->quad + (size_t)v * j->K * QN;
     float *qu = j->quad + (size_t)u * j->K * QN;
-    for (f = 0; f < j->K; f++, qv += QN, qu += QN) {
-        float t[3], at[3];
+    for (k = 0; k < j->K; k++, qv += QN, qu += QN) {
+        float t[3], at[3], c = quad_at(j, qv, k, v, u);
         int i;
-        sub3(t, P(j, j->rep[f], u), P(j, j->rep[f], v));
+        sub3(t, P(j, j->rep[k], u), P(j, j->rep[k], v));
         quad_apply(at, qv, t);
         for (i = 0; i < 6; i++)
             qu[i] = md2__add(qu[i], qv[i]);
         for (i = 0; i < 3; i++)
             qu[6 + i] = md2__add(qu[6 + i], md2__add(at[i], qv[6 + i]));
+        qu[QC] = md2__add(qu[QC], c);
+        qu[QW] = md2__add(qu[QW], qv[QW]);
     }
-    j->qc[u] = cost;
+    quad_sums(j, u);
+    j->ver[u]++;
 }
 
 /* ------------------------------------------------------------------------ */
-/* The heap: vertices by (cost, index)                                       */
+/* Edges: a pool, and a table from (a, b) to the edge                        */
+/* ------------------------------------------------------------------------ */
+
+static size_t edge_hash(const sjob *j, uint32_t a, uint32_t b)
+{
+    uint32_t h = a * 0x9E3779B1u + b * 0x85EBCA6Bu;
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 12;
+    return (size_t)h & j->table_mask;
+}
+
+/* The edge of a and b, or NONE. */
+static uint32_t edge_find(const sjob *j, uint32_t a, uint32_t b)
+{
+    size_t i;
+    if (a > b) {
+        uint32_t x = a;
+        a = b;
+        b = x;
+    }
+    for (i = edge_hash(j, a, b); j->table[i] != NONE; i = (i + 1) & j->table_mask) {
+        const sedge *e = &j->edge[j->table[i]];
+        if (e->a == a && e->b == b)
+            return j->table[i];
+    }
+    return NONE;
+}
+
+/* The source and the target of slot s. */
+static uint32_t slot_src(const sjob *j, uint32_t s)
+{
+    return s & 1u ? j->edge[s >> 1].b : j->edge[s >> 1].a;
+}
+
+static uint32_t slot_dst(const sjob *j, uint32_t s)
+{
+    return s & 1u ? j->edge[s >> 1].a : j->edge[s >> 1].b;
+}
+
+/* The slot that merges v into u (an edge of the two: e). */
+static uint32_t slot_of(const sjob *j, uint32_t e, uint32_t v)
+{
+    return 2u * e + (j->edge[e].a == v ? 0u : 1u);
+}
+
+/* The edge of a and b, made if there is none (the pool always has room: a
+ * collapse drops every edge of the vertex that goes before it makes new
+ * ones, fewer than it dropped). */
+static uint32_t edge_add(sjob *j, uint32_t a, uint32_t b)
+{
+    uint32_t e = edge_find(j, a, b), s;
+    size_t i;
+    if (e != NONE)
+        return e;
+    if (a > b) {
+        uint32_t x = a;
+        a = b;
+        b = x;
+    }
+    e = j->free_edge;
+    j->free_edge = j->edge[e].b;
+    j->edge[e].a = a;
+    j->edge[e].b = b;
+    j->edge[e].ntri = 0;
+    for (i = edge_hash(j, a, b); j->table[i] != NONE; i = (i + 1) & j->table_mask) {
+    }
+    j->table[i] = e;
+    for (s = 2u * e; s < 2u * e + 2u; s++) {
+        j->state[s] = SLOT_IDLE;
+        j->sver[s] = j->dver[s] = NONE; /* no cost yet */
+    }
+    j->ndeg[a]++;
+    j->ndeg[b]++;
+    return e;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The heap of slots by (cost, source, target)                               */
 /* ------------------------------------------------------------------------ */
 
 static int heap_less(const sjob *j, uint32_t a, uint32_t b)
 {
-    float ca = j->cost[a], cb = j->cost[b];
-    return ca < cb || (ca == cb && a < b);
+    float ca = j->key[a], cb = j->key[b];
+    uint32_t va, vb;
+    if (ca != cb)
+        return ca < cb;
+    va = slot_src(j, a);
+    vb = slot_src(j, b);
+    if (va != vb)
+        return va < vb;
+    return slot_dst(j, a) < slot_dst(j, b);
 }
 
 static void heap_swap(sjob *j, size_t x, size_t y)
@@ -449,34 +617,94 @@ static void heap_fix(sjob *j, size_t i)
     }
 }
 
-static void heap_remove(sjob *j, uint32_t v)
+static void heap_push(sjob *j, uint32_t s)
 {
-    size_t i = j->heap_pos[v];
-    if (i == NONE)
-        return;
-    j->heap_pos[v] = NONE;
-    j->heap_n--;
-    if (i == j->heap_n)
-        return;
-    j->heap[i] = j->heap[j->heap_n];
-    j->heap_pos[j->heap[i]] = (uint32_t)i;
-    heap_fix(j, i);
+    j->state[s] = SLOT_HEAP;
+    j->heap[j->heap_n] = s;
+    j->heap_pos[s] = (uint32_t)j->heap_n;
+    j->heap_n++;
+    heap_fix(j, j->heap_n - 1);
 }
 
-static void heap_set(sjob *j, uint32_t v, float cost, uint32_t target)
+/* Takes slot s out of the heap (if it is there) and leaves it in state. */
+static void heap_take(sjob *j, uint32_t s, unsigned char state)
 {
-    if (target == NONE) {
-        heap_remove(j, v);
+    if (j->state[s] == SLOT_HEAP) {
+        size_t i = j->heap_pos[s];
+        j->heap_n--;
+        if (i != j->heap_n) {
+            j->heap[i] = j->heap[j->heap_n];
+            j->heap_pos[j->heap[i]] = (uint32_t)i;
+            heap_fix(j, i);
+        }
+    }
+    j->state[s] = state;
+}
+
+/* Slot s's cost brought up to date (the source's error only where the
+ * source's quadrics changed); returns 1 if it changed. */
+static int slot_refresh(sjob *j, uint32_t s)
+{
+    uint32_t v = slot_src(j, s), u = slot_dst(j, s);
+    float old = j->key[s];
+    if (j->sver[s] == j->ver[v] && j->dver[s] == j->ver[u])
+        return 0;
+    if (j->sver[s] != j->ver[v]) {
+        j->serr[s] = err_of(j, v, u);
+        j->sver[s] = j->ver[v];
+    }
+    j->key[s] = key_of(j, v, u, j->serr[s]);
+    j->dver[s] = j->ver[u];
+    return j->key[s] != old;
+}
+
+/* Slot s up to date, and in the heap unless it waits (parked) or its source
+ * never moves. */
+static void slot_update(sjob *j, uint32_t s)
+{
+    int changed = slot_refresh(j, s);
+    if (j->locked[slot_src(j, s)])
         return;
+    if (j->state[s] == SLOT_IDLE)
+        heap_push(j, s);
+    else if (j->state[s] == SLOT_HEAP && changed)
+        heap_fix(j, j->heap_pos[s]);
+}
+
+/* Drops edge e (no triangle left on it): out of the heap and the table. */
+static void edge_drop(sjob *j, uint32_t e)
+{
+    size_t i, k;
+    heap_take(j, 2u * e, SLOT_IDLE);
+    heap_take(j, 2u * e + 1u, SLOT_IDLE);
+    for (i = edge_hash(j, j->edge[e].a, j->edge[e].b); j->table[i] != e;
+         i = (i + 1) & j->table_mask) {
     }
-    j->cost[v] = cost;
-    j->target[v] = target;
-    if (j->heap_pos[v] == NONE) {
-        j->heap[j->heap_n] = v;
-        j->heap_pos[v] = (uint32_t)j->heap_n;
-        j->heap_n++;
+    /* backward shift: entries after it that may sit at i move there */
+    j->table[i] = NONE;
+    for (k = (i + 1) & j->table_mask; j->table[k] != NONE; k = (k + 1) & j->table_mask) {
+        const sedge *x = &j->edge[j->table[k]];
+        size_t home = edge_hash(j, x->a, x->b);
+        int stays = i <= k ? (home > i && home <= k) : (home > i || home <= k);
+        if (!stays) {
+            j->table[i] = j->table[k];
+            j->table[k] = NONE;
+            i = k;
+        }
     }
-    heap_fix(j, j->heap_pos[v]);
+    j->ndeg[j->edge[e].a]--;
+    j->ndeg[j->edge[e].b]--;
+    j->edge[e].a = NONE;
+    j->edge[e].b = j->free_edge;
+    j->free_edge = e;
+}
+
+/* One triangle fewer on the edge of a and b. */
+static void edge_less(sjob *j, uint32_t a, uint32_t b)
+{
+    uint32_t e = edge_find(j, a, b);
+    if (e != NONE && --j->edge[e].ntri == 0)
+        edge_drop(j, e);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -521,8 +749,9 @@ static uint32_t corner_of(const sjob *j, uint32_t tri, uint32_t vertex)
     return NONE;
 }
 
-/* The neighbours of v (whose live corners are fan[0 .. n)) into j->nb,
- * with the triangles of each edge; returns how many. Uses j->mark. */
+/* The neighbours of v (whose live corners are fanv[0 .. n)) into j->nb,
+ * with the triangles of each edge (j->nbidx[w] is w's entry); returns how
+ * many. Uses j->mark. */
 static size_t neighbours(sjob *j, uint32_t v, const uint32_t *fanv, size_t n)
 {
     size_t i, count = 0;
@@ -537,15 +766,13 @@ static size_t neighbours(sjob *j, uint32_t v, const uint32_t *fanv, size_t n)
                 continue;
             if (j->mark[w] != j->stamp) {
                 j->mark[w] = j->stamp;
+                j->nbidx[w] = (uint32_t)count;
                 e = &j->nb[count++];
                 e->vertex = w;
                 e->count = 0;
                 e->special = 0;
             } else {
-                size_t x;
-                for (x = 0; j->nb[x].vertex != w; x++) {
-                }
-                e = &j->nb[x];
+                e = &j->nb[j->nbidx[w]];
             }
             if (e->count < 2)
                 e->tri[e->count] = fanv[i];
@@ -565,35 +792,6 @@ static size_t neighbours(sjob *j, uint32_t v, const uint32_t *fanv, size_t n)
     return count;
 }
 
-/* 1 if merging v into u keeps every triangle of v (but those on the edge)
- * facing within 90 degrees of where it faced before and of where its
- * source triangle faced, in every frame. */
-static int keeps_facing(const sjob *j, uint32_t u, const uint32_t *fanv, size_t n)
-{
-    size_t i, f;
-    for (i = 0; i < n; i++) {
-        uint32_t tri = fanv[i] / 3, k = fanv[i] % 3;
-        const uint32_t *c = j->tv + 3 * tri, *o = j->init_v + 3 * tri;
-        uint32_t b = c[(k + 1) % 3], d = c[(k + 2) % 3];
-        int moved = c[0] != o[0] || c[1] != o[1] || c[2] != o[2];
-        if (c[0] == u || c[1] == u || c[2] == u)
-            continue;
-        for (f = 0; f < j->F; f++) {
-            float before[3], after[3], source[3];
-            normal3(before, P(j, f, c[k]), P(j, f, b), P(j, f, d));
-            normal3(after, P(j, f, u), P(j, f, b), P(j, f, d));
-            if (dot3(before, after) < 0.0f)
-                return 0;
-            if (!moved)
-                continue; /* the source's triangle is the one before */
-            normal3(source, P(j, f, o[0]), P(j, f, o[1]), P(j, f, o[2]));
-            if (dot3(source, after) < 0.0f)
-                return 0;
-        }
-    }
-    return 1;
-}
-
 /* The texcoord u's corner takes for a corner of v with texcoord st, when
  * v merges into u across edge e; NONE if no triangle of the edge says. */
 static uint32_t st_map(const sjob *j, const nbr *e, uint32_t st)
@@ -607,31 +805,27 @@ static uint32_t st_map(const sjob *j, const nbr *e, uint32_t st)
     return NONE;
 }
 
-/* Live triangles around w. */
-static size_t fan_size(const sjob *j, uint32_t w)
-{
-    uint32_t c;
-    size_t n = 0;
-    for (c = j->head[w]; c != NONE; c = j->next[c])
-        n += j->death[c / 3] == ALIVE;
-    return n;
-}
-
 /* 1 if v may merge into its neighbour e->vertex (all but the facing test):
- * the edge is a manifold edge; a vertex on a border or seam moves along it
- * only, and only where it has exactly two such edges; every texcoord of v
- * maps to one of u's by a triangle of the edge, equal values to equal
- * values; the neighbours the two have in common are the edge's triangles'
- * opposite corners (no fold); no vertex loses its last triangle. */
+ * the edge is a manifold edge; v has no edge of 3 or more triangles; a
+ * vertex on a border or seam moves along it only, and only where it has
+ * exactly two such edges; every texcoord of v maps to one of u's by a
+ * triangle of the edge, equal values to equal values; the neighbours the
+ * two have in common are the edge's triangles' opposite corners (no fold);
+ * no vertex loses its last triangle. O(valence of v). */
 static int allowed(sjob *j, uint32_t v, const nbr *e, const uint32_t *fanv, size_t n,
-                   size_t num_nb, size_t specials)
+                   size_t num_nb)
 {
     uint32_t u = e->vertex, opp[2] = {NONE, NONE};
-    size_t i, fu;
+    size_t i, specials = 0;
     uint32_t k;
 
     if (e->count > 2 || e->count == 0)
         return 0;
+    for (i = 0; i < num_nb; i++) {
+        if (j->nb[i].count > 2)
+            return 0;
+        specials += j->nb[i].special ? 1u : 0u;
+    }
     if (specials > 0 && (specials != 2 || !e->special))
         return 0;
     if (e->count == 2) {
@@ -649,78 +843,56 @@ static int allowed(sjob *j, uint32_t v, const nbr *e, const uint32_t *fanv, size
         const uint32_t *c = j->tv + 3 * (e->tri[k] / 3);
         uint32_t w = c[0] != u && c[0] != v ? c[0] : c[1] != u && c[1] != v ? c[1] : c[2];
         opp[k] = w;
-        if (fan_size(j, w) < 2)
+        if (j->ntris[w] < 2)
             return 0;
     }
     if (e->count == 2 && opp[0] == opp[1])
         return 0;
-    fu = fan(j, u, j->fan_b);
-    if (fu <= e->count && n <= e->count)
+    if (j->ntris[u] <= e->count && n <= e->count)
         return 0; /* nothing would be left of the two */
-    /* the link condition: u's neighbours among v's are the opposite ones */
-    j->stamp++;
-    for (i = 0; i < num_nb; i++)
-        j->mark[j->nb[i].vertex] = j->stamp;
-    for (i = 0; i < fu; i++) {
-        const uint32_t *c = j->tv + 3 * (j->fan_b[i] / 3);
-        for (k = 0; k < 3; k++) {
-            uint32_t w = c[k];
-            if (w == u || w == v || j->mark[w] != j->stamp)
-                continue;
-            if (w != opp[0] && w != opp[1])
-                return 0;
-        }
+    /* the link condition: the neighbours of v that u has are the opposite ones */
+    for (i = 0; i < num_nb; i++) {
+        uint32_t w = j->nb[i].vertex;
+        if (w != u && w != opp[0] && w != opp[1] && edge_find(j, u, w) != NONE)
+            return 0;
     }
     return 1;
 }
 
-/* v's best allowed collapse into the heap (or v out of it). */
-static void evaluate(sjob *j, uint32_t v, int all)
+/* 1 if merging v into u keeps every triangle of v (but those on the edge)
+ * facing within 90 degrees of where its source triangle faces, in every
+ * frame, and, in frame 0, within about 75 degrees of where it faced
+ * before (a fold there is never worth it). */
+static int keeps_facing(const sjob *j, uint32_t v, uint32_t u, const uint32_t *fanv, size_t n)
 {
-    size_t n, num_nb, i, specials = 0;
-    int nonmanifold = 0;
-
-    if (j->gone_step[v] != NONE || j->locked[v]) {
-        heap_set(j, v, 0.0f, NONE);
-        return;
-    }
-    n = fan(j, v, j->fan_a);
-    num_nb = neighbours(j, v, j->fan_a, n);
-    for (i = 0; i < num_nb; i++) {
-        specials += j->nb[i].special ? 1u : 0u;
-        nonmanifold |= j->nb[i].count > 2;
-    }
-    if (n == 0 || nonmanifold || (specials != 0 && specials != 2)) {
-        heap_set(j, v, 0.0f, NONE);
-        return;
-    }
-    for (i = 0; i < num_nb; i++) {
-        nbr *e = &j->nb[i];
-        e->tried = specials > 0 && !e->special;
-        if (!e->tried)
-            e->cost = collapse_cost(j, v, e->vertex);
-    }
-    /* candidates by cost, then index; the first that passes every test */
-    for (;;) {
-        size_t pick = (size_t)-1;
-        for (i = 0; i < num_nb; i++) {
-            const nbr *e = &j->nb[i];
-            if (e->tried)
-                continue;
-            if (pick == (size_t)-1 || e->cost < j->nb[pick].cost ||
-                (e->cost == j->nb[pick].cost && e->vertex < j->nb[pick].vertex))
-                pick = i;
+    size_t i, f;
+    for (i = 0; i < n; i++) {
+        uint32_t tri = fanv[i] / 3, k = fanv[i] % 3;
+        const uint32_t *c = j->tv + 3 * tri, *o = j->init_v + 3 * tri;
+        uint32_t b = c[(k + 1) % 3], d = c[(k + 2) % 3];
+        int moved = c[0] != o[0] || c[1] != o[1] || c[2] != o[2];
+        if (c[0] == u || c[1] == u || c[2] == u)
+            continue;
+        for (f = 0; f < j->F; f++) {
+            float before[3], after[3], source[3];
+            normal3(after, P(j, f, u), P(j, f, b), P(j, f, d));
+            if (f == 0 || !moved)
+                normal3(before, P(j, f, v), P(j, f, b), P(j, f, d));
+            if (f == 0) {
+                float lim = md2__mul(0.25f, md2__mul(sqrt_f(dot3(before, before)),
+                                                     sqrt_f(dot3(after, after))));
+                if (dot3(before, after) < lim)
+                    return 0;
+            }
+            if (moved)
+                normal3(source, P(j, f, o[0]), P(j, f, o[1]), P(j, f, o[2]));
+            else
+                memcpy(source, before, sizeof source); /* the source is the one before */
+            if (dot3(source, after) < 0.0f)
+                return 0;
         }
-        if (pick == (size_t)-1)
-            break;
-        if (allowed(j, v, &j->nb[pick], j->fan_a, n, num_nb, specials) &&
-            (!all || keeps_facing(j, j->nb[pick].vertex, j->fan_a, n))) {
-            heap_set(j, v, j->nb[pick].cost, j->nb[pick].vertex);
-            return;
-        }
-        j->nb[pick].tried = 1;
     }
-    heap_set(j, v, 0.0f, NONE);
+    return 1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -748,31 +920,84 @@ static int log_push(sjob *j, uint32_t corner, uint32_t vertex, uint32_t texcoord
     return 1;
 }
 
-/* Merges v into u; returns 0 when out of memory. */
-static int collapse(sjob *j, uint32_t v, uint32_t u)
+/* The collapses of w that wait for a change around it go back into the heap
+ * (with a cost brought up to date). O(valence of w). */
+static void wake(sjob *j, uint32_t w)
 {
-    size_t n, num_nb, i, x;
-    nbr e;
-    uint32_t step = (uint32_t)j->steps + 1;
-    float cost = collapse_cost(j, v, u);
-
-    n = fan(j, v, j->fan_a);
-    num_nb = neighbours(j, v, j->fan_a, n);
-    for (x = 0; x < num_nb && j->nb[x].vertex != u; x++) {
-    }
-    e = j->nb[x];
+    size_t n = fan(j, w, j->fan_b), i;
+    int k;
+    j->changes[w] = 0;
+    j->fails[w] = 0;
+    if (j->locked[w])
+        return;
     for (i = 0; i < n; i++) {
-        uint32_t c = j->fan_a[i], tri = c / 3;
-        if (corner_of(j, tri, u) != NONE) {
+        const uint32_t *c = j->tv + 3 * (j->fan_b[i] / 3);
+        for (k = 0; k < 3; k++) {
+            uint32_t x = c[k], e, s;
+            if (x == w)
+                continue;
+            e = edge_find(j, w, x);
+            s = slot_of(j, e, w);
+            if (j->state[s] == SLOT_PARKED) {
+                j->state[s] = SLOT_IDLE;
+                slot_update(j, s);
+            }
+        }
+    }
+}
+
+/* One change around w: wakes it, at once when it has at most HUB
+ * neighbours, else once for every ndeg / HUB changes. */
+static void touch(sjob *j, uint32_t w)
+{
+    uint32_t need = j->ndeg[w] / HUB;
+    if (++j->changes[w] >= (need ? need : 1u))
+        wake(j, w);
+}
+
+/* Merges v into u across j->nb[x] (the neighbours and fan of v as the test
+ * left them in j->nb, j->fan_a); returns 0 when out of memory. */
+static int collapse(sjob *j, uint32_t v, uint32_t u, size_t n, size_t num_nb, size_t x)
+{
+    size_t i, first = j->log_n, count;
+    nbr e = j->nb[x];
+    uint32_t step = (uint32_t)j->steps + 1;
+
+    /* the log first (the one thing that can fail): the corners that move */
+    for (i = 0; i < n; i++) {
+        uint32_t c = j->fan_a[i];
+        if (corner_of(j, c / 3, u) == NONE && !log_push(j, c, u, st_map(j, &e, j->ts[c])))
+            return 0;
+    }
+    /* v's neighbours, kept (the scratch is needed again) */
+    for (i = 0; i < num_nb; i++)
+        j->todo[i] = j->nb[i].vertex;
+    /* every edge of v loses its triangles; the triangles of the edge die */
+    for (i = 0; i < n; i++) {
+        uint32_t c = j->fan_a[i], tri = c / 3, k = c % 3;
+        const uint32_t *t = j->tv + 3 * tri;
+        uint32_t b = t[(k + 1) % 3], d = t[(k + 2) % 3];
+        edge_less(j, v, b);
+        edge_less(j, v, d);
+        if (b == u || d == u) {
+            edge_less(j, b, d);
             j->death[tri] = step;
             j->live--;
-            continue;
+            j->ntris[b]--;
+            j->ntris[d]--;
         }
-        if (!log_push(j, c, u, st_map(j, &e, j->ts[c])))
-            return 0;
-        j->tv[c] = u;
-        j->ts[c] = j->log[j->log_n - 1].texcoord;
     }
+    /* the others move to u */
+    for (i = first; i < j->log_n; i++) {
+        uint32_t c = j->log[i].corner, k = c % 3;
+        const uint32_t *t = j->tv + 3 * (c / 3);
+        j->tv[c] = u;
+        j->ts[c] = j->log[i].texcoord;
+        j->edge[edge_add(j, u, t[(k + 1) % 3])].ntri++;
+        j->edge[edge_add(j, u, t[(k + 2) % 3])].ntri++;
+        j->ntris[u]++;
+    }
+    j->ntris[v] = 0;
     /* v's corners join u's list */
     if (j->head[v] != NONE) {
         if (j->head[u] == NONE)
@@ -782,30 +1007,87 @@ static int collapse(sjob *j, uint32_t v, uint32_t u)
         j->tail[u] = j->tail[v];
         j->head[v] = j->tail[v] = NONE;
     }
-    quad_merge(j, v, u, cost);
+    quad_merge(j, v, u);
     j->gone_step[v] = step;
     j->gone_into[v] = u;
-    heap_remove(j, v);
     j->steps++;
     j->log_end[j->steps] = (uint32_t)j->log_n;
     j->tris_after[j->steps] = (uint32_t)j->live;
-    /* u and its neighbours look again (collected first: evaluate() uses
-     * the scratch) */
-    n = fan(j, u, j->fan_b);
-    num_nb = 0;
-    j->stamp++;
-    for (i = 0; i < n; i++) {
-        const uint32_t *c = j->tv + 3 * (j->fan_b[i] / 3);
-        for (x = 0; x < 3; x++)
-            if (c[x] != u && j->mark[c[x]] != j->stamp) {
-                j->mark[c[x]] = j->stamp;
-                j->todo[num_nb++] = c[x];
-            }
+    /* costs: both ways along u's edges, all of them (a hub: the ones that
+     * were v's; the others are brought up to date at the top) */
+    count = num_nb;
+    if (j->ndeg[u] <= HUB) {
+        size_t m = fan(j, u, j->fan_b);
+        int k;
+        j->stamp++;
+        count = 0;
+        for (i = 0; i < m; i++) {
+            const uint32_t *c = j->tv + 3 * (j->fan_b[i] / 3);
+            for (k = 0; k < 3; k++)
+                if (c[k] != u && j->mark[c[k]] != j->stamp) {
+                    j->mark[c[k]] = j->stamp;
+                    j->todo[num_nb + count++] = c[k];
+                }
+        }
+        for (i = 0; i < count; i++) {
+            uint32_t w = j->todo[num_nb + i], ew = edge_find(j, u, w);
+            slot_update(j, slot_of(j, ew, u));
+            slot_update(j, slot_of(j, ew, w));
+        }
+    } else {
+        for (i = 0; i < num_nb; i++) {
+            uint32_t w = j->todo[i], ew;
+            if (w == u)
+                continue;
+            ew = edge_find(j, u, w);
+            if (ew == NONE)
+                continue; /* w lost its edge to v and has none to u (a border) */
+            slot_update(j, slot_of(j, ew, u));
+            slot_update(j, slot_of(j, ew, w));
+        }
     }
-    evaluate(j, u, 0);
+    /* what was refused around v may be allowed now */
     for (i = 0; i < num_nb; i++)
-        evaluate(j, j->todo[i], 0);
+        touch(j, j->todo[i]);
     return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The run                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Collapses until at most goal triangles are left or none is allowed: the
+ * cheapest direction of an edge at the top of the heap is tested (the
+ * rules, then the facing in every frame) and done, or waits for a change
+ * around its source. */
+static md2_result run(sjob *j, size_t goal)
+{
+    while (j->live > goal && j->heap_n > 0) {
+        uint32_t s = j->heap[0], v = slot_src(j, s), u = slot_dst(j, s), x;
+        size_t n, num_nb;
+        if (slot_refresh(j, s)) { /* a hub's edge, out of date */
+            heap_fix(j, 0);
+            continue;
+        }
+        if (j->fails[v] >= TRIES) {
+            heap_take(j, s, SLOT_PARKED);
+            continue;
+        }
+        n = fan(j, v, j->fan_a);
+        num_nb = neighbours(j, v, j->fan_a, n);
+        x = j->nbidx[u];
+        if (!allowed(j, v, &j->nb[x], j->fan_a, n, num_nb) ||
+            !keeps_facing(j, v, u, j->fan_a, n)) {
+            heap_take(j, s, SLOT_PARKED);
+            j->fails[v]++;
+            continue;
+        }
+        if (!collapse(j, v, u, n, num_nb, x))
+            return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
+                             "md2_simplify: out of memory for the log of collapses (step %lu)",
+                             (unsigned long)j->steps + 1);
+    }
+    return MD2_OK;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -1208,16 +1490,23 @@ static md2_result check(const md2_model *m, const md2_simplify_target *targets, 
 
 static md2_result setup(sjob *j)
 {
-    size_t V = j->V, F = j->F, T = j->T, t, f, v;
+    size_t V = j->V, F = j->F, T = j->T, t, f, v, E = 3 * T, cap = 16, i;
     int ok = 1, c;
     unsigned char *border;
+    uint32_t *etri;
 
+    while (cap < 2 * E && cap < ((size_t)1 << 31))
+        cap *= 2;
+    j->num_edges = E;
+    j->table_mask = cap - 1;
     j->pos = (float *)alloc_n(j, F * V, 3 * sizeof(float), &ok);
     j->K = F < POSES ? F : POSES;
     j->rep = (uint32_t *)alloc_n(j, j->K, sizeof(uint32_t), &ok);
     j->weight = (float *)alloc_n(j, j->K, sizeof(float), &ok);
     j->quad = (float *)alloc_n(j, V * j->K, QN * sizeof(float), &ok);
     j->qc = (float *)alloc_n(j, V, sizeof(float), &ok);
+    j->qw = (float *)alloc_n(j, V, sizeof(float), &ok);
+    j->ver = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
     j->init_v = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
     j->init_s = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
     j->tv = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
@@ -1226,23 +1515,35 @@ static md2_result setup(sjob *j)
     j->next = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
     j->head = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
     j->tail = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->ntris = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->ndeg = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
     j->locked = (unsigned char *)alloc_n(j, V, 1, &ok);
     j->gone_step = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
     j->gone_into = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->heap = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->heap_pos = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->target = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->cost = (float *)alloc_n(j, V, sizeof(float), &ok);
+    j->changes = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->fails = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->edge = (sedge *)alloc_n(j, E, sizeof(sedge), &ok);
+    j->table = (uint32_t *)alloc_n(j, cap, sizeof(uint32_t), &ok);
+    j->key = (float *)alloc_n(j, E, 2 * sizeof(float), &ok);
+    j->serr = (float *)alloc_n(j, E, 2 * sizeof(float), &ok);
+    j->sver = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
+    j->dver = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
+    j->heap_pos = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
+    j->state = (unsigned char *)alloc_n(j, E, 2, &ok);
+    j->heap = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
     j->log_end = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), &ok);
     j->tris_after = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), &ok);
     j->fan_a = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
     j->fan_b = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
     j->nb = (nbr *)alloc_n(j, V, sizeof(nbr), &ok);
+    j->nbidx = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
     j->mark = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->todo = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->todo = (uint32_t *)alloc_n(j, V, 2 * sizeof(uint32_t), &ok);
     border = (unsigned char *)alloc_n(j, T, 3, &ok);
+    etri = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
     if (!ok) {
         release(j, border);
+        release(j, etri);
         return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
                          "md2_simplify: out of memory for the working state of %lu vertices x %lu frames",
                          (unsigned long)V, (unsigned long)F);
@@ -1251,11 +1552,19 @@ static md2_result setup(sjob *j)
         (void)md2_decode_frame(j->m, (uint32_t)f, j->pos + f * V * 3, 0, NULL, 0);
     for (v = 0; v < V; v++) {
         j->head[v] = j->tail[v] = NONE;
+        j->ntris[v] = j->ndeg[v] = j->ver[v] = j->changes[v] = j->fails[v] = 0;
         j->locked[v] = 0;
         j->gone_step[v] = j->gone_into[v] = NONE;
-        j->heap_pos[v] = NONE;
         j->mark[v] = 0;
     }
+    j->stamp = 0;
+    for (i = 0; i < E; i++) {
+        j->edge[i].a = NONE;
+        j->edge[i].b = i + 1 < E ? (uint32_t)(i + 1) : NONE;
+    }
+    j->free_edge = E ? 0u : NONE;
+    for (i = 0; i < cap; i++)
+        j->table[i] = NONE;
     j->live = 0;
     for (t = 0; t < T; t++) {
         const md2_triangle *tr = &j->m->triangles[t];
@@ -1271,37 +1580,47 @@ static md2_result setup(sjob *j)
         j->death[t] = ALIVE;
         j->live++;
         for (c = 0; c < 3; c++) {
-            uint32_t corner = (uint32_t)(3 * t + (size_t)c), w = tr->vertex[c];
+            uint32_t corner = (uint32_t)(3 * t + (size_t)c), w = tr->vertex[c], e;
             j->next[corner] = NONE;
             if (j->head[w] == NONE)
                 j->head[w] = corner;
             else
                 j->next[j->tail[w]] = corner;
             j->tail[w] = corner;
+            j->ntris[w]++;
+            e = edge_add(j, w, tr->vertex[(c + 1) % 3]);
+            if (j->edge[e].ntri < 2)
+                etri[2 * e + j->edge[e].ntri] = corner;
+            j->edge[e].ntri++;
         }
     }
     memcpy(j->tv, j->init_v, 3 * T * sizeof(uint32_t));
     memcpy(j->ts, j->init_s, 3 * T * sizeof(uint32_t));
-    /* border edges, and the vertices of edges of 3 or more triangles */
+    /* the vertices of edges of 3 or more triangles never move; border and
+     * seam edges (open in the mesh as it is drawn) */
     memset(border, 0, 3 * T);
-    j->used_vertices = 0;
-    for (v = 0; v < V; v++) {
-        size_t n = fan(j, (uint32_t)v, j->fan_a), num_nb, i, x;
-        if (n == 0)
+    for (t = 0; t < T; t++) {
+        if (j->death[t] == 0)
             continue;
-        j->used_vertices++;
-        num_nb = neighbours(j, (uint32_t)v, j->fan_a, n);
-        for (i = 0; i < num_nb; i++)
-            if (j->nb[i].count > 2)
-                j->locked[v] = j->locked[j->nb[i].vertex] = 1;
-        for (i = 0; i < n; i++) {
-            uint32_t corner = j->fan_a[i], w = j->tv[3 * (corner / 3) + (corner % 3 + 1) % 3];
-            for (x = 0; j->nb[x].vertex != w; x++) {
+        for (c = 0; c < 3; c++) {
+            uint32_t a = j->tv[3 * t + (size_t)c], b = j->tv[3 * t + (size_t)(c + 1) % 3];
+            uint32_t e = edge_find(j, a, b);
+            if (j->edge[e].ntri > 2) {
+                j->locked[a] = j->locked[b] = 1;
+            } else if (j->edge[e].ntri == 1) {
+                border[3 * t + (size_t)c] = 1;
+            } else {
+                uint32_t p = etri[2 * e] / 3, q = etri[2 * e + 1] / 3;
+                border[3 * t + (size_t)c] =
+                    !same_st(j, j->ts[corner_of(j, p, a)], j->ts[corner_of(j, q, a)]) ||
+                    !same_st(j, j->ts[corner_of(j, p, b)], j->ts[corner_of(j, q, b)]);
             }
-            /* border edges, and seam edges (open in the mesh as drawn) */
-            border[corner] = j->nb[x].count == 1 || (j->nb[x].count == 2 && j->nb[x].special);
         }
     }
+    release(j, etri);
+    j->used_vertices = 0;
+    for (v = 0; v < V; v++)
+        j->used_vertices += j->ntris[v] > 0;
     if (!poses(j)) {
         release(j, border);
         return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
@@ -1310,9 +1629,10 @@ static md2_result setup(sjob *j)
     }
     quadrics(j, border);
     release(j, border);
+    for (v = 0; v < V; v++)
+        quad_sums(j, (uint32_t)v);
     {
         float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX}, e[3];
-        size_t i;
         for (i = 0; i < F * V; i++)
             for (c = 0; c < 3; c++) {
                 float p = j->pos[3 * i + (size_t)c];
@@ -1326,24 +1646,11 @@ static md2_result setup(sjob *j)
     j->tris_after[0] = (uint32_t)j->live;
     j->steps = 0;
     j->heap_n = 0;
-    for (v = 0; v < V; v++)
-        evaluate(j, (uint32_t)v, 0);
-    return MD2_OK;
-}
-
-/* Collapses until at most goal triangles are left or none is allowed. */
-static md2_result run(sjob *j, size_t goal)
-{
-    while (j->live > goal && j->heap_n > 0) {
-        uint32_t v = j->heap[0];
-        evaluate(j, v, 1); /* what changed around it, and every frame's facing */
-        if (j->heap_n == 0 || j->heap[0] != v)
-            continue;
-        if (!collapse(j, v, j->target[v]))
-            return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
-                             "md2_simplify: out of memory for the log of collapses (step %lu)",
-                             (unsigned long)j->steps + 1);
-    }
+    for (i = 0; i < E; i++)
+        if (j->edge[i].a != NONE) {
+            slot_update(j, 2u * (uint32_t)i);
+            slot_update(j, 2u * (uint32_t)i + 1u);
+        }
     return MD2_OK;
 }
 
