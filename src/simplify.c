@@ -947,11 +947,12 @@ static void wake(sjob *j, uint32_t w)
 }
 
 /* One change around w: wakes it, at once when it has at most HUB
- * neighbours, else once for every ndeg / HUB changes. */
+ * neighbours, else once for every ndeg / 8 changes (each wake costs
+ * O(ndeg), and at most TRIES tests of O(ndeg) each: a constant a change). */
 static void touch(sjob *j, uint32_t w)
 {
-    uint32_t need = j->ndeg[w] / HUB;
-    if (++j->changes[w] >= (need ? need : 1u))
+    uint32_t need = j->ndeg[w] > HUB ? j->ndeg[w] / 8 : 1u;
+    if (++j->changes[w] >= need)
         wake(j, w);
 }
 
@@ -1123,6 +1124,92 @@ static size_t cell_of(float x, float lo, float h, size_t R)
     return (size_t)c;
 }
 
+static float abs_max3(const float *v)
+{
+    float a = fabsf(v[0]) > fabsf(v[1]) ? fabsf(v[0]) : fabsf(v[1]);
+    return a > fabsf(v[2]) ? a : fabsf(v[2]);
+}
+
+/* 0 if the box of centre ctr and half-sizes hs certainly misses triangle
+ * p[0..2]: it lies beyond the triangle's plane or beyond the plane of one
+ * of its edges perpendicular to it (the margins cover the rounding of this
+ * test and of cell_of()). */
+static int box_meets_triangle(const float *ctr, const float *hs, const float *const *p)
+{
+    float n[3], an[3], d[3], h[3], r;
+    int i;
+    r = md2__mul(md2__add(abs_max3(ctr), abs_max3(p[0])), 1e-5f);
+    for (i = 0; i < 3; i++)
+        h[i] = md2__add(md2__mul(hs[i], 1.02f), r);
+    normal3(n, p[0], p[1], p[2]);
+    an[0] = fabsf(n[0]);
+    an[1] = fabsf(n[1]);
+    an[2] = fabsf(n[2]);
+    sub3(d, ctr, p[0]);
+    if (fabsf(dot3(n, d)) > dot3(h, an))
+        return 0;
+    for (i = 0; i < 3; i++) {
+        float e[3], m[3], am[3];
+        sub3(e, p[(i + 1) % 3], p[i]);
+        cross3(m, e, n);
+        sub3(d, ctr, p[i]);
+        am[0] = fabsf(m[0]);
+        am[1] = fabsf(m[1]);
+        am[2] = fabsf(m[2]);
+        if (dot3(m, d) > dot3(h, am))
+            return 0;
+    }
+    return 1;
+}
+
+/* The cells of the grid (R a side, from lo, of size h) that triangle p
+ * meets, within the cells b0 .. b1 of its box, into out (at most max; the
+ * count is returned, and may be larger than max): the box split in halves
+ * while it meets the triangle. A sliver across the model (a fan of
+ * thousands of triangles) is in a line of cells, not in its whole box. */
+static size_t triangle_cells(const float *lo, float h, size_t R, const size_t *b0,
+                             const size_t *b1, const float *const *p, uint32_t *out, size_t max)
+{
+    size_t stack[64][6], top = 0, count = 0;
+    int a;
+    for (a = 0; a < 3; a++) {
+        stack[0][2 * a] = b0[a];
+        stack[0][2 * a + 1] = b1[a];
+    }
+    top = 1;
+    while (top > 0) {
+        size_t r[6], widest = 0, len = 0;
+        float ctr[3], hs[3];
+        memcpy(r, stack[--top], sizeof r);
+        for (a = 0; a < 3; a++) {
+            size_t cells_a = r[2 * a + 1] - r[2 * a] + 1;
+            ctr[a] = md2__add(lo[a], md2__mul(md2__mul((float)(r[2 * a] + r[2 * a + 1] + 1), 0.5f), h));
+            hs[a] = md2__mul(md2__mul((float)cells_a, 0.5f), h);
+            if (cells_a > len) {
+                len = cells_a;
+                widest = (size_t)a;
+            }
+        }
+        if (!box_meets_triangle(ctr, hs, p))
+            continue;
+        if (len == 1) {
+            if (count < max)
+                out[count] = (uint32_t)((r[4] * R + r[2]) * R + r[0]);
+            count++;
+            continue;
+        }
+        {
+            size_t mid = r[2 * widest] + len / 2;
+            memcpy(stack[top], r, sizeof r);
+            stack[top][2 * widest] = mid;
+            memcpy(stack[top + 1], r, sizeof r);
+            stack[top + 1][2 * widest + 1] = mid - 1;
+            top += 2;
+        }
+    }
+    return count;
+}
+
 /* The error of the prefix of k steps (replayed in tv): the largest and
  * mean distance over frames and used source vertices to the surface.
  * Per frame, triangles are put in a uniform grid; each vertex's distance
@@ -1135,7 +1222,8 @@ static int measure(sjob *j, size_t k, double *max_out, double *mean_out)
     uint32_t *vstart = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), &ok);
     uint32_t *vtris = (uint32_t *)alloc_n(j, 3 * T, sizeof(uint32_t), &ok);
     unsigned char *used = (unsigned char *)alloc_n(j, V, 1, &ok);
-    uint32_t *cell_start = NULL, *cell_tris = NULL, *seen = NULL;
+    uint32_t *cell_start = NULL, *cell_tris = NULL, *seen = NULL, *ids = NULL, *pairs = NULL;
+    size_t np = 0, cap_pairs = 0;
     size_t R = 1, cells, cap_tris = 0;
     float worst = 0.0f, total = 0.0f;
 
@@ -1170,6 +1258,7 @@ static int measure(sjob *j, size_t k, double *max_out, double *mean_out)
             R++;
         cells = R * R * R;
         cell_start = (uint32_t *)alloc_n(j, cells + 1, sizeof(uint32_t), &ok);
+        ids = (uint32_t *)alloc_n(j, cells, sizeof(uint32_t), &ok);
         seen = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
     }
     for (f = 0; ok && f < j->F; f++) {
@@ -1195,44 +1284,64 @@ static int measure(sjob *j, size_t k, double *max_out, double *mean_out)
                 h = hi[a] - lo[a];
         h = h > 0.0f ? md2__div(h, (float)R) : 1.0f;
 #define CELL(x, a) cell_of((x), lo[a], h, R)
-        /* count, then fill: each triangle into the cells of its box */
+        /* each triangle's cells into pairs (triangle, cell), counted; then
+         * the triangles of each cell in order */
         memset(cell_start, 0, (cells + 1) * sizeof(uint32_t));
-        for (int pass = 0; pass < 2 && ok; pass++) {
-            for (t = 0; t < nt; t++) {
-                const uint32_t *c = j->tv + 3 * (size_t)live[t];
-                size_t b0[3], b1[3], x, y, z;
-                for (a = 0; a < 3; a++) {
-                    float mn = P(j, f, c[0])[a], mx = mn;
-                    int q;
-                    for (q = 1; q < 3; q++) {
-                        float w = P(j, f, c[q])[a];
-                        mn = w < mn ? w : mn;
-                        mx = w > mx ? w : mx;
-                    }
-                    b0[a] = CELL(mn, a);
-                    b1[a] = CELL(mx, a);
+        np = 0;
+        for (t = 0; t < nt && ok; t++) {
+            const uint32_t *c = j->tv + 3 * (size_t)live[t];
+            const float *corner[3];
+            size_t b0[3], b1[3], got, q;
+            for (a = 0; a < 3; a++) {
+                float mn = P(j, f, c[0])[a], mx = mn;
+                int q2;
+                for (q2 = 1; q2 < 3; q2++) {
+                    float w = P(j, f, c[q2])[a];
+                    mn = w < mn ? w : mn;
+                    mx = w > mx ? w : mx;
                 }
-                for (z = b0[2]; z <= b1[2]; z++)
-                    for (y = b0[1]; y <= b1[1]; y++)
-                        for (x = b0[0]; x <= b1[0]; x++) {
-                            size_t id = (z * R + y) * R + x;
-                            if (pass == 0)
-                                cell_start[id + 1]++;
-                            else
-                                cell_tris[cell_start[id]++] = live[t];
-                        }
+                b0[a] = CELL(mn, a);
+                b1[a] = CELL(mx, a);
             }
-            if (pass == 0) {
-                size_t i;
-                for (i = 0; i < cells; i++)
-                    cell_start[i + 1] += cell_start[i];
-                need = cell_start[cells];
-                if (need > cap_tris) {
-                    release(j, cell_tris);
-                    cell_tris = (uint32_t *)alloc_n(j, need, sizeof(uint32_t), &ok);
-                    cap_tris = need;
-                }
+            corner[0] = P(j, f, c[0]);
+            corner[1] = P(j, f, c[1]);
+            corner[2] = P(j, f, c[2]);
+            if (b0[0] == b1[0] && b0[1] == b1[1] && b0[2] == b1[2]) {
+                ids[0] = (uint32_t)((b0[2] * R + b0[1]) * R + b0[0]);
+                got = 1;
+            } else {
+                got = triangle_cells(lo, h, R, b0, b1, corner, ids, cells);
             }
+            if (np + got > cap_pairs) {
+                size_t grown = 2 * (np + got);
+                uint32_t *g = (uint32_t *)alloc_n(j, grown, 2 * sizeof(uint32_t), &ok);
+                if (!ok)
+                    break;
+                if (np)
+                    memcpy(g, pairs, np * 2 * sizeof(uint32_t));
+                release(j, pairs);
+                pairs = g;
+                cap_pairs = grown;
+            }
+            for (q = 0; q < got; q++) {
+                pairs[2 * np] = live[t];
+                pairs[2 * np + 1] = ids[q];
+                cell_start[ids[q] + 1]++;
+                np++;
+            }
+        }
+        if (ok) {
+            size_t i;
+            for (i = 0; i < cells; i++)
+                cell_start[i + 1] += cell_start[i];
+            need = cell_start[cells];
+            if (need > cap_tris) {
+                release(j, cell_tris);
+                cell_tris = (uint32_t *)alloc_n(j, need, sizeof(uint32_t), &ok);
+                cap_tris = need;
+            }
+            for (i = 0; ok && i < np; i++)
+                cell_tris[cell_start[pairs[2 * i + 1]]++] = pairs[2 * i];
         }
         if (!ok)
             break;
@@ -1294,6 +1403,8 @@ static int measure(sjob *j, size_t k, double *max_out, double *mean_out)
     release(j, vtris);
     release(j, used);
     release(j, cell_start);
+    release(j, ids);
+    release(j, pairs);
     release(j, cell_tris);
     release(j, seen);
     if (!ok)
