@@ -97,7 +97,9 @@ typedef struct sjob {
     uint32_t *rep;       /* K: their frames */
     float *weight;       /* K: how many frames each stands for */
     float *pos;          /* F * V * 3: frame f, vertex v at (f * V + v) * 3 */
+    float *vx, *vy, *vz; /* V * F each: the same, vertex-major (the flip tests) */
     float *quad;         /* V * K * QN: vertex v, pose k at (v * K + k) * QN */
+    float *rpos;         /* V * K * 3: vertex v's position in pose k at (v * K + k) * 3 */
     float *qc, *qw;      /* V: c and w summed over the poses */
     uint32_t *ver;       /* V: bumped when the vertex's quadrics change */
     uint32_t *init_v, *init_s; /* 3T: corners after dropping degenerate triangles */
@@ -110,6 +112,7 @@ typedef struct sjob {
     unsigned char *locked; /* V */
     uint32_t *gone_step, *gone_into; /* V: when and into what a vertex was merged */
     uint32_t *changes, *fails; /* V: changes around it, refused tests since it was last woken */
+    uint32_t *nparked;   /* V: its directions that wait */
     /* edges: a pool and an open-addressing table (linear probing) */
     sedge *edge;
     size_t num_edges;    /* pool size */
@@ -169,9 +172,9 @@ static void release(sjob *j, void *p)
 
 static void release_all(sjob *j)
 {
-    void *all[] = {j->rep, j->weight, j->pos, j->quad, j->qc, j->qw, j->ver, j->init_v,
+    void *all[] = {j->rep, j->weight, j->pos, j->vx, j->vy, j->vz, j->rpos, j->quad, j->qc, j->qw, j->ver, j->init_v,
                    j->init_s, j->tv, j->ts, j->death, j->next, j->head, j->tail, j->ntris,
-                   j->ndeg, j->locked, j->gone_step, j->gone_into, j->changes, j->fails,
+                   j->ndeg, j->locked, j->gone_step, j->gone_into, j->changes, j->fails, j->nparked,
                    j->edge, j->table, j->key, j->serr, j->sver, j->dver, j->heap_pos,
                    j->state, j->heap, j->log, j->log_end, j->tris_after, j->fan_a, j->fan_b,
                    j->nb, j->nbidx, j->mark, j->todo};
@@ -325,40 +328,57 @@ static float quad_eval(const float *q, const float *t)
 /* The representative poses: K frames by farthest-point sampling of the
  * frames' shapes (frame 0 first, then each time the frame farthest from
  * every pose chosen so far, by the sum of squared distances of at most
- * SAMPLES vertices spread over the model; ties to the lower frame), each
- * weighted by the frames nearest to it, so that a cost summed over the
- * poses stands for the sum over every frame. Returns 0 when out of memory. */
+ * SAMPLES vertices spread over the model, summed in 8 lanes; ties to the
+ * lower frame), each weighted by the frames nearest to it, so that a cost
+ * summed over the poses stands for the sum over every frame. Returns 0
+ * when out of memory. */
 #define SAMPLES 64
 static int poses(sjob *j)
 {
     size_t F = j->F, V = j->V, K = j->K, stride = V > SAMPLES ? (V + SAMPLES - 1) / SAMPLES : 1;
-    size_t f, k, v;
-    int ok = 1;
-    float *best;
+    size_t f, k, i, ns = (V + stride - 1) / stride, np = (ns + 7) / 8 * 8;
+    int ok = 1, c;
+    float *best, *smp;
     uint32_t *near;
     if (K == 0)
         return 1; /* no frame: no pose (and no quadric) */
     best = (float *)alloc_n(j, F, sizeof(float), &ok);
     near = (uint32_t *)alloc_n(j, F, sizeof(uint32_t), &ok);
+    smp = (float *)alloc_n(j, F * np, 3 * sizeof(float), &ok);
     if (!ok) {
         release(j, best);
         release(j, near);
+        release(j, smp);
         return 0;
     }
+    /* the samples of frame f: x at smp[(3 f + 0) np + i], then y, z (the
+     * padding zero) */
     for (f = 0; f < F; f++) {
         best[f] = FLT_MAX;
         near[f] = 0;
+        for (c = 0; c < 3; c++)
+            for (i = 0; i < np; i++)
+                smp[(3 * f + (size_t)c) * np + i] =
+                    i < ns ? P(j, f, (uint32_t)(i * stride))[c] : 0.0f;
     }
     j->rep[0] = 0;
     for (k = 0;; k++) {
         size_t far = 0;
+        const float *r = smp + 3 * j->rep[k] * np;
         for (f = 0; f < F; f++) {
-            float d = 0.0f;
-            for (v = 0; v < V; v += stride) {
-                float e[3];
-                sub3(e, P(j, f, (uint32_t)v), P(j, j->rep[k], (uint32_t)v));
-                d = md2__add(d, dot3(e, e));
-            }
+            const float *a = smp + 3 * f * np;
+            float lane[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f}, d;
+            size_t l;
+            for (i = 0; i < np; i += 8)
+                for (l = 0; l < 8; l++) {
+                    float ex = md2__sub(a[i + l], r[i + l]);
+                    float ey = md2__sub(a[np + i + l], r[np + i + l]);
+                    float ez = md2__sub(a[2 * np + i + l], r[2 * np + i + l]);
+                    float dd = md2__add(md2__add(md2__mul(ex, ex), md2__mul(ey, ey)), md2__mul(ez, ez));
+                    lane[l] = md2__add(lane[l], dd);
+                }
+            d = md2__add(md2__add(md2__add(lane[0], lane[1]), md2__add(lane[2], lane[3])),
+                         md2__add(md2__add(lane[4], lane[5]), md2__add(lane[6], lane[7])));
             if (d < best[f]) {
                 best[f] = d;
                 near[f] = (uint32_t)k;
@@ -376,6 +396,7 @@ static int poses(sjob *j)
         j->weight[near[f]] = md2__add(j->weight[near[f]], 1.0f);
     release(j, best);
     release(j, near);
+    release(j, smp);
     return 1;
 }
 
@@ -446,7 +467,7 @@ static void quad_sums(sjob *j, uint32_t v)
 static float quad_at(const sjob *j, const float *q, size_t k, uint32_t v, uint32_t u)
 {
     float t[3], e;
-    sub3(t, P(j, j->rep[k], u), P(j, j->rep[k], v));
+    sub3(t, j->rpos + ((size_t)u * j->K + k) * 3, j->rpos + ((size_t)v * j->K + k) * 3);
     e = md2__add(quad_eval(q, t), q[QC]);
     return e > 0.0f ? e : 0.0f;
 }
@@ -481,7 +502,7 @@ static void quad_merge(sjob *j, uint32_t v, uint32_t u)
     for (k = 0; k < j->K; k++, qv += QN, qu += QN) {
         float t[3], at[3], c = quad_at(j, qv, k, v, u);
         int i;
-        sub3(t, P(j, j->rep[k], u), P(j, j->rep[k], v));
+        sub3(t, j->rpos + ((size_t)u * j->K + k) * 3, j->rpos + ((size_t)v * j->K + k) * 3);
         quad_apply(at, qv, t);
         for (i = 0; i < 6; i++)
             qu[i] = md2__add(qu[i], qv[i]);
@@ -598,12 +619,8 @@ static void heap_swap(sjob *j, size_t x, size_t y)
     j->heap_pos[j->heap[y]] = (uint32_t)y;
 }
 
-static void heap_fix(sjob *j, size_t i)
+static void heap_down(sjob *j, size_t i)
 {
-    while (i > 0 && heap_less(j, j->heap[i], j->heap[(i - 1) / 2])) {
-        heap_swap(j, i, (i - 1) / 2);
-        i = (i - 1) / 2;
-    }
     for (;;) {
         size_t l = 2 * i + 1, r = l + 1, s = i;
         if (l < j->heap_n && heap_less(j, j->heap[l], j->heap[s]))
@@ -615,6 +632,15 @@ static void heap_fix(sjob *j, size_t i)
         heap_swap(j, i, s);
         i = s;
     }
+}
+
+static void heap_fix(sjob *j, size_t i)
+{
+    while (i > 0 && heap_less(j, j->heap[i], j->heap[(i - 1) / 2])) {
+        heap_swap(j, i, (i - 1) / 2);
+        i = (i - 1) / 2;
+    }
+    heap_down(j, i);
 }
 
 static void heap_push(sjob *j, uint32_t s)
@@ -629,6 +655,12 @@ static void heap_push(sjob *j, uint32_t s)
 /* Takes slot s out of the heap (if it is there) and leaves it in state. */
 static void heap_take(sjob *j, uint32_t s, unsigned char state)
 {
+    if ((j->state[s] == SLOT_PARKED) != (state == SLOT_PARKED)) {
+        if (state == SLOT_PARKED)
+            j->nparked[slot_src(j, s)]++;
+        else
+            j->nparked[slot_src(j, s)]--;
+    }
     if (j->state[s] == SLOT_HEAP) {
         size_t i = j->heap_pos[s];
         j->heap_n--;
@@ -662,9 +694,10 @@ static int slot_refresh(sjob *j, uint32_t s)
  * never moves. */
 static void slot_update(sjob *j, uint32_t s)
 {
-    int changed = slot_refresh(j, s);
+    int changed;
     if (j->locked[slot_src(j, s)])
         return;
+    changed = slot_refresh(j, s);
     if (j->state[s] == SLOT_IDLE)
         heap_push(j, s);
     else if (j->state[s] == SLOT_HEAP && changed)
@@ -859,38 +892,78 @@ static int allowed(sjob *j, uint32_t v, const nbr *e, const uint32_t *fanv, size
     return 1;
 }
 
+/* 1 if triangle a b d faces within 90 degrees of triangle s[0..2] (the
+ * dot product of their normals is not negative) in every frame of
+ * [f0, f1): vertex-major positions, the frames in a row, in chunks
+ * without a branch inside (the compiler makes vectors of them; the same
+ * rounded operations, so the same bits, on every host). */
+static int faces_alike(const sjob *j, uint32_t a, uint32_t b, uint32_t d, const uint32_t *s,
+                       size_t f0, size_t f1)
+{
+    const size_t F = j->F;
+    const float *ax = j->vx + a * F, *ay = j->vy + a * F, *az = j->vz + a * F;
+    const float *bx = j->vx + b * F, *by = j->vy + b * F, *bz = j->vz + b * F;
+    const float *dx = j->vx + d * F, *dy = j->vy + d * F, *dz = j->vz + d * F;
+    const float *px = j->vx + s[0] * F, *py = j->vy + s[0] * F, *pz = j->vz + s[0] * F;
+    const float *qx = j->vx + s[1] * F, *qy = j->vy + s[1] * F, *qz = j->vz + s[1] * F;
+    const float *rx = j->vx + s[2] * F, *ry = j->vy + s[2] * F, *rz = j->vz + s[2] * F;
+    size_t c0, f;
+    for (c0 = f0; c0 < f1; c0 += 32) {
+        size_t c1 = c0 + 32 < f1 ? c0 + 32 : f1;
+        int bad = 0;
+        for (f = c0; f < c1; f++) {
+            float e1x = md2__sub(bx[f], ax[f]), e1y = md2__sub(by[f], ay[f]);
+            float e1z = md2__sub(bz[f], az[f]), e2x = md2__sub(dx[f], ax[f]);
+            float e2y = md2__sub(dy[f], ay[f]), e2z = md2__sub(dz[f], az[f]);
+            float g1x = md2__sub(qx[f], px[f]), g1y = md2__sub(qy[f], py[f]);
+            float g1z = md2__sub(qz[f], pz[f]), g2x = md2__sub(rx[f], px[f]);
+            float g2y = md2__sub(ry[f], py[f]), g2z = md2__sub(rz[f], pz[f]);
+            float nx = md2__sub(md2__mul(e1y, e2z), md2__mul(e1z, e2y));
+            float ny = md2__sub(md2__mul(e1z, e2x), md2__mul(e1x, e2z));
+            float nz = md2__sub(md2__mul(e1x, e2y), md2__mul(e1y, e2x));
+            float mx = md2__sub(md2__mul(g1y, g2z), md2__mul(g1z, g2y));
+            float my = md2__sub(md2__mul(g1z, g2x), md2__mul(g1x, g2z));
+            float mz = md2__sub(md2__mul(g1x, g2y), md2__mul(g1y, g2x));
+            float dot = md2__add(md2__add(md2__mul(nx, mx), md2__mul(ny, my)), md2__mul(nz, mz));
+            bad |= dot < 0.0f;
+        }
+        if (bad)
+            return 0;
+    }
+    return 1;
+}
+
 /* 1 if merging v into u keeps every triangle of v (but those on the edge)
  * facing within 90 degrees of where its source triangle faces, in every
  * frame, and, in frame 0, within about 75 degrees of where it faced
  * before (a fold there is never worth it). */
 static int keeps_facing(const sjob *j, uint32_t v, uint32_t u, const uint32_t *fanv, size_t n)
 {
-    size_t i, f;
+    size_t i;
     for (i = 0; i < n; i++) {
-        uint32_t tri = fanv[i] / 3, k = fanv[i] % 3;
+        uint32_t tri = fanv[i] / 3, k = fanv[i] % 3, s[3];
         const uint32_t *c = j->tv + 3 * tri, *o = j->init_v + 3 * tri;
         uint32_t b = c[(k + 1) % 3], d = c[(k + 2) % 3];
-        int moved = c[0] != o[0] || c[1] != o[1] || c[2] != o[2];
+        float before[3], after[3];
         if (c[0] == u || c[1] == u || c[2] == u)
             continue;
-        for (f = 0; f < j->F; f++) {
-            float before[3], after[3], source[3];
-            normal3(after, P(j, f, u), P(j, f, b), P(j, f, d));
-            if (f == 0 || !moved)
-                normal3(before, P(j, f, v), P(j, f, b), P(j, f, d));
-            if (f == 0) {
-                float lim = md2__mul(0.25f, md2__mul(sqrt_f(dot3(before, before)),
-                                                     sqrt_f(dot3(after, after))));
-                if (dot3(before, after) < lim)
-                    return 0;
-            }
-            if (moved)
-                normal3(source, P(j, f, o[0]), P(j, f, o[1]), P(j, f, o[2]));
-            else
-                memcpy(source, before, sizeof source); /* the source is the one before */
-            if (dot3(source, after) < 0.0f)
-                return 0;
+        normal3(after, P(j, 0, u), P(j, 0, b), P(j, 0, d));
+        normal3(before, P(j, 0, v), P(j, 0, b), P(j, 0, d));
+        if (dot3(before, after) < md2__mul(0.25f, md2__mul(sqrt_f(dot3(before, before)),
+                                                        sqrt_f(dot3(after, after)))))
+            return 0;
+        /* the source triangle (the one before, while nothing of it moved) */
+        if (c[0] != o[0] || c[1] != o[1] || c[2] != o[2]) {
+            s[0] = o[0];
+            s[1] = o[1];
+            s[2] = o[2];
+        } else {
+            s[0] = v;
+            s[1] = b;
+            s[2] = d;
         }
+        if (!faces_alike(j, u, b, d, s, 0, j->F))
+            return 0;
     }
     return 1;
 }
@@ -924,12 +997,13 @@ static int log_push(sjob *j, uint32_t corner, uint32_t vertex, uint32_t texcoord
  * (with a cost brought up to date). O(valence of w). */
 static void wake(sjob *j, uint32_t w)
 {
-    size_t n = fan(j, w, j->fan_b), i;
+    size_t n, i;
     int k;
     j->changes[w] = 0;
     j->fails[w] = 0;
-    if (j->locked[w])
+    if (j->locked[w] || j->nparked[w] == 0)
         return;
+    n = fan(j, w, j->fan_b);
     for (i = 0; i < n; i++) {
         const uint32_t *c = j->tv + 3 * (j->fan_b[i] / 3);
         for (k = 0; k < 3; k++) {
@@ -940,6 +1014,7 @@ static void wake(sjob *j, uint32_t w)
             s = slot_of(j, e, w);
             if (j->state[s] == SLOT_PARKED) {
                 j->state[s] = SLOT_IDLE;
+                j->nparked[w]--;
                 slot_update(j, s);
             }
         }
@@ -1611,10 +1686,14 @@ static md2_result setup(sjob *j)
     j->num_edges = E;
     j->table_mask = cap - 1;
     j->pos = (float *)alloc_n(j, F * V, 3 * sizeof(float), &ok);
+    j->vx = (float *)alloc_n(j, F * V, sizeof(float), &ok);
+    j->vy = (float *)alloc_n(j, F * V, sizeof(float), &ok);
+    j->vz = (float *)alloc_n(j, F * V, sizeof(float), &ok);
     j->K = F < POSES ? F : POSES;
     j->rep = (uint32_t *)alloc_n(j, j->K, sizeof(uint32_t), &ok);
     j->weight = (float *)alloc_n(j, j->K, sizeof(float), &ok);
     j->quad = (float *)alloc_n(j, V * j->K, QN * sizeof(float), &ok);
+    j->rpos = (float *)alloc_n(j, V * j->K, 3 * sizeof(float), &ok);
     j->qc = (float *)alloc_n(j, V, sizeof(float), &ok);
     j->qw = (float *)alloc_n(j, V, sizeof(float), &ok);
     j->ver = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
@@ -1633,6 +1712,7 @@ static md2_result setup(sjob *j)
     j->gone_into = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
     j->changes = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
     j->fails = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->nparked = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
     j->edge = (sedge *)alloc_n(j, E, sizeof(sedge), &ok);
     j->table = (uint32_t *)alloc_n(j, cap, sizeof(uint32_t), &ok);
     j->key = (float *)alloc_n(j, E, 2 * sizeof(float), &ok);
@@ -1661,9 +1741,19 @@ static md2_result setup(sjob *j)
     }
     for (f = 0; f < F; f++)
         (void)md2_decode_frame(j->m, (uint32_t)f, j->pos + f * V * 3, 0, NULL, 0);
+    for (f = 0; f < F; f += 16) { /* vertex-major, 16 frames at a time */
+        size_t f1 = f + 16 < F ? f + 16 : F, g;
+        for (v = 0; v < V; v++)
+            for (g = f; g < f1; g++) {
+                const float *p = j->pos + (g * V + v) * 3;
+                j->vx[v * F + g] = p[0];
+                j->vy[v * F + g] = p[1];
+                j->vz[v * F + g] = p[2];
+            }
+    }
     for (v = 0; v < V; v++) {
         j->head[v] = j->tail[v] = NONE;
-        j->ntris[v] = j->ndeg[v] = j->ver[v] = j->changes[v] = j->fails[v] = 0;
+        j->ntris[v] = j->ndeg[v] = j->ver[v] = j->changes[v] = j->fails[v] = j->nparked[v] = 0;
         j->locked[v] = 0;
         j->gone_step[v] = j->gone_into[v] = NONE;
         j->mark[v] = 0;
@@ -1738,30 +1828,58 @@ static md2_result setup(sjob *j)
                          "md2_simplify: out of memory choosing the poses of %lu frames",
                          (unsigned long)F);
     }
+    for (v = 0; v < V; v++)
+        for (i = 0; i < j->K; i++)
+            memcpy(j->rpos + (v * j->K + i) * 3, P(j, j->rep[i], (uint32_t)v), 3 * sizeof(float));
     quadrics(j, border);
     release(j, border);
     for (v = 0; v < V; v++)
         quad_sums(j, (uint32_t)v);
     {
-        float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX}, e[3];
-        for (i = 0; i < F * V; i++)
+        /* the box of every frame, from each frame's smallest and largest
+         * step on each axis (decoded as md2_decode_frame() does: the same
+         * floats as the smallest and largest decoded positions) */
+        float e[3], lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+        for (f = 0; f < F; f++) {
+            const md2_frame *fr = &j->m->frames[f];
             for (c = 0; c < 3; c++) {
-                float p = j->pos[3 * i + (size_t)c];
-                lo[c] = p < lo[c] ? p : lo[c];
-                hi[c] = p > hi[c] ? p : hi[c];
+                unsigned mn = 255, mx = 0;
+                float a, b;
+                for (v = 0; v < V; v++) {
+                    unsigned x = fr->vertices[v].v[c];
+                    mn = x < mn ? x : mn;
+                    mx = x > mx ? x : mx;
+                }
+                if (V == 0)
+                    continue;
+                a = md2__mul_add(fr->scale[c], (float)mn, fr->translate[c]);
+                b = md2__mul_add(fr->scale[c], (float)mx, fr->translate[c]);
+                lo[c] = a < lo[c] ? a : lo[c];
+                lo[c] = b < lo[c] ? b : lo[c];
+                hi[c] = a > hi[c] ? a : hi[c];
+                hi[c] = b > hi[c] ? b : hi[c];
             }
-        sub3(e, hi, lo);
+        }
+        for (c = 0; c < 3; c++)
+            e[c] = lo[c] <= hi[c] ? md2__sub(hi[c], lo[c]) : 0.0f;
         j->diag = sqrt_f(dot3(e, e));
     }
     j->log_end[0] = 0;
     j->tris_after[0] = (uint32_t)j->live;
     j->steps = 0;
     j->heap_n = 0;
-    for (i = 0; i < E; i++)
-        if (j->edge[i].a != NONE) {
-            slot_update(j, 2u * (uint32_t)i);
-            slot_update(j, 2u * (uint32_t)i + 1u);
-        }
+    /* every direction that may move, costed, and the heap made in one go */
+    for (i = 0; i < 2 * E; i++) {
+        uint32_t sl = (uint32_t)i;
+        if (j->edge[i / 2].a == NONE || j->locked[slot_src(j, sl)])
+            continue;
+        (void)slot_refresh(j, sl);
+        j->state[sl] = SLOT_HEAP;
+        j->heap_pos[sl] = (uint32_t)j->heap_n;
+        j->heap[j->heap_n++] = sl;
+    }
+    for (i = j->heap_n / 2; i > 0; i--)
+        heap_down(j, i - 1);
     return MD2_OK;
 }
 
