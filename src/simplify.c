@@ -96,8 +96,13 @@ typedef struct sjob {
     size_t K;            /* representative poses (POSES at most) */
     uint32_t *rep;       /* K: their frames */
     float *weight;       /* K: how many frames each stands for */
-    float *pos;          /* F * V * 3: frame f, vertex v at (f * V + v) * 3 */
-    float *vx, *vy, *vz; /* V * F each: the same, vertex-major (the flip tests) */
+    /* the frames, vertex-major: vertex v's steps in frame f at v * F + f,
+     * one array an axis (the flip tests decode them as they go, as
+     * md2_decode_frame() does: a quarter of the memory of floats) */
+    unsigned char *bx, *by, *bz;
+    float *fsx, *fsy, *fsz, *ftx, *fty, *ftz; /* F each: each frame's transform */
+    float *frame;        /* V * 3: one decoded frame (the measure, the poses) */
+    float *pos0;         /* V * 3: frame 0 */
     float *quad;         /* V * K * QN: vertex v, pose k at (v * K + k) * QN */
     float *rpos;         /* V * K * 3: vertex v's position in pose k at (v * K + k) * 3 */
     float *qc, *qw;      /* V: c and w summed over the poses */
@@ -172,7 +177,9 @@ static void release(sjob *j, void *p)
 
 static void release_all(sjob *j)
 {
-    void *all[] = {j->rep, j->weight, j->pos, j->vx, j->vy, j->vz, j->rpos, j->quad, j->qc, j->qw, j->ver, j->init_v,
+    void *all[] = {j->rep, j->weight, j->bx, j->by, j->bz, j->fsx, j->fsy, j->fsz, j->ftx, j->fty, j->ftz,
+                   j->frame,
+                   j->pos0, j->rpos, j->quad, j->qc, j->qw, j->ver, j->init_v,
                    j->init_s, j->tv, j->ts, j->death, j->next, j->head, j->tail, j->ntris,
                    j->ndeg, j->locked, j->gone_step, j->gone_into, j->changes, j->fails, j->nparked,
                    j->edge, j->table, j->key, j->serr, j->sver, j->dver, j->heap_pos,
@@ -282,9 +289,20 @@ static float dist2_point_triangle(const float *p, const float *a, const float *b
     return dot3(d, d);
 }
 
-static const float *P(const sjob *j, size_t f, uint32_t v)
+/* Vertex v in the frame decoded into j->frame, in frame 0, in pose k. */
+static const float *FP(const sjob *j, uint32_t v)
 {
-    return j->pos + (f * j->V + v) * 3;
+    return j->frame + (size_t)v * 3;
+}
+
+static const float *P0(const sjob *j, uint32_t v)
+{
+    return j->pos0 + (size_t)v * 3;
+}
+
+static const float *RP(const sjob *j, size_t k, uint32_t v)
+{
+    return j->rpos + ((size_t)v * j->K + k) * 3;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -356,10 +374,11 @@ static int poses(sjob *j)
     for (f = 0; f < F; f++) {
         best[f] = FLT_MAX;
         near[f] = 0;
+        (void)md2_decode_frame(j->m, (uint32_t)f, j->frame, 0, NULL, 0);
         for (c = 0; c < 3; c++)
             for (i = 0; i < np; i++)
                 smp[(3 * f + (size_t)c) * np + i] =
-                    i < ns ? P(j, f, (uint32_t)(i * stride))[c] : 0.0f;
+                    i < ns ? FP(j, (uint32_t)(i * stride))[c] : 0.0f;
     }
     j->rep[0] = 0;
     for (k = 0;; k++) {
@@ -417,9 +436,8 @@ static void quadrics(sjob *j, const unsigned char *border)
         if (j->death[t] == 0)
             continue;
         for (k2 = 0; k2 < j->K; k2++) {
-            size_t f = j->rep[k2];
             float n[3], len2, len, w = j->weight[k2], area;
-            normal3(n, P(j, f, c[0]), P(j, f, c[1]), P(j, f, c[2]));
+            normal3(n, RP(j, k2, c[0]), RP(j, k2, c[1]), RP(j, k2, c[2]));
             len2 = dot3(n, n);
             if (!(len2 > 0.0f) || !(len2 <= FLT_MAX))
                 continue;
@@ -437,7 +455,7 @@ static void quadrics(sjob *j, const unsigned char *border)
                 float *qb = j->quad + ((size_t)b * j->K + k2) * QN;
                 if (!border[3 * t + (size_t)k])
                     continue;
-                sub3(e, P(j, f, b), P(j, f, a));
+                sub3(e, RP(j, k2, b), RP(j, k2, a));
                 cross3(mvec, e, n);
                 el = md2__mul(w, sqrt_f(dot3(e, e)));
                 quad_add_plane(qa, mvec, md2__div(w, len2));
@@ -894,30 +912,45 @@ static int allowed(sjob *j, uint32_t v, const nbr *e, const uint32_t *fanv, size
 
 /* 1 if triangle a b d faces within 90 degrees of triangle s[0..2] (the
  * dot product of their normals is not negative) in every frame of
- * [f0, f1): vertex-major positions, the frames in a row, in chunks
- * without a branch inside (the compiler makes vectors of them; the same
- * rounded operations, so the same bits, on every host). */
+ * [f0, f1): the vertices decoded from their steps as md2_decode_frame()
+ * decodes them, the frames in a row, in chunks without a branch inside
+ * (the compiler makes vectors of them; the same rounded operations, so
+ * the same bits, on every host). */
 static int faces_alike(const sjob *j, uint32_t a, uint32_t b, uint32_t d, const uint32_t *s,
                        size_t f0, size_t f1)
 {
     const size_t F = j->F;
-    const float *ax = j->vx + a * F, *ay = j->vy + a * F, *az = j->vz + a * F;
-    const float *bx = j->vx + b * F, *by = j->vy + b * F, *bz = j->vz + b * F;
-    const float *dx = j->vx + d * F, *dy = j->vy + d * F, *dz = j->vz + d * F;
-    const float *px = j->vx + s[0] * F, *py = j->vy + s[0] * F, *pz = j->vz + s[0] * F;
-    const float *qx = j->vx + s[1] * F, *qy = j->vy + s[1] * F, *qz = j->vz + s[1] * F;
-    const float *rx = j->vx + s[2] * F, *ry = j->vy + s[2] * F, *rz = j->vz + s[2] * F;
+    const unsigned char *ax = j->bx + a * F, *ay = j->by + a * F, *az = j->bz + a * F;
+    const unsigned char *bx = j->bx + b * F, *by = j->by + b * F, *bz = j->bz + b * F;
+    const unsigned char *dx = j->bx + d * F, *dy = j->by + d * F, *dz = j->bz + d * F;
+    const unsigned char *px = j->bx + s[0] * F, *py = j->by + s[0] * F, *pz = j->bz + s[0] * F;
+    const unsigned char *qx = j->bx + s[1] * F, *qy = j->by + s[1] * F, *qz = j->bz + s[1] * F;
+    const unsigned char *rx = j->bx + s[2] * F, *ry = j->by + s[2] * F, *rz = j->bz + s[2] * F;
+    const float *sx = j->fsx, *sy = j->fsy, *sz = j->fsz;
+    const float *tx = j->ftx, *ty = j->fty, *tz = j->ftz;
     size_t c0, f;
     for (c0 = f0; c0 < f1; c0 += 32) {
         size_t c1 = c0 + 32 < f1 ? c0 + 32 : f1;
         int bad = 0;
         for (f = c0; f < c1; f++) {
-            float e1x = md2__sub(bx[f], ax[f]), e1y = md2__sub(by[f], ay[f]);
-            float e1z = md2__sub(bz[f], az[f]), e2x = md2__sub(dx[f], ax[f]);
-            float e2y = md2__sub(dy[f], ay[f]), e2z = md2__sub(dz[f], az[f]);
-            float g1x = md2__sub(qx[f], px[f]), g1y = md2__sub(qy[f], py[f]);
-            float g1z = md2__sub(qz[f], pz[f]), g2x = md2__sub(rx[f], px[f]);
-            float g2y = md2__sub(ry[f], py[f]), g2z = md2__sub(rz[f], pz[f]);
+            float ox = md2__mul_add(sx[f], (float)ax[f], tx[f]);
+            float oy = md2__mul_add(sy[f], (float)ay[f], ty[f]);
+            float oz = md2__mul_add(sz[f], (float)az[f], tz[f]);
+            float e1x = md2__sub(md2__mul_add(sx[f], (float)bx[f], tx[f]), ox);
+            float e1y = md2__sub(md2__mul_add(sy[f], (float)by[f], ty[f]), oy);
+            float e1z = md2__sub(md2__mul_add(sz[f], (float)bz[f], tz[f]), oz);
+            float e2x = md2__sub(md2__mul_add(sx[f], (float)dx[f], tx[f]), ox);
+            float e2y = md2__sub(md2__mul_add(sy[f], (float)dy[f], ty[f]), oy);
+            float e2z = md2__sub(md2__mul_add(sz[f], (float)dz[f], tz[f]), oz);
+            float gx = md2__mul_add(sx[f], (float)px[f], tx[f]);
+            float gy = md2__mul_add(sy[f], (float)py[f], ty[f]);
+            float gz = md2__mul_add(sz[f], (float)pz[f], tz[f]);
+            float g1x = md2__sub(md2__mul_add(sx[f], (float)qx[f], tx[f]), gx);
+            float g1y = md2__sub(md2__mul_add(sy[f], (float)qy[f], ty[f]), gy);
+            float g1z = md2__sub(md2__mul_add(sz[f], (float)qz[f], tz[f]), gz);
+            float g2x = md2__sub(md2__mul_add(sx[f], (float)rx[f], tx[f]), gx);
+            float g2y = md2__sub(md2__mul_add(sy[f], (float)ry[f], ty[f]), gy);
+            float g2z = md2__sub(md2__mul_add(sz[f], (float)rz[f], tz[f]), gz);
             float nx = md2__sub(md2__mul(e1y, e2z), md2__mul(e1z, e2y));
             float ny = md2__sub(md2__mul(e1z, e2x), md2__mul(e1x, e2z));
             float nz = md2__sub(md2__mul(e1x, e2y), md2__mul(e1y, e2x));
@@ -947,8 +980,8 @@ static int keeps_facing(const sjob *j, uint32_t v, uint32_t u, const uint32_t *f
         float before[3], after[3];
         if (c[0] == u || c[1] == u || c[2] == u)
             continue;
-        normal3(after, P(j, 0, u), P(j, 0, b), P(j, 0, d));
-        normal3(before, P(j, 0, v), P(j, 0, b), P(j, 0, d));
+        normal3(after, P0(j, u), P0(j, b), P0(j, d));
+        normal3(before, P0(j, v), P0(j, b), P0(j, d));
         if (dot3(before, after) < md2__mul(0.25f, md2__mul(sqrt_f(dot3(before, before)),
                                                         sqrt_f(dot3(after, after)))))
             return 0;
@@ -1187,108 +1220,101 @@ static int alive_at(const sjob *j, size_t tri, size_t k)
     return j->death[tri] != 0 && (j->death[tri] == ALIVE || j->death[tri] > k);
 }
 
-/* The grid cell along one axis of coordinate x (rounded arithmetic, so
- * that a triangle and a point at one place get the same cell). */
-static size_t cell_of(float x, float lo, float h, size_t R)
-{
-    float c = md2__div(md2__sub(x, lo), h);
-    if (!(c > 0.0f))
-        return 0;
-    if (c >= (float)R)
-        return R - 1;
-    return (size_t)c;
-}
+/* A node of the tree of the measure: the box of its triangles; a leaf
+ * holds order[first .. first + count), an inner node (count 0) has its
+ * first child next to it and its second at first. */
+typedef struct bnode {
+    float lo[3], hi[3];
+    uint32_t first, count;
+} bnode;
 
-static float abs_max3(const float *v)
-{
-    float a = fabsf(v[0]) > fabsf(v[1]) ? fabsf(v[0]) : fabsf(v[1]);
-    return a > fabsf(v[2]) ? a : fabsf(v[2]);
-}
+typedef struct btree {
+    bnode *node;
+    size_t n;
+    uint32_t *order;     /* the live triangles, in the order of their centres' Morton codes */
+    const float *tbox;   /* 6 a triangle (by its place in live): its box */
+} btree;
 
-/* 0 if the box of centre ctr and half-sizes hs certainly misses triangle
- * p[0..2]: it lies beyond the triangle's plane or beyond the plane of one
- * of its edges perpendicular to it (the margins cover the rounding of this
- * test and of cell_of()). */
-static int box_meets_triangle(const float *ctr, const float *hs, const float *const *p)
+/* The subtree of order[a .. e) from node b->n on (halves of the Morton
+ * order down to leaves of at most 4 triangles); returns its node. The
+ * depth is at most 64 (halving a range of at most 2^32). */
+static uint32_t btree_build(btree *b, size_t a, size_t e)
 {
-    float n[3], an[3], d[3], h[3], r;
-    int i;
-    r = md2__mul(md2__add(abs_max3(ctr), abs_max3(p[0])), 1e-5f);
-    for (i = 0; i < 3; i++)
-        h[i] = md2__add(md2__mul(hs[i], 1.02f), r);
-    normal3(n, p[0], p[1], p[2]);
-    an[0] = fabsf(n[0]);
-    an[1] = fabsf(n[1]);
-    an[2] = fabsf(n[2]);
-    sub3(d, ctr, p[0]);
-    if (fabsf(dot3(n, d)) > dot3(h, an))
-        return 0;
-    for (i = 0; i < 3; i++) {
-        float e[3], m[3], am[3];
-        sub3(e, p[(i + 1) % 3], p[i]);
-        cross3(m, e, n);
-        sub3(d, ctr, p[i]);
-        am[0] = fabsf(m[0]);
-        am[1] = fabsf(m[1]);
-        am[2] = fabsf(m[2]);
-        if (dot3(m, d) > dot3(h, am))
-            return 0;
-    }
-    return 1;
-}
-
-/* The cells of the grid (R a side, from lo, of size h) that triangle p
- * meets, within the cells b0 .. b1 of its box, into out (at most max; the
- * count is returned, and may be larger than max): the box split in halves
- * while it meets the triangle. A sliver across the model (a fan of
- * thousands of triangles) is in a line of cells, not in its whole box. */
-static size_t triangle_cells(const float *lo, float h, size_t R, const size_t *b0,
-                             const size_t *b1, const float *const *p, uint32_t *out, size_t max)
-{
-    size_t stack[64][6], top = 0, count = 0;
-    int a;
-    for (a = 0; a < 3; a++) {
-        stack[0][2 * a] = b0[a];
-        stack[0][2 * a + 1] = b1[a];
-    }
-    top = 1;
-    while (top > 0) {
-        size_t r[6], widest = 0, len = 0;
-        float ctr[3], hs[3];
-        memcpy(r, stack[--top], sizeof r);
-        for (a = 0; a < 3; a++) {
-            size_t cells_a = r[2 * a + 1] - r[2 * a] + 1;
-            ctr[a] = md2__add(lo[a], md2__mul(md2__mul((float)(r[2 * a] + r[2 * a + 1] + 1), 0.5f), h));
-            hs[a] = md2__mul(md2__mul((float)cells_a, 0.5f), h);
-            if (cells_a > len) {
-                len = cells_a;
-                widest = (size_t)a;
+    uint32_t id = (uint32_t)b->n++;
+    bnode *nd = &b->node[id];
+    int c;
+    if (e - a <= 4) {
+        size_t i;
+        nd->first = (uint32_t)a;
+        nd->count = (uint32_t)(e - a);
+        for (c = 0; c < 3; c++) {
+            nd->lo[c] = FLT_MAX;
+            nd->hi[c] = -FLT_MAX;
+        }
+        for (i = a; i < e; i++) {
+            const float *bx = b->tbox + 6 * (size_t)b->order[i];
+            for (c = 0; c < 3; c++) {
+                nd->lo[c] = bx[c] < nd->lo[c] ? bx[c] : nd->lo[c];
+                nd->hi[c] = bx[3 + c] > nd->hi[c] ? bx[3 + c] : nd->hi[c];
             }
         }
-        if (!box_meets_triangle(ctr, hs, p))
-            continue;
-        if (len == 1) {
-            if (count < max)
-                out[count] = (uint32_t)((r[4] * R + r[2]) * R + r[0]);
-            count++;
-            continue;
+        return id;
+    } else {
+        size_t m = a + (e - a) / 2;
+        uint32_t l = btree_build(b, a, m), r = btree_build(b, m, e);
+        nd = &b->node[id];
+        nd->first = r;
+        nd->count = 0;
+        for (c = 0; c < 3; c++) {
+            const bnode *x = &b->node[l], *y = &b->node[r];
+            nd->lo[c] = x->lo[c] < y->lo[c] ? x->lo[c] : y->lo[c];
+            nd->hi[c] = x->hi[c] > y->hi[c] ? x->hi[c] : y->hi[c];
         }
-        {
-            size_t mid = r[2 * widest] + len / 2;
-            memcpy(stack[top], r, sizeof r);
-            stack[top][2 * widest] = mid;
-            memcpy(stack[top + 1], r, sizeof r);
-            stack[top + 1][2 * widest + 1] = mid - 1;
-            top += 2;
-        }
+        return id;
     }
-    return count;
+}
+
+/* Squared distance from p to node nd's box (0 inside). */
+static float box_dist2(const bnode *nd, const float *p)
+{
+    float d = 0.0f;
+    int c;
+    for (c = 0; c < 3; c++) {
+        float e = p[c] < nd->lo[c] ? md2__sub(nd->lo[c], p[c])
+                  : p[c] > nd->hi[c] ? md2__sub(p[c], nd->hi[c]) : 0.0f;
+        d = md2__add(d, md2__mul(e, e));
+    }
+    return d;
+}
+
+/* 1 if no triangle of nd can be nearer to p than best: its box is farther,
+ * by a margin that covers the rounding of both (the box's size and the
+ * distance: a big box near the root is always opened). */
+static int box_beyond(const bnode *nd, const float *p, float best)
+{
+    float d = box_dist2(nd, p), e[3];
+    sub3(e, nd->hi, nd->lo);
+    return d > md2__add(md2__mul(best, 1.0002f), md2__mul(md2__add(dot3(e, e), d), 1e-6f));
+}
+
+/* 10 bits of x, spread to every third bit. */
+static uint32_t spread10(uint32_t x)
+{
+    x &= 0x3FFu;
+    x = (x | (x << 16)) & 0x030000FFu;
+    x = (x | (x << 8)) & 0x0300F00Fu;
+    x = (x | (x << 4)) & 0x030C30C3u;
+    x = (x | (x << 2)) & 0x09249249u;
+    return x;
 }
 
 /* The error of the prefix of k steps (replayed in tv): the largest and
- * mean distance over frames and used source vertices to the surface.
- * Per frame, triangles are put in a uniform grid; each vertex's distance
- * to the triangles around the vertex it went into bounds the search. */
+ * mean distance over frames and used source vertices to the surface. Per
+ * frame, the live triangles go in a tree of boxes (in the Morton order of
+ * their centres, halved down to 4 triangles a leaf: O(T log T), whatever
+ * their shapes: the slivers of a fan are grouped by where they are, not
+ * spread over a grid); each vertex's distance to the triangles around the
+ * vertex it went into bounds the search, nearer boxes first. */
 static int measure(sjob *j, size_t k, double *max_out, double *mean_out)
 {
     size_t T = j->T, V = j->V, f, t, v, nt = 0;
@@ -1297,10 +1323,12 @@ static int measure(sjob *j, size_t k, double *max_out, double *mean_out)
     uint32_t *vstart = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), &ok);
     uint32_t *vtris = (uint32_t *)alloc_n(j, 3 * T, sizeof(uint32_t), &ok);
     unsigned char *used = (unsigned char *)alloc_n(j, V, 1, &ok);
-    uint32_t *cell_start = NULL, *cell_tris = NULL, *seen = NULL, *ids = NULL, *pairs = NULL;
-    size_t np = 0, cap_pairs = 0;
-    size_t R = 1, cells, cap_tris = 0;
+    uint32_t *key = (uint32_t *)alloc_n(j, T, 2 * sizeof(uint32_t), &ok);
+    uint32_t *order = (uint32_t *)alloc_n(j, T, 2 * sizeof(uint32_t), &ok);
+    float *tbox = (float *)alloc_n(j, T, 6 * sizeof(float), &ok);
+    bnode *node = (bnode *)alloc_n(j, T, 2 * sizeof(bnode), &ok);
     float worst = 0.0f, total = 0.0f;
+    btree tree;
 
     if (ok) {
         memset(used, 0, V);
@@ -1329,159 +1357,131 @@ static int measure(sjob *j, size_t k, double *max_out, double *mean_out)
         for (v = V; v > 0; v--)
             vstart[v] = vstart[v - 1];
         vstart[0] = 0;
-        while ((R + 1) * (R + 1) * (R + 1) <= 2 * nt && R < 64)
-            R++;
-        cells = R * R * R;
-        cell_start = (uint32_t *)alloc_n(j, cells + 1, sizeof(uint32_t), &ok);
-        ids = (uint32_t *)alloc_n(j, cells, sizeof(uint32_t), &ok);
-        seen = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
     }
-    for (f = 0; ok && f < j->F; f++) {
-        float lo[3], hi[3], h = 0.0f, frame_total = 0.0f;
-        size_t need = 0;
-        int a;
+    tree.node = node;
+    tree.tbox = tbox;
+    for (f = 0; ok && f < j->F && nt > 0; f++) {
+        float lo[3], hi[3], scale[3], frame_total = 0.0f;
+        uint32_t *src = order, *dst = order + nt, *ks = key, *kd = key + nt;
+        int a, pass;
+        (void)md2_decode_frame(j->m, (uint32_t)f, j->frame, 0, NULL, 0);
+        /* each triangle's box, the box of their centres */
         for (a = 0; a < 3; a++) {
             lo[a] = FLT_MAX;
             hi[a] = -FLT_MAX;
         }
         for (t = 0; t < nt; t++) {
-            int c;
-            for (c = 0; c < 3; c++) {
-                const float *p = P(j, f, j->tv[3 * (size_t)live[t] + (size_t)c]);
-                for (a = 0; a < 3; a++) {
-                    lo[a] = p[a] < lo[a] ? p[a] : lo[a];
-                    hi[a] = p[a] > hi[a] ? p[a] : hi[a];
-                }
-            }
-        }
-        for (a = 0; a < 3; a++)
-            if (hi[a] - lo[a] > h)
-                h = hi[a] - lo[a];
-        h = h > 0.0f ? md2__div(h, (float)R) : 1.0f;
-#define CELL(x, a) cell_of((x), lo[a], h, R)
-        /* each triangle's cells into pairs (triangle, cell), counted; then
-         * the triangles of each cell in order */
-        memset(cell_start, 0, (cells + 1) * sizeof(uint32_t));
-        np = 0;
-        for (t = 0; t < nt && ok; t++) {
             const uint32_t *c = j->tv + 3 * (size_t)live[t];
-            const float *corner[3];
-            size_t b0[3], b1[3], got, q;
+            float *bx = tbox + 6 * t;
             for (a = 0; a < 3; a++) {
-                float mn = P(j, f, c[0])[a], mx = mn;
-                int q2;
-                for (q2 = 1; q2 < 3; q2++) {
-                    float w = P(j, f, c[q2])[a];
-                    mn = w < mn ? w : mn;
-                    mx = w > mx ? w : mx;
-                }
-                b0[a] = CELL(mn, a);
-                b1[a] = CELL(mx, a);
-            }
-            corner[0] = P(j, f, c[0]);
-            corner[1] = P(j, f, c[1]);
-            corner[2] = P(j, f, c[2]);
-            if (b0[0] == b1[0] && b0[1] == b1[1] && b0[2] == b1[2]) {
-                ids[0] = (uint32_t)((b0[2] * R + b0[1]) * R + b0[0]);
-                got = 1;
-            } else {
-                got = triangle_cells(lo, h, R, b0, b1, corner, ids, cells);
-            }
-            if (np + got > cap_pairs) {
-                size_t grown = 2 * (np + got);
-                uint32_t *g = (uint32_t *)alloc_n(j, grown, 2 * sizeof(uint32_t), &ok);
-                if (!ok)
-                    break;
-                if (np)
-                    memcpy(g, pairs, np * 2 * sizeof(uint32_t));
-                release(j, pairs);
-                pairs = g;
-                cap_pairs = grown;
-            }
-            for (q = 0; q < got; q++) {
-                pairs[2 * np] = live[t];
-                pairs[2 * np + 1] = ids[q];
-                cell_start[ids[q] + 1]++;
-                np++;
+                float x = FP(j, c[0])[a], y = FP(j, c[1])[a], z = FP(j, c[2])[a], mid;
+                bx[a] = x < y ? (x < z ? x : z) : (y < z ? y : z);
+                bx[3 + a] = x > y ? (x > z ? x : z) : (y > z ? y : z);
+                mid = md2__mul(md2__add(bx[a], bx[3 + a]), 0.5f);
+                lo[a] = mid < lo[a] ? mid : lo[a];
+                hi[a] = mid > hi[a] ? mid : hi[a];
             }
         }
-        if (ok) {
-            size_t i;
-            for (i = 0; i < cells; i++)
-                cell_start[i + 1] += cell_start[i];
-            need = cell_start[cells];
-            if (need > cap_tris) {
-                release(j, cell_tris);
-                cell_tris = (uint32_t *)alloc_n(j, need, sizeof(uint32_t), &ok);
-                cap_tris = need;
+        for (a = 0; a < 3; a++) {
+            float e = md2__sub(hi[a], lo[a]);
+            scale[a] = e > 0.0f ? md2__div(1023.0f, e) : 0.0f;
+        }
+        /* Morton codes of the centres, sorted (3 stable passes of 10 bits:
+         * ties keep the triangles' order) */
+        for (t = 0; t < nt; t++) {
+            const float *bx = tbox + 6 * t;
+            uint32_t code = 0;
+            for (a = 0; a < 3; a++) {
+                float mid = md2__mul(md2__add(bx[a], bx[3 + a]), 0.5f);
+                float q = md2__mul(md2__sub(mid, lo[a]), scale[a]);
+                uint32_t qi = q > 0.0f ? (q < 1023.0f ? (uint32_t)q : 1023u) : 0u;
+                code |= spread10(qi) << a;
             }
-            for (i = 0; ok && i < np; i++)
-                cell_tris[cell_start[pairs[2 * i + 1]]++] = pairs[2 * i];
+            ks[t] = code;
+            src[t] = (uint32_t)t;
         }
-        if (!ok)
-            break;
-        {
-            size_t i;
-            for (i = cells; i > 0; i--)
-                cell_start[i] = cell_start[i - 1];
-            cell_start[0] = 0;
+        for (pass = 0; pass < 3; pass++) {
+            uint32_t count[1025], *x;
+            int shift = 10 * pass;
+            memset(count, 0, sizeof count);
+            for (t = 0; t < nt; t++)
+                count[((ks[t] >> shift) & 1023u) + 1]++;
+            for (a = 0; a < 1024; a++)
+                count[a + 1] += count[a];
+            for (t = 0; t < nt; t++) {
+                uint32_t slot = count[(ks[t] >> shift) & 1023u]++;
+                kd[slot] = ks[t];
+                dst[slot] = src[t];
+            }
+            x = ks;
+            ks = kd;
+            kd = x;
+            x = src;
+            src = dst;
+            dst = x;
         }
-        memset(seen, 0xFF, T * sizeof(uint32_t));
+        tree.order = src;
+        tree.n = 0;
+        (void)btree_build(&tree, 0, nt);
         for (v = 0; v < V; v++) {
-            const float *p = P(j, f, (uint32_t)v);
-            uint32_t r = (uint32_t)v, i;
-            float best = FLT_MAX, reach;
-            size_t b0[3], b1[3], x, y, z;
+            const float *p = FP(j, (uint32_t)v);
+            uint32_t r = (uint32_t)v, i, stack[130];
+            size_t top = 0;
+            float best = FLT_MAX;
             if (!used[v])
                 continue;
             while (j->gone_step[r] != NONE && j->gone_step[r] <= k)
                 r = j->gone_into[r];
-            for (i = vstart[r]; i < vstart[r + 1]; i++) {
+            /* a bound from (at most 16 of) the triangles around the vertex it
+             * went into; 0 (a corner of the level) needs no search */
+            for (i = vstart[r]; i < vstart[r + 1] && i < vstart[r] + 16; i++) {
                 const uint32_t *c = j->tv + 3 * (size_t)vtris[i];
-                float d = dist2_point_triangle(p, P(j, f, c[0]), P(j, f, c[1]), P(j, f, c[2]));
+                float d = dist2_point_triangle(p, FP(j, c[0]), FP(j, c[1]), FP(j, c[2]));
                 best = d < best ? d : best;
             }
-            reach = best < FLT_MAX ? sqrt_f(best) : FLT_MAX;
-            for (a = 0; a < 3; a++) {
-                /* the cells of the box of the sphere of radius reach (the
-                 * box's faces rounded outwards by the sums' rounding) */
-                b0[a] = reach == FLT_MAX ? 0 : CELL(md2__sub(p[a], md2__mul(reach, 1.0001f)), a);
-                b1[a] = reach == FLT_MAX ? R - 1 : CELL(md2__add(p[a], md2__mul(reach, 1.0001f)), a);
-            }
-            for (z = b0[2]; z <= b1[2]; z++)
-                for (y = b0[1]; y <= b1[1]; y++)
-                    for (x = b0[0]; x <= b1[0]; x++) {
-                        size_t id = (z * R + y) * R + x, q;
-                        for (q = cell_start[id]; q < cell_start[id + 1]; q++) {
-                            uint32_t tri = cell_tris[q];
-                            const uint32_t *c = j->tv + 3 * (size_t)tri;
-                            float d;
-                            if (seen[tri] == (uint32_t)v)
-                                continue;
-                            seen[tri] = (uint32_t)v;
-                            d = dist2_point_triangle(p, P(j, f, c[0]), P(j, f, c[1]),
-                                                     P(j, f, c[2]));
-                            best = d < best ? d : best;
-                        }
+            if (best == 0.0f)
+                continue;
+            stack[top++] = 0;
+            while (top > 0) {
+                const bnode *nd = &node[stack[--top]];
+                if (box_beyond(nd, p, best))
+                    continue;
+                if (nd->count > 0) {
+                    uint32_t q;
+                    for (q = nd->first; q < nd->first + nd->count; q++) {
+                        const uint32_t *c = j->tv + 3 * (size_t)live[tree.order[q]];
+                        float d = dist2_point_triangle(p, FP(j, c[0]), FP(j, c[1]),
+                                                       FP(j, c[2]));
+                        best = d < best ? d : best;
                     }
+                } else {
+                    /* the nearer child on top */
+                    uint32_t l = (uint32_t)(nd - node) + 1, rr = nd->first;
+                    if (box_dist2(&node[l], p) <= box_dist2(&node[rr], p)) {
+                        stack[top++] = rr;
+                        stack[top++] = l;
+                    } else {
+                        stack[top++] = l;
+                        stack[top++] = rr;
+                    }
+                }
+            }
             if (best < FLT_MAX) {
                 float d = sqrt_f(best);
                 worst = d > worst ? d : worst;
                 frame_total = md2__add(frame_total, d);
             }
         }
-#undef CELL
         total = md2__add(total, frame_total);
     }
     release(j, live);
     release(j, vstart);
     release(j, vtris);
     release(j, used);
-    release(j, cell_start);
-    release(j, ids);
-    release(j, pairs);
-    release(j, cell_tris);
-    release(j, seen);
+    release(j, key);
+    release(j, order);
+    release(j, tbox);
+    release(j, node);
     if (!ok)
         return 0;
     *max_out = worst;
@@ -1685,10 +1685,17 @@ static md2_result setup(sjob *j)
         cap *= 2;
     j->num_edges = E;
     j->table_mask = cap - 1;
-    j->pos = (float *)alloc_n(j, F * V, 3 * sizeof(float), &ok);
-    j->vx = (float *)alloc_n(j, F * V, sizeof(float), &ok);
-    j->vy = (float *)alloc_n(j, F * V, sizeof(float), &ok);
-    j->vz = (float *)alloc_n(j, F * V, sizeof(float), &ok);
+    j->bx = (unsigned char *)alloc_n(j, F, V, &ok);
+    j->by = (unsigned char *)alloc_n(j, F, V, &ok);
+    j->bz = (unsigned char *)alloc_n(j, F, V, &ok);
+    j->fsx = (float *)alloc_n(j, F, sizeof(float), &ok);
+    j->fsy = (float *)alloc_n(j, F, sizeof(float), &ok);
+    j->fsz = (float *)alloc_n(j, F, sizeof(float), &ok);
+    j->ftx = (float *)alloc_n(j, F, sizeof(float), &ok);
+    j->fty = (float *)alloc_n(j, F, sizeof(float), &ok);
+    j->ftz = (float *)alloc_n(j, F, sizeof(float), &ok);
+    j->frame = (float *)alloc_n(j, V, 3 * sizeof(float), &ok);
+    j->pos0 = (float *)alloc_n(j, V, 3 * sizeof(float), &ok);
     j->K = F < POSES ? F : POSES;
     j->rep = (uint32_t *)alloc_n(j, j->K, sizeof(uint32_t), &ok);
     j->weight = (float *)alloc_n(j, j->K, sizeof(float), &ok);
@@ -1739,18 +1746,28 @@ static md2_result setup(sjob *j)
                          "md2_simplify: out of memory for the working state of %lu vertices x %lu frames",
                          (unsigned long)V, (unsigned long)F);
     }
-    for (f = 0; f < F; f++)
-        (void)md2_decode_frame(j->m, (uint32_t)f, j->pos + f * V * 3, 0, NULL, 0);
-    for (f = 0; f < F; f += 16) { /* vertex-major, 16 frames at a time */
+    /* the steps vertex-major (16 frames at a time), the transforms, frame 0 */
+    for (f = 0; f < F; f += 16) {
         size_t f1 = f + 16 < F ? f + 16 : F, g;
         for (v = 0; v < V; v++)
             for (g = f; g < f1; g++) {
-                const float *p = j->pos + (g * V + v) * 3;
-                j->vx[v * F + g] = p[0];
-                j->vy[v * F + g] = p[1];
-                j->vz[v * F + g] = p[2];
+                const uint8_t *b = j->m->frames[g].vertices[v].v;
+                j->bx[v * F + g] = b[0];
+                j->by[v * F + g] = b[1];
+                j->bz[v * F + g] = b[2];
             }
     }
+    for (f = 0; f < F; f++) {
+        const md2_frame *fr = &j->m->frames[f];
+        j->fsx[f] = fr->scale[0];
+        j->fsy[f] = fr->scale[1];
+        j->fsz[f] = fr->scale[2];
+        j->ftx[f] = fr->translate[0];
+        j->fty[f] = fr->translate[1];
+        j->ftz[f] = fr->translate[2];
+    }
+    if (F > 0)
+        (void)md2_decode_frame(j->m, 0, j->pos0, 0, NULL, 0);
     for (v = 0; v < V; v++) {
         j->head[v] = j->tail[v] = NONE;
         j->ntris[v] = j->ndeg[v] = j->ver[v] = j->changes[v] = j->fails[v] = j->nparked[v] = 0;
@@ -1828,9 +1845,11 @@ static md2_result setup(sjob *j)
                          "md2_simplify: out of memory choosing the poses of %lu frames",
                          (unsigned long)F);
     }
-    for (v = 0; v < V; v++)
-        for (i = 0; i < j->K; i++)
-            memcpy(j->rpos + (v * j->K + i) * 3, P(j, j->rep[i], (uint32_t)v), 3 * sizeof(float));
+    for (i = 0; i < j->K; i++) {
+        (void)md2_decode_frame(j->m, j->rep[i], j->frame, 0, NULL, 0);
+        for (v = 0; v < V; v++)
+            memcpy(j->rpos + (v * j->K + i) * 3, FP(j, (uint32_t)v), 3 * sizeof(float));
+    }
     quadrics(j, border);
     release(j, border);
     for (v = 0; v < V; v++)
