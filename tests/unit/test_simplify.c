@@ -263,6 +263,37 @@ static void test_corpus(void **state)
         skip();
 }
 
+/* A fan of 1000 triangles around one vertex (valence 1000: the paths for
+ * vertices of many neighbours, whose costs are brought up to date at the
+ * top of the heap and whose refused collapses wait for many changes):
+ * every promise holds at 50 %, at an error target and as far as it goes. */
+static void test_fan(void **state)
+{
+    md2_model *m = lod_fan(1000);
+    md2_simplify_target tg[3];
+    md2_lod lod[3];
+    size_t i;
+    (void)state;
+    assert_non_null(m);
+    tg[0] = target(MD2_SIMPLIFY_RATIO, 0.5);
+    tg[1] = target(MD2_SIMPLIFY_ERROR, 2.0);
+    tg[2] = target(MD2_SIMPLIFY_TRIANGLES, 0);
+    assert_int_equal(md2_simplify(m, tg, 3, NULL, lod), MD2_OK);
+    assert_int_equal(lod[0].model->num_triangles, 500);
+    assert_true(lod[1].max_error <= 2.0);
+    assert_true(lod[2].model->num_triangles < 50);
+    for (i = 0; i < 3; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "fan, level %lu", (unsigned long)i);
+        print_message("%s: %lu triangles, error max %.4f mean %.5f\n", what,
+                      (unsigned long)lod[i].model->num_triangles, lod[i].max_error,
+                      lod[i].mean_error);
+        check_level(m, &lod[i], what);
+        md2_lod_free(&lod[i]);
+    }
+    free(m);
+}
+
 /* An error target gives a level within it, as small as the bisection finds,
  * and the same level as the triangle target of its count. */
 static void test_error_target(void **state)
@@ -505,7 +536,8 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cylinder),     cmocka_unit_test(test_plane),
-        cmocka_unit_test(test_corpus),       cmocka_unit_test(test_error_target),
+        cmocka_unit_test(test_corpus),       cmocka_unit_test(test_fan),
+        cmocka_unit_test(test_error_target),
         cmocka_unit_test(test_targets),      cmocka_unit_test(test_degenerate),
         cmocka_unit_test(test_arguments),    cmocka_unit_test(test_alloc_failures),
     };
