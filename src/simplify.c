@@ -3,9 +3,10 @@
  * half-edge collapses for every keyframe, chosen by quadric error over
  * representative poses of the keyframes.
  *
- * The work, in order: every check of the input; the frames decoded once
- * (the only pass over the file's vertices); at most POSES representative
- * frames, each standing for the frames nearest to it; per vertex and pose
+ * The work, in order: every check of the input; the frames' steps copied
+ * vertex-major (bytes: the flip tests decode them as they go); at most
+ * POSES representative frames, found in one pass over the decoded frames,
+ * each standing for the frames nearest to it; per vertex and pose
  * a quadric of the planes of its triangles (kept relative to the vertex's
  * own position in that pose, so that float keeps its precision where the
  * collapses happen) with the area it stands for; the edges in a hash
@@ -142,7 +143,7 @@ typedef struct sjob {
     nbr *nb;             /* V */
     uint32_t *nbidx;     /* V: position in nb, valid where mark is the stamp */
     uint32_t *mark;      /* V: stamps */
-    uint32_t *todo;      /* V */
+    uint32_t *todo;      /* 2V: the neighbours of v and of u, in a collapse */
     uint32_t stamp;
     size_t used_vertices; /* vertices of the kept source triangles */
     float diag;          /* of the box of every frame */
@@ -1678,7 +1679,7 @@ static md2_result setup(sjob *j)
 {
     size_t V = j->V, F = j->F, T = j->T, t, f, v, E = 3 * T, cap = 16, i;
     int ok = 1, c;
-    unsigned char *border;
+    unsigned char *border, *ext;
     uint32_t *etri;
 
     while (cap < 2 * E && cap < ((size_t)1 << 31))
@@ -1739,9 +1740,11 @@ static md2_result setup(sjob *j)
     j->todo = (uint32_t *)alloc_n(j, V, 2 * sizeof(uint32_t), &ok);
     border = (unsigned char *)alloc_n(j, T, 3, &ok);
     etri = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
+    ext = (unsigned char *)alloc_n(j, F, 6, &ok);
     if (!ok) {
         release(j, border);
         release(j, etri);
+        release(j, ext);
         return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
                          "md2_simplify: out of memory for the working state of %lu vertices x %lu frames",
                          (unsigned long)V, (unsigned long)F);
@@ -1749,12 +1752,22 @@ static md2_result setup(sjob *j)
     /* the steps vertex-major (16 frames at a time), the transforms, frame 0 */
     for (f = 0; f < F; f += 16) {
         size_t f1 = f + 16 < F ? f + 16 : F, g;
+        for (g = f; g < f1; g++)
+            for (c = 0; c < 3; c++) {
+                ext[6 * g + (size_t)c] = 255; /* each frame's smallest and largest step */
+                ext[6 * g + 3 + (size_t)c] = 0;
+            }
         for (v = 0; v < V; v++)
             for (g = f; g < f1; g++) {
                 const uint8_t *b = j->m->frames[g].vertices[v].v;
+                unsigned char *mm = ext + 6 * g;
                 j->bx[v * F + g] = b[0];
                 j->by[v * F + g] = b[1];
                 j->bz[v * F + g] = b[2];
+                for (c = 0; c < 3; c++) {
+                    mm[c] = b[c] < mm[c] ? b[c] : mm[c];
+                    mm[3 + c] = b[c] > mm[3 + c] ? b[c] : mm[3 + c];
+                }
             }
     }
     for (f = 0; f < F; f++) {
@@ -1841,6 +1854,7 @@ static md2_result setup(sjob *j)
         j->used_vertices += j->ntris[v] > 0;
     if (!poses(j)) {
         release(j, border);
+        release(j, ext);
         return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
                          "md2_simplify: out of memory choosing the poses of %lu frames",
                          (unsigned long)F);
@@ -1859,20 +1873,13 @@ static md2_result setup(sjob *j)
          * step on each axis (decoded as md2_decode_frame() does: the same
          * floats as the smallest and largest decoded positions) */
         float e[3], lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-        for (f = 0; f < F; f++) {
+        for (f = 0; f < F && V > 0; f++) {
             const md2_frame *fr = &j->m->frames[f];
             for (c = 0; c < 3; c++) {
-                unsigned mn = 255, mx = 0;
-                float a, b;
-                for (v = 0; v < V; v++) {
-                    unsigned x = fr->vertices[v].v[c];
-                    mn = x < mn ? x : mn;
-                    mx = x > mx ? x : mx;
-                }
-                if (V == 0)
-                    continue;
-                a = md2__mul_add(fr->scale[c], (float)mn, fr->translate[c]);
-                b = md2__mul_add(fr->scale[c], (float)mx, fr->translate[c]);
+                float a = md2__mul_add(fr->scale[c], (float)ext[6 * f + (size_t)c],
+                                       fr->translate[c]);
+                float b = md2__mul_add(fr->scale[c], (float)ext[6 * f + 3 + (size_t)c],
+                                       fr->translate[c]);
                 lo[c] = a < lo[c] ? a : lo[c];
                 lo[c] = b < lo[c] ? b : lo[c];
                 hi[c] = a > hi[c] ? a : hi[c];
@@ -1883,6 +1890,7 @@ static md2_result setup(sjob *j)
             e[c] = lo[c] <= hi[c] ? md2__sub(hi[c], lo[c]) : 0.0f;
         j->diag = sqrt_f(dot3(e, e));
     }
+    release(j, ext);
     j->log_end[0] = 0;
     j->tris_after[0] = (uint32_t)j->live;
     j->steps = 0;
