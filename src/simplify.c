@@ -89,6 +89,13 @@ typedef struct sedge {
 
 enum { SLOT_IDLE = 0, SLOT_HEAP, SLOT_PARKED };
 
+/* An entry of the heap: a slot and its cost (kept beside it, so that the
+ * heap's comparisons stay in the heap's memory). */
+typedef struct hent {
+    float key;
+    uint32_t slot;
+} hent;
+
 typedef struct sjob {
     const md2_model *m;
     md2_allocator a;
@@ -130,7 +137,7 @@ typedef struct sjob {
     uint32_t *sver, *dver; /* ver of the source when serr was made, of the target for key */
     uint32_t *heap_pos;
     unsigned char *state;
-    uint32_t *heap;
+    hent *heap;          /* the heap: 2 * num_edges entries at most */
     size_t heap_n;
     /* the log */
     change *log;
@@ -616,57 +623,71 @@ static uint32_t edge_add(sjob *j, uint32_t a, uint32_t b)
 /* The heap of slots by (cost, source, target)                               */
 /* ------------------------------------------------------------------------ */
 
-static int heap_less(const sjob *j, uint32_t a, uint32_t b)
+/* (cost, source, target) of a before b's */
+static int heap_less(const sjob *j, const hent *a, const hent *b)
 {
-    float ca = j->key[a], cb = j->key[b];
     uint32_t va, vb;
-    if (ca != cb)
-        return ca < cb;
-    va = slot_src(j, a);
-    vb = slot_src(j, b);
+    if (a->key != b->key)
+        return a->key < b->key;
+    va = slot_src(j, a->slot);
+    vb = slot_src(j, b->slot);
     if (va != vb)
         return va < vb;
-    return slot_dst(j, a) < slot_dst(j, b);
+    return slot_dst(j, a->slot) < slot_dst(j, b->slot);
 }
 
-static void heap_swap(sjob *j, size_t x, size_t y)
+static void heap_place(sjob *j, size_t i, hent e)
 {
-    uint32_t t = j->heap[x];
-    j->heap[x] = j->heap[y];
-    j->heap[y] = t;
-    j->heap_pos[j->heap[x]] = (uint32_t)x;
-    j->heap_pos[j->heap[y]] = (uint32_t)y;
+    j->heap[i] = e;
+    j->heap_pos[e.slot] = (uint32_t)i;
 }
 
 static void heap_down(sjob *j, size_t i)
 {
+    hent e = j->heap[i];
     for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, s = i;
-        if (l < j->heap_n && heap_less(j, j->heap[l], j->heap[s]))
-            s = l;
-        if (r < j->heap_n && heap_less(j, j->heap[r], j->heap[s]))
-            s = r;
-        if (s == i)
+        size_t c = 2 * i + 1;
+        if (c >= j->heap_n)
             break;
-        heap_swap(j, i, s);
-        i = s;
+        if (c + 1 < j->heap_n && heap_less(j, &j->heap[c + 1], &j->heap[c]))
+            c++;
+        if (!heap_less(j, &j->heap[c], &e))
+            break;
+        heap_place(j, i, j->heap[c]);
+        i = c;
     }
+    heap_place(j, i, e);
 }
 
+/* The entry at i (its key just set) to its place. */
 static void heap_fix(sjob *j, size_t i)
 {
-    while (i > 0 && heap_less(j, j->heap[i], j->heap[(i - 1) / 2])) {
-        heap_swap(j, i, (i - 1) / 2);
+    hent e = j->heap[i];
+    if (i == 0 || !heap_less(j, &e, &j->heap[(i - 1) / 2])) {
+        heap_down(j, i);
+        return;
+    }
+    while (i > 0 && heap_less(j, &e, &j->heap[(i - 1) / 2])) {
+        heap_place(j, i, j->heap[(i - 1) / 2]);
         i = (i - 1) / 2;
     }
-    heap_down(j, i);
+    heap_place(j, i, e);
+}
+
+/* Slot s's entry in the heap takes its new key. */
+static void heap_rekey(sjob *j, uint32_t s)
+{
+    j->heap[j->heap_pos[s]].key = j->key[s];
+    heap_fix(j, j->heap_pos[s]);
 }
 
 static void heap_push(sjob *j, uint32_t s)
 {
+    hent e;
+    e.key = j->key[s];
+    e.slot = s;
     j->state[s] = SLOT_HEAP;
-    j->heap[j->heap_n] = s;
-    j->heap_pos[s] = (uint32_t)j->heap_n;
+    heap_place(j, j->heap_n, e);
     j->heap_n++;
     heap_fix(j, j->heap_n - 1);
 }
@@ -684,8 +705,7 @@ static void heap_take(sjob *j, uint32_t s, unsigned char state)
         size_t i = j->heap_pos[s];
         j->heap_n--;
         if (i != j->heap_n) {
-            j->heap[i] = j->heap[j->heap_n];
-            j->heap_pos[j->heap[i]] = (uint32_t)i;
+            heap_place(j, i, j->heap[j->heap_n]);
             heap_fix(j, i);
         }
     }
@@ -720,7 +740,7 @@ static void slot_update(sjob *j, uint32_t s)
     if (j->state[s] == SLOT_IDLE)
         heap_push(j, s);
     else if (j->state[s] == SLOT_HEAP && changed)
-        heap_fix(j, j->heap_pos[s]);
+        heap_rekey(j, s);
 }
 
 /* Drops edge e (no triangle left on it): out of the heap and the table. */
@@ -1173,10 +1193,10 @@ static int collapse(sjob *j, uint32_t v, uint32_t u, size_t n, size_t num_nb, si
 static md2_result run(sjob *j, size_t goal)
 {
     while (j->live > goal && j->heap_n > 0) {
-        uint32_t s = j->heap[0], v = slot_src(j, s), u = slot_dst(j, s), x;
+        uint32_t s = j->heap[0].slot, v = slot_src(j, s), u = slot_dst(j, s), x;
         size_t n, num_nb;
         if (slot_refresh(j, s)) { /* a hub's edge, out of date */
-            heap_fix(j, 0);
+            heap_rekey(j, s);
             continue;
         }
         if (j->fails[v] >= TRIES) {
@@ -1729,7 +1749,7 @@ static md2_result setup(sjob *j)
     j->dver = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
     j->heap_pos = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
     j->state = (unsigned char *)alloc_n(j, E, 2, &ok);
-    j->heap = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
+    j->heap = (hent *)alloc_n(j, E, 2 * sizeof(hent), &ok);
     j->log_end = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), &ok);
     j->tris_after = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), &ok);
     j->fan_a = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
@@ -1902,8 +1922,9 @@ static md2_result setup(sjob *j)
             continue;
         (void)slot_refresh(j, sl);
         j->state[sl] = SLOT_HEAP;
-        j->heap_pos[sl] = (uint32_t)j->heap_n;
-        j->heap[j->heap_n++] = sl;
+        j->heap[j->heap_n].key = j->key[sl];
+        j->heap[j->heap_n].slot = sl;
+        j->heap_pos[sl] = (uint32_t)j->heap_n++;
     }
     for (i = j->heap_n / 2; i > 0; i--)
         heap_down(j, i - 1);
