@@ -15174,12 +15174,14 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
  *
  * Time: O(T log T) whatever the valence. A vertex with more than HUB
  * neighbours (never in real models; a fan of thousands of triangles)
- * has its edges' costs brought up to date when they come to the top
- * rather than after each collapse into it, and its refused collapses
- * tried again after a number of changes around it proportional to its
- * valence, at most TRIES of them each time, so that no collapse costs
- * more than a constant times the valence of the vertex that moves, and
- * the tests of a vertex are paid for by the changes around it.
+ * does not move until it has fewer (moving it moves all its triangles: a
+ * hub that moved again and again would cost its valence each time), has
+ * the costs of its edges brought up to date when they come to the top
+ * rather than after each collapse into it, and is looked at again after a
+ * number of changes around it proportional to its valence; any vertex's
+ * refused collapses are tried again at most TRIES at a time. So no step
+ * costs more than a constant (HUB) times the frames, and the looks at a
+ * vertex are paid for by the changes around it.
  *
  * Every float operation that decides anything (costs, normals, distances)
  * is rounded to float on every host (round.h), sums run in a fixed order
@@ -15199,7 +15201,7 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
 #ifndef POSES
 #define POSES 16 /* representative poses for the quadrics */
 #endif
-#define HUB 64   /* neighbours above which a vertex is brought up to date lazily */
+#define HUB 64   /* neighbours above which a vertex does not move, and is brought up to date lazily */
 #define TRIES 16 /* refused tests of one vertex before its other collapses wait */
 
 /* A quadric relative to its vertex's position t = x - p: t^T A t + 2 b.t + c,
@@ -16196,7 +16198,7 @@ static void wake(sjob *j, uint32_t w)
     int k;
     j->changes[w] = 0;
     j->fails[w] = 0;
-    if (j->locked[w] || j->nparked[w] == 0)
+    if (j->locked[w] || j->nparked[w] == 0 || j->ndeg[w] > HUB)
         return;
     n = fan(j, w, j->fan_b);
     for (i = 0; i < n; i++) {
@@ -16340,8 +16342,8 @@ static md2_result run(sjob *j, size_t goal)
             heap_rekey(j, s);
             continue;
         }
-        if (j->fails[v] >= TRIES) {
-            heap_take(j, s, SLOT_PARKED);
+        if (j->fails[v] >= TRIES || j->ndeg[v] > HUB) {
+            heap_take(j, s, SLOT_PARKED); /* until a change around v (a hub: until it is none) */
             continue;
         }
         n = fan(j, v, j->fan_a);
