@@ -2193,7 +2193,8 @@ typedef struct md2_lod {
  *  source. GL commands are made anew (none when the skin size is 0).
  *  Triangles with two corners on one vertex are dropped first. Vertices
  *  on an edge of three or more triangles, and seam or border vertices
- *  where seams and borders meet, never move. The collapses stop at a
+ *  where seams and borders meet, never move; a vertex with more than 64
+ *  neighbours moves only once it has fewer. The collapses stop at a
  *  target or when no collapse is allowed (then a level has more triangles
  *  than it asked for). Time: O(T log T) whatever the valence of the
  *  vertices (a collapse computes again the costs of the edges it changed,
