@@ -1,10 +1,8 @@
-# cJSON (Debian: libcjson-dev), for md2 import (glTF's JSON) and the md2
-# command's tests (they read JSON with it, never with a parser of our own).
-# Sets the cache entry MD2_CJSON_TARGET to a global target to link, or to
-# "" when cJSON is not found. Included once per build.
+# cJSON (Debian: libcjson-dev), for md2 import (glTF's JSON) and the md2 command's tests (they read
+# JSON with it, never with a parser of our own): the cache entry MD2_CJSON_TARGET names a global
+# target to link, or is "" when cJSON is not found. Included once per build.
 # SPDX-License-Identifier: MIT
 include_guard(GLOBAL)
-
 set(_md2_cjson "")
 find_package(cJSON CONFIG QUIET)
 if(cJSON_FOUND AND TARGET cjson)
@@ -17,10 +15,9 @@ else()
   find_package(PkgConfig QUIET)
   if(PKG_CONFIG_FOUND)
     pkg_check_modules(MD2_CJSON QUIET IMPORTED_TARGET GLOBAL libcjson)
-    if(MD2_CJSON_FOUND)
-      set(_md2_cjson PkgConfig::MD2_CJSON)
-    endif()
+  endif()
+  if(MD2_CJSON_FOUND)
+    set(_md2_cjson PkgConfig::MD2_CJSON)
   endif()
 endif()
 set(MD2_CJSON_TARGET "${_md2_cjson}" CACHE INTERNAL "cJSON's target, or empty")
-unset(_md2_cjson)

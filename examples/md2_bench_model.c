@@ -102,3 +102,31 @@ done:
     free(tris);
     return data;
 }
+
+unsigned char *md2_bench_same_normals(const unsigned char *data, size_t size, int last_differs)
+{
+    md2_model *m = NULL;
+    unsigned char *out = NULL;
+    size_t frames, framesize, n;
+
+    if (md2_parse(data, size, NULL, &m) != MD2_OK)
+        return NULL;
+    /* the header's own numbers, which md2_parse() checked against the data */
+    frames = (size_t)m->header.ofs_frames;
+    framesize = (size_t)m->header.framesize;
+    n = m->num_vertices;
+    out = (unsigned char *)malloc(size);
+    if (out) {
+        const unsigned char normal = data[frames + 40 + 3]; /* a frame: 40 bytes, 4 a vertex */
+        size_t f, i;
+        memcpy(out, data, size);
+        for (f = 0; f < m->num_frames; f++)
+            for (i = 0; i < n; i++)
+                out[frames + f * framesize + 40 + 4 * i + 3] = normal;
+        if (last_differs)
+            out[frames + (m->num_frames - 1) * framesize + 40 + 4 * (n - 1) + 3] =
+                (unsigned char)((normal + 1u) % 162u);
+    }
+    md2_free(m);
+    return out;
+}

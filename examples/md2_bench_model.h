@@ -31,4 +31,11 @@ unsigned char *md2_bench_write(const md2_frame *frames, size_t num_frames, size_
 /* The bytes of the generated model (malloc'd), its size in *size; NULL on failure. */
 unsigned char *md2_bench_big_model(size_t *size);
 
+/* A copy (malloc'd) of the size bytes of an MD2 file at data in which every
+ * vertex of every frame has the normal index of the first vertex of frame 0,
+ * but for the last vertex of the last frame when last_differs: that one has
+ * the next index (161 wraps to 0). NULL if md2_parse() refuses the file or
+ * the copy cannot be allocated. */
+unsigned char *md2_bench_same_normals(const unsigned char *data, size_t size, int last_differs);
+
 #endif

@@ -8,10 +8,11 @@
  *     #include "md2_single.h"
  *
  * and #include "md2_single.h" alone wherever you call libmd2. It declares what
- * <md2/md2.h>, <md2/animation.h>, <md2/mesh.h>, <md2/skin.h>, <md2/tags.h> and
- * <md2/build.h> declare (README.md, docs/api.md); link with -lm where sqrtf
- * needs it. The implementation is the library compiled as one translation
- * unit: the same code, SIMD kernels included, and the same results.
+ * <md2/md2.h>, <md2/animation.h>, <md2/mesh.h>, <md2/skin.h>, <md2/tags.h>,
+ * <md2/bundle.h>, <md2/build.h> and <md2/simplify.h> declare (README.md,
+ * docs/api.md); link with -lm where sqrtf needs it. The implementation is
+ * the library compiled as one translation unit: the same code, SIMD kernels
+ * included, and the same results.
  *
  * SPDX-License-Identifier: MIT (see the LICENSE file of libmd2)
  */
@@ -172,7 +173,7 @@ typedef enum md2_warning {
     MD2_WARN_GLCMDS_TRAILING    = 1u << 9, /**< words after the GL list's 0: ignored -> MD2_ERR_BAD_GLCMDS */
     MD2_WARN_FRAME_TRANSFORM    = 1u << 10,/**< scale/translate NaN, infinite or beyond MD2_MAX_COORD: that axis set to 0 -> MD2_ERR_BAD_FRAME_TRANSFORM */
     MD2_WARN_ANIM_RATE_ZERO     = 1u << 11,/**< side file: an animation's rate is 0: it holds its first frame -> MD2_ERR_PARSE_SIDEFILE */
-    MD2_WARN_FRAME_COUNT        = 1u << 12,/**< a tag file or linked model has another frame count than its model: frames past its last are clamped (<md2/tags.h>) -> MD2_ERR_FRAME_RANGE */
+    MD2_WARN_FRAME_COUNT        = 1u << 12,/**< a tag file or linked model has another frame count than its model: frames past its last are clamped (<md2/tags.h>, <md2/animation.h>) -> MD2_ERR_FRAME_RANGE */
     /* The builder's warnings (<md2/build.h>, docs/build.md): raised by
      * md2_build() and md2_rebuild() only, never by a parser, so setting
      * them in md2_options.strict changes nothing there. */
@@ -520,6 +521,25 @@ MD2_API md2_glcmd_vertex md2_glcmd_get(const md2_glcmd *cmd, size_t i);
  *  MD2_NORMAL_FALLBACK, so the result is always a valid pointer. */
 MD2_API const float *md2_normal(unsigned index);
 
+/** The index (0 to 161) of the table normal nearest to the direction
+ *  (x, y, z): the exact arg-max of the dot product with md2_normal(i),
+ *  ties to the lower index. The direction need not be unit length. A zero,
+ *  NaN or infinite direction (any component) gives MD2_NORMAL_FALLBACK.
+ *
+ *  Exact means this computation, the same on every host (x87 included):
+ *  the direction is scaled by the power of two that puts its largest
+ *  magnitude in [1, 2), each component rounded to float (exact unless it
+ *  falls below FLT_MIN); each dot product is (x * nx + y * ny) + z * nz
+ *  in float, every product and sum rounded to nearest once; the answer is
+ *  the smallest i with the largest of them. So a table entry maps to its
+ *  own index, also scaled by any positive factor that leaves its non-zero
+ *  components normal floats, and scaling a direction by a power of two
+ *  that keeps its components exact changes nothing. In the default
+ *  floating-point environment (round to nearest, subnormals kept). The
+ *  builder (<md2/build.h>) maps normals to the table with it.
+ *  Thread-safe, no allocation: about three dot products a call, not 162. */
+MD2_API unsigned md2_normal_nearest(float x, float y, float z);
+
 /** Interpolates keyframes frame_a and frame_b at t in [0,1]:
  *    p = (1 - t) * (scale_a * v_a + translate_a) + t * (scale_b * v_b + translate_b)
  *  written as 3 floats per vertex to positions, every position_stride bytes
@@ -557,6 +577,13 @@ MD2_API md2_result md2_decode_frame(const md2_model *m, uint32_t frame,
  *  and max[3]. Errors: MD2_ERR_INVALID_ARGUMENT, MD2_ERR_FRAME_RANGE. */
 MD2_API md2_result md2_frame_bounds(const md2_model *m, uint32_t frame,
                                     float min[3], float max[3]);
+
+/** Each frame's scale[3] then translate[3], 6 floats a frame, into
+ *  out[0 .. 6 * m->num_frames): what a shader needs to decode the frames'
+ *  bytes (md2_mesh_morph_data(), <md2/mesh.h>) as md2_lerp() does.
+ *  Errors: MD2_ERR_INVALID_ARGUMENT. Never allocates; thread-safe on a
+ *  shared model. */
+MD2_API md2_result md2_frame_transforms(const md2_model *m, float *out);
 
 /* ------------------------------------------------------------------------ */
 /* Writing                                                                   */
@@ -628,8 +655,12 @@ MD2_API const char *md2_version_string(void);
  *    animations of a 198-frame model), as constant data;
  *  - md2_parse_anm() and md2_parse_framegroups(): the side files of UFO:AI
  *    (.anm) and DarkPlaces (.framegroups), parsed from memory;
+ *    md2_write_anm() writes animations as an .anm text;
  *  - md2_player: the playback state of one instance (animation, play mode,
- *    rate, time, cross-fade, skin), kept apart from the shared model.
+ *    rate, time, cross-fade, skin), kept apart from the shared model;
+ *  - linked models: md2_player_pose_linked() and md2_player_bounds_linked()
+ *    pose other models (a weapon) with a player's frames, and
+ *    md2_linked_check() checks their frame counts.
  *
  * Memory: nothing declared here allocates. Every function writes into
  * buffers and structs the caller owns; md2_player is fixed-size opaque
@@ -792,6 +823,63 @@ MD2_API md2_result md2_anims_validate(const md2_anim *anims, size_t count,
 MD2_API md2_result md2_parse_anm(const char *text, size_t size,
                                  const md2_model *m, const md2_options *opts,
                                  md2_anim *out, size_t capacity, size_t *count);
+
+/** Writes anims[0..count) as the text of a UFO:AI animation file (.anm)
+ *  into out[0..capacity): the entries md2_parse_anm() reads back from it
+ *  are anims' names, first and last frames and rates, exactly (fps bit
+ *  for bit, but that a rate of -0 comes back as 0). loop is not written:
+ *  an .anm line has no such field, and the parser gives
+ *  md2_anim_loops(name).
+ *
+ *  The text is canonical, the one layout this function writes:
+ *   - one line an entry, in order: name, first, last, fps, separated by
+ *     one space, ending in LF (the last line too); nothing else: no byte
+ *     order mark, comment, blank line or CR; no entries, no bytes;
+ *   - the name as it is, but in double quotes when it is empty, contains
+ *     a space, tab, vertical tab or form feed or "//", or starts with '"'
+ *     or with a UTF-8 byte order mark (EF BB BF);
+ *   - first and last in decimal, without sign or leading zeros;
+ *   - fps as "0" for 0, else with the fewest significant digits (1 to
+ *     17) that md2_parse_anm() reads back as the same float, those digits
+ *     being the correctly rounded ones: without an exponent when the
+ *     value's decimal exponent X (fps = d.ddd * 10^X) is -4 to 8 ("10",
+ *     "12.5", "0.0001"), else as the digits with a '.' after the first
+ *     (when there are more) then 'e', '-' if X is negative, and X's
+ *     decimal digits ("1e9", "2.5e12", "1.5e-5").
+ *  So a canonical text comes back byte for byte through md2_parse_anm()
+ *  and md2_write_anm(), and any text md2_parse_anm() reads becomes its
+ *  canonical form.
+ *
+ *  Each entry is checked first; one that could not come back is refused:
+ *  reserved_ not zero; a name without its NUL in its 17 bytes, with a
+ *  control byte (below 0x20 but tab, vertical tab and form feed, or 0x7F),
+ *  or with a '"' where it needs quotes (see above); last before first; a
+ *  range past m's last frame when m is not NULL; fps NaN, infinite,
+ *  negative, between 0 and FLT_MIN (which md2_parse_anm() refuses) or so
+ *  small that the entry would last longer than FLT_MAX seconds.
+ *
+ *  Output: *size receives the length of the text in bytes (not counting
+ *  a NUL: none is written) whenever every entry can be written. Call with
+ *  out NULL and capacity 0 to learn it (result MD2_OK). When capacity is
+ *  smaller, nothing is written and the result is
+ *  MD2_ERR_BUFFER_TOO_SMALL.
+ *
+ *  Errors, each also described in *error when error is not NULL (for an
+ *  entry: section MD2_SECTION_SIDEFILE, index the entry, field "name",
+ *  "last" or "fps", and a message that names the entry by number and name
+ *  and says what is wrong): MD2_ERR_INVALID_ARGUMENT (size NULL, anims
+ *  NULL with count > 0, out NULL with capacity > 0, an entry that cannot
+ *  be written, an entry's or m's reserved_ not zero, checked before the
+ *  entries),
+ *  MD2_ERR_FRAME_RANGE (a range past m's frames),
+ *  MD2_ERR_BUFFER_TOO_SMALL. On error *size is 0 but for
+ *  MD2_ERR_BUFFER_TOO_SMALL. Never allocates; no locale dependence (the
+ *  digits come from snprintf, the decimal point is always '.');
+ *  thread-safe. */
+MD2_API md2_result md2_write_anm(const md2_anim *anims, size_t count,
+                                 const md2_model *m, char *out,
+                                 size_t capacity, size_t *size,
+                                 md2_diagnostic *error);
 
 /** Parses a DarkPlaces frame-group file (.framegroups) held in memory,
  *  with the conventions, options, output and errors of md2_parse_anm()
@@ -983,6 +1071,57 @@ MD2_API uint32_t md2_player_skin(const md2_player *p);
 MD2_API const char *md2_player_skin_name(const md2_player *p,
                                          const md2_model *m);
 
+/* ------------------------------------------------------------------------ */
+/* Linked models                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* Quake II draws a player's weapon model with the player's frames (frame a,
+ * frame b, t), frame for frame: one md2_player drives them all.
+ * md2_player_pose_linked() poses any model with a player's frames, clamped
+ * to that model's frames, and md2_linked_check() reports frame counts that
+ * differ (docs/animation.md, "Linked models"). libmd2 1.0 declared them in
+ * <md2/tags.h>, which includes this header. */
+
+/** Checks models that one player drives with the frames of model driver
+ *  (a Quake II player's body, head and weapon): each linked[i] whose
+ *  num_frames differs from the driver's is the quirk MD2_WARN_FRAME_COUNT,
+ *  reported to opts->on_warning (section MD2_SECTION_FRAMES, field
+ *  "num_frames", index i), or, with that flag in opts->strict, the error
+ *  MD2_ERR_FRAME_RANGE described in opts->error (the first such model).
+ *  md2_player_pose_linked() and md2_player_bounds_linked() then clamp the
+ *  frames past such a model's last to its last. opts may be NULL.
+ *  Errors: MD2_ERR_INVALID_ARGUMENT (driver NULL, linked NULL with count >
+ *  0, a NULL entry), MD2_ERR_FRAME_RANGE (strict). Never allocates;
+ *  thread-safe. */
+MD2_API md2_result md2_linked_check(const md2_model *driver,
+                                    const md2_model *const *linked,
+                                    size_t count, const md2_options *opts);
+
+/** md2_player_pose() for a model linked to the player's model: the same
+ *  pose, buffers and cross-fade, with every frame number the player shows
+ *  (frame_a, frame_b, from_a, from_b) clamped to m's last frame. A
+ *  cross-fade whose two poses are then one and the same pose is shown as
+ *  that pose exactly, not blended with itself, so a one-frame model (a
+ *  static weapon) always shows its frame, bit for bit. Otherwise the
+ *  result is md2_player_pose()'s with the clamped frames, bit for bit
+ *  (for a model that has all the frames: md2_player_pose()'s).
+ *  Errors (nothing written): MD2_ERR_INVALID_ARGUMENT (NULL p, m or
+ *  positions, bad stride, a model without frames, a frame without
+ *  vertices). Never allocates; thread-safe on a shared model. */
+MD2_API md2_result md2_player_pose_linked(const md2_player *p,
+                                          const md2_model *m, float *positions,
+                                          size_t position_stride,
+                                          float *normals, size_t normal_stride);
+
+/** md2_player_bounds() with the frames clamped (and a fade between one
+ *  pose and itself shown as that pose) as md2_player_pose_linked() does:
+ *  a box that contains that pose. Errors:
+ *  MD2_ERR_INVALID_ARGUMENT (a NULL argument, a model without frames or
+ *  vertices). Never allocates; thread-safe on a shared model. */
+MD2_API md2_result md2_player_bounds_linked(const md2_player *p,
+                                            const md2_model *m, float min[3],
+                                            float max[3]);
+
 #ifdef __cplusplus
 }
 #endif
@@ -1159,16 +1298,12 @@ MD2_API size_t md2_mesh_morph_size(const md2_mesh *mesh, const md2_model *m);
  *  a vertex (x, y, z, normal index), frame after frame: vertex i of frame f
  *  at byte 4 * (f * num_vertices + i). Normal indices of 162 and more are
  *  written as MD2_NORMAL_FALLBACK, so a shader's table lookup stays inside
- *  the table. With md2_frame_transforms() and the normal table
- *  (md2_normal(0) points to all 162 * 3 floats) the GPU holds what the file
- *  holds. Errors: MD2_ERR_INVALID_ARGUMENT, MD2_ERR_BUFFER_TOO_SMALL.
+ *  the table. With md2_frame_transforms() (<md2/md2.h>) and the normal
+ *  table (md2_normal(0) points to all 162 * 3 floats) the GPU holds what
+ *  the file holds. Errors: MD2_ERR_INVALID_ARGUMENT, MD2_ERR_BUFFER_TOO_SMALL.
  *  Never allocates. */
 MD2_API md2_result md2_mesh_morph_data(const md2_mesh *mesh, const md2_model *m,
                                        void *out, size_t capacity);
-
-/** Each frame's scale[3] then translate[3], 6 floats a frame, into
- *  out[0 .. 6 * m->num_frames). Errors: MD2_ERR_INVALID_ARGUMENT. */
-MD2_API md2_result md2_frame_transforms(const md2_model *m, float *out);
 
 /** The plain float variant for simple engines: positions (3 floats) and
  *  table normals (3 floats) of frames first .. first + count - 1, every
@@ -1468,9 +1603,8 @@ MD2_API md2_result md2_skin_find(const char *model_path, const char *skin_name,
 
 /* ==== include/md2/tags.h ==== */
 /*
- * libmd2 - attachments: UFO:AI tag files, tag matrices, models attached to
- * models, linked models driven by one player, and a model loaded with its
- * side files in one call.
+ * libmd2 - attachments: UFO:AI tag files, tag matrices and models attached
+ * to models.
  *
  * SPDX-License-Identifier: MIT
  *
@@ -1485,13 +1619,14 @@ MD2_API md2_result md2_skin_find(const char *model_path, const char *skin_name,
  *    4x4 matrix; md2_player_tag() gives the tag matrix of what a player
  *    shows, cross-fades included; md2_attach() puts a child model at a tag.
  *  - linked models: Quake II draws a player's weapon model with the
- *    player's frames (frame a, frame b, t), frame for frame. One md2_player
- *    drives them all: md2_player_pose_linked() poses any model with a
- *    player's frames, clamped to that model's frames, and
- *    md2_linked_check() reports frame counts that differ.
+ *    player's frames, frame for frame. md2_player_pose_linked(),
+ *    md2_player_bounds_linked() and md2_linked_check() are player calls,
+ *    declared in <md2/animation.h>, which this header includes.
  *
- * md2_bundle_load() and md2_bundle_load_file() load a model and the side
- * files found beside it (.anm, .framegroups, .tag) in one call.
+ * This header also includes <md2/bundle.h>: md2_bundle_load() and
+ * md2_bundle_load_file() load a model and the side files found beside it
+ * (.anm, .framegroups, .tag) in one call. (libmd2 1.0 declared both groups
+ * here; a program that includes only this header still gets them.)
  *
  * Conventions (docs/animation.md, "Tags"): a tag matrix is a column-major
  * 4x4 matrix (OpenGL order, 16 floats, element (row r, column c) at
@@ -1502,17 +1637,174 @@ MD2_API md2_result md2_skin_find(const char *model_path, const char *skin_name,
  * along column 0, its y along column 1 and its z along column 2, in the
  * parent model's coordinates (Quake units, X forward, Y left, Z up).
  *
- * Memory: md2_tags_parse() makes one allocation per tag file,
- * md2_bundle_load() one per file it reads (freed before it returns) plus
- * the model, the tags and the bundle; everything else writes into caller
- * buffers and never allocates.
+ * Memory: md2_tags_parse() makes one allocation per tag file; everything
+ * else declared here writes into caller buffers and never allocates.
  *
- * Thread safety: no global state. Parsed tags, models and bundles are
- * immutable; any number of threads may read them at the same time.
+ * Thread safety: no global state. Parsed tags are immutable; any number of
+ * threads may read them at the same time.
  */
 #ifndef MD2_TAGS_H
 #define MD2_TAGS_H
 
+/*
+ * libmd2 - a model and its side files in one call: the bundle loader.
+ *
+ * SPDX-License-Identifier: MIT
+ *
+ * Overview
+ * --------
+ * md2_bundle_load() loads a model and the side files found beside it, all
+ * through one read callback (a folder, an archive, memory):
+ * the animations of its UFO:AI .anm or DarkPlaces .framegroups file (else
+ * from its frame names) and the tags of its UFO:AI .tag file.
+ * md2_bundle_load_file() does it from the file system, and
+ * md2_bundle_load_stream() reads the model as a stream. One
+ * md2_bundle_free() releases it all (docs/animation.md, "A model and its
+ * side files in one call").
+ *
+ * The bundle's tags are an md2_tags, which this header only names (so that
+ * it needs no more than <md2/animation.h>): include <md2/tags.h>, which
+ * includes this header, to read them or to pass them to md2_tag_lerp() and
+ * md2_player_tag(). (libmd2 1.0 declared all of this in <md2/tags.h>.)
+ *
+ * Memory: md2_bundle_load() makes one allocation per file it reads (freed
+ * before it returns) plus the model, the tags and the bundle.
+ *
+ * Thread safety: no global state. A bundle is immutable; any number of
+ * threads may read it at the same time.
+ */
+#ifndef MD2_BUNDLE_H
+#define MD2_BUNDLE_H
+
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/** Parsed tags: a UFO:AI .tag file, declared in <md2/tags.h>, which
+ *  includes this header. The struct is complete only there; here it is a
+ *  name, which is all a bundle needs. */
+typedef struct md2_tags md2_tags;
+
+/** Returned by an md2_file_fn: there is no file at that path. */
+#define MD2_FILE_MISSING ((size_t)-1)
+/** Returned by an md2_file_fn: the file exists but cannot be read. */
+#define MD2_FILE_ERROR ((size_t)-2)
+
+/** Reads whole files for md2_bundle_load(), from a folder, an archive or
+ *  memory. Called twice per file: first with dst NULL and capacity the
+ *  largest size the library accepts (it may stop counting there and return
+ *  any larger value), to learn the file's size in bytes; then, with that
+ *  many bytes at dst, to copy the file into dst and return its size again.
+ *  Returns MD2_FILE_MISSING if there is no file at path and MD2_FILE_ERROR
+ *  if it cannot be read. path is NUL-terminated and valid during the call. */
+typedef size_t (*md2_file_fn)(void *user, const char *path, void *dst,
+                              size_t capacity);
+
+/** Where a bundle's animations come from. */
+typedef enum md2_anim_source {
+    MD2_ANIMS_FROM_NAMES = 0,    /**< md2_anims_from_names(): no side file */
+    MD2_ANIMS_FROM_ANM,          /**< the UFO:AI .anm file */
+    MD2_ANIMS_FROM_FRAMEGROUPS   /**< the DarkPlaces .framegroups file */
+} md2_anim_source;
+
+/** md2_bundle.files: which side files were found and loaded. */
+#define MD2_BUNDLE_ANM 1u
+#define MD2_BUNDLE_FRAMEGROUPS 2u
+#define MD2_BUNDLE_TAG 4u
+
+/** A model loaded with its side files: one md2_bundle_free() releases it
+ *  all. Immutable. Output only: no function reads a bundle back but
+ *  md2_bundle_free() (its model, anims and tags are checked like any
+ *  other, and have their reserved_ zero). */
+typedef struct md2_bundle {
+    const md2_model *model;      /**< the model (never NULL) */
+    const md2_anim *anims;       /**< num_anims animations (NULL if none) */
+    size_t num_anims;
+    md2_anim_source anim_source; /**< where anims come from */
+    const md2_tags *tags;        /**< the .tag file (<md2/tags.h>), or NULL without one */
+    uint32_t files;              /**< MD2_BUNDLE_* flags of the side files read */
+    uint32_t warnings;           /**< md2_warning flags raised by any of the files */
+    md2_allocator allocator_;    /**< private: how the bundle is freed */
+    uintptr_t reserved_[4];      /**< written as zero: room for new fields (output only: not checked) */
+} md2_bundle;
+
+/** Loads the model at model_path and the side files beside it, all read
+ *  through read(user, ...), and stores in *out a bundle the caller owns
+ *  (md2_bundle_free()). The side files have the model's path with its
+ *  extension (the last '.' and what follows, unless that '.' starts the
+ *  file name; none: added) replaced by ".anm", ".framegroups" and ".tag",
+ *  in upper case (".ANM", ...) when the model's extension has letters and
+ *  all of them are upper case ("BODY.MD2"). '/' and '\\' both separate
+ *  directories.
+ *  What is loaded: the model (md2_parse()); the animations from the .anm
+ *  file if there is one, else from the .framegroups file if there is one
+ *  (the other is then not read), else from the frame names, with ranges
+ *  checked against the model; the tags from the .tag file if there is one
+ *  (md2_tags_parse()), checked against the model's frame count
+ *  (md2_tags_check()). A side file that is missing is fine; one that is
+ *  there but cannot be read or parsed is an error, in lenient and strict
+ *  mode alike (its quirks follow opts as usual).
+ *  opts (may be NULL) applies to every file: allocator, limits (each
+ *  file's size, asked before it is read, against max_file_size, or
+ *  MD2_MAX_DATA_SIZE without one), strict,
+ *  error and on_warning; messages of errors and warnings start with the
+ *  file's path ("soldier.anm: line 3, column 9: ..."), and the other
+ *  fields are the parser's.
+ *  Errors: MD2_ERR_INVALID_ARGUMENT (model_path, read or out NULL);
+ *  MD2_ERR_IO (the model is missing, a file cannot be read, or a file's
+ *  size changed between the two calls; field "path"); any error of the
+ *  parsers; MD2_ERR_LIMIT_EXCEEDED; MD2_ERR_OUT_OF_MEMORY. On error *out is
+ *  NULL and nothing leaks. Thread-safe if read is. */
+MD2_API md2_result md2_bundle_load(const char *model_path, md2_file_fn read,
+                                   void *user, const md2_options *opts,
+                                   md2_bundle **out);
+
+/** md2_bundle_load() from the file system, through the C library's fopen
+ *  and fread, with the model read as md2_load_file() reads it (the header
+ *  first, bounded, one pass: md2_bundle_load_stream()): a file that fopen
+ *  cannot open because it does not exist
+ *  (ENOENT) is missing; any other failure to open or read is MD2_ERR_IO,
+ *  and its message ends with the operating system's reason, in
+ *  md2_load_file()'s words ("x.tag: the file exists but cannot be read:
+ *  is a directory"). */
+MD2_API md2_result md2_bundle_load_file(const char *model_path,
+                                        const md2_options *opts,
+                                        md2_bundle **out);
+
+/** The reason a read callback failed, for messages ("is a directory");
+ *  called with the callback's user pointer right after it failed. */
+typedef const char *(*md2_why_fn)(void *user);
+
+/** md2_bundle_load() with the model read as a stream, through
+ *  read_model(model_user, ...), the way md2_load_stream() reads it: the
+ *  68-byte header first (a stream that is not an MD2 file is refused after
+ *  it), then only as far as the header describes (plus one byte, to learn
+ *  whether more follows), in one pass: pipes work, and a huge file costs
+ *  what its model needs. The side files beside model_path are read through
+ *  read(user, ...) as md2_bundle_load() reads them. why (may be NULL) says
+ *  why a call failed: why(user) after read returned MD2_FILE_ERROR,
+ *  why(model_user) after read_model returned MD2_READ_ERROR; its text ends
+ *  the message ("body.tag: the file exists but cannot be read: is a
+ *  directory"). Messages start with model_path as md2_bundle_load()'s do.
+ *  Errors: those of md2_bundle_load() (MD2_ERR_INVALID_ARGUMENT also for
+ *  read_model NULL) and of md2_load_stream(). Thread-safe if the callbacks
+ *  are. */
+MD2_API md2_result md2_bundle_load_stream(const char *model_path,
+                                          md2_read_fn read_model,
+                                          void *model_user, md2_file_fn read,
+                                          void *user, md2_why_fn why,
+                                          const md2_options *opts,
+                                          md2_bundle **out);
+
+/** Releases a bundle and everything in it. NULL is a no-op. */
+MD2_API void md2_bundle_free(md2_bundle *bundle);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* MD2_BUNDLE_H */
 
 #ifdef __cplusplus
 extern "C" {
@@ -1568,8 +1860,10 @@ typedef struct md2_tag_name {
  *  rest zero) for md2_tags_write(), md2_tag_lerp() and md2_player_tag();
  *  such tags must not be passed to md2_tags_free(). Every function that
  *  reads tags refuses them when reserved_ is not zero
- *  (MD2_ERR_INVALID_ARGUMENT, or the answer for NULL). */
-typedef struct md2_tags {
+ *  (MD2_ERR_INVALID_ARGUMENT, or the answer for NULL).
+ *  (The typedef md2_tags is in <md2/bundle.h>, included above: a bundle
+ *  holds tags.) */
+struct md2_tags {
     md2_tag_header header;      /**< the header as read (zero in hand-made tags) */
     size_t num_tags;            /**< at least 1 in a parsed file */
     size_t num_frames;          /**< at least 1 in a parsed file */
@@ -1578,7 +1872,7 @@ typedef struct md2_tags {
     uint32_t warnings;          /**< md2_warning flags raised while parsing */
     md2_allocator allocator_;   /**< private: how the tags are freed */
     uintptr_t reserved_[4];     /**< must be zero: room for new fields (zero in parsed tags; checked: "md2_tags.reserved_[i]") */
-} md2_tags;
+};
 
 /** Validates a UFO:AI tag file held in memory (size bytes at data) and, on
  *  success, stores in *out new tags that the caller owns and releases with
@@ -1721,168 +2015,6 @@ MD2_API md2_result md2_player_tag(const md2_player *p, const md2_tags *tags,
 MD2_API md2_result md2_attach(const float parent[16], const float tag[16],
                               float child[16]);
 
-/* ------------------------------------------------------------------------ */
-/* Linked models                                                             */
-/* ------------------------------------------------------------------------ */
-
-/** Checks models that one player drives with the frames of model driver
- *  (a Quake II player's body, head and weapon): each linked[i] whose
- *  num_frames differs from the driver's is the quirk MD2_WARN_FRAME_COUNT,
- *  reported to opts->on_warning (section MD2_SECTION_FRAMES, field
- *  "num_frames", index i), or, with that flag in opts->strict, the error
- *  MD2_ERR_FRAME_RANGE described in opts->error (the first such model).
- *  md2_player_pose_linked() and md2_player_bounds_linked() then clamp the
- *  frames past such a model's last to its last. opts may be NULL.
- *  Errors: MD2_ERR_INVALID_ARGUMENT (driver NULL, linked NULL with count >
- *  0, a NULL entry), MD2_ERR_FRAME_RANGE (strict). Never allocates;
- *  thread-safe. */
-MD2_API md2_result md2_linked_check(const md2_model *driver,
-                                    const md2_model *const *linked,
-                                    size_t count, const md2_options *opts);
-
-/** md2_player_pose() for a model linked to the player's model: the same
- *  pose, buffers and cross-fade, with every frame number the player shows
- *  (frame_a, frame_b, from_a, from_b) clamped to m's last frame. A
- *  cross-fade whose two poses are then one and the same pose is shown as
- *  that pose exactly, not blended with itself, so a one-frame model (a
- *  static weapon) always shows its frame, bit for bit. Otherwise the
- *  result is md2_player_pose()'s with the clamped frames, bit for bit
- *  (for a model that has all the frames: md2_player_pose()'s).
- *  Errors (nothing written): MD2_ERR_INVALID_ARGUMENT (NULL p, m or
- *  positions, bad stride, a model without frames, a frame without
- *  vertices). Never allocates; thread-safe on a shared model. */
-MD2_API md2_result md2_player_pose_linked(const md2_player *p,
-                                          const md2_model *m, float *positions,
-                                          size_t position_stride,
-                                          float *normals, size_t normal_stride);
-
-/** md2_player_bounds() with the frames clamped (and a fade between one
- *  pose and itself shown as that pose) as md2_player_pose_linked() does:
- *  a box that contains that pose. Errors:
- *  MD2_ERR_INVALID_ARGUMENT (a NULL argument, a model without frames or
- *  vertices). Never allocates; thread-safe on a shared model. */
-MD2_API md2_result md2_player_bounds_linked(const md2_player *p,
-                                            const md2_model *m, float min[3],
-                                            float max[3]);
-
-/* ------------------------------------------------------------------------ */
-/* A model and its side files in one call                                    */
-/* ------------------------------------------------------------------------ */
-
-/** Returned by an md2_file_fn: there is no file at that path. */
-#define MD2_FILE_MISSING ((size_t)-1)
-/** Returned by an md2_file_fn: the file exists but cannot be read. */
-#define MD2_FILE_ERROR ((size_t)-2)
-
-/** Reads whole files for md2_bundle_load(), from a folder, an archive or
- *  memory. Called twice per file: first with dst NULL and capacity the
- *  largest size the library accepts (it may stop counting there and return
- *  any larger value), to learn the file's size in bytes; then, with that
- *  many bytes at dst, to copy the file into dst and return its size again.
- *  Returns MD2_FILE_MISSING if there is no file at path and MD2_FILE_ERROR
- *  if it cannot be read. path is NUL-terminated and valid during the call. */
-typedef size_t (*md2_file_fn)(void *user, const char *path, void *dst,
-                              size_t capacity);
-
-/** Where a bundle's animations come from. */
-typedef enum md2_anim_source {
-    MD2_ANIMS_FROM_NAMES = 0,    /**< md2_anims_from_names(): no side file */
-    MD2_ANIMS_FROM_ANM,          /**< the UFO:AI .anm file */
-    MD2_ANIMS_FROM_FRAMEGROUPS   /**< the DarkPlaces .framegroups file */
-} md2_anim_source;
-
-/** md2_bundle.files: which side files were found and loaded. */
-#define MD2_BUNDLE_ANM 1u
-#define MD2_BUNDLE_FRAMEGROUPS 2u
-#define MD2_BUNDLE_TAG 4u
-
-/** A model loaded with its side files: one md2_bundle_free() releases it
- *  all. Immutable. Output only: no function reads a bundle back but
- *  md2_bundle_free() (its model, anims and tags are checked like any
- *  other, and have their reserved_ zero). */
-typedef struct md2_bundle {
-    const md2_model *model;      /**< the model (never NULL) */
-    const md2_anim *anims;       /**< num_anims animations (NULL if none) */
-    size_t num_anims;
-    md2_anim_source anim_source; /**< where anims come from */
-    const md2_tags *tags;        /**< the .tag file, or NULL without one */
-    uint32_t files;              /**< MD2_BUNDLE_* flags of the side files read */
-    uint32_t warnings;           /**< md2_warning flags raised by any of the files */
-    md2_allocator allocator_;    /**< private: how the bundle is freed */
-    uintptr_t reserved_[4];      /**< written as zero: room for new fields (output only: not checked) */
-} md2_bundle;
-
-/** Loads the model at model_path and the side files beside it, all read
- *  through read(user, ...), and stores in *out a bundle the caller owns
- *  (md2_bundle_free()). The side files have the model's path with its
- *  extension (the last '.' and what follows, unless that '.' starts the
- *  file name; none: added) replaced by ".anm", ".framegroups" and ".tag",
- *  in upper case (".ANM", ...) when the model's extension has letters and
- *  all of them are upper case ("BODY.MD2"). '/' and '\\' both separate
- *  directories.
- *  What is loaded: the model (md2_parse()); the animations from the .anm
- *  file if there is one, else from the .framegroups file if there is one
- *  (the other is then not read), else from the frame names, with ranges
- *  checked against the model; the tags from the .tag file if there is one
- *  (md2_tags_parse()), checked against the model's frame count
- *  (md2_tags_check()). A side file that is missing is fine; one that is
- *  there but cannot be read or parsed is an error, in lenient and strict
- *  mode alike (its quirks follow opts as usual).
- *  opts (may be NULL) applies to every file: allocator, limits (each
- *  file's size, asked before it is read, against max_file_size, or
- *  MD2_MAX_DATA_SIZE without one), strict,
- *  error and on_warning; messages of errors and warnings start with the
- *  file's path ("soldier.anm: line 3, column 9: ..."), and the other
- *  fields are the parser's.
- *  Errors: MD2_ERR_INVALID_ARGUMENT (model_path, read or out NULL);
- *  MD2_ERR_IO (the model is missing, a file cannot be read, or a file's
- *  size changed between the two calls; field "path"); any error of the
- *  parsers; MD2_ERR_LIMIT_EXCEEDED; MD2_ERR_OUT_OF_MEMORY. On error *out is
- *  NULL and nothing leaks. Thread-safe if read is. */
-MD2_API md2_result md2_bundle_load(const char *model_path, md2_file_fn read,
-                                   void *user, const md2_options *opts,
-                                   md2_bundle **out);
-
-/** md2_bundle_load() from the file system, through the C library's fopen
- *  and fread, with the model read as md2_load_file() reads it (the header
- *  first, bounded, one pass: md2_bundle_load_stream()): a file that fopen
- *  cannot open because it does not exist
- *  (ENOENT) is missing; any other failure to open or read is MD2_ERR_IO,
- *  and its message ends with the operating system's reason, in
- *  md2_load_file()'s words ("x.tag: the file exists but cannot be read:
- *  is a directory"). */
-MD2_API md2_result md2_bundle_load_file(const char *model_path,
-                                        const md2_options *opts,
-                                        md2_bundle **out);
-
-/** The reason a read callback failed, for messages ("is a directory");
- *  called with the callback's user pointer right after it failed. */
-typedef const char *(*md2_why_fn)(void *user);
-
-/** md2_bundle_load() with the model read as a stream, through
- *  read_model(model_user, ...), the way md2_load_stream() reads it: the
- *  68-byte header first (a stream that is not an MD2 file is refused after
- *  it), then only as far as the header describes (plus one byte, to learn
- *  whether more follows), in one pass: pipes work, and a huge file costs
- *  what its model needs. The side files beside model_path are read through
- *  read(user, ...) as md2_bundle_load() reads them. why (may be NULL) says
- *  why a call failed: why(user) after read returned MD2_FILE_ERROR,
- *  why(model_user) after read_model returned MD2_READ_ERROR; its text ends
- *  the message ("body.tag: the file exists but cannot be read: is a
- *  directory"). Messages start with model_path as md2_bundle_load()'s do.
- *  Errors: those of md2_bundle_load() (MD2_ERR_INVALID_ARGUMENT also for
- *  read_model NULL) and of md2_load_stream(). Thread-safe if the callbacks
- *  are. */
-MD2_API md2_result md2_bundle_load_stream(const char *model_path,
-                                          md2_read_fn read_model,
-                                          void *model_user, md2_file_fn read,
-                                          void *user, md2_why_fn why,
-                                          const md2_options *opts,
-                                          md2_bundle **out);
-
-/** Releases a bundle and everything in it. NULL is a no-op. */
-MD2_API void md2_bundle_free(md2_bundle *bundle);
-
 #ifdef __cplusplus
 }
 #endif
@@ -1920,28 +2052,6 @@ MD2_API void md2_bundle_free(md2_bundle *bundle);
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* ------------------------------------------------------------------------ */
-/* Normals                                                                   */
-/* ------------------------------------------------------------------------ */
-
-/** The index (0 to 161) of the table normal nearest to the direction
- *  (x, y, z): the exact arg-max of the dot product with md2_normal(i),
- *  ties to the lower index. The direction need not be unit length. A zero,
- *  NaN or infinite direction (any component) gives MD2_NORMAL_FALLBACK.
- *
- *  Exact means this computation, the same on every host (x87 included):
- *  the direction is scaled by the power of two that puts its largest
- *  magnitude in [1, 2), each component rounded to float (exact unless it
- *  falls below FLT_MIN); each dot product is (x * nx + y * ny) + z * nz
- *  in float, every product and sum rounded to nearest once; the answer is
- *  the smallest i with the largest of them. So a table entry maps to its
- *  own index, also scaled by any positive factor that leaves its non-zero
- *  components normal floats, and scaling a direction by a power of two
- *  that keeps its components exact changes nothing. In the default
- *  floating-point environment (round to nearest, subnormals kept).
- *  Thread-safe, no allocation: about three dot products a call, not 162. */
-MD2_API unsigned md2_normal_nearest(float x, float y, float z);
 
 /* ------------------------------------------------------------------------ */
 /* Building                                                                  */
@@ -2254,7 +2364,8 @@ MD2_API void md2_lod_free(md2_lod *lod);
  *   3 pose.h, pose_rows.h        pose jobs and their kernels
  *   4 player.h                   players (<md2/animation.h>)
  *   5 (<md2/mesh.h>)             meshes: no private header of their own
- *   6 attach.h                   tags and attachments (<md2/tags.h>)
+ *   6 attach.h                   tags and attachments (<md2/tags.h>,
+ *                                <md2/bundle.h>)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -3059,6 +3170,43 @@ typedef struct md2_glscan {
  * (bytes != NULL) or from an int32 array (words != NULL). */
 void md2__glcmds_scan(const uint8_t *bytes, const int32_t *words, size_t n,
                       size_t num_vertices, md2_glscan *out);
+
+/* The rules of the format a model in memory (loaded, or filled in by hand)
+ * can break, in one place for md2_write(), md2_write_stream(),
+ * md2_write_size() and md2_rebuild() (write.c). Returns MD2_OK, or
+ * MD2_ERR_INVALID_MODEL for the first rule broken, with d (if not NULL)
+ * naming it: section, field, index (the frame, triangle or GL command word
+ * at fault) and a message "FN: model: ..." that says what is wrong and
+ * where (fn: the public function that was called). In order: 0 vertices
+ * or frames; a count the format cannot hold (num_skins, num_triangles,
+ * num_frames, num_glcmds of 2^31 or more; num_vertices or num_texcoords
+ * above MD2_MAX_INDEXABLE), checked before any array is read; a negative
+ * skin size; an array that is NULL while its count is not 0; a frame
+ * without vertices or with a transform that does not decode to finite
+ * coordinates within MD2_MAX_COORD; a triangle index out of range; a
+ * malformed GL command list (a bad command, no terminating 0, words after
+ * it). m must not be NULL; its reserved_ are the caller's to check. */
+md2_result md2__check_model(const md2_model *m, const char *fn, md2_diagnostic *d);
+
+/* What a scan of normal indices found (md2__normal_scan_fn): */
+#define MD2_NSCAN_BAD 1u   /* an index of 162 or more (MD2_WARN_NORMAL_INDEX) */
+#define MD2_NSCAN_OTHER 2u /* an index other than the one asked about */
+
+/* The parser's scan of a frame's normal indices (normal_scan.c): reads the
+ * n vertices at v (4 bytes each: x, y, z, normal index) once and returns
+ * MD2_NSCAN_BAD if one has an index of 162 or more, plus MD2_NSCAN_OTHER
+ * if one has an index other than ref (0 for n = 0). With dst not NULL the
+ * 4 n bytes are also copied to dst (which must not overlap them) in the
+ * same pass. Each instruction set's scan gives the same result. */
+typedef unsigned (*md2__normal_scan_fn)(uint8_t *dst, const uint8_t *v, size_t n, unsigned ref);
+
+/* The fastest scan of this build on this CPU. */
+md2__normal_scan_fn md2__normal_scan_best(void);
+
+/* The scan of one instruction set, "scalar", "sse2", "avx2" or "neon"
+ * (tests/unit/test_kernels.c calls each); NULL when this build (MD2_SIMD=OFF
+ * has the scalar one alone) or this CPU does not have it. */
+md2__normal_scan_fn md2__normal_scan_named(const char *name);
 
 /* The parser's entry point. data holds kept bytes of data whose whole size
  * is size (kept < size only for a stream loader that skipped bytes after
@@ -4107,8 +4255,10 @@ void md2_texcoord_uv(const md2_model *model, md2_texcoord st, float *u, float *v
  * owned allocation. Every check that can refuse the file runs before the
  * allocation, so a file that lies about its counts is refused without
  * allocating anything, and the allocation is bounded by the data's size.
- * (One lenient check that cannot refuse it, of the normal indices, rides
- * the copy of the vertices when no callback listens: see scan_normals.)
+ * (The lenient checks of names, frame transforms and normal indices,
+ * which cannot refuse it unless strict, ride the copy when none of them is
+ * strict and no callback listens, so that the skins and frames are read
+ * once: see md2__parse.)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -4117,18 +4267,12 @@ void md2_texcoord_uv(const md2_model *model, md2_texcoord st, float *u, float *v
 #include <stdio.h>
 #include <string.h>
 
-/* The SIMD versions of the parser's scans (any_bad_triangle, scan_normals),
- * unless MD2_SIMD is off (MD2_NO_SIMD): SSE2 and AVX2 on x86, NEON on
- * 64-bit ARM. */
+/* The SSE2 version of the parser's triangle scan (any_bad_triangle), unless
+ * MD2_SIMD is off (MD2_NO_SIMD); the normal indices' scans are in
+ * normal_scan.c. */
 #if !defined(MD2_NO_SIMD) && defined(__SSE2__)
 #define MD2_SCAN_SSE2 1
 #include <emmintrin.h>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
-#elif !defined(MD2_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
-#define MD2_SCAN_NEON 1
-#include <arm_neon.h>
 #endif
 
 typedef struct md2_pctx {
@@ -4485,26 +4629,79 @@ static md2_result check_data(md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
 
 /* ---- section scans (before allocation) ---------------------------------- */
 
+/* The lenient checks of names, frame transforms and normal indices give
+ * their warnings through these, written once for the scans before the
+ * allocation and for the copy that makes the same checks on its way
+ * (copy_model). */
+
 static int has_nul(const uint8_t *p, size_t n) { return memchr(p, 0, n) != NULL; }
+
+/* MD2_WARN_UNTERMINATED_NAME for skin i. */
+static md2_result warn_skin_name(md2_pctx *c, const md2_section_info *skins, size_t i)
+{
+    size_t at = skins->ofs + i * MD2_SKIN_BYTES;
+    return warn(c, MD2_WARN_UNTERMINATED_NAME, MD2_SECTION_SKINS, "name", at, i,
+                "skins: name of skin %lu at byte %lu fills all 64 bytes without a NUL",
+                (unsigned long)i, (unsigned long)at);
+}
+
+/* MD2_WARN_UNTERMINATED_NAME for frame f. */
+static md2_result warn_frame_name(md2_pctx *c, const md2_section_info *frames, size_t f)
+{
+    size_t at = frames->ofs + f * frames->elem + 24;
+    return warn(c, MD2_WARN_UNTERMINATED_NAME, MD2_SECTION_FRAMES, "name", at, f,
+                "frames: name of frame %lu at byte %lu fills all 16 bytes without a NUL",
+                (unsigned long)f, (unsigned long)at);
+}
+
+/* The first axis of a frame whose scale and translate do not decode to
+ * finite coordinates within 1e30 (md2__axis_ok), or 3. */
+static int first_bad_axis(const float scale[3], const float translate[3])
+{
+    int k;
+    for (k = 0; k < 3 && md2__axis_ok_fast(scale[k], translate[k]); k++)
+        ;
+    return k;
+}
+
+/* MD2_WARN_FRAME_TRANSFORM for axis k of frame f, its first bad one (the
+ * warning is once a frame), with the values read from the file. */
+static md2_result warn_transform(md2_pctx *c, const md2_section_info *frames, size_t f, int k,
+                                 const float scale[3], const float translate[3])
+{
+    size_t at = frames->ofs + f * frames->elem + 4 * (size_t)k;
+    return warn(c, MD2_WARN_FRAME_TRANSFORM, MD2_SECTION_FRAMES, "scale", at, f,
+                "frames: frame %lu has scale[%d] = %g (byte %lu) and translate[%d] = %g, which do not decode to finite coordinates within 1e30",
+                (unsigned long)f, k, (double)scale[k], (unsigned long)at, k,
+                (double)translate[k]);
+}
+
+/* MD2_WARN_NORMAL_INDEX for frame f, whose n vertices are at v (in
+ * c->data), at its first vertex with a normal index of 162 or more (the
+ * warning is once a frame), if it has one. */
+static md2_result warn_normal_index(md2_pctx *c, const uint8_t *v, size_t n, size_t f)
+{
+    size_t i, at;
+    for (i = 0; i < n && v[4 * i + 3] < MD2_NUM_NORMALS; i++)
+        ;
+    if (i == n)
+        return MD2_OK;
+    at = (size_t)(v + 4 * i + 3 - c->data);
+    return warn(c, MD2_WARN_NORMAL_INDEX, MD2_SECTION_FRAMES, "lightnormalindex", at, f,
+                "frames: vertex %lu of frame %lu at byte %lu has normal index %u, not below 162",
+                (unsigned long)i, (unsigned long)f, (unsigned long)at, (unsigned)v[4 * i + 3]);
+}
 
 static md2_result scan_names(md2_pctx *c, const md2_section_info *skins,
                              const md2_section_info *frames)
 {
     size_t i;
-    for (i = 0; i < skins->count; i++) {
-        size_t at = skins->ofs + i * MD2_SKIN_BYTES;
-        if (!has_nul(c->data + at, MD2_SKIN_NAME_SIZE))
-            MD2_TRY(warn(c, MD2_WARN_UNTERMINATED_NAME, MD2_SECTION_SKINS, "name", at, i,
-                         "skins: name of skin %lu at byte %lu fills all 64 bytes without a NUL",
-                         (unsigned long)i, (unsigned long)at));
-    }
-    for (i = 0; i < frames->count; i++) {
-        size_t at = frames->ofs + i * frames->elem + 24;
-        if (!has_nul(c->data + at, MD2_FRAME_NAME_SIZE))
-            MD2_TRY(warn(c, MD2_WARN_UNTERMINATED_NAME, MD2_SECTION_FRAMES, "name", at, i,
-                         "frames: name of frame %lu at byte %lu fills all 16 bytes without a NUL",
-                         (unsigned long)i, (unsigned long)at));
-    }
+    for (i = 0; i < skins->count; i++)
+        if (!has_nul(c->data + skins->ofs + i * MD2_SKIN_BYTES, MD2_SKIN_NAME_SIZE))
+            MD2_TRY(warn_skin_name(c, skins, i));
+    for (i = 0; i < frames->count; i++)
+        if (!has_nul(c->data + frames->ofs + i * frames->elem + 24, MD2_FRAME_NAME_SIZE))
+            MD2_TRY(warn_frame_name(c, frames, i));
     return MD2_OK;
 }
 
@@ -4582,364 +4779,47 @@ static md2_result scan_triangles(md2_pctx *c, const md2_section_info *tris,
     return MD2_OK;
 }
 
-/* Whether any of the n vertices at v (4 bytes each: x, y, z, normal index)
- * has a normal index of 162 or more; when dst is not NULL, the n vertices
- * are also copied to dst, so that the check rides along the copy (one pass
- * over the bytes instead of two). Real files have no bad index, so the
- * common case is a pass that finds nothing: the largest byte of each
- * position of a vector, in 4 running maxima, then one test of the normal
- * bytes' maxima. The SIMD versions come from normal_scan.h, one per
- * instruction set; the scalar one adds two vertices at a time. */
-#if defined(MD2_SCAN_SSE2)
-#define SCAN(name) sse2_##name
-#define SCAN_ATTR
-#define SCAN_BYTES 16
-#define SVEC __m128i
-#define s_zero() _mm_setzero_si128()
-#define s_load(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define s_store(p, x) _mm_storeu_si128((__m128i *)(void *)(p), x)
-#define s_max(a, b) _mm_max_epu8(a, b)
-/* the normal bytes (3 of each 4) above 161 saturate to non-zero */
-#define s_over(m)                                                                            \
-    (_mm_movemask_epi8(_mm_cmpeq_epi8(                                                       \
-         _mm_subs_epu8(_mm_and_si128(m, _mm_set1_epi32((int)0xFF000000u)),                   \
-                       _mm_set1_epi8((char)(MD2_NUM_NORMALS - 1))),                          \
-         _mm_setzero_si128())) != 0xFFFF)
-/* ---- src/normal_scan.h (included by src/parse.c) ---- */
-/*
- * The normal-index scan of the parser (parse.c, any_bad_normal), written
- * once for every instruction set: parse.c includes this file once per
- * instruction set with these defined (tier 2 of the private headers):
- *
- *   SCAN(name)      the function name for this instruction set
- *   SCAN_ATTR       function attributes (a target), or nothing
- *   SCAN_BYTES      bytes of a vector (a multiple of 4)
- *   SVEC            a vector of SCAN_BYTES bytes
- *   s_zero()        a vector of zero bytes
- *   s_load(p), s_store(p, x)   SCAN_BYTES bytes from or to p, unaligned
- *   s_max(a, b)     the larger byte of a and b, lane by lane
- *   s_over(m)       1 if a normal byte (the 4th of each 4) of m is 162 or
- *                   more
- *
- * SPDX-License-Identifier: MIT
- */
-
-/* 1 if one of the n vertices at v has a normal index of 162 or more; with
- * dst not NULL, the n vertices are copied there too. */
-SCAN_ATTR static int SCAN(any_bad_normal)(uint8_t *dst, const uint8_t *v, size_t n)
-{
-    const size_t per = SCAN_BYTES / 4; /* vertices a vector */
-    SVEC m0 = s_zero(), m1 = m0, m2 = m0, m3 = m0;
-    size_t i = 0;
-    for (; i + 4 * per <= n; i += 4 * per) {
-        const uint8_t *p = v + 4 * i;
-        SVEC a = s_load(p), b = s_load(p + SCAN_BYTES);
-        SVEC e = s_load(p + 2 * SCAN_BYTES), f = s_load(p + 3 * SCAN_BYTES);
-        m0 = s_max(m0, a);
-        m1 = s_max(m1, b);
-        m2 = s_max(m2, e);
-        m3 = s_max(m3, f);
-        if (dst) {
-            uint8_t *d = dst + 4 * i;
-            s_store(d, a);
-            s_store(d + SCAN_BYTES, b);
-            s_store(d + 2 * SCAN_BYTES, e);
-            s_store(d + 3 * SCAN_BYTES, f);
-        }
-    }
-    for (; i + per <= n; i += per) {
-        SVEC a = s_load(v + 4 * i);
-        m0 = s_max(m0, a);
-        if (dst)
-            s_store(dst + 4 * i, a);
-    }
-    m0 = s_max(s_max(m0, m1), s_max(m2, m3));
-    if (dst && i < n)
-        memcpy(dst + 4 * i, v + 4 * i, 4 * (n - i));
-    if (s_over(m0))
-        return 1;
-    for (; i < n; i++)
-        if (v[4 * i + 3] >= MD2_NUM_NORMALS)
-            return 1;
-    return 0;
-}
-
-/* The parameters above are this instantiation's: the next one defines its
- * own. */
-#undef SCAN
-#undef SCAN_ATTR
-#undef SCAN_BYTES
-#undef SVEC
-#undef s_zero
-#undef s_load
-#undef s_store
-#undef s_max
-#undef s_over
-/* ---- back in src/parse.c ---- */
-#define any_bad_normal sse2_any_bad_normal
-#if defined(__x86_64__) && defined(__GNUC__) && (defined(__clang__) || __GNUC__ >= 5)
-#define MD2_SCAN_AVX2 1
-/* The same with 32-byte vectors, for CPUs with AVX2 (x86-64 only). */
-#define SCAN(name) avx2_##name
-#define SCAN_ATTR __attribute__((target("avx2")))
-#define SCAN_BYTES 32
-#define SVEC __m256i
-#define s_zero() _mm256_setzero_si256()
-#define s_load(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define s_store(p, x) _mm256_storeu_si256((__m256i *)(void *)(p), x)
-#define s_max(a, b) _mm256_max_epu8(a, b)
-#define s_over(m) avx2_over(m)
-SCAN_ATTR static inline int avx2_over(__m256i m)
-{
-    __m256i over = _mm256_subs_epu8(_mm256_and_si256(m, _mm256_set1_epi32((int)0xFF000000u)),
-                                    _mm256_set1_epi8((char)(MD2_NUM_NORMALS - 1)));
-    return !_mm256_testz_si256(over, over);
-}
-/* ---- src/normal_scan.h (included by src/parse.c) ---- */
-/*
- * The normal-index scan of the parser (parse.c, any_bad_normal), written
- * once for every instruction set: parse.c includes this file once per
- * instruction set with these defined (tier 2 of the private headers):
- *
- *   SCAN(name)      the function name for this instruction set
- *   SCAN_ATTR       function attributes (a target), or nothing
- *   SCAN_BYTES      bytes of a vector (a multiple of 4)
- *   SVEC            a vector of SCAN_BYTES bytes
- *   s_zero()        a vector of zero bytes
- *   s_load(p), s_store(p, x)   SCAN_BYTES bytes from or to p, unaligned
- *   s_max(a, b)     the larger byte of a and b, lane by lane
- *   s_over(m)       1 if a normal byte (the 4th of each 4) of m is 162 or
- *                   more
- *
- * SPDX-License-Identifier: MIT
- */
-
-/* 1 if one of the n vertices at v has a normal index of 162 or more; with
- * dst not NULL, the n vertices are copied there too. */
-SCAN_ATTR static int SCAN(any_bad_normal)(uint8_t *dst, const uint8_t *v, size_t n)
-{
-    const size_t per = SCAN_BYTES / 4; /* vertices a vector */
-    SVEC m0 = s_zero(), m1 = m0, m2 = m0, m3 = m0;
-    size_t i = 0;
-    for (; i + 4 * per <= n; i += 4 * per) {
-        const uint8_t *p = v + 4 * i;
-        SVEC a = s_load(p), b = s_load(p + SCAN_BYTES);
-        SVEC e = s_load(p + 2 * SCAN_BYTES), f = s_load(p + 3 * SCAN_BYTES);
-        m0 = s_max(m0, a);
-        m1 = s_max(m1, b);
-        m2 = s_max(m2, e);
-        m3 = s_max(m3, f);
-        if (dst) {
-            uint8_t *d = dst + 4 * i;
-            s_store(d, a);
-            s_store(d + SCAN_BYTES, b);
-            s_store(d + 2 * SCAN_BYTES, e);
-            s_store(d + 3 * SCAN_BYTES, f);
-        }
-    }
-    for (; i + per <= n; i += per) {
-        SVEC a = s_load(v + 4 * i);
-        m0 = s_max(m0, a);
-        if (dst)
-            s_store(dst + 4 * i, a);
-    }
-    m0 = s_max(s_max(m0, m1), s_max(m2, m3));
-    if (dst && i < n)
-        memcpy(dst + 4 * i, v + 4 * i, 4 * (n - i));
-    if (s_over(m0))
-        return 1;
-    for (; i < n; i++)
-        if (v[4 * i + 3] >= MD2_NUM_NORMALS)
-            return 1;
-    return 0;
-}
-
-/* The parameters above are this instantiation's: the next one defines its
- * own. */
-#undef SCAN
-#undef SCAN_ATTR
-#undef SCAN_BYTES
-#undef SVEC
-#undef s_zero
-#undef s_load
-#undef s_store
-#undef s_max
-#undef s_over
-/* ---- back in src/parse.c ---- */
-#define any_bad_normal_avx2 avx2_any_bad_normal
-#endif
-#elif defined(MD2_SCAN_NEON)
-#define SCAN(name) neon_##name
-#define SCAN_ATTR
-#define SCAN_BYTES 16
-#define SVEC uint8x16_t
-#define s_zero() vdupq_n_u8(0)
-#define s_load(p) vld1q_u8(p)
-#define s_store(p, x) vst1q_u8(p, x)
-#define s_max(a, b) vmaxq_u8(a, b)
-/* the normal bytes are 3 of each 4 */
-#define s_over(m)                                                                            \
-    (vmaxvq_u8(vandq_u8(m, vreinterpretq_u8_u32(vdupq_n_u32(0xFF000000u)))) >= MD2_NUM_NORMALS)
-/* ---- src/normal_scan.h (included by src/parse.c) ---- */
-/*
- * The normal-index scan of the parser (parse.c, any_bad_normal), written
- * once for every instruction set: parse.c includes this file once per
- * instruction set with these defined (tier 2 of the private headers):
- *
- *   SCAN(name)      the function name for this instruction set
- *   SCAN_ATTR       function attributes (a target), or nothing
- *   SCAN_BYTES      bytes of a vector (a multiple of 4)
- *   SVEC            a vector of SCAN_BYTES bytes
- *   s_zero()        a vector of zero bytes
- *   s_load(p), s_store(p, x)   SCAN_BYTES bytes from or to p, unaligned
- *   s_max(a, b)     the larger byte of a and b, lane by lane
- *   s_over(m)       1 if a normal byte (the 4th of each 4) of m is 162 or
- *                   more
- *
- * SPDX-License-Identifier: MIT
- */
-
-/* 1 if one of the n vertices at v has a normal index of 162 or more; with
- * dst not NULL, the n vertices are copied there too. */
-SCAN_ATTR static int SCAN(any_bad_normal)(uint8_t *dst, const uint8_t *v, size_t n)
-{
-    const size_t per = SCAN_BYTES / 4; /* vertices a vector */
-    SVEC m0 = s_zero(), m1 = m0, m2 = m0, m3 = m0;
-    size_t i = 0;
-    for (; i + 4 * per <= n; i += 4 * per) {
-        const uint8_t *p = v + 4 * i;
-        SVEC a = s_load(p), b = s_load(p + SCAN_BYTES);
-        SVEC e = s_load(p + 2 * SCAN_BYTES), f = s_load(p + 3 * SCAN_BYTES);
-        m0 = s_max(m0, a);
-        m1 = s_max(m1, b);
-        m2 = s_max(m2, e);
-        m3 = s_max(m3, f);
-        if (dst) {
-            uint8_t *d = dst + 4 * i;
-            s_store(d, a);
-            s_store(d + SCAN_BYTES, b);
-            s_store(d + 2 * SCAN_BYTES, e);
-            s_store(d + 3 * SCAN_BYTES, f);
-        }
-    }
-    for (; i + per <= n; i += per) {
-        SVEC a = s_load(v + 4 * i);
-        m0 = s_max(m0, a);
-        if (dst)
-            s_store(dst + 4 * i, a);
-    }
-    m0 = s_max(s_max(m0, m1), s_max(m2, m3));
-    if (dst && i < n)
-        memcpy(dst + 4 * i, v + 4 * i, 4 * (n - i));
-    if (s_over(m0))
-        return 1;
-    for (; i < n; i++)
-        if (v[4 * i + 3] >= MD2_NUM_NORMALS)
-            return 1;
-    return 0;
-}
-
-/* The parameters above are this instantiation's: the next one defines its
- * own. */
-#undef SCAN
-#undef SCAN_ATTR
-#undef SCAN_BYTES
-#undef SVEC
-#undef s_zero
-#undef s_load
-#undef s_store
-#undef s_max
-#undef s_over
-/* ---- back in src/parse.c ---- */
-#define any_bad_normal neon_any_bad_normal
-#else
-static int any_bad_normal(uint8_t *dst, const uint8_t *v, size_t n)
-{
-    uint64_t carry = 0;
-    size_t i = 0;
-    if (dst)
-        memcpy(dst, v, 4 * n);
-    /* two vertices a 64-bit word: 94 + an index byte carries into bit 8
-     * of its field when the index is 162 or more */
-    for (; i + 2 <= n; i += 2) {
-        uint64_t w = (uint64_t)md2_le32(v + 4 * i) | ((uint64_t)md2_le32(v + 4 * i + 4) << 32);
-        carry |= ((w >> 24) & 0x000000FF000000FFull) + 0x0000005E0000005Eull;
-    }
-    if (carry & 0x0000010000000100ull)
-        return 1;
-    return i < n && v[4 * i + 3] >= MD2_NUM_NORMALS;
-}
-#endif
-
-/* The first of n vertices at v whose normal index is 162 or more, or n;
- * copies them to dst first when dst is not NULL (see any_bad_normal). */
-static size_t first_bad_normal(uint8_t *dst, const uint8_t *v, size_t n, int avx2)
-{
-    size_t i;
-#if defined(MD2_SCAN_AVX2)
-    if (avx2 ? !any_bad_normal_avx2(dst, v, n) : !any_bad_normal(dst, v, n))
-        return n;
-#else
-    (void)avx2;
-    if (!any_bad_normal(dst, v, n))
-        return n;
-#endif
-    for (i = 0; i < n; i++)
-        if (v[4 * i + 3] >= MD2_NUM_NORMALS)
-            return i;
-    return n;
-}
-
-/* Warns of each frame with a normal index of 162 or more. With dst not
- * NULL (the model's vertices, num_frames * num_xyz of them) the frames'
- * vertices are copied there in the same pass: the parser does that when
- * the warning can neither refuse the file (MD2_WARN_NORMAL_INDEX is not
- * strict) nor be heard out of order (no on_warning), so that a refused
- * file still costs no allocation and only the model's warning flags show
- * the result. */
-static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames, md2_vertex *dst)
+/* Warns of each frame with a normal index of 162 or more, and learns
+ * whether every vertex of every frame has the index of frame 0's first
+ * vertex (*same = 1: MD2_WARN_SAME_NORMALS), in one pass over the vertices
+ * (md2__normal_scan_fn, normal_scan.c): before the allocation, where the
+ * warning may refuse the file or be heard (see md2__parse); else
+ * copy_frames() makes the same checks as it copies the vertices. */
+static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames, int *same)
 {
     size_t f, n = (size_t)c->h[MD2_H_NUM_XYZ];
-#if defined(MD2_SCAN_AVX2)
-    int avx2 = __builtin_cpu_supports("avx2");
-#else
-    int avx2 = 0;
-#endif
+    md2__normal_scan_fn scan = md2__normal_scan_best();
+    unsigned ref, found = 0;
+
+    *same = 0;
+    if (frames->count == 0)
+        return MD2_OK;
+    ref = c->data[frames->ofs + MD2_FRAME_HEADER_SIZE + 3];
     for (f = 0; f < frames->count; f++) {
         const uint8_t *v = c->data + frames->ofs + f * frames->elem + MD2_FRAME_HEADER_SIZE;
-        size_t i = first_bad_normal(dst ? (uint8_t *)(void *)(dst + f * n) : NULL, v, n, avx2);
-        if (i < n) { /* once per frame */
-            size_t at = (size_t)(v + 4 * i + 3 - c->data);
-            MD2_TRY(warn(c, MD2_WARN_NORMAL_INDEX, MD2_SECTION_FRAMES, "lightnormalindex", at, f,
-                         "frames: vertex %lu of frame %lu at byte %lu has normal index %u, not below 162",
-                         (unsigned long)i, (unsigned long)f, (unsigned long)at,
-                         (unsigned)v[4 * i + 3]));
-        }
+        unsigned r = scan(NULL, v, n, ref);
+        found |= r;
+        if (r & MD2_NSCAN_BAD)
+            MD2_TRY(warn_normal_index(c, v, n, f));
     }
+    *same = !(found & MD2_NSCAN_OTHER);
     return MD2_OK;
 }
 
 /* MD2_WARN_SAME_NORMALS: in a model of 3 or more vertices, every vertex
  * of every frame has the normal index of the first one (97 of UFO:AI's
- * models are so; the game recomputes their normals). An
- * advice that strict mode leaves a warning, so it is checked on the
- * finished model, and stops at the first vertex that differs (the second
- * or third of a usual model). frames_ofs: where frame 0 starts in the
- * file, for the diagnostic. */
-static void check_same_normals(md2_pctx *c, const md2_model *m, size_t frames_ofs)
+ * models are so; the game recomputes their normals), as scan_normals()
+ * learnt while it read them. An advice that strict mode leaves a warning,
+ * so it is given on the finished model. frames_ofs: where frame 0 starts
+ * in the file, for the diagnostic. */
+static void advise_same_normals(md2_pctx *c, const md2_model *m, size_t frames_ofs)
 {
-    size_t f, i, n = m->num_vertices;
-    unsigned normal;
+    size_t n = m->num_vertices;
     md2_pctx advice;
     md2_options o;
 
     if (n < 3 || m->num_frames == 0)
         return;
-    normal = m->frames[0].vertices[0].normal;
-    for (f = 0; f < m->num_frames; f++)
-        for (i = 0; i < n; i++)
-            if (m->frames[f].vertices[i].normal != normal)
-                return;
     /* reported as a warning whatever md2_options.strict says */
     advice = *c;
     advice.strict &= ~(uint32_t)MD2_WARN_SAME_NORMALS;
@@ -4954,7 +4834,8 @@ static void check_same_normals(md2_pctx *c, const md2_model *m, size_t frames_of
                "by the model's normals is flat: games recompute its normals from the "
                "triangles (md2 export and md2 render: --normals smooth)",
                (unsigned long)n, m->num_frames == 1 ? "its " : "all ",
-               (unsigned long)m->num_frames, m->num_frames == 1 ? "" : "s", normal);
+               (unsigned long)m->num_frames, m->num_frames == 1 ? "" : "s",
+               (unsigned)m->frames[0].vertices[0].normal);
     c->warnings |= advice.warnings & MD2_WARN_SAME_NORMALS;
 }
 
@@ -4971,21 +4852,13 @@ static void read_transform(const uint8_t *frame, float scale[3], float translate
 static md2_result scan_transforms(md2_pctx *c, const md2_section_info *frames)
 {
     size_t f;
-    int k;
     for (f = 0; f < frames->count; f++) {
-        size_t at = frames->ofs + f * frames->elem;
         float scale[3], translate[3];
-        read_transform(c->data + at, scale, translate);
-        for (k = 0; k < 3; k++) {
-            if (!md2__axis_ok_fast(scale[k], translate[k])) {
-                MD2_TRY(warn(c, MD2_WARN_FRAME_TRANSFORM, MD2_SECTION_FRAMES, "scale",
-                             at + 4 * (size_t)k, f,
-                             "frames: frame %lu has scale[%d] = %g (byte %lu) and translate[%d] = %g, which do not decode to finite coordinates within 1e30",
-                             (unsigned long)f, k, (double)scale[k],
-                             (unsigned long)(at + 4 * (size_t)k), k, (double)translate[k]));
-                break; /* once per frame */
-            }
-        }
+        int k;
+        read_transform(c->data + frames->ofs + f * frames->elem, scale, translate);
+        k = first_bad_axis(scale, translate);
+        if (k < 3)
+            MD2_TRY(warn_transform(c, frames, f, k, scale, translate));
     }
     return MD2_OK;
 }
@@ -5051,11 +4924,66 @@ typedef char md2_vertex_is_4_bytes[sizeof(md2_vertex) == MD2_VERTEX_BYTES ? 1 : 
 typedef char md2_texcoord_is_4_bytes[sizeof(md2_texcoord) == MD2_TEXCOORD_BYTES ? 1 : -1];
 typedef char md2_triangle_is_12_bytes[sizeof(md2_triangle) == MD2_TRIANGLE_BYTES ? 1 : -1];
 
-/* Copies the checked sections into m; the frames' vertices too unless
- * scan_normals() copies them (vertices_copied). */
-static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTIONS],
-                       md2_model *m, const md2_layout *l, size_t kept_tris,
-                       size_t gl_words, int vertices_copied)
+/* Copies the frames into the model: each one's scale and translate (an
+ * axis that does not decode to finite coordinates flattened, the repair of
+ * MD2_WARN_FRAME_TRANSFORM), its name and its vertices. With checks (see
+ * md2__parse), the frames' lenient checks ride the copy, in the one pass
+ * over each frame's bytes, its header then its vertices: names without a
+ * NUL, transforms, normal indices of 162 or more, and whether every vertex
+ * has frame 0's first index (*same, as scan_normals() learns it). Their
+ * warnings cannot refuse the file there (none of them is strict) and
+ * nothing hears them (no on_warning): they are the model's flags. */
+static void copy_frames(md2_pctx *c, const md2_section_info *fs, md2_frame *frames,
+                        md2_vertex *verts, int checks, int *same)
+{
+    size_t f, n = (size_t)c->h[MD2_H_NUM_XYZ];
+    md2__normal_scan_fn scan = md2__normal_scan_best();
+    unsigned ref = fs->count ? c->data[fs->ofs + MD2_FRAME_HEADER_SIZE + 3] : 0, found = 0;
+    int repair = checks || (c->warnings & MD2_WARN_FRAME_TRANSFORM);
+
+    for (f = 0; f < fs->count; f++) {
+        md2_frame *fr = &frames[f];
+        /* the frames section lies inside the data (check_sections) */
+        const uint8_t *p = c->data + fs->ofs + f * fs->elem;
+        const uint8_t *v = p + MD2_FRAME_HEADER_SIZE;
+        md2_vertex *out = verts + f * n;
+        int k;
+        read_transform(p, fr->scale, fr->translate);
+        k = repair ? first_bad_axis(fr->scale, fr->translate) : 3;
+        if (k < 3 && checks)
+            (void)warn_transform(c, fs, f, k, fr->scale, fr->translate);
+        for (; k < 3; k++) {
+            if (!md2__axis_ok_fast(fr->scale[k], fr->translate[k])) {
+                /* lenient repair (MD2_WARN_FRAME_TRANSFORM): a flat axis */
+                fr->scale[k] = 0.0f;
+                fr->translate[k] = 0.0f;
+            }
+        }
+        memcpy(fr->name, p + 24, MD2_FRAME_NAME_SIZE);
+        fr->name[MD2_FRAME_NAME_SIZE] = '\0';
+        if (checks && !has_nul(p + 24, MD2_FRAME_NAME_SIZE))
+            (void)warn_frame_name(c, fs, f);
+        /* x, y, z, normal index: an md2_vertex is the file's 4 bytes */
+        if (checks) {
+            unsigned r = scan((uint8_t *)(void *)out, v, n, ref);
+            found |= r;
+            if (r & MD2_NSCAN_BAD)
+                (void)warn_normal_index(c, v, n, f);
+        } else {
+            memcpy(out, v, n * MD2_VERTEX_BYTES);
+        }
+        fr->vertices = out;
+    }
+    if (checks)
+        *same = !(found & MD2_NSCAN_OTHER);
+}
+
+/* Copies the checked sections into m, with the lenient checks of names,
+ * frame transforms and normal indices on the way when checks is 1 (see
+ * copy_frames; *same: MD2_WARN_SAME_NORMALS's test, when they do). */
+static void copy_model(md2_pctx *c, const md2_section_info s[MD2_NUM_SECTIONS], md2_model *m,
+                       const md2_layout *l, size_t kept_tris, size_t gl_words, int checks,
+                       int *same)
 {
     unsigned char *base = (unsigned char *)m;
     md2_skin *skins = (md2_skin *)(void *)(base + l->skins);
@@ -5065,14 +4993,17 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
     md2_vertex *verts = (md2_vertex *)(void *)(base + l->vertices);
     int32_t *gl = (int32_t *)(void *)(base + l->glcmds);
     size_t n_xyz = (size_t)c->h[MD2_H_NUM_XYZ], n_st = (size_t)c->h[MD2_H_NUM_ST];
-    size_t i, k;
+    size_t i;
     md2_reader r;
 
     md2_reader_init(&r, c->data, c->kept);
 
     for (i = 0; i < s[SEC_SKINS].count; i++) {
-        memcpy(skins[i].name, c->data + s[SEC_SKINS].ofs + i * MD2_SKIN_BYTES, MD2_SKIN_NAME_SIZE);
+        const uint8_t *p = c->data + s[SEC_SKINS].ofs + i * MD2_SKIN_BYTES;
+        memcpy(skins[i].name, p, MD2_SKIN_NAME_SIZE);
         skins[i].name[MD2_SKIN_NAME_SIZE] = '\0';
+        if (checks && !has_nul(p, MD2_SKIN_NAME_SIZE))
+            (void)warn_skin_name(c, &s[SEC_SKINS], i);
     }
 
     /* The file's little-endian int16/uint16/int32 fields are the model's
@@ -5095,6 +5026,7 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
         for (i = 0; i < s[SEC_TRIS].count; i++) {
             md2_triangle tri;
             int ok = 1;
+            size_t k;
             for (k = 0; k < 3; k++)
                 tri.vertex[k] = md2_read_u16(&r);
             for (k = 0; k < 3; k++)
@@ -5106,26 +5038,7 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
         }
     }
 
-    for (i = 0; i < s[SEC_FRAMES].count; i++) {
-        md2_frame *f = &frames[i];
-        /* the frames section lies inside the data (check_sections) */
-        const uint8_t *p = c->data + s[SEC_FRAMES].ofs + i * s[SEC_FRAMES].elem;
-        md2_vertex *out = verts + i * n_xyz;
-        read_transform(p, f->scale, f->translate);
-        for (k = 0; k < 3 && (c->warnings & MD2_WARN_FRAME_TRANSFORM); k++) {
-            if (!md2__axis_ok_fast(f->scale[k], f->translate[k])) {
-                /* lenient repair (MD2_WARN_FRAME_TRANSFORM): a flat axis */
-                f->scale[k] = 0.0f;
-                f->translate[k] = 0.0f;
-            }
-        }
-        memcpy(f->name, p + 24, MD2_FRAME_NAME_SIZE);
-        f->name[MD2_FRAME_NAME_SIZE] = '\0';
-        /* x, y, z, normal index: an md2_vertex is the file's 4 bytes */
-        if (!vertices_copied)
-            memcpy(out, p + MD2_FRAME_HEADER_SIZE, n_xyz * MD2_VERTEX_BYTES);
-        f->vertices = out;
-    }
+    copy_frames(c, &s[SEC_FRAMES], frames, verts, checks, same);
 
     if (gl_words != 0) {
         if (md2__host_little_endian()) {
@@ -5207,7 +5120,7 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
     md2_model *m;
     size_t kept_tris, gl_words;
     md2_diagnostic *err = opts ? opts->error : NULL;
-    int copy_while_scanning;
+    int checks_in_copy, same_normals = 0;
 
     md2__diag_clear(err);
     if (!out)
@@ -5222,17 +5135,24 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
     c.size = size;
     c.more_follows = more_follows;
     MD2_TRY(check_data(&c, s));
-    MD2_TRY(scan_names(&c, &s[SEC_SKINS], &s[SEC_FRAMES]));
+    /* The checks of names, frame transforms and normal indices give
+     * warnings that cannot refuse the file unless strict. When nothing can
+     * tell the difference (none of them strict, and no on_warning callback
+     * to hear the warnings in check order), they ride the copy into the
+     * model (copy_model), which reads the skins and frames once; else they
+     * run here, before the allocation, in their place in the order. The
+     * triangles and GL commands are checked here always: what they keep
+     * sizes the model. */
+    checks_in_copy = !(c.strict & (MD2_WARN_UNTERMINATED_NAME | MD2_WARN_FRAME_TRANSFORM |
+                                   MD2_WARN_NORMAL_INDEX)) &&
+                     !(opts && opts->on_warning);
+    if (!checks_in_copy)
+        MD2_TRY(scan_names(&c, &s[SEC_SKINS], &s[SEC_FRAMES]));
     MD2_TRY(scan_triangles(&c, &s[SEC_TRIS], &kept_tris));
-    MD2_TRY(scan_transforms(&c, &s[SEC_FRAMES]));
-    /* Bad normal indices are a warning that cannot refuse the file unless
-     * strict. When nothing can tell the difference (not strict, and no
-     * on_warning callback to hear the warnings in check order), they are
-     * checked while the vertices are copied into the model, in one pass;
-     * else here, before the allocation, in their place in the order. */
-    copy_while_scanning = !(c.strict & MD2_WARN_NORMAL_INDEX) && !(opts && opts->on_warning);
-    if (!copy_while_scanning)
-        MD2_TRY(scan_normals(&c, &s[SEC_FRAMES], NULL));
+    if (!checks_in_copy) {
+        MD2_TRY(scan_transforms(&c, &s[SEC_FRAMES]));
+        MD2_TRY(scan_normals(&c, &s[SEC_FRAMES], &same_normals));
+    }
     MD2_TRY(scan_glcmds(&c, &s[SEC_GLCMDS], &gl_words));
 
     if (!md2__layout(&l, s[SEC_SKINS].count, (size_t)c.h[MD2_H_NUM_XYZ],
@@ -5247,13 +5167,9 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
                          (unsigned long)l.total);
     memset(m, 0, sizeof *m);
     fill_header(&m->header, c.h);
-    copy_model(&c, s, m, &l, kept_tris, gl_words, copy_while_scanning);
-    if (copy_while_scanning) {
-        /* MD2_OK always: the warning is not strict here */
-        (void)scan_normals(&c, &s[SEC_FRAMES],
-                           (md2_vertex *)(void *)((unsigned char *)m + l.vertices));
-    }
-    check_same_normals(&c, m, s[SEC_FRAMES].ofs);
+    copy_model(&c, s, m, &l, kept_tris, gl_words, checks_in_copy, &same_normals);
+    if (same_normals)
+        advise_same_normals(&c, m, s[SEC_FRAMES].ofs);
     m->warnings = c.warnings;
     m->allocator = a;
     *out = m;
@@ -5273,20 +5189,7 @@ void md2_free(md2_model *model)
     model->allocator.free(model->allocator.user, model);
 }
 #undef MD2_SCAN_SSE2
-#undef MD2_SCAN_NEON
 #undef NUM_COUNT_FIELDS
-#undef SCAN
-#undef SCAN_ATTR
-#undef SCAN_BYTES
-#undef SVEC
-#undef s_zero
-#undef s_load
-#undef s_store
-#undef s_max
-#undef s_over
-#undef any_bad_normal
-#undef MD2_SCAN_AVX2
-#undef any_bad_normal_avx2
 #undef begin
 #undef check_counts
 #undef check_data
@@ -5296,6 +5199,488 @@ void md2_free(md2_model *model)
 #undef reserve
 #undef scan_names
 #undef warn
+
+/* ==== src/normal_scan.c ==== */
+/*
+ * The parser's scan of the normal indices (md2__normal_scan_fn, format.h):
+ * one pass over a frame's vertices that copies them into the model and
+ * learns, from the same loads, whether an index is 162 or more
+ * (MD2_WARN_NORMAL_INDEX) and whether one differs from the first vertex's
+ * (MD2_WARN_SAME_NORMALS needs every vertex of every frame: in a model
+ * whose indices are all equal, a pass of its own read the whole file a
+ * second time). Real files have no bad index, and most have no two frames
+ * alike, so the common case is a pass that finds no bad index and cannot
+ * stop early: it costs what the copy costs.
+ *
+ * One function per instruction set, the same bits from each: the SIMD ones
+ * from the template normal_scan.h (SSE2 and AVX2 on x86, NEON on 64-bit
+ * ARM, unless MD2_SIMD is off: MD2_NO_SIMD), and a scalar one in plain C
+ * for every other host (s390x, x87, WebAssembly, MD2_SIMD=OFF).
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+#include <string.h>
+
+#if !defined(MD2_NO_SIMD) && defined(__SSE2__)
+#define MD2_NORMALS_SSE2 1
+#include <emmintrin.h>
+#if defined(__x86_64__) && defined(__GNUC__) && (defined(__clang__) || __GNUC__ >= 5)
+#define MD2_NORMALS_AVX2 1
+#include <immintrin.h>
+#endif
+#elif !defined(MD2_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
+#define MD2_NORMALS_NEON 1
+#include <arm_neon.h>
+#endif
+
+/* Two vertices a 64-bit word, as md2_le32() reads them: their normal
+ * indices in bits 0-7 and 32-39 once shifted down by 24. 94 (0x5E) added
+ * to an index carries into bit 8 of its field when the index is 162 or
+ * more; an index other than ref leaves bits in its field when xor'd with
+ * ref. */
+static unsigned scalar_normal_scan(uint8_t *dst, const uint8_t *v, size_t n, unsigned ref)
+{
+    const uint64_t twice = ((uint64_t)ref << 32) | ref; /* ref in both fields */
+    uint64_t carry = 0, diff = 0;
+    size_t i = 0;
+    if (n == 0)
+        return 0;
+    if (dst)
+        memcpy(dst, v, 4 * n);
+    for (; i + 2 <= n; i += 2) {
+        uint64_t w = (uint64_t)md2_le32(v + 4 * i) | ((uint64_t)md2_le32(v + 4 * i + 4) << 32);
+        uint64_t index = (w >> 24) & 0x000000FF000000FFull;
+        carry |= index + 0x0000005E0000005Eull;
+        diff |= index ^ twice;
+    }
+    if (i < n) {
+        carry |= (uint64_t)v[4 * i + 3] + 0x5Eu;
+        diff |= (uint64_t)(v[4 * i + 3] ^ ref);
+    }
+    return ((carry & 0x0000010000000100ull) ? MD2_NSCAN_BAD : 0u) |
+           (diff ? MD2_NSCAN_OTHER : 0u);
+}
+
+#if defined(MD2_NORMALS_SSE2)
+/* the largest or smallest of bytes 3, 7, 11 and 15, in byte 3 */
+static inline unsigned sse2_top_max(__m128i m)
+{
+    m = _mm_max_epu8(m, _mm_srli_si128(m, 8));
+    m = _mm_max_epu8(m, _mm_srli_si128(m, 4));
+    return (unsigned)_mm_cvtsi128_si32(m) >> 24;
+}
+
+static inline unsigned sse2_top_min(__m128i m)
+{
+    m = _mm_min_epu8(m, _mm_srli_si128(m, 8));
+    m = _mm_min_epu8(m, _mm_srli_si128(m, 4));
+    return (unsigned)_mm_cvtsi128_si32(m) >> 24;
+}
+
+#define SCAN(name) sse2_##name
+#define SCAN_ATTR
+#define SCAN_BYTES 16
+#define SVEC __m128i
+#define s_zero() _mm_setzero_si128()
+#define s_ones() _mm_set1_epi32(-1)
+#define s_load(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
+#define s_store(p, x) _mm_storeu_si128((__m128i *)(void *)(p), x)
+#define s_max(a, b) _mm_max_epu8(a, b)
+#define s_min(a, b) _mm_min_epu8(a, b)
+#define s_top_max(m) sse2_top_max(m)
+#define s_top_min(m) sse2_top_min(m)
+/* ---- src/normal_scan.h (included by src/normal_scan.c) ---- */
+/*
+ * The normal-index scan of the parser (md2__normal_scan_fn, format.h),
+ * written once for every instruction set: normal_scan.c includes this file
+ * once per instruction set with these defined (tier 2 of the private
+ * headers):
+ *
+ *   SCAN(name)      the function name for this instruction set
+ *   SCAN_ATTR       function attributes (a target), or nothing
+ *   SCAN_BYTES      bytes of a vector (a multiple of 4)
+ *   SVEC            a vector of SCAN_BYTES bytes
+ *   s_zero()        a vector of zero bytes
+ *   s_ones()        a vector of 0xFF bytes
+ *   s_load(p), s_store(p, x)   SCAN_BYTES bytes from or to p, unaligned
+ *   s_max(a, b), s_min(a, b)   the larger or smaller byte of a and b, lane
+ *                   by lane
+ *   s_top_max(m), s_top_min(m) the largest or smallest normal byte (the
+ *                   4th of each 4) of m, as an unsigned
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+/* See md2__normal_scan_fn: one pass over the n vertices at v that keeps
+ * the largest and the smallest byte of each position of a vector (2 running
+ * maxima and minima), then reads the normal bytes' extremes: an index of
+ * 162 or more makes the largest one so; one other than ref makes the
+ * largest or the smallest one differ from ref. */
+SCAN_ATTR static unsigned SCAN(normal_scan)(uint8_t *dst, const uint8_t *v, size_t n,
+                                            unsigned ref)
+{
+    const size_t per = SCAN_BYTES / 4; /* vertices a vector */
+    SVEC hi0 = s_zero(), hi1 = hi0, lo0 = s_ones(), lo1 = lo0;
+    unsigned hi, lo;
+    size_t i = 0;
+    for (; i + 4 * per <= n; i += 4 * per) {
+        const uint8_t *p = v + 4 * i;
+        SVEC a = s_load(p), b = s_load(p + SCAN_BYTES);
+        SVEC e = s_load(p + 2 * SCAN_BYTES), f = s_load(p + 3 * SCAN_BYTES);
+        hi0 = s_max(hi0, s_max(a, b));
+        hi1 = s_max(hi1, s_max(e, f));
+        lo0 = s_min(lo0, s_min(a, b));
+        lo1 = s_min(lo1, s_min(e, f));
+        if (dst) {
+            uint8_t *d = dst + 4 * i;
+            s_store(d, a);
+            s_store(d + SCAN_BYTES, b);
+            s_store(d + 2 * SCAN_BYTES, e);
+            s_store(d + 3 * SCAN_BYTES, f);
+        }
+    }
+    for (; i + per <= n; i += per) {
+        SVEC a = s_load(v + 4 * i);
+        hi0 = s_max(hi0, a);
+        lo0 = s_min(lo0, a);
+        if (dst)
+            s_store(dst + 4 * i, a);
+    }
+    if (i < n && n >= per) {
+        /* the last vector's worth, again in part: the extremes do not
+         * mind, and the bytes stored again are the same */
+        SVEC a = s_load(v + 4 * (n - per));
+        hi1 = s_max(hi1, a);
+        lo1 = s_min(lo1, a);
+        if (dst)
+            s_store(dst + 4 * (n - per), a);
+        i = n;
+    }
+    if (dst && i < n)
+        memcpy(dst + 4 * i, v + 4 * i, 4 * (n - i));
+    hi = s_top_max(s_max(hi0, hi1)); /* 0 and 255 when no vector was read */
+    lo = s_top_min(s_min(lo0, lo1));
+    for (; i < n; i++) { /* fewer vertices than a vector holds */
+        unsigned x = v[4 * i + 3];
+        hi = x > hi ? x : hi;
+        lo = x < lo ? x : lo;
+    }
+    if (n == 0)
+        return 0;
+    return (hi >= MD2_NUM_NORMALS ? MD2_NSCAN_BAD : 0u) |
+           (hi != ref || lo != ref ? MD2_NSCAN_OTHER : 0u);
+}
+
+/* The parameters above are this instantiation's: the next one defines its
+ * own. */
+#undef SCAN
+#undef SCAN_ATTR
+#undef SCAN_BYTES
+#undef SVEC
+#undef s_zero
+#undef s_ones
+#undef s_load
+#undef s_store
+#undef s_max
+#undef s_min
+#undef s_top_max
+#undef s_top_min
+/* ---- back in src/normal_scan.c ---- */
+#endif
+
+#if defined(MD2_NORMALS_AVX2)
+/* The same with 32-byte vectors, for CPUs with AVX2 (x86-64 only): the two
+ * halves folded into one, then as SSE2 does (in VEX code, as part of this
+ * function's target). */
+__attribute__((target("avx2"))) static inline unsigned avx2_top_max(__m256i m)
+{
+    __m128i h = _mm_max_epu8(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
+    h = _mm_max_epu8(h, _mm_srli_si128(h, 8));
+    h = _mm_max_epu8(h, _mm_srli_si128(h, 4));
+    return (unsigned)_mm_cvtsi128_si32(h) >> 24;
+}
+
+__attribute__((target("avx2"))) static inline unsigned avx2_top_min(__m256i m)
+{
+    __m128i h = _mm_min_epu8(_mm256_castsi256_si128(m), _mm256_extracti128_si256(m, 1));
+    h = _mm_min_epu8(h, _mm_srli_si128(h, 8));
+    h = _mm_min_epu8(h, _mm_srli_si128(h, 4));
+    return (unsigned)_mm_cvtsi128_si32(h) >> 24;
+}
+
+#define SCAN(name) avx2_##name
+#define SCAN_ATTR __attribute__((target("avx2")))
+#define SCAN_BYTES 32
+#define SVEC __m256i
+#define s_zero() _mm256_setzero_si256()
+#define s_ones() _mm256_set1_epi32(-1)
+#define s_load(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
+#define s_store(p, x) _mm256_storeu_si256((__m256i *)(void *)(p), x)
+#define s_max(a, b) _mm256_max_epu8(a, b)
+#define s_min(a, b) _mm256_min_epu8(a, b)
+#define s_top_max(m) avx2_top_max(m)
+#define s_top_min(m) avx2_top_min(m)
+/* ---- src/normal_scan.h (included by src/normal_scan.c) ---- */
+/*
+ * The normal-index scan of the parser (md2__normal_scan_fn, format.h),
+ * written once for every instruction set: normal_scan.c includes this file
+ * once per instruction set with these defined (tier 2 of the private
+ * headers):
+ *
+ *   SCAN(name)      the function name for this instruction set
+ *   SCAN_ATTR       function attributes (a target), or nothing
+ *   SCAN_BYTES      bytes of a vector (a multiple of 4)
+ *   SVEC            a vector of SCAN_BYTES bytes
+ *   s_zero()        a vector of zero bytes
+ *   s_ones()        a vector of 0xFF bytes
+ *   s_load(p), s_store(p, x)   SCAN_BYTES bytes from or to p, unaligned
+ *   s_max(a, b), s_min(a, b)   the larger or smaller byte of a and b, lane
+ *                   by lane
+ *   s_top_max(m), s_top_min(m) the largest or smallest normal byte (the
+ *                   4th of each 4) of m, as an unsigned
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+/* See md2__normal_scan_fn: one pass over the n vertices at v that keeps
+ * the largest and the smallest byte of each position of a vector (2 running
+ * maxima and minima), then reads the normal bytes' extremes: an index of
+ * 162 or more makes the largest one so; one other than ref makes the
+ * largest or the smallest one differ from ref. */
+SCAN_ATTR static unsigned SCAN(normal_scan)(uint8_t *dst, const uint8_t *v, size_t n,
+                                            unsigned ref)
+{
+    const size_t per = SCAN_BYTES / 4; /* vertices a vector */
+    SVEC hi0 = s_zero(), hi1 = hi0, lo0 = s_ones(), lo1 = lo0;
+    unsigned hi, lo;
+    size_t i = 0;
+    for (; i + 4 * per <= n; i += 4 * per) {
+        const uint8_t *p = v + 4 * i;
+        SVEC a = s_load(p), b = s_load(p + SCAN_BYTES);
+        SVEC e = s_load(p + 2 * SCAN_BYTES), f = s_load(p + 3 * SCAN_BYTES);
+        hi0 = s_max(hi0, s_max(a, b));
+        hi1 = s_max(hi1, s_max(e, f));
+        lo0 = s_min(lo0, s_min(a, b));
+        lo1 = s_min(lo1, s_min(e, f));
+        if (dst) {
+            uint8_t *d = dst + 4 * i;
+            s_store(d, a);
+            s_store(d + SCAN_BYTES, b);
+            s_store(d + 2 * SCAN_BYTES, e);
+            s_store(d + 3 * SCAN_BYTES, f);
+        }
+    }
+    for (; i + per <= n; i += per) {
+        SVEC a = s_load(v + 4 * i);
+        hi0 = s_max(hi0, a);
+        lo0 = s_min(lo0, a);
+        if (dst)
+            s_store(dst + 4 * i, a);
+    }
+    if (i < n && n >= per) {
+        /* the last vector's worth, again in part: the extremes do not
+         * mind, and the bytes stored again are the same */
+        SVEC a = s_load(v + 4 * (n - per));
+        hi1 = s_max(hi1, a);
+        lo1 = s_min(lo1, a);
+        if (dst)
+            s_store(dst + 4 * (n - per), a);
+        i = n;
+    }
+    if (dst && i < n)
+        memcpy(dst + 4 * i, v + 4 * i, 4 * (n - i));
+    hi = s_top_max(s_max(hi0, hi1)); /* 0 and 255 when no vector was read */
+    lo = s_top_min(s_min(lo0, lo1));
+    for (; i < n; i++) { /* fewer vertices than a vector holds */
+        unsigned x = v[4 * i + 3];
+        hi = x > hi ? x : hi;
+        lo = x < lo ? x : lo;
+    }
+    if (n == 0)
+        return 0;
+    return (hi >= MD2_NUM_NORMALS ? MD2_NSCAN_BAD : 0u) |
+           (hi != ref || lo != ref ? MD2_NSCAN_OTHER : 0u);
+}
+
+/* The parameters above are this instantiation's: the next one defines its
+ * own. */
+#undef SCAN
+#undef SCAN_ATTR
+#undef SCAN_BYTES
+#undef SVEC
+#undef s_zero
+#undef s_ones
+#undef s_load
+#undef s_store
+#undef s_max
+#undef s_min
+#undef s_top_max
+#undef s_top_min
+/* ---- back in src/normal_scan.c ---- */
+#endif
+
+#if defined(MD2_NORMALS_NEON)
+#define SCAN(name) neon_##name
+#define SCAN_ATTR
+#define SCAN_BYTES 16
+#define SVEC uint8x16_t
+#define s_zero() vdupq_n_u8(0)
+#define s_ones() vdupq_n_u8(0xFF)
+#define s_load(p) vld1q_u8(p)
+#define s_store(p, x) vst1q_u8(p, x)
+#define s_max(a, b) vmaxq_u8(a, b)
+#define s_min(a, b) vminq_u8(a, b)
+/* the normal bytes are the top bytes of the 32-bit lanes */
+#define s_top_max(m) ((unsigned)vmaxvq_u32(vshrq_n_u32(vreinterpretq_u32_u8(m), 24)))
+#define s_top_min(m) ((unsigned)vminvq_u32(vshrq_n_u32(vreinterpretq_u32_u8(m), 24)))
+/* ---- src/normal_scan.h (included by src/normal_scan.c) ---- */
+/*
+ * The normal-index scan of the parser (md2__normal_scan_fn, format.h),
+ * written once for every instruction set: normal_scan.c includes this file
+ * once per instruction set with these defined (tier 2 of the private
+ * headers):
+ *
+ *   SCAN(name)      the function name for this instruction set
+ *   SCAN_ATTR       function attributes (a target), or nothing
+ *   SCAN_BYTES      bytes of a vector (a multiple of 4)
+ *   SVEC            a vector of SCAN_BYTES bytes
+ *   s_zero()        a vector of zero bytes
+ *   s_ones()        a vector of 0xFF bytes
+ *   s_load(p), s_store(p, x)   SCAN_BYTES bytes from or to p, unaligned
+ *   s_max(a, b), s_min(a, b)   the larger or smaller byte of a and b, lane
+ *                   by lane
+ *   s_top_max(m), s_top_min(m) the largest or smallest normal byte (the
+ *                   4th of each 4) of m, as an unsigned
+ *
+ * SPDX-License-Identifier: MIT
+ */
+
+/* See md2__normal_scan_fn: one pass over the n vertices at v that keeps
+ * the largest and the smallest byte of each position of a vector (2 running
+ * maxima and minima), then reads the normal bytes' extremes: an index of
+ * 162 or more makes the largest one so; one other than ref makes the
+ * largest or the smallest one differ from ref. */
+SCAN_ATTR static unsigned SCAN(normal_scan)(uint8_t *dst, const uint8_t *v, size_t n,
+                                            unsigned ref)
+{
+    const size_t per = SCAN_BYTES / 4; /* vertices a vector */
+    SVEC hi0 = s_zero(), hi1 = hi0, lo0 = s_ones(), lo1 = lo0;
+    unsigned hi, lo;
+    size_t i = 0;
+    for (; i + 4 * per <= n; i += 4 * per) {
+        const uint8_t *p = v + 4 * i;
+        SVEC a = s_load(p), b = s_load(p + SCAN_BYTES);
+        SVEC e = s_load(p + 2 * SCAN_BYTES), f = s_load(p + 3 * SCAN_BYTES);
+        hi0 = s_max(hi0, s_max(a, b));
+        hi1 = s_max(hi1, s_max(e, f));
+        lo0 = s_min(lo0, s_min(a, b));
+        lo1 = s_min(lo1, s_min(e, f));
+        if (dst) {
+            uint8_t *d = dst + 4 * i;
+            s_store(d, a);
+            s_store(d + SCAN_BYTES, b);
+            s_store(d + 2 * SCAN_BYTES, e);
+            s_store(d + 3 * SCAN_BYTES, f);
+        }
+    }
+    for (; i + per <= n; i += per) {
+        SVEC a = s_load(v + 4 * i);
+        hi0 = s_max(hi0, a);
+        lo0 = s_min(lo0, a);
+        if (dst)
+            s_store(dst + 4 * i, a);
+    }
+    if (i < n && n >= per) {
+        /* the last vector's worth, again in part: the extremes do not
+         * mind, and the bytes stored again are the same */
+        SVEC a = s_load(v + 4 * (n - per));
+        hi1 = s_max(hi1, a);
+        lo1 = s_min(lo1, a);
+        if (dst)
+            s_store(dst + 4 * (n - per), a);
+        i = n;
+    }
+    if (dst && i < n)
+        memcpy(dst + 4 * i, v + 4 * i, 4 * (n - i));
+    hi = s_top_max(s_max(hi0, hi1)); /* 0 and 255 when no vector was read */
+    lo = s_top_min(s_min(lo0, lo1));
+    for (; i < n; i++) { /* fewer vertices than a vector holds */
+        unsigned x = v[4 * i + 3];
+        hi = x > hi ? x : hi;
+        lo = x < lo ? x : lo;
+    }
+    if (n == 0)
+        return 0;
+    return (hi >= MD2_NUM_NORMALS ? MD2_NSCAN_BAD : 0u) |
+           (hi != ref || lo != ref ? MD2_NSCAN_OTHER : 0u);
+}
+
+/* The parameters above are this instantiation's: the next one defines its
+ * own. */
+#undef SCAN
+#undef SCAN_ATTR
+#undef SCAN_BYTES
+#undef SVEC
+#undef s_zero
+#undef s_ones
+#undef s_load
+#undef s_store
+#undef s_max
+#undef s_min
+#undef s_top_max
+#undef s_top_min
+/* ---- back in src/normal_scan.c ---- */
+#endif
+
+md2__normal_scan_fn md2__normal_scan_best(void)
+{
+#if defined(MD2_NORMALS_AVX2)
+    if (__builtin_cpu_supports("avx2"))
+        return avx2_normal_scan;
+#endif
+#if defined(MD2_NORMALS_SSE2)
+    return sse2_normal_scan;
+#elif defined(MD2_NORMALS_NEON)
+    return neon_normal_scan;
+#else
+    return scalar_normal_scan;
+#endif
+}
+
+md2__normal_scan_fn md2__normal_scan_named(const char *name)
+{
+    if (strcmp(name, "scalar") == 0)
+        return scalar_normal_scan;
+#if defined(MD2_NORMALS_SSE2)
+    if (strcmp(name, "sse2") == 0)
+        return sse2_normal_scan;
+#endif
+#if defined(MD2_NORMALS_AVX2)
+    if (strcmp(name, "avx2") == 0)
+        return __builtin_cpu_supports("avx2") ? avx2_normal_scan : NULL;
+#endif
+#if defined(MD2_NORMALS_NEON)
+    if (strcmp(name, "neon") == 0)
+        return neon_normal_scan;
+#endif
+    return NULL;
+}
+#undef MD2_NORMALS_SSE2
+#undef MD2_NORMALS_AVX2
+#undef MD2_NORMALS_NEON
+#undef SCAN
+#undef SCAN_ATTR
+#undef SCAN_BYTES
+#undef SVEC
+#undef s_zero
+#undef s_ones
+#undef s_load
+#undef s_store
+#undef s_max
+#undef s_min
+#undef s_top_max
+#undef s_top_min
 
 /* ==== src/load.c ==== */
 #define load md2_single__load_load
@@ -5758,8 +6143,6 @@ md2_glcmd_vertex md2_glcmd_get(const md2_glcmd *cmd, size_t i)
 }
 
 /* ==== src/write.c ==== */
-#define check_counts md2_single__write_check_counts
-#define check_model md2_single__write_check_model
 #define emit md2_single__write_emit
 #define plan md2_single__write_plan
 #define put_u32 md2_single__write_put_u32
@@ -5862,95 +6245,87 @@ typedef struct md2_wlayout {
 
 #define INVALID MD2_ERR_INVALID_MODEL
 
-/* A section's pointer must be set when its count is not 0. */
-static md2_result check_pointer(md2_diagnostic *d, const void *p, size_t count,
-                                md2_section section, const char *field)
+/* The rules of the format a model in memory can break: the one check of
+ * md2_write(), md2_write_stream(), md2_write_size() and md2_rebuild()
+ * (format.h). Counts come first, before any array is read. */
+md2_result md2__check_model(const md2_model *m, const char *fn, md2_diagnostic *d)
 {
-    if (count != 0 && !p)
-        return md2__fail(d, INVALID, section, field, 0, 0,
-                         "model: %s is NULL but its count is %lu", field,
-                         (unsigned long)count);
-    return MD2_OK;
-}
-
-/* Counts the format cannot hold, checked before any array is read. */
-static md2_result check_counts(const md2_model *m, md2_diagnostic *d)
-{
+    /* the counts an MD2 file holds, each below 2^31 */
     const size_t counts[4] = {m->num_skins, m->num_triangles, m->num_frames,
                               m->num_glcmds};
-    static const char *const names[4] = {"num_skins", "num_triangles", "num_frames",
-                                         "num_glcmds"};
-    int i;
-
-    for (i = 0; i < 4; i++)
-        if ((uint64_t)counts[i] > MD2_MAX_DATA_SIZE)
-            return md2__fail(d, INVALID, MD2_SECTION_HEADER, names[i], 0, 0,
-                             "model: %s is %lu; an MD2 file holds less than 2^31 bytes",
-                             names[i], (unsigned long)counts[i]);
-    if (m->num_vertices > MD2_MAX_INDEXABLE || m->num_texcoords > MD2_MAX_INDEXABLE) {
-        int xyz = m->num_vertices > MD2_MAX_INDEXABLE;
-        return md2__fail(d, INVALID, MD2_SECTION_HEADER,
-                         xyz ? "num_vertices" : "num_texcoords", 0, 0,
-                         "model: %s is %lu, more than the %d a 16-bit triangle index can address",
-                         xyz ? "num_vertices" : "num_texcoords",
-                         (unsigned long)(xyz ? m->num_vertices : m->num_texcoords),
-                         MD2_MAX_INDEXABLE);
-    }
-    return MD2_OK;
-}
-
-/* The rules of the format that a model in memory can break, each with its
- * own diagnostic (section, field, element index). */
-static md2_result check_model(const md2_model *m, md2_diagnostic *d)
-{
+    static const char *const count_names[4] = {"num_skins", "num_triangles",
+                                               "num_frames", "num_glcmds"};
+    /* the arrays, each set when its count is not 0 */
+    const void *const arrays[5] = {m->frames, m->skins, m->texcoords, m->triangles,
+                                   m->glcmds};
+    const size_t array_counts[5] = {m->num_frames, m->num_skins, m->num_texcoords,
+                                    m->num_triangles, m->num_glcmds};
+    static const char *const array_names[5] = {"frames", "skins", "texcoords",
+                                               "triangles", "glcmds"};
+    static const md2_section array_sections[5] = {
+        MD2_SECTION_FRAMES, MD2_SECTION_SKINS, MD2_SECTION_TEXCOORDS,
+        MD2_SECTION_TRIANGLES, MD2_SECTION_GLCMDS};
     size_t i, k;
     md2_glscan scan;
 
     if (m->num_vertices == 0)
         return md2__fail(d, INVALID, MD2_SECTION_HEADER, "num_vertices", 0, 0,
-                         "model: num_vertices is 0; a model needs vertices");
+                         "%s: model: num_vertices is 0; a model needs vertices", fn);
     if (m->num_frames == 0)
         return md2__fail(d, INVALID, MD2_SECTION_HEADER, "num_frames", 0, 0,
-                         "model: num_frames is 0; a model needs a frame");
-    MD2_TRY(check_counts(m, d));
+                         "%s: model: num_frames is 0; a model needs a frame", fn);
+    for (i = 0; i < 4; i++)
+        if ((uint64_t)counts[i] > MD2_MAX_DATA_SIZE)
+            return md2__fail(d, INVALID, MD2_SECTION_HEADER, count_names[i], 0, 0,
+                             "%s: model: %s is %lu; an MD2 file holds less than 2^31 bytes",
+                             fn, count_names[i], (unsigned long)counts[i]);
+    if (m->num_vertices > MD2_MAX_INDEXABLE || m->num_texcoords > MD2_MAX_INDEXABLE) {
+        int xyz = m->num_vertices > MD2_MAX_INDEXABLE;
+        return md2__fail(d, INVALID, MD2_SECTION_HEADER,
+                         xyz ? "num_vertices" : "num_texcoords", 0, 0,
+                         "%s: model: %s is %lu, more than the %d a 16-bit triangle index can address",
+                         fn, xyz ? "num_vertices" : "num_texcoords",
+                         (unsigned long)(xyz ? m->num_vertices : m->num_texcoords),
+                         MD2_MAX_INDEXABLE);
+    }
     if (m->skin_width < 0 || m->skin_height < 0) {
         int w = m->skin_width < 0;
         return md2__fail(d, INVALID, MD2_SECTION_HEADER, w ? "skin_width" : "skin_height",
-                         0, 0, "model: %s is %ld; a skin size cannot be negative",
+                         0, 0, "%s: model: %s is %ld; a skin size cannot be negative", fn,
                          w ? "skin_width" : "skin_height",
                          (long)(w ? m->skin_width : m->skin_height));
     }
-    MD2_TRY(check_pointer(d, m->frames, m->num_frames, MD2_SECTION_FRAMES, "frames"));
-    MD2_TRY(check_pointer(d, m->skins, m->num_skins, MD2_SECTION_SKINS, "skins"));
-    MD2_TRY(check_pointer(d, m->texcoords, m->num_texcoords, MD2_SECTION_TEXCOORDS,
-                          "texcoords"));
-    MD2_TRY(check_pointer(d, m->triangles, m->num_triangles, MD2_SECTION_TRIANGLES,
-                          "triangles"));
-    MD2_TRY(check_pointer(d, m->glcmds, m->num_glcmds, MD2_SECTION_GLCMDS, "glcmds"));
+    for (i = 0; i < 5; i++)
+        if (array_counts[i] != 0 && !arrays[i])
+            return md2__fail(d, INVALID, array_sections[i], array_names[i], 0, 0,
+                             "%s: model: %s is NULL but its count is %lu", fn,
+                             array_names[i], (unsigned long)array_counts[i]);
     for (i = 0; i < m->num_frames; i++) {
         const md2_frame *f = &m->frames[i];
         if (!f->vertices)
             return md2__fail(d, INVALID, MD2_SECTION_FRAMES, "vertices", 0, i,
-                             "model: frames[%lu].vertices is NULL", (unsigned long)i);
+                             "%s: model: frames[%lu].vertices is NULL", fn,
+                             (unsigned long)i);
         for (k = 0; k < 3; k++)
             if (!md2__axis_ok_fast(f->scale[k], f->translate[k]))
                 return md2__fail(d, INVALID, MD2_SECTION_FRAMES, "scale", 0, i,
-                                 "model: frames[%lu] has scale[%lu] = %g and translate[%lu] = %g, which do not decode to finite coordinates within 1e30",
-                                 (unsigned long)i, (unsigned long)k, (double)f->scale[k],
-                                 (unsigned long)k, (double)f->translate[k]);
+                                 "%s: model: frames[%lu] has scale[%lu] = %g and translate[%lu] = %g, which do not decode to finite coordinates within 1e30",
+                                 fn, (unsigned long)i, (unsigned long)k,
+                                 (double)f->scale[k], (unsigned long)k,
+                                 (double)f->translate[k]);
     }
     for (i = 0; i < m->num_triangles; i++) {
         const md2_triangle *t = &m->triangles[i];
         for (k = 0; k < 3; k++) {
             if (t->vertex[k] >= m->num_vertices)
                 return md2__fail(d, INVALID, MD2_SECTION_TRIANGLES, "vertex", 0, i,
-                                 "model: triangles[%lu].vertex[%lu] is %u, not below num_vertices = %lu",
-                                 (unsigned long)i, (unsigned long)k, (unsigned)t->vertex[k],
-                                 (unsigned long)m->num_vertices);
+                                 "%s: model: triangles[%lu].vertex[%lu] is %u, not below num_vertices = %lu",
+                                 fn, (unsigned long)i, (unsigned long)k,
+                                 (unsigned)t->vertex[k], (unsigned long)m->num_vertices);
             if (t->texcoord[k] >= m->num_texcoords)
                 return md2__fail(d, INVALID, MD2_SECTION_TRIANGLES, "texcoord", 0, i,
-                                 "model: triangles[%lu].texcoord[%lu] is %u, not below num_texcoords = %lu",
-                                 (unsigned long)i, (unsigned long)k,
+                                 "%s: model: triangles[%lu].texcoord[%lu] is %u, not below num_texcoords = %lu",
+                                 fn, (unsigned long)i, (unsigned long)k,
                                  (unsigned)t->texcoord[k], (unsigned long)m->num_texcoords);
         }
     }
@@ -5959,26 +6334,27 @@ static md2_result check_model(const md2_model *m, md2_diagnostic *d)
     md2__glcmds_scan(NULL, m->glcmds, m->num_glcmds, m->num_vertices, &scan);
     if (scan.bad)
         return md2__fail(d, INVALID, MD2_SECTION_GLCMDS, "glcmds", 0, scan.bad_word,
-                         "model: glcmds[%lu]: %s", (unsigned long)scan.bad_word,
+                         "%s: model: glcmds[%lu]: %s", fn, (unsigned long)scan.bad_word,
                          scan.problem);
     if (!scan.terminated)
         return md2__fail(d, INVALID, MD2_SECTION_GLCMDS, "glcmds", 0, m->num_glcmds,
-                         "model: the %lu glcmds words end without the terminating 0",
-                         (unsigned long)m->num_glcmds);
+                         "%s: model: the %lu glcmds words end without the terminating 0",
+                         fn, (unsigned long)m->num_glcmds);
     if (scan.valid_words + 1 != m->num_glcmds) /* nothing may hide behind the 0 */
         return md2__fail(d, INVALID, MD2_SECTION_GLCMDS, "glcmds", 0,
                          scan.valid_words + 1,
-                         "model: glcmds[%lu] follows the list's terminating 0 (num_glcmds is %lu)",
-                         (unsigned long)(scan.valid_words + 1),
+                         "%s: model: glcmds[%lu] follows the list's terminating 0 (num_glcmds is %lu)",
+                         fn, (unsigned long)(scan.valid_words + 1),
                          (unsigned long)m->num_glcmds);
     return MD2_OK;
 }
 
-/* The canonical file's offsets for a model that passed check_model();
+/* The canonical file's offsets for a model that passed md2__check_model();
  * fails when the file would be larger than MD2_MAX_DATA_SIZE. */
-static md2_result plan(const md2_model *m, md2_wlayout *w, md2_diagnostic *d)
+static md2_result plan(const md2_model *m, const char *fn, md2_wlayout *w,
+                       md2_diagnostic *d)
 {
-    /* in uint64: every count is below 2^31 (check_counts), so no product
+    /* in uint64: every count is below 2^31 (md2__check_model), so no product
      * or sum below can wrap */
     uint64_t pos = MD2_HEADER_SIZE, framesize;
     const uint64_t cap = MD2_MAX_DATA_SIZE;
@@ -5999,16 +6375,18 @@ static md2_result plan(const md2_model *m, md2_wlayout *w, md2_diagnostic *d)
     /* every offset must fit a non-negative int32 (and size_t) */
     if (pos > cap || pos > (uint64_t)SIZE_MAX)
         return md2__fail(d, INVALID, MD2_SECTION_HEADER, "ofs_end", 0, 0,
-                         "model: the file would have %llu bytes, but ofs_end and every offset of an MD2 file stop at 2^31 - 1",
-                         (unsigned long long)pos);
+                         "%s: model: the file would have %llu bytes, but ofs_end and every offset of an MD2 file stop at 2^31 - 1",
+                         fn, (unsigned long long)pos);
     return MD2_OK;
 }
 
-/* Checks m and computes its file's layout. */
-static md2_result prepare(const md2_model *m, md2_wlayout *w, md2_diagnostic *d)
+/* Checks m and computes its file's layout; fn names the caller in the
+ * messages. */
+static md2_result prepare(const md2_model *m, const char *fn, md2_wlayout *w,
+                          md2_diagnostic *d)
 {
-    MD2_TRY(check_model(m, d));
-    return plan(m, w, d);
+    MD2_TRY(md2__check_model(m, fn, d));
+    return plan(m, fn, w, d);
 }
 
 size_t md2_write_size(const md2_model *m)
@@ -6016,7 +6394,7 @@ size_t md2_write_size(const md2_model *m)
     md2_wlayout w;
     if (md2__reserved_model(m, NULL) != MD2_OK)
         return 0;
-    if (!m || prepare(m, &w, NULL) != MD2_OK)
+    if (!m || prepare(m, "md2_write_size", &w, NULL) != MD2_OK)
         return 0;
     return w.ofs_end;
 }
@@ -6105,7 +6483,7 @@ md2_result md2_write_stream(const md2_model *m, md2_write_fn write, void *user,
         return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
                          "md2_write_stream: %s is NULL", m ? "write" : "m");
     MD2_TRY(md2__reserved_model(m, error));
-    MD2_TRY(prepare(m, &w, error));
+    MD2_TRY(prepare(m, "md2_write_stream", &w, error));
     s.direct = NULL;
     s.len = 0;
     s.fn = write;
@@ -6130,7 +6508,7 @@ md2_result md2_write(const md2_model *m, void *buffer, size_t capacity,
         return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
                          "md2_write: %s is NULL", m ? "buffer" : "m");
     MD2_TRY(md2__reserved_model(m, error));
-    MD2_TRY(prepare(m, &w, error));
+    MD2_TRY(prepare(m, "md2_write", &w, error));
     if (capacity < w.ofs_end)
         return md2__fail(error, MD2_ERR_BUFFER_TOO_SMALL, MD2_SECTION_NONE, "", 0, 0,
                          "md2_write: the file has %lu bytes but the buffer holds %lu",
@@ -6146,8 +6524,6 @@ md2_result md2_write(const md2_model *m, void *buffer, size_t capacity,
     return MD2_OK;
 }
 #undef INVALID
-#undef check_counts
-#undef check_model
 #undef emit
 #undef plan
 #undef put_u32
@@ -9038,7 +9414,7 @@ const float *md2_normal(unsigned index)
  * md2_normal_nearest(): the table normal nearest to a direction, exactly,
  * at the cost of three dot products instead of 162.
  *
- * What "exactly" means (the contract in <md2/build.h>): the direction is
+ * What "exactly" means (the contract in <md2/md2.h>): the direction is
  * scaled by the power of two that puts its largest component's magnitude
  * in [1, 2), each component rounded to float; then dot_i = (x * nx + y * ny)
  * + z * nz for each table normal n = md2_normal(i), every product and sum
@@ -10575,10 +10951,288 @@ md2_result md2_parse_framegroups(const char *text, size_t size,
     return parse_text(text, size, m, opts, out, capacity, count,
                       parse_framegroups_line);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Writing .anm text                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Longest rate text: 17 digits, '.', 'e', '-' and 2 exponent digits, or
+ * "0.000" and 17 digits; and longest line: a quoted 16-byte name, two
+ * 10-digit frame numbers, the rate, 3 spaces and the LF. */
+#define ANM_RATE_MAX 24
+#define ANM_LINE_MAX (2 + MD2_ANIM_NAME_SIZE + 1 + 10 + 1 + 10 + 1 + ANM_RATE_MAX + 1)
+
+/* The decimal digits of f (f > 0) correctly rounded to prec significant
+ * digits, into digits[0..prec) (NUL-terminated), and their decimal
+ * exponent (f ~ d.ddd * 10^exp10). snprintf's %e gives them; whatever the
+ * locale's decimal point is, only the ASCII digits before the 'e' and the
+ * exponent after it are read. Returns 0 if the output is not as expected. */
+static int rate_digits(float f, int prec, char digits[18], int *exp10)
+{
+    char buf[64];
+    int n = snprintf(buf, sizeof buf, "%.*e", prec - 1, (double)f);
+    int i, k = 0, e = 0, neg = 0;
+
+    if (n <= 0 || (size_t)n >= sizeof buf)
+        return 0;
+    for (i = 0; buf[i] && buf[i] != 'e' && buf[i] != 'E'; i++)
+        if (buf[i] >= '0' && buf[i] <= '9' && k < prec)
+            digits[k++] = buf[i];
+    if (k != prec || !buf[i])
+        return 0;
+    i++;
+    if (buf[i] == '+' || buf[i] == '-')
+        neg = buf[i++] == '-';
+    if (buf[i] < '0' || buf[i] > '9')
+        return 0;
+    for (; buf[i] >= '0' && buf[i] <= '9'; i++)
+        if (e < 1000)
+            e = e * 10 + (buf[i] - '0');
+    digits[k] = '\0';
+    *exp10 = neg ? -e : e;
+    return 1;
+}
+
+/* Lays out digits[0..n) (n >= 1) with decimal exponent x as the canonical
+ * rate text (md2_write_anm(): positional for x in -4..8, else d.ddde[-]x)
+ * into out[ANM_RATE_MAX]; returns its length. */
+static size_t rate_layout(const char *digits, size_t n, int x, char *out)
+{
+    size_t len = 0, i;
+    if (x >= -4 && x <= 8) {
+        if (x < 0) {
+            out[len++] = '0';
+            out[len++] = '.';
+            for (i = 1; i < (size_t)-x; i++)
+                out[len++] = '0';
+            for (i = 0; i < n; i++)
+                out[len++] = digits[i];
+            return len;
+        }
+        for (i = 0; i <= (size_t)x; i++) /* the whole part, zeros past the digits */
+            out[len++] = i < n ? digits[i] : '0';
+        if (n > (size_t)x + 1) {
+            out[len++] = '.';
+            for (i = (size_t)x + 1; i < n; i++)
+                out[len++] = digits[i];
+        }
+        return len;
+    }
+    out[len++] = digits[0];
+    if (n > 1) {
+        out[len++] = '.';
+        for (i = 1; i < n; i++)
+            out[len++] = digits[i];
+    }
+    out[len++] = 'e';
+    if (x < 0)
+        out[len++] = '-';
+    len += (size_t)snprintf(out + len, ANM_RATE_MAX - len, "%d", x < 0 ? -x : x);
+    return len;
+}
+
+/* The canonical text of rate fps (0, or FLT_MIN..FLT_MAX) into
+ * out[ANM_RATE_MAX]: the fewest correctly rounded digits that parse_rate()
+ * reads back as fps. Returns its length, 0 if no text comes back (not
+ * expected: 9 digits always do, but the parser is the judge). */
+static size_t rate_text(float fps, char *out)
+{
+    int prec;
+    if (fps == 0.0f) {
+        out[0] = '0';
+        return 1;
+    }
+    for (prec = 1; prec <= 17; prec++) {
+        char digits[18];
+        int x;
+        size_t n, len;
+        token tk;
+        float back;
+        const char *why = "";
+
+        if (!rate_digits(fps, prec, digits, &x))
+            return 0;
+        n = (size_t)prec;
+        while (n > 1 && digits[n - 1] == '0')
+            n--;
+        len = rate_layout(digits, n, x, out);
+        tk.s = out;
+        tk.len = len;
+        tk.column = 1;
+        if (parse_rate(&tk, &back, &why) && back == fps)
+            return len;
+    }
+    return 0;
+}
+
+/* Whether name (NUL-terminated) is written in double quotes. */
+static int name_quoted(const char *name)
+{
+    const unsigned char *u = (const unsigned char *)name;
+    size_t i;
+    if (name[0] == '\0' || name[0] == '"' ||
+        (u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF))
+        return 1;
+    for (i = 0; name[i]; i++)
+        if (is_blank(name[i]) || (name[i] == '/' && name[i + 1] == '/'))
+            return 1;
+    return 0;
+}
+
+static md2_result anm_fail(md2_diagnostic *d, md2_result r, size_t i, const md2_anim *a,
+                           const char *field, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* Fills d (if not NULL) for entry i: "md2_write_anm: animation I ('NAME'): "
+ * (the name left out when it is not a clean string) and the reason. */
+static md2_result anm_fail(md2_diagnostic *d, md2_result r, size_t i, const md2_anim *a,
+                           const char *field, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    size_t k;
+    int clean = memchr(a->name, '\0', sizeof a->name) != NULL;
+
+    if (!d)
+        return r;
+    for (k = 0; clean && a->name[k]; k++)
+        clean = !is_control(a->name[k]);
+    md2__diag_clear(d);
+    d->result = r;
+    d->section = MD2_SECTION_SIDEFILE;
+    d->field = field;
+    d->index = i;
+    if (clean)
+        n = snprintf(d->message, sizeof d->message, "md2_write_anm: animation %lu ('%s'): ",
+                     (unsigned long)i, a->name);
+    else
+        n = snprintf(d->message, sizeof d->message, "md2_write_anm: animation %lu: ",
+                     (unsigned long)i);
+    if (n < 0 || (size_t)n >= sizeof d->message)
+        n = 0;
+    va_start(ap, fmt);
+    vsnprintf(d->message + n, sizeof d->message - (size_t)n, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+/* Checks entry i and writes its line into line[ANM_LINE_MAX]; returns the
+ * line's length in *len. */
+static md2_result anm_line(const md2_anim *a, size_t i, const md2_model *m,
+                           md2_diagnostic *d, char *line, size_t *len)
+{
+    const char *end = (const char *)memchr(a->name, '\0', sizeof a->name);
+    char rate[ANM_RATE_MAX];
+    size_t k, n, rate_len;
+    int quoted;
+    float fps = a->fps;
+
+    if (!end)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "name",
+                        "the name has no NUL in its %d bytes", MD2_ANIM_NAME_SIZE + 1);
+    n = (size_t)(end - a->name);
+    for (k = 0; k < n; k++)
+        if (is_control(a->name[k]))
+            return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "name",
+                            "byte %lu of the name is the control byte 0x%02X, which an .anm line cannot hold",
+                            (unsigned long)k, (unsigned)(unsigned char)a->name[k]);
+    quoted = name_quoted(a->name);
+    if (quoted && memchr(a->name, '"', n))
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "name",
+                        "the name needs double quotes (it is empty, has a blank or \"//\", or starts with '\"' or a byte order mark) but holds a '\"', which they cannot");
+    if (a->last < a->first)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "last",
+                        "last frame %lu is before first frame %lu", (unsigned long)a->last,
+                        (unsigned long)a->first);
+    if (m && (size_t)a->last >= m->num_frames)
+        return anm_fail(d, MD2_ERR_FRAME_RANGE, i, a, "last",
+                        "frames %lu-%lu reach past the model's last frame (%lu frames)",
+                        (unsigned long)a->first, (unsigned long)a->last,
+                        (unsigned long)m->num_frames);
+    if (isnan(fps) || fps < 0.0f || fps > FLT_MAX)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "fps",
+                        "fps is %g; a rate is a finite number >= 0", (double)fps);
+    if (signbit(fps))
+        fps = 0.0f; /* -0 is written as 0 (fps < 0 was refused above) */
+    if (fps != 0.0f && fps < FLT_MIN)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "fps",
+                        "fps is %g, below FLT_MIN, which md2_parse_anm() refuses",
+                        (double)fps);
+    if (fps != 0.0f &&
+        (double)((uint64_t)a->last - a->first + 1u) / (double)fps > (double)FLT_MAX)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "fps",
+                        "fps is %g: %lu frames at that rate would last longer than a float can hold",
+                        (double)fps, (unsigned long)(a->last - a->first + 1u));
+    rate_len = rate_text(fps, rate);
+    if (rate_len == 0)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "fps",
+                        "fps %.9g has no decimal text that md2_parse_anm() reads back as it",
+                        (double)fps);
+    k = 0;
+    if (quoted)
+        line[k++] = '"';
+    memcpy(line + k, a->name, n);
+    k += n;
+    if (quoted)
+        line[k++] = '"';
+    k += (size_t)snprintf(line + k, ANM_LINE_MAX - k, " %lu %lu ", (unsigned long)a->first,
+                          (unsigned long)a->last);
+    memcpy(line + k, rate, rate_len);
+    k += rate_len;
+    line[k++] = '\n';
+    *len = k;
+    return MD2_OK;
+}
+
+md2_result md2_write_anm(const md2_anim *anims, size_t count, const md2_model *m,
+                         char *out, size_t capacity, size_t *size, md2_diagnostic *error)
+{
+    char line[ANM_LINE_MAX];
+    size_t i, len, total = 0;
+
+    md2__diag_clear(error);
+    if (size)
+        *size = 0;
+    if (!size || (!anims && count > 0) || (!out && capacity > 0))
+        return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_SIDEFILE, "", 0, 0,
+                         "md2_write_anm: %s",
+                         !size ? "size is NULL"
+                         : (!anims && count > 0) ? "anims is NULL but count is not 0"
+                                                 : "out is NULL but capacity is not 0");
+    MD2_TRY(md2__reserved_model(m, error));
+    MD2_TRY(md2__reserved_anims(anims, count, error));
+    /* every entry checked and measured before a byte is written */
+    for (i = 0; i < count; i++) {
+        MD2_TRY(anm_line(&anims[i], i, m, error, line, &len));
+        if (len > SIZE_MAX - total)
+            return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_SIDEFILE, "", 0, i,
+                             "md2_write_anm: the text of %lu entries does not fit in memory",
+                             (unsigned long)count);
+        total += len;
+    }
+    *size = total;
+    if (!out)
+        return MD2_OK;
+    if (capacity < total)
+        return md2__fail(error, MD2_ERR_BUFFER_TOO_SMALL, MD2_SECTION_SIDEFILE, "", 0, 0,
+                         "md2_write_anm: the text has %lu bytes but the buffer holds %lu",
+                         (unsigned long)total, (unsigned long)capacity);
+    for (i = 0, total = 0; i < count; i++) {
+        (void)anm_line(&anims[i], i, m, NULL, line, &len); /* checked above */
+        memcpy(out + total, line, len);
+        total += len;
+    }
+    return MD2_OK;
+}
 #undef MAX_FIELDS
 #undef QUOTE_MAX
 #undef EXP_CAP
 #undef SIG_DIGITS
+#undef ANM_RATE_MAX
+#undef ANM_LINE_MAX
 #undef cursor
 #undef fail
 #undef warn
@@ -12896,6 +13550,7 @@ md2_result md2_attach(const float parent[16], const float tag[16], float child[1
  * SPDX-License-Identifier: MIT
  */
 
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -13717,7 +14372,6 @@ void md2__normals_smooth(const float *pos, size_t stride, size_t n,
 #define build_frames md2_single__build_build_frames
 #define check_counts md2_single__build_check_counts
 #define check_input md2_single__build_check_input
-#define check_model md2_single__build_check_model
 #define check_triangles md2_single__build_check_triangles
 #define counts md2_single__build_counts
 #define degenerate md2_single__build_degenerate
@@ -14850,86 +15504,18 @@ md2_result md2_build(const md2_build_input *in, const md2_build_options *opts,
 /* md2_rebuild                                                               */
 /* ------------------------------------------------------------------------ */
 
-#define INVALID MD2_ERR_INVALID_MODEL
-
-/* The rules of the format a model in memory can break (as md2_write()
- * checks them), each with its own diagnostic. */
+/* The model must be one md2_write() takes (md2__check_model(), write.c),
+ * and new GL commands need a skin size to normalise their texcoords. */
 static md2_result check_model(const job *j, const md2_model *m)
 {
-    size_t i, k;
-    md2_glscan scan;
-
-    if (m->num_vertices == 0 || m->num_frames == 0)
-        return fail(j, INVALID, MD2_SECTION_HEADER,
-                    m->num_vertices == 0 ? "num_vertices" : "num_frames", 0, 0,
-                    "%s: model: %s is 0; a model needs %s", j->fn,
-                    m->num_vertices == 0 ? "num_vertices" : "num_frames",
-                    m->num_vertices == 0 ? "vertices" : "a frame");
-    if (m->num_vertices > MD2_MAX_INDEXABLE || m->num_texcoords > MD2_MAX_INDEXABLE) {
-        int xyz = m->num_vertices > MD2_MAX_INDEXABLE;
-        return fail(j, INVALID, MD2_SECTION_HEADER, xyz ? "num_vertices" : "num_texcoords", 0,
-                    0, "%s: model: %s is %lu, more than the %d a 16-bit triangle index can address",
-                    j->fn, xyz ? "num_vertices" : "num_texcoords",
-                    (unsigned long)(xyz ? m->num_vertices : m->num_texcoords),
-                    MD2_MAX_INDEXABLE);
+    MD2_TRY(md2__check_model(m, j->fn, j->err));
+    if ((j->flags & MD2_REBUILD_GLCMDS) && (m->skin_width == 0 || m->skin_height == 0)) {
+        int w = m->skin_width == 0;
+        return fail(j, MD2_ERR_INVALID_MODEL, MD2_SECTION_HEADER,
+                    w ? "skin_width" : "skin_height", 0, 0,
+                    "%s: model: %s is 0; new GL commands (MD2_REBUILD_GLCMDS) need a skin size to normalise their texcoords",
+                    j->fn, w ? "skin_width" : "skin_height");
     }
-    if (m->skin_width < 0 || m->skin_height < 0 ||
-        ((j->flags & MD2_REBUILD_GLCMDS) && (m->skin_width == 0 || m->skin_height == 0))) {
-        int w = m->skin_width < 0 || (m->skin_height >= 0 && m->skin_width == 0);
-        return fail(j, INVALID, MD2_SECTION_HEADER, w ? "skin_width" : "skin_height", 0, 0,
-                    "%s: model: %s is %ld; %s", j->fn, w ? "skin_width" : "skin_height",
-                    (long)(w ? m->skin_width : m->skin_height),
-                    (w ? m->skin_width : m->skin_height) < 0
-                        ? "a skin size cannot be negative"
-                        : "new GL commands need a skin size to normalise their texcoords");
-    }
-    if ((!m->frames) || (m->num_skins && !m->skins) || (m->num_texcoords && !m->texcoords) ||
-        (m->num_triangles && !m->triangles) || (m->num_glcmds && !m->glcmds)) {
-        const char *field = !m->frames                            ? "frames"
-                            : (m->num_skins && !m->skins)         ? "skins"
-                            : (m->num_texcoords && !m->texcoords) ? "texcoords"
-                            : (m->num_triangles && !m->triangles) ? "triangles"
-                                                                  : "glcmds";
-        return fail(j, INVALID, MD2_SECTION_NONE, field, 0, 0,
-                    "%s: model: %s is NULL but its count is not 0", j->fn, field);
-    }
-    for (i = 0; i < m->num_frames; i++) {
-        const md2_frame *f = &m->frames[i];
-        if (!f->vertices)
-            return fail(j, INVALID, MD2_SECTION_FRAMES, "vertices", 0, i,
-                        "%s: model: frames[%lu].vertices is NULL", j->fn, (unsigned long)i);
-        for (k = 0; k < 3; k++)
-            if (!md2__axis_ok_fast(f->scale[k], f->translate[k]))
-                return fail(j, INVALID, MD2_SECTION_FRAMES, "scale", 0, i,
-                            "%s: model: frames[%lu] has scale[%lu] = %g and translate[%lu] = %g, which do not decode to finite coordinates within 1e30",
-                            j->fn, (unsigned long)i, (unsigned long)k, (double)f->scale[k],
-                            (unsigned long)k, (double)f->translate[k]);
-    }
-    for (i = 0; i < m->num_triangles; i++) {
-        const md2_triangle *t = &m->triangles[i];
-        for (k = 0; k < 3; k++) {
-            if (t->vertex[k] >= m->num_vertices || t->texcoord[k] >= m->num_texcoords) {
-                int v = t->vertex[k] >= m->num_vertices;
-                return fail(j, INVALID, MD2_SECTION_TRIANGLES, v ? "vertex" : "texcoord", 0, i,
-                            "%s: model: triangles[%lu].%s[%lu] is %u, not below %s = %lu",
-                            j->fn, (unsigned long)i, v ? "vertex" : "texcoord",
-                            (unsigned long)k, (unsigned)(v ? t->vertex[k] : t->texcoord[k]),
-                            v ? "num_vertices" : "num_texcoords",
-                            (unsigned long)(v ? m->num_vertices : m->num_texcoords));
-            }
-        }
-    }
-    if (m->num_glcmds == 0)
-        return MD2_OK;
-    md2__glcmds_scan(NULL, m->glcmds, m->num_glcmds, m->num_vertices, &scan);
-    if (scan.bad || !scan.terminated || scan.valid_words + 1 != m->num_glcmds)
-        return fail(j, INVALID, MD2_SECTION_GLCMDS, "glcmds", 0,
-                    scan.bad ? scan.bad_word : scan.terminated ? scan.valid_words + 1
-                                                               : m->num_glcmds,
-                    "%s: model: glcmds: %s", j->fn,
-                    scan.bad ? scan.problem
-                    : scan.terminated ? "words follow the list's terminating 0"
-                                      : "the list ends without its terminating 0");
     return MD2_OK;
 }
 
@@ -15114,11 +15700,9 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
 #undef REBUILD_ONLY
 #undef ALL_FLAGS
 #undef NUM_RULES
-#undef INVALID
 #undef build_frames
 #undef check_counts
 #undef check_input
-#undef check_model
 #undef check_triangles
 #undef counts
 #undef degenerate

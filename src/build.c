@@ -1124,86 +1124,18 @@ md2_result md2_build(const md2_build_input *in, const md2_build_options *opts,
 /* md2_rebuild                                                               */
 /* ------------------------------------------------------------------------ */
 
-#define INVALID MD2_ERR_INVALID_MODEL
-
-/* The rules of the format a model in memory can break (as md2_write()
- * checks them), each with its own diagnostic. */
+/* The model must be one md2_write() takes (md2__check_model(), write.c),
+ * and new GL commands need a skin size to normalise their texcoords. */
 static md2_result check_model(const job *j, const md2_model *m)
 {
-    size_t i, k;
-    md2_glscan scan;
-
-    if (m->num_vertices == 0 || m->num_frames == 0)
-        return fail(j, INVALID, MD2_SECTION_HEADER,
-                    m->num_vertices == 0 ? "num_vertices" : "num_frames", 0, 0,
-                    "%s: model: %s is 0; a model needs %s", j->fn,
-                    m->num_vertices == 0 ? "num_vertices" : "num_frames",
-                    m->num_vertices == 0 ? "vertices" : "a frame");
-    if (m->num_vertices > MD2_MAX_INDEXABLE || m->num_texcoords > MD2_MAX_INDEXABLE) {
-        int xyz = m->num_vertices > MD2_MAX_INDEXABLE;
-        return fail(j, INVALID, MD2_SECTION_HEADER, xyz ? "num_vertices" : "num_texcoords", 0,
-                    0, "%s: model: %s is %lu, more than the %d a 16-bit triangle index can address",
-                    j->fn, xyz ? "num_vertices" : "num_texcoords",
-                    (unsigned long)(xyz ? m->num_vertices : m->num_texcoords),
-                    MD2_MAX_INDEXABLE);
+    MD2_TRY(md2__check_model(m, j->fn, j->err));
+    if ((j->flags & MD2_REBUILD_GLCMDS) && (m->skin_width == 0 || m->skin_height == 0)) {
+        int w = m->skin_width == 0;
+        return fail(j, MD2_ERR_INVALID_MODEL, MD2_SECTION_HEADER,
+                    w ? "skin_width" : "skin_height", 0, 0,
+                    "%s: model: %s is 0; new GL commands (MD2_REBUILD_GLCMDS) need a skin size to normalise their texcoords",
+                    j->fn, w ? "skin_width" : "skin_height");
     }
-    if (m->skin_width < 0 || m->skin_height < 0 ||
-        ((j->flags & MD2_REBUILD_GLCMDS) && (m->skin_width == 0 || m->skin_height == 0))) {
-        int w = m->skin_width < 0 || (m->skin_height >= 0 && m->skin_width == 0);
-        return fail(j, INVALID, MD2_SECTION_HEADER, w ? "skin_width" : "skin_height", 0, 0,
-                    "%s: model: %s is %ld; %s", j->fn, w ? "skin_width" : "skin_height",
-                    (long)(w ? m->skin_width : m->skin_height),
-                    (w ? m->skin_width : m->skin_height) < 0
-                        ? "a skin size cannot be negative"
-                        : "new GL commands need a skin size to normalise their texcoords");
-    }
-    if ((!m->frames) || (m->num_skins && !m->skins) || (m->num_texcoords && !m->texcoords) ||
-        (m->num_triangles && !m->triangles) || (m->num_glcmds && !m->glcmds)) {
-        const char *field = !m->frames                            ? "frames"
-                            : (m->num_skins && !m->skins)         ? "skins"
-                            : (m->num_texcoords && !m->texcoords) ? "texcoords"
-                            : (m->num_triangles && !m->triangles) ? "triangles"
-                                                                  : "glcmds";
-        return fail(j, INVALID, MD2_SECTION_NONE, field, 0, 0,
-                    "%s: model: %s is NULL but its count is not 0", j->fn, field);
-    }
-    for (i = 0; i < m->num_frames; i++) {
-        const md2_frame *f = &m->frames[i];
-        if (!f->vertices)
-            return fail(j, INVALID, MD2_SECTION_FRAMES, "vertices", 0, i,
-                        "%s: model: frames[%lu].vertices is NULL", j->fn, (unsigned long)i);
-        for (k = 0; k < 3; k++)
-            if (!md2__axis_ok_fast(f->scale[k], f->translate[k]))
-                return fail(j, INVALID, MD2_SECTION_FRAMES, "scale", 0, i,
-                            "%s: model: frames[%lu] has scale[%lu] = %g and translate[%lu] = %g, which do not decode to finite coordinates within 1e30",
-                            j->fn, (unsigned long)i, (unsigned long)k, (double)f->scale[k],
-                            (unsigned long)k, (double)f->translate[k]);
-    }
-    for (i = 0; i < m->num_triangles; i++) {
-        const md2_triangle *t = &m->triangles[i];
-        for (k = 0; k < 3; k++) {
-            if (t->vertex[k] >= m->num_vertices || t->texcoord[k] >= m->num_texcoords) {
-                int v = t->vertex[k] >= m->num_vertices;
-                return fail(j, INVALID, MD2_SECTION_TRIANGLES, v ? "vertex" : "texcoord", 0, i,
-                            "%s: model: triangles[%lu].%s[%lu] is %u, not below %s = %lu",
-                            j->fn, (unsigned long)i, v ? "vertex" : "texcoord",
-                            (unsigned long)k, (unsigned)(v ? t->vertex[k] : t->texcoord[k]),
-                            v ? "num_vertices" : "num_texcoords",
-                            (unsigned long)(v ? m->num_vertices : m->num_texcoords));
-            }
-        }
-    }
-    if (m->num_glcmds == 0)
-        return MD2_OK;
-    md2__glcmds_scan(NULL, m->glcmds, m->num_glcmds, m->num_vertices, &scan);
-    if (scan.bad || !scan.terminated || scan.valid_words + 1 != m->num_glcmds)
-        return fail(j, INVALID, MD2_SECTION_GLCMDS, "glcmds", 0,
-                    scan.bad ? scan.bad_word : scan.terminated ? scan.valid_words + 1
-                                                               : m->num_glcmds,
-                    "%s: model: glcmds: %s", j->fn,
-                    scan.bad ? scan.problem
-                    : scan.terminated ? "words follow the list's terminating 0"
-                                      : "the list ends without its terminating 0");
     return MD2_OK;
 }
 

@@ -10,6 +10,8 @@
 #include "format.h"
 #include "reserved.h"
 
+#include "md2/bundle.h"
+
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>

@@ -12,7 +12,8 @@
  *   3 pose.h, pose_rows.h        pose jobs and their kernels
  *   4 player.h                   players (<md2/animation.h>)
  *   5 (<md2/mesh.h>)             meshes: no private header of their own
- *   6 attach.h                   tags and attachments (<md2/tags.h>)
+ *   6 attach.h                   tags and attachments (<md2/tags.h>,
+ *                                <md2/bundle.h>)
  *
  * SPDX-License-Identifier: MIT
  */

@@ -58,6 +58,43 @@ typedef struct md2_glscan {
 void md2__glcmds_scan(const uint8_t *bytes, const int32_t *words, size_t n,
                       size_t num_vertices, md2_glscan *out);
 
+/* The rules of the format a model in memory (loaded, or filled in by hand)
+ * can break, in one place for md2_write(), md2_write_stream(),
+ * md2_write_size() and md2_rebuild() (write.c). Returns MD2_OK, or
+ * MD2_ERR_INVALID_MODEL for the first rule broken, with d (if not NULL)
+ * naming it: section, field, index (the frame, triangle or GL command word
+ * at fault) and a message "FN: model: ..." that says what is wrong and
+ * where (fn: the public function that was called). In order: 0 vertices
+ * or frames; a count the format cannot hold (num_skins, num_triangles,
+ * num_frames, num_glcmds of 2^31 or more; num_vertices or num_texcoords
+ * above MD2_MAX_INDEXABLE), checked before any array is read; a negative
+ * skin size; an array that is NULL while its count is not 0; a frame
+ * without vertices or with a transform that does not decode to finite
+ * coordinates within MD2_MAX_COORD; a triangle index out of range; a
+ * malformed GL command list (a bad command, no terminating 0, words after
+ * it). m must not be NULL; its reserved_ are the caller's to check. */
+md2_result md2__check_model(const md2_model *m, const char *fn, md2_diagnostic *d);
+
+/* What a scan of normal indices found (md2__normal_scan_fn): */
+#define MD2_NSCAN_BAD 1u   /* an index of 162 or more (MD2_WARN_NORMAL_INDEX) */
+#define MD2_NSCAN_OTHER 2u /* an index other than the one asked about */
+
+/* The parser's scan of a frame's normal indices (normal_scan.c): reads the
+ * n vertices at v (4 bytes each: x, y, z, normal index) once and returns
+ * MD2_NSCAN_BAD if one has an index of 162 or more, plus MD2_NSCAN_OTHER
+ * if one has an index other than ref (0 for n = 0). With dst not NULL the
+ * 4 n bytes are also copied to dst (which must not overlap them) in the
+ * same pass. Each instruction set's scan gives the same result. */
+typedef unsigned (*md2__normal_scan_fn)(uint8_t *dst, const uint8_t *v, size_t n, unsigned ref);
+
+/* The fastest scan of this build on this CPU. */
+md2__normal_scan_fn md2__normal_scan_best(void);
+
+/* The scan of one instruction set, "scalar", "sse2", "avx2" or "neon"
+ * (tests/unit/test_kernels.c calls each); NULL when this build (MD2_SIMD=OFF
+ * has the scalar one alone) or this CPU does not have it. */
+md2__normal_scan_fn md2__normal_scan_named(const char *name);
+
 /* The parser's entry point. data holds kept bytes of data whose whole size
  * is size (kept < size only for a stream loader that skipped bytes after
  * the last section: the checks compare ofs_end and max_file_size with

@@ -2,7 +2,7 @@
  * md2_normal_nearest(): the table normal nearest to a direction, exactly,
  * at the cost of three dot products instead of 162.
  *
- * What "exactly" means (the contract in <md2/build.h>): the direction is
+ * What "exactly" means (the contract in <md2/md2.h>): the direction is
  * scaled by the power of two that puts its largest component's magnitude
  * in [1, 2), each component rounded to float; then dot_i = (x * nx + y * ny)
  * + z * nz for each table normal n = md2_normal(i), every product and sum
@@ -46,7 +46,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "md2/build.h"
+#include "md2/md2.h"
 
 #include "pose.h"
 

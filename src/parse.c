@@ -3,8 +3,10 @@
  * owned allocation. Every check that can refuse the file runs before the
  * allocation, so a file that lies about its counts is refused without
  * allocating anything, and the allocation is bounded by the data's size.
- * (One lenient check that cannot refuse it, of the normal indices, rides
- * the copy of the vertices when no callback listens: see scan_normals.)
+ * (The lenient checks of names, frame transforms and normal indices,
+ * which cannot refuse it unless strict, ride the copy when none of them is
+ * strict and no callback listens, so that the skins and frames are read
+ * once: see md2__parse.)
  *
  * SPDX-License-Identifier: MIT
  */
@@ -16,18 +18,12 @@
 #include <stdio.h>
 #include <string.h>
 
-/* The SIMD versions of the parser's scans (any_bad_triangle, scan_normals),
- * unless MD2_SIMD is off (MD2_NO_SIMD): SSE2 and AVX2 on x86, NEON on
- * 64-bit ARM. */
+/* The SSE2 version of the parser's triangle scan (any_bad_triangle), unless
+ * MD2_SIMD is off (MD2_NO_SIMD); the normal indices' scans are in
+ * normal_scan.c. */
 #if !defined(MD2_NO_SIMD) && defined(__SSE2__)
 #define MD2_SCAN_SSE2 1
 #include <emmintrin.h>
-#if defined(__x86_64__) && defined(__GNUC__)
-#include <immintrin.h>
-#endif
-#elif !defined(MD2_NO_SIMD) && defined(__aarch64__) && defined(__ARM_NEON)
-#define MD2_SCAN_NEON 1
-#include <arm_neon.h>
 #endif
 
 typedef struct md2_pctx {
@@ -384,26 +380,79 @@ static md2_result check_data(md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
 
 /* ---- section scans (before allocation) ---------------------------------- */
 
+/* The lenient checks of names, frame transforms and normal indices give
+ * their warnings through these, written once for the scans before the
+ * allocation and for the copy that makes the same checks on its way
+ * (copy_model). */
+
 static int has_nul(const uint8_t *p, size_t n) { return memchr(p, 0, n) != NULL; }
+
+/* MD2_WARN_UNTERMINATED_NAME for skin i. */
+static md2_result warn_skin_name(md2_pctx *c, const md2_section_info *skins, size_t i)
+{
+    size_t at = skins->ofs + i * MD2_SKIN_BYTES;
+    return warn(c, MD2_WARN_UNTERMINATED_NAME, MD2_SECTION_SKINS, "name", at, i,
+                "skins: name of skin %lu at byte %lu fills all 64 bytes without a NUL",
+                (unsigned long)i, (unsigned long)at);
+}
+
+/* MD2_WARN_UNTERMINATED_NAME for frame f. */
+static md2_result warn_frame_name(md2_pctx *c, const md2_section_info *frames, size_t f)
+{
+    size_t at = frames->ofs + f * frames->elem + 24;
+    return warn(c, MD2_WARN_UNTERMINATED_NAME, MD2_SECTION_FRAMES, "name", at, f,
+                "frames: name of frame %lu at byte %lu fills all 16 bytes without a NUL",
+                (unsigned long)f, (unsigned long)at);
+}
+
+/* The first axis of a frame whose scale and translate do not decode to
+ * finite coordinates within 1e30 (md2__axis_ok), or 3. */
+static int first_bad_axis(const float scale[3], const float translate[3])
+{
+    int k;
+    for (k = 0; k < 3 && md2__axis_ok_fast(scale[k], translate[k]); k++)
+        ;
+    return k;
+}
+
+/* MD2_WARN_FRAME_TRANSFORM for axis k of frame f, its first bad one (the
+ * warning is once a frame), with the values read from the file. */
+static md2_result warn_transform(md2_pctx *c, const md2_section_info *frames, size_t f, int k,
+                                 const float scale[3], const float translate[3])
+{
+    size_t at = frames->ofs + f * frames->elem + 4 * (size_t)k;
+    return warn(c, MD2_WARN_FRAME_TRANSFORM, MD2_SECTION_FRAMES, "scale", at, f,
+                "frames: frame %lu has scale[%d] = %g (byte %lu) and translate[%d] = %g, which do not decode to finite coordinates within 1e30",
+                (unsigned long)f, k, (double)scale[k], (unsigned long)at, k,
+                (double)translate[k]);
+}
+
+/* MD2_WARN_NORMAL_INDEX for frame f, whose n vertices are at v (in
+ * c->data), at its first vertex with a normal index of 162 or more (the
+ * warning is once a frame), if it has one. */
+static md2_result warn_normal_index(md2_pctx *c, const uint8_t *v, size_t n, size_t f)
+{
+    size_t i, at;
+    for (i = 0; i < n && v[4 * i + 3] < MD2_NUM_NORMALS; i++)
+        ;
+    if (i == n)
+        return MD2_OK;
+    at = (size_t)(v + 4 * i + 3 - c->data);
+    return warn(c, MD2_WARN_NORMAL_INDEX, MD2_SECTION_FRAMES, "lightnormalindex", at, f,
+                "frames: vertex %lu of frame %lu at byte %lu has normal index %u, not below 162",
+                (unsigned long)i, (unsigned long)f, (unsigned long)at, (unsigned)v[4 * i + 3]);
+}
 
 static md2_result scan_names(md2_pctx *c, const md2_section_info *skins,
                              const md2_section_info *frames)
 {
     size_t i;
-    for (i = 0; i < skins->count; i++) {
-        size_t at = skins->ofs + i * MD2_SKIN_BYTES;
-        if (!has_nul(c->data + at, MD2_SKIN_NAME_SIZE))
-            MD2_TRY(warn(c, MD2_WARN_UNTERMINATED_NAME, MD2_SECTION_SKINS, "name", at, i,
-                         "skins: name of skin %lu at byte %lu fills all 64 bytes without a NUL",
-                         (unsigned long)i, (unsigned long)at));
-    }
-    for (i = 0; i < frames->count; i++) {
-        size_t at = frames->ofs + i * frames->elem + 24;
-        if (!has_nul(c->data + at, MD2_FRAME_NAME_SIZE))
-            MD2_TRY(warn(c, MD2_WARN_UNTERMINATED_NAME, MD2_SECTION_FRAMES, "name", at, i,
-                         "frames: name of frame %lu at byte %lu fills all 16 bytes without a NUL",
-                         (unsigned long)i, (unsigned long)at));
-    }
+    for (i = 0; i < skins->count; i++)
+        if (!has_nul(c->data + skins->ofs + i * MD2_SKIN_BYTES, MD2_SKIN_NAME_SIZE))
+            MD2_TRY(warn_skin_name(c, skins, i));
+    for (i = 0; i < frames->count; i++)
+        if (!has_nul(c->data + frames->ofs + i * frames->elem + 24, MD2_FRAME_NAME_SIZE))
+            MD2_TRY(warn_frame_name(c, frames, i));
     return MD2_OK;
 }
 
@@ -481,154 +530,47 @@ static md2_result scan_triangles(md2_pctx *c, const md2_section_info *tris,
     return MD2_OK;
 }
 
-/* Whether any of the n vertices at v (4 bytes each: x, y, z, normal index)
- * has a normal index of 162 or more; when dst is not NULL, the n vertices
- * are also copied to dst, so that the check rides along the copy (one pass
- * over the bytes instead of two). Real files have no bad index, so the
- * common case is a pass that finds nothing: the largest byte of each
- * position of a vector, in 4 running maxima, then one test of the normal
- * bytes' maxima. The SIMD versions come from normal_scan.h, one per
- * instruction set; the scalar one adds two vertices at a time. */
-#if defined(MD2_SCAN_SSE2)
-#define SCAN(name) sse2_##name
-#define SCAN_ATTR
-#define SCAN_BYTES 16
-#define SVEC __m128i
-#define s_zero() _mm_setzero_si128()
-#define s_load(p) _mm_loadu_si128((const __m128i *)(const void *)(p))
-#define s_store(p, x) _mm_storeu_si128((__m128i *)(void *)(p), x)
-#define s_max(a, b) _mm_max_epu8(a, b)
-/* the normal bytes (3 of each 4) above 161 saturate to non-zero */
-#define s_over(m)                                                                            \
-    (_mm_movemask_epi8(_mm_cmpeq_epi8(                                                       \
-         _mm_subs_epu8(_mm_and_si128(m, _mm_set1_epi32((int)0xFF000000u)),                   \
-                       _mm_set1_epi8((char)(MD2_NUM_NORMALS - 1))),                          \
-         _mm_setzero_si128())) != 0xFFFF)
-#include "normal_scan.h" /* it undefines its parameters */
-#define any_bad_normal sse2_any_bad_normal
-#if defined(__x86_64__) && defined(__GNUC__) && (defined(__clang__) || __GNUC__ >= 5)
-#define MD2_SCAN_AVX2 1
-/* The same with 32-byte vectors, for CPUs with AVX2 (x86-64 only). */
-#define SCAN(name) avx2_##name
-#define SCAN_ATTR __attribute__((target("avx2")))
-#define SCAN_BYTES 32
-#define SVEC __m256i
-#define s_zero() _mm256_setzero_si256()
-#define s_load(p) _mm256_loadu_si256((const __m256i *)(const void *)(p))
-#define s_store(p, x) _mm256_storeu_si256((__m256i *)(void *)(p), x)
-#define s_max(a, b) _mm256_max_epu8(a, b)
-#define s_over(m) avx2_over(m)
-SCAN_ATTR static inline int avx2_over(__m256i m)
-{
-    __m256i over = _mm256_subs_epu8(_mm256_and_si256(m, _mm256_set1_epi32((int)0xFF000000u)),
-                                    _mm256_set1_epi8((char)(MD2_NUM_NORMALS - 1)));
-    return !_mm256_testz_si256(over, over);
-}
-#include "normal_scan.h"
-#define any_bad_normal_avx2 avx2_any_bad_normal
-#endif
-#elif defined(MD2_SCAN_NEON)
-#define SCAN(name) neon_##name
-#define SCAN_ATTR
-#define SCAN_BYTES 16
-#define SVEC uint8x16_t
-#define s_zero() vdupq_n_u8(0)
-#define s_load(p) vld1q_u8(p)
-#define s_store(p, x) vst1q_u8(p, x)
-#define s_max(a, b) vmaxq_u8(a, b)
-/* the normal bytes are 3 of each 4 */
-#define s_over(m)                                                                            \
-    (vmaxvq_u8(vandq_u8(m, vreinterpretq_u8_u32(vdupq_n_u32(0xFF000000u)))) >= MD2_NUM_NORMALS)
-#include "normal_scan.h"
-#define any_bad_normal neon_any_bad_normal
-#else
-static int any_bad_normal(uint8_t *dst, const uint8_t *v, size_t n)
-{
-    uint64_t carry = 0;
-    size_t i = 0;
-    if (dst)
-        memcpy(dst, v, 4 * n);
-    /* two vertices a 64-bit word: 94 + an index byte carries into bit 8
-     * of its field when the index is 162 or more */
-    for (; i + 2 <= n; i += 2) {
-        uint64_t w = (uint64_t)md2_le32(v + 4 * i) | ((uint64_t)md2_le32(v + 4 * i + 4) << 32);
-        carry |= ((w >> 24) & 0x000000FF000000FFull) + 0x0000005E0000005Eull;
-    }
-    if (carry & 0x0000010000000100ull)
-        return 1;
-    return i < n && v[4 * i + 3] >= MD2_NUM_NORMALS;
-}
-#endif
-
-/* The first of n vertices at v whose normal index is 162 or more, or n;
- * copies them to dst first when dst is not NULL (see any_bad_normal). */
-static size_t first_bad_normal(uint8_t *dst, const uint8_t *v, size_t n, int avx2)
-{
-    size_t i;
-#if defined(MD2_SCAN_AVX2)
-    if (avx2 ? !any_bad_normal_avx2(dst, v, n) : !any_bad_normal(dst, v, n))
-        return n;
-#else
-    (void)avx2;
-    if (!any_bad_normal(dst, v, n))
-        return n;
-#endif
-    for (i = 0; i < n; i++)
-        if (v[4 * i + 3] >= MD2_NUM_NORMALS)
-            return i;
-    return n;
-}
-
-/* Warns of each frame with a normal index of 162 or more. With dst not
- * NULL (the model's vertices, num_frames * num_xyz of them) the frames'
- * vertices are copied there in the same pass: the parser does that when
- * the warning can neither refuse the file (MD2_WARN_NORMAL_INDEX is not
- * strict) nor be heard out of order (no on_warning), so that a refused
- * file still costs no allocation and only the model's warning flags show
- * the result. */
-static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames, md2_vertex *dst)
+/* Warns of each frame with a normal index of 162 or more, and learns
+ * whether every vertex of every frame has the index of frame 0's first
+ * vertex (*same = 1: MD2_WARN_SAME_NORMALS), in one pass over the vertices
+ * (md2__normal_scan_fn, normal_scan.c): before the allocation, where the
+ * warning may refuse the file or be heard (see md2__parse); else
+ * copy_frames() makes the same checks as it copies the vertices. */
+static md2_result scan_normals(md2_pctx *c, const md2_section_info *frames, int *same)
 {
     size_t f, n = (size_t)c->h[MD2_H_NUM_XYZ];
-#if defined(MD2_SCAN_AVX2)
-    int avx2 = __builtin_cpu_supports("avx2");
-#else
-    int avx2 = 0;
-#endif
+    md2__normal_scan_fn scan = md2__normal_scan_best();
+    unsigned ref, found = 0;
+
+    *same = 0;
+    if (frames->count == 0)
+        return MD2_OK;
+    ref = c->data[frames->ofs + MD2_FRAME_HEADER_SIZE + 3];
     for (f = 0; f < frames->count; f++) {
         const uint8_t *v = c->data + frames->ofs + f * frames->elem + MD2_FRAME_HEADER_SIZE;
-        size_t i = first_bad_normal(dst ? (uint8_t *)(void *)(dst + f * n) : NULL, v, n, avx2);
-        if (i < n) { /* once per frame */
-            size_t at = (size_t)(v + 4 * i + 3 - c->data);
-            MD2_TRY(warn(c, MD2_WARN_NORMAL_INDEX, MD2_SECTION_FRAMES, "lightnormalindex", at, f,
-                         "frames: vertex %lu of frame %lu at byte %lu has normal index %u, not below 162",
-                         (unsigned long)i, (unsigned long)f, (unsigned long)at,
-                         (unsigned)v[4 * i + 3]));
-        }
+        unsigned r = scan(NULL, v, n, ref);
+        found |= r;
+        if (r & MD2_NSCAN_BAD)
+            MD2_TRY(warn_normal_index(c, v, n, f));
     }
+    *same = !(found & MD2_NSCAN_OTHER);
     return MD2_OK;
 }
 
 /* MD2_WARN_SAME_NORMALS: in a model of 3 or more vertices, every vertex
  * of every frame has the normal index of the first one (97 of UFO:AI's
- * models are so; the game recomputes their normals). An
- * advice that strict mode leaves a warning, so it is checked on the
- * finished model, and stops at the first vertex that differs (the second
- * or third of a usual model). frames_ofs: where frame 0 starts in the
- * file, for the diagnostic. */
-static void check_same_normals(md2_pctx *c, const md2_model *m, size_t frames_ofs)
+ * models are so; the game recomputes their normals), as scan_normals()
+ * learnt while it read them. An advice that strict mode leaves a warning,
+ * so it is given on the finished model. frames_ofs: where frame 0 starts
+ * in the file, for the diagnostic. */
+static void advise_same_normals(md2_pctx *c, const md2_model *m, size_t frames_ofs)
 {
-    size_t f, i, n = m->num_vertices;
-    unsigned normal;
+    size_t n = m->num_vertices;
     md2_pctx advice;
     md2_options o;
 
     if (n < 3 || m->num_frames == 0)
         return;
-    normal = m->frames[0].vertices[0].normal;
-    for (f = 0; f < m->num_frames; f++)
-        for (i = 0; i < n; i++)
-            if (m->frames[f].vertices[i].normal != normal)
-                return;
     /* reported as a warning whatever md2_options.strict says */
     advice = *c;
     advice.strict &= ~(uint32_t)MD2_WARN_SAME_NORMALS;
@@ -643,7 +585,8 @@ static void check_same_normals(md2_pctx *c, const md2_model *m, size_t frames_of
                "by the model's normals is flat: games recompute its normals from the "
                "triangles (md2 export and md2 render: --normals smooth)",
                (unsigned long)n, m->num_frames == 1 ? "its " : "all ",
-               (unsigned long)m->num_frames, m->num_frames == 1 ? "" : "s", normal);
+               (unsigned long)m->num_frames, m->num_frames == 1 ? "" : "s",
+               (unsigned)m->frames[0].vertices[0].normal);
     c->warnings |= advice.warnings & MD2_WARN_SAME_NORMALS;
 }
 
@@ -660,21 +603,13 @@ static void read_transform(const uint8_t *frame, float scale[3], float translate
 static md2_result scan_transforms(md2_pctx *c, const md2_section_info *frames)
 {
     size_t f;
-    int k;
     for (f = 0; f < frames->count; f++) {
-        size_t at = frames->ofs + f * frames->elem;
         float scale[3], translate[3];
-        read_transform(c->data + at, scale, translate);
-        for (k = 0; k < 3; k++) {
-            if (!md2__axis_ok_fast(scale[k], translate[k])) {
-                MD2_TRY(warn(c, MD2_WARN_FRAME_TRANSFORM, MD2_SECTION_FRAMES, "scale",
-                             at + 4 * (size_t)k, f,
-                             "frames: frame %lu has scale[%d] = %g (byte %lu) and translate[%d] = %g, which do not decode to finite coordinates within 1e30",
-                             (unsigned long)f, k, (double)scale[k],
-                             (unsigned long)(at + 4 * (size_t)k), k, (double)translate[k]));
-                break; /* once per frame */
-            }
-        }
+        int k;
+        read_transform(c->data + frames->ofs + f * frames->elem, scale, translate);
+        k = first_bad_axis(scale, translate);
+        if (k < 3)
+            MD2_TRY(warn_transform(c, frames, f, k, scale, translate));
     }
     return MD2_OK;
 }
@@ -740,11 +675,66 @@ typedef char md2_vertex_is_4_bytes[sizeof(md2_vertex) == MD2_VERTEX_BYTES ? 1 : 
 typedef char md2_texcoord_is_4_bytes[sizeof(md2_texcoord) == MD2_TEXCOORD_BYTES ? 1 : -1];
 typedef char md2_triangle_is_12_bytes[sizeof(md2_triangle) == MD2_TRIANGLE_BYTES ? 1 : -1];
 
-/* Copies the checked sections into m; the frames' vertices too unless
- * scan_normals() copies them (vertices_copied). */
-static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTIONS],
-                       md2_model *m, const md2_layout *l, size_t kept_tris,
-                       size_t gl_words, int vertices_copied)
+/* Copies the frames into the model: each one's scale and translate (an
+ * axis that does not decode to finite coordinates flattened, the repair of
+ * MD2_WARN_FRAME_TRANSFORM), its name and its vertices. With checks (see
+ * md2__parse), the frames' lenient checks ride the copy, in the one pass
+ * over each frame's bytes, its header then its vertices: names without a
+ * NUL, transforms, normal indices of 162 or more, and whether every vertex
+ * has frame 0's first index (*same, as scan_normals() learns it). Their
+ * warnings cannot refuse the file there (none of them is strict) and
+ * nothing hears them (no on_warning): they are the model's flags. */
+static void copy_frames(md2_pctx *c, const md2_section_info *fs, md2_frame *frames,
+                        md2_vertex *verts, int checks, int *same)
+{
+    size_t f, n = (size_t)c->h[MD2_H_NUM_XYZ];
+    md2__normal_scan_fn scan = md2__normal_scan_best();
+    unsigned ref = fs->count ? c->data[fs->ofs + MD2_FRAME_HEADER_SIZE + 3] : 0, found = 0;
+    int repair = checks || (c->warnings & MD2_WARN_FRAME_TRANSFORM);
+
+    for (f = 0; f < fs->count; f++) {
+        md2_frame *fr = &frames[f];
+        /* the frames section lies inside the data (check_sections) */
+        const uint8_t *p = c->data + fs->ofs + f * fs->elem;
+        const uint8_t *v = p + MD2_FRAME_HEADER_SIZE;
+        md2_vertex *out = verts + f * n;
+        int k;
+        read_transform(p, fr->scale, fr->translate);
+        k = repair ? first_bad_axis(fr->scale, fr->translate) : 3;
+        if (k < 3 && checks)
+            (void)warn_transform(c, fs, f, k, fr->scale, fr->translate);
+        for (; k < 3; k++) {
+            if (!md2__axis_ok_fast(fr->scale[k], fr->translate[k])) {
+                /* lenient repair (MD2_WARN_FRAME_TRANSFORM): a flat axis */
+                fr->scale[k] = 0.0f;
+                fr->translate[k] = 0.0f;
+            }
+        }
+        memcpy(fr->name, p + 24, MD2_FRAME_NAME_SIZE);
+        fr->name[MD2_FRAME_NAME_SIZE] = '\0';
+        if (checks && !has_nul(p + 24, MD2_FRAME_NAME_SIZE))
+            (void)warn_frame_name(c, fs, f);
+        /* x, y, z, normal index: an md2_vertex is the file's 4 bytes */
+        if (checks) {
+            unsigned r = scan((uint8_t *)(void *)out, v, n, ref);
+            found |= r;
+            if (r & MD2_NSCAN_BAD)
+                (void)warn_normal_index(c, v, n, f);
+        } else {
+            memcpy(out, v, n * MD2_VERTEX_BYTES);
+        }
+        fr->vertices = out;
+    }
+    if (checks)
+        *same = !(found & MD2_NSCAN_OTHER);
+}
+
+/* Copies the checked sections into m, with the lenient checks of names,
+ * frame transforms and normal indices on the way when checks is 1 (see
+ * copy_frames; *same: MD2_WARN_SAME_NORMALS's test, when they do). */
+static void copy_model(md2_pctx *c, const md2_section_info s[MD2_NUM_SECTIONS], md2_model *m,
+                       const md2_layout *l, size_t kept_tris, size_t gl_words, int checks,
+                       int *same)
 {
     unsigned char *base = (unsigned char *)m;
     md2_skin *skins = (md2_skin *)(void *)(base + l->skins);
@@ -754,14 +744,17 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
     md2_vertex *verts = (md2_vertex *)(void *)(base + l->vertices);
     int32_t *gl = (int32_t *)(void *)(base + l->glcmds);
     size_t n_xyz = (size_t)c->h[MD2_H_NUM_XYZ], n_st = (size_t)c->h[MD2_H_NUM_ST];
-    size_t i, k;
+    size_t i;
     md2_reader r;
 
     md2_reader_init(&r, c->data, c->kept);
 
     for (i = 0; i < s[SEC_SKINS].count; i++) {
-        memcpy(skins[i].name, c->data + s[SEC_SKINS].ofs + i * MD2_SKIN_BYTES, MD2_SKIN_NAME_SIZE);
+        const uint8_t *p = c->data + s[SEC_SKINS].ofs + i * MD2_SKIN_BYTES;
+        memcpy(skins[i].name, p, MD2_SKIN_NAME_SIZE);
         skins[i].name[MD2_SKIN_NAME_SIZE] = '\0';
+        if (checks && !has_nul(p, MD2_SKIN_NAME_SIZE))
+            (void)warn_skin_name(c, &s[SEC_SKINS], i);
     }
 
     /* The file's little-endian int16/uint16/int32 fields are the model's
@@ -784,6 +777,7 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
         for (i = 0; i < s[SEC_TRIS].count; i++) {
             md2_triangle tri;
             int ok = 1;
+            size_t k;
             for (k = 0; k < 3; k++)
                 tri.vertex[k] = md2_read_u16(&r);
             for (k = 0; k < 3; k++)
@@ -795,26 +789,7 @@ static void copy_model(const md2_pctx *c, const md2_section_info s[MD2_NUM_SECTI
         }
     }
 
-    for (i = 0; i < s[SEC_FRAMES].count; i++) {
-        md2_frame *f = &frames[i];
-        /* the frames section lies inside the data (check_sections) */
-        const uint8_t *p = c->data + s[SEC_FRAMES].ofs + i * s[SEC_FRAMES].elem;
-        md2_vertex *out = verts + i * n_xyz;
-        read_transform(p, f->scale, f->translate);
-        for (k = 0; k < 3 && (c->warnings & MD2_WARN_FRAME_TRANSFORM); k++) {
-            if (!md2__axis_ok_fast(f->scale[k], f->translate[k])) {
-                /* lenient repair (MD2_WARN_FRAME_TRANSFORM): a flat axis */
-                f->scale[k] = 0.0f;
-                f->translate[k] = 0.0f;
-            }
-        }
-        memcpy(f->name, p + 24, MD2_FRAME_NAME_SIZE);
-        f->name[MD2_FRAME_NAME_SIZE] = '\0';
-        /* x, y, z, normal index: an md2_vertex is the file's 4 bytes */
-        if (!vertices_copied)
-            memcpy(out, p + MD2_FRAME_HEADER_SIZE, n_xyz * MD2_VERTEX_BYTES);
-        f->vertices = out;
-    }
+    copy_frames(c, &s[SEC_FRAMES], frames, verts, checks, same);
 
     if (gl_words != 0) {
         if (md2__host_little_endian()) {
@@ -896,7 +871,7 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
     md2_model *m;
     size_t kept_tris, gl_words;
     md2_diagnostic *err = opts ? opts->error : NULL;
-    int copy_while_scanning;
+    int checks_in_copy, same_normals = 0;
 
     md2__diag_clear(err);
     if (!out)
@@ -911,17 +886,24 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
     c.size = size;
     c.more_follows = more_follows;
     MD2_TRY(check_data(&c, s));
-    MD2_TRY(scan_names(&c, &s[SEC_SKINS], &s[SEC_FRAMES]));
+    /* The checks of names, frame transforms and normal indices give
+     * warnings that cannot refuse the file unless strict. When nothing can
+     * tell the difference (none of them strict, and no on_warning callback
+     * to hear the warnings in check order), they ride the copy into the
+     * model (copy_model), which reads the skins and frames once; else they
+     * run here, before the allocation, in their place in the order. The
+     * triangles and GL commands are checked here always: what they keep
+     * sizes the model. */
+    checks_in_copy = !(c.strict & (MD2_WARN_UNTERMINATED_NAME | MD2_WARN_FRAME_TRANSFORM |
+                                   MD2_WARN_NORMAL_INDEX)) &&
+                     !(opts && opts->on_warning);
+    if (!checks_in_copy)
+        MD2_TRY(scan_names(&c, &s[SEC_SKINS], &s[SEC_FRAMES]));
     MD2_TRY(scan_triangles(&c, &s[SEC_TRIS], &kept_tris));
-    MD2_TRY(scan_transforms(&c, &s[SEC_FRAMES]));
-    /* Bad normal indices are a warning that cannot refuse the file unless
-     * strict. When nothing can tell the difference (not strict, and no
-     * on_warning callback to hear the warnings in check order), they are
-     * checked while the vertices are copied into the model, in one pass;
-     * else here, before the allocation, in their place in the order. */
-    copy_while_scanning = !(c.strict & MD2_WARN_NORMAL_INDEX) && !(opts && opts->on_warning);
-    if (!copy_while_scanning)
-        MD2_TRY(scan_normals(&c, &s[SEC_FRAMES], NULL));
+    if (!checks_in_copy) {
+        MD2_TRY(scan_transforms(&c, &s[SEC_FRAMES]));
+        MD2_TRY(scan_normals(&c, &s[SEC_FRAMES], &same_normals));
+    }
     MD2_TRY(scan_glcmds(&c, &s[SEC_GLCMDS], &gl_words));
 
     if (!md2__layout(&l, s[SEC_SKINS].count, (size_t)c.h[MD2_H_NUM_XYZ],
@@ -936,13 +918,9 @@ md2_result md2__parse(const void *data, size_t kept, size_t size, int more_follo
                          (unsigned long)l.total);
     memset(m, 0, sizeof *m);
     fill_header(&m->header, c.h);
-    copy_model(&c, s, m, &l, kept_tris, gl_words, copy_while_scanning);
-    if (copy_while_scanning) {
-        /* MD2_OK always: the warning is not strict here */
-        (void)scan_normals(&c, &s[SEC_FRAMES],
-                           (md2_vertex *)(void *)((unsigned char *)m + l.vertices));
-    }
-    check_same_normals(&c, m, s[SEC_FRAMES].ofs);
+    copy_model(&c, s, m, &l, kept_tris, gl_words, checks_in_copy, &same_normals);
+    if (same_normals)
+        advise_same_normals(&c, m, s[SEC_FRAMES].ofs);
     m->warnings = c.warnings;
     m->allocator = a;
     *out = m;

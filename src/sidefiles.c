@@ -594,3 +594,279 @@ md2_result md2_parse_framegroups(const char *text, size_t size,
     return parse_text(text, size, m, opts, out, capacity, count,
                       parse_framegroups_line);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Writing .anm text                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* Longest rate text: 17 digits, '.', 'e', '-' and 2 exponent digits, or
+ * "0.000" and 17 digits; and longest line: a quoted 16-byte name, two
+ * 10-digit frame numbers, the rate, 3 spaces and the LF. */
+#define ANM_RATE_MAX 24
+#define ANM_LINE_MAX (2 + MD2_ANIM_NAME_SIZE + 1 + 10 + 1 + 10 + 1 + ANM_RATE_MAX + 1)
+
+/* The decimal digits of f (f > 0) correctly rounded to prec significant
+ * digits, into digits[0..prec) (NUL-terminated), and their decimal
+ * exponent (f ~ d.ddd * 10^exp10). snprintf's %e gives them; whatever the
+ * locale's decimal point is, only the ASCII digits before the 'e' and the
+ * exponent after it are read. Returns 0 if the output is not as expected. */
+static int rate_digits(float f, int prec, char digits[18], int *exp10)
+{
+    char buf[64];
+    int n = snprintf(buf, sizeof buf, "%.*e", prec - 1, (double)f);
+    int i, k = 0, e = 0, neg = 0;
+
+    if (n <= 0 || (size_t)n >= sizeof buf)
+        return 0;
+    for (i = 0; buf[i] && buf[i] != 'e' && buf[i] != 'E'; i++)
+        if (buf[i] >= '0' && buf[i] <= '9' && k < prec)
+            digits[k++] = buf[i];
+    if (k != prec || !buf[i])
+        return 0;
+    i++;
+    if (buf[i] == '+' || buf[i] == '-')
+        neg = buf[i++] == '-';
+    if (buf[i] < '0' || buf[i] > '9')
+        return 0;
+    for (; buf[i] >= '0' && buf[i] <= '9'; i++)
+        if (e < 1000)
+            e = e * 10 + (buf[i] - '0');
+    digits[k] = '\0';
+    *exp10 = neg ? -e : e;
+    return 1;
+}
+
+/* Lays out digits[0..n) (n >= 1) with decimal exponent x as the canonical
+ * rate text (md2_write_anm(): positional for x in -4..8, else d.ddde[-]x)
+ * into out[ANM_RATE_MAX]; returns its length. */
+static size_t rate_layout(const char *digits, size_t n, int x, char *out)
+{
+    size_t len = 0, i;
+    if (x >= -4 && x <= 8) {
+        if (x < 0) {
+            out[len++] = '0';
+            out[len++] = '.';
+            for (i = 1; i < (size_t)-x; i++)
+                out[len++] = '0';
+            for (i = 0; i < n; i++)
+                out[len++] = digits[i];
+            return len;
+        }
+        for (i = 0; i <= (size_t)x; i++) /* the whole part, zeros past the digits */
+            out[len++] = i < n ? digits[i] : '0';
+        if (n > (size_t)x + 1) {
+            out[len++] = '.';
+            for (i = (size_t)x + 1; i < n; i++)
+                out[len++] = digits[i];
+        }
+        return len;
+    }
+    out[len++] = digits[0];
+    if (n > 1) {
+        out[len++] = '.';
+        for (i = 1; i < n; i++)
+            out[len++] = digits[i];
+    }
+    out[len++] = 'e';
+    if (x < 0)
+        out[len++] = '-';
+    len += (size_t)snprintf(out + len, ANM_RATE_MAX - len, "%d", x < 0 ? -x : x);
+    return len;
+}
+
+/* The canonical text of rate fps (0, or FLT_MIN..FLT_MAX) into
+ * out[ANM_RATE_MAX]: the fewest correctly rounded digits that parse_rate()
+ * reads back as fps. Returns its length, 0 if no text comes back (not
+ * expected: 9 digits always do, but the parser is the judge). */
+static size_t rate_text(float fps, char *out)
+{
+    int prec;
+    if (fps == 0.0f) {
+        out[0] = '0';
+        return 1;
+    }
+    for (prec = 1; prec <= 17; prec++) {
+        char digits[18];
+        int x;
+        size_t n, len;
+        token tk;
+        float back;
+        const char *why = "";
+
+        if (!rate_digits(fps, prec, digits, &x))
+            return 0;
+        n = (size_t)prec;
+        while (n > 1 && digits[n - 1] == '0')
+            n--;
+        len = rate_layout(digits, n, x, out);
+        tk.s = out;
+        tk.len = len;
+        tk.column = 1;
+        if (parse_rate(&tk, &back, &why) && back == fps)
+            return len;
+    }
+    return 0;
+}
+
+/* Whether name (NUL-terminated) is written in double quotes. */
+static int name_quoted(const char *name)
+{
+    const unsigned char *u = (const unsigned char *)name;
+    size_t i;
+    if (name[0] == '\0' || name[0] == '"' ||
+        (u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF))
+        return 1;
+    for (i = 0; name[i]; i++)
+        if (is_blank(name[i]) || (name[i] == '/' && name[i + 1] == '/'))
+            return 1;
+    return 0;
+}
+
+static md2_result anm_fail(md2_diagnostic *d, md2_result r, size_t i, const md2_anim *a,
+                           const char *field, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+
+/* Fills d (if not NULL) for entry i: "md2_write_anm: animation I ('NAME'): "
+ * (the name left out when it is not a clean string) and the reason. */
+static md2_result anm_fail(md2_diagnostic *d, md2_result r, size_t i, const md2_anim *a,
+                           const char *field, const char *fmt, ...)
+{
+    va_list ap;
+    int n;
+    size_t k;
+    int clean = memchr(a->name, '\0', sizeof a->name) != NULL;
+
+    if (!d)
+        return r;
+    for (k = 0; clean && a->name[k]; k++)
+        clean = !is_control(a->name[k]);
+    md2__diag_clear(d);
+    d->result = r;
+    d->section = MD2_SECTION_SIDEFILE;
+    d->field = field;
+    d->index = i;
+    if (clean)
+        n = snprintf(d->message, sizeof d->message, "md2_write_anm: animation %lu ('%s'): ",
+                     (unsigned long)i, a->name);
+    else
+        n = snprintf(d->message, sizeof d->message, "md2_write_anm: animation %lu: ",
+                     (unsigned long)i);
+    if (n < 0 || (size_t)n >= sizeof d->message)
+        n = 0;
+    va_start(ap, fmt);
+    vsnprintf(d->message + n, sizeof d->message - (size_t)n, fmt, ap);
+    va_end(ap);
+    return r;
+}
+
+/* Checks entry i and writes its line into line[ANM_LINE_MAX]; returns the
+ * line's length in *len. */
+static md2_result anm_line(const md2_anim *a, size_t i, const md2_model *m,
+                           md2_diagnostic *d, char *line, size_t *len)
+{
+    const char *end = (const char *)memchr(a->name, '\0', sizeof a->name);
+    char rate[ANM_RATE_MAX];
+    size_t k, n, rate_len;
+    int quoted;
+    float fps = a->fps;
+
+    if (!end)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "name",
+                        "the name has no NUL in its %d bytes", MD2_ANIM_NAME_SIZE + 1);
+    n = (size_t)(end - a->name);
+    for (k = 0; k < n; k++)
+        if (is_control(a->name[k]))
+            return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "name",
+                            "byte %lu of the name is the control byte 0x%02X, which an .anm line cannot hold",
+                            (unsigned long)k, (unsigned)(unsigned char)a->name[k]);
+    quoted = name_quoted(a->name);
+    if (quoted && memchr(a->name, '"', n))
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "name",
+                        "the name needs double quotes (it is empty, has a blank or \"//\", or starts with '\"' or a byte order mark) but holds a '\"', which they cannot");
+    if (a->last < a->first)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "last",
+                        "last frame %lu is before first frame %lu", (unsigned long)a->last,
+                        (unsigned long)a->first);
+    if (m && (size_t)a->last >= m->num_frames)
+        return anm_fail(d, MD2_ERR_FRAME_RANGE, i, a, "last",
+                        "frames %lu-%lu reach past the model's last frame (%lu frames)",
+                        (unsigned long)a->first, (unsigned long)a->last,
+                        (unsigned long)m->num_frames);
+    if (isnan(fps) || fps < 0.0f || fps > FLT_MAX)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "fps",
+                        "fps is %g; a rate is a finite number >= 0", (double)fps);
+    if (signbit(fps))
+        fps = 0.0f; /* -0 is written as 0 (fps < 0 was refused above) */
+    if (fps != 0.0f && fps < FLT_MIN)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "fps",
+                        "fps is %g, below FLT_MIN, which md2_parse_anm() refuses",
+                        (double)fps);
+    if (fps != 0.0f &&
+        (double)((uint64_t)a->last - a->first + 1u) / (double)fps > (double)FLT_MAX)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "fps",
+                        "fps is %g: %lu frames at that rate would last longer than a float can hold",
+                        (double)fps, (unsigned long)(a->last - a->first + 1u));
+    rate_len = rate_text(fps, rate);
+    if (rate_len == 0)
+        return anm_fail(d, MD2_ERR_INVALID_ARGUMENT, i, a, "fps",
+                        "fps %.9g has no decimal text that md2_parse_anm() reads back as it",
+                        (double)fps);
+    k = 0;
+    if (quoted)
+        line[k++] = '"';
+    memcpy(line + k, a->name, n);
+    k += n;
+    if (quoted)
+        line[k++] = '"';
+    k += (size_t)snprintf(line + k, ANM_LINE_MAX - k, " %lu %lu ", (unsigned long)a->first,
+                          (unsigned long)a->last);
+    memcpy(line + k, rate, rate_len);
+    k += rate_len;
+    line[k++] = '\n';
+    *len = k;
+    return MD2_OK;
+}
+
+md2_result md2_write_anm(const md2_anim *anims, size_t count, const md2_model *m,
+                         char *out, size_t capacity, size_t *size, md2_diagnostic *error)
+{
+    char line[ANM_LINE_MAX];
+    size_t i, len, total = 0;
+
+    md2__diag_clear(error);
+    if (size)
+        *size = 0;
+    if (!size || (!anims && count > 0) || (!out && capacity > 0))
+        return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_SIDEFILE, "", 0, 0,
+                         "md2_write_anm: %s",
+                         !size ? "size is NULL"
+                         : (!anims && count > 0) ? "anims is NULL but count is not 0"
+                                                 : "out is NULL but capacity is not 0");
+    MD2_TRY(md2__reserved_model(m, error));
+    MD2_TRY(md2__reserved_anims(anims, count, error));
+    /* every entry checked and measured before a byte is written */
+    for (i = 0; i < count; i++) {
+        MD2_TRY(anm_line(&anims[i], i, m, error, line, &len));
+        if (len > SIZE_MAX - total)
+            return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_SIDEFILE, "", 0, i,
+                             "md2_write_anm: the text of %lu entries does not fit in memory",
+                             (unsigned long)count);
+        total += len;
+    }
+    *size = total;
+    if (!out)
+        return MD2_OK;
+    if (capacity < total)
+        return md2__fail(error, MD2_ERR_BUFFER_TOO_SMALL, MD2_SECTION_SIDEFILE, "", 0, 0,
+                         "md2_write_anm: the text has %lu bytes but the buffer holds %lu",
+                         (unsigned long)total, (unsigned long)capacity);
+    for (i = 0, total = 0; i < count; i++) {
+        (void)anm_line(&anims[i], i, m, NULL, line, &len); /* checked above */
+        memcpy(out + total, line, len);
+        total += len;
+    }
+    return MD2_OK;
+}

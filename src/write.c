@@ -99,95 +99,87 @@ typedef struct md2_wlayout {
 
 #define INVALID MD2_ERR_INVALID_MODEL
 
-/* A section's pointer must be set when its count is not 0. */
-static md2_result check_pointer(md2_diagnostic *d, const void *p, size_t count,
-                                md2_section section, const char *field)
+/* The rules of the format a model in memory can break: the one check of
+ * md2_write(), md2_write_stream(), md2_write_size() and md2_rebuild()
+ * (format.h). Counts come first, before any array is read. */
+md2_result md2__check_model(const md2_model *m, const char *fn, md2_diagnostic *d)
 {
-    if (count != 0 && !p)
-        return md2__fail(d, INVALID, section, field, 0, 0,
-                         "model: %s is NULL but its count is %lu", field,
-                         (unsigned long)count);
-    return MD2_OK;
-}
-
-/* Counts the format cannot hold, checked before any array is read. */
-static md2_result check_counts(const md2_model *m, md2_diagnostic *d)
-{
+    /* the counts an MD2 file holds, each below 2^31 */
     const size_t counts[4] = {m->num_skins, m->num_triangles, m->num_frames,
                               m->num_glcmds};
-    static const char *const names[4] = {"num_skins", "num_triangles", "num_frames",
-                                         "num_glcmds"};
-    int i;
-
-    for (i = 0; i < 4; i++)
-        if ((uint64_t)counts[i] > MD2_MAX_DATA_SIZE)
-            return md2__fail(d, INVALID, MD2_SECTION_HEADER, names[i], 0, 0,
-                             "model: %s is %lu; an MD2 file holds less than 2^31 bytes",
-                             names[i], (unsigned long)counts[i]);
-    if (m->num_vertices > MD2_MAX_INDEXABLE || m->num_texcoords > MD2_MAX_INDEXABLE) {
-        int xyz = m->num_vertices > MD2_MAX_INDEXABLE;
-        return md2__fail(d, INVALID, MD2_SECTION_HEADER,
-                         xyz ? "num_vertices" : "num_texcoords", 0, 0,
-                         "model: %s is %lu, more than the %d a 16-bit triangle index can address",
-                         xyz ? "num_vertices" : "num_texcoords",
-                         (unsigned long)(xyz ? m->num_vertices : m->num_texcoords),
-                         MD2_MAX_INDEXABLE);
-    }
-    return MD2_OK;
-}
-
-/* The rules of the format that a model in memory can break, each with its
- * own diagnostic (section, field, element index). */
-static md2_result check_model(const md2_model *m, md2_diagnostic *d)
-{
+    static const char *const count_names[4] = {"num_skins", "num_triangles",
+                                               "num_frames", "num_glcmds"};
+    /* the arrays, each set when its count is not 0 */
+    const void *const arrays[5] = {m->frames, m->skins, m->texcoords, m->triangles,
+                                   m->glcmds};
+    const size_t array_counts[5] = {m->num_frames, m->num_skins, m->num_texcoords,
+                                    m->num_triangles, m->num_glcmds};
+    static const char *const array_names[5] = {"frames", "skins", "texcoords",
+                                               "triangles", "glcmds"};
+    static const md2_section array_sections[5] = {
+        MD2_SECTION_FRAMES, MD2_SECTION_SKINS, MD2_SECTION_TEXCOORDS,
+        MD2_SECTION_TRIANGLES, MD2_SECTION_GLCMDS};
     size_t i, k;
     md2_glscan scan;
 
     if (m->num_vertices == 0)
         return md2__fail(d, INVALID, MD2_SECTION_HEADER, "num_vertices", 0, 0,
-                         "model: num_vertices is 0; a model needs vertices");
+                         "%s: model: num_vertices is 0; a model needs vertices", fn);
     if (m->num_frames == 0)
         return md2__fail(d, INVALID, MD2_SECTION_HEADER, "num_frames", 0, 0,
-                         "model: num_frames is 0; a model needs a frame");
-    MD2_TRY(check_counts(m, d));
+                         "%s: model: num_frames is 0; a model needs a frame", fn);
+    for (i = 0; i < 4; i++)
+        if ((uint64_t)counts[i] > MD2_MAX_DATA_SIZE)
+            return md2__fail(d, INVALID, MD2_SECTION_HEADER, count_names[i], 0, 0,
+                             "%s: model: %s is %lu; an MD2 file holds less than 2^31 bytes",
+                             fn, count_names[i], (unsigned long)counts[i]);
+    if (m->num_vertices > MD2_MAX_INDEXABLE || m->num_texcoords > MD2_MAX_INDEXABLE) {
+        int xyz = m->num_vertices > MD2_MAX_INDEXABLE;
+        return md2__fail(d, INVALID, MD2_SECTION_HEADER,
+                         xyz ? "num_vertices" : "num_texcoords", 0, 0,
+                         "%s: model: %s is %lu, more than the %d a 16-bit triangle index can address",
+                         fn, xyz ? "num_vertices" : "num_texcoords",
+                         (unsigned long)(xyz ? m->num_vertices : m->num_texcoords),
+                         MD2_MAX_INDEXABLE);
+    }
     if (m->skin_width < 0 || m->skin_height < 0) {
         int w = m->skin_width < 0;
         return md2__fail(d, INVALID, MD2_SECTION_HEADER, w ? "skin_width" : "skin_height",
-                         0, 0, "model: %s is %ld; a skin size cannot be negative",
+                         0, 0, "%s: model: %s is %ld; a skin size cannot be negative", fn,
                          w ? "skin_width" : "skin_height",
                          (long)(w ? m->skin_width : m->skin_height));
     }
-    MD2_TRY(check_pointer(d, m->frames, m->num_frames, MD2_SECTION_FRAMES, "frames"));
-    MD2_TRY(check_pointer(d, m->skins, m->num_skins, MD2_SECTION_SKINS, "skins"));
-    MD2_TRY(check_pointer(d, m->texcoords, m->num_texcoords, MD2_SECTION_TEXCOORDS,
-                          "texcoords"));
-    MD2_TRY(check_pointer(d, m->triangles, m->num_triangles, MD2_SECTION_TRIANGLES,
-                          "triangles"));
-    MD2_TRY(check_pointer(d, m->glcmds, m->num_glcmds, MD2_SECTION_GLCMDS, "glcmds"));
+    for (i = 0; i < 5; i++)
+        if (array_counts[i] != 0 && !arrays[i])
+            return md2__fail(d, INVALID, array_sections[i], array_names[i], 0, 0,
+                             "%s: model: %s is NULL but its count is %lu", fn,
+                             array_names[i], (unsigned long)array_counts[i]);
     for (i = 0; i < m->num_frames; i++) {
         const md2_frame *f = &m->frames[i];
         if (!f->vertices)
             return md2__fail(d, INVALID, MD2_SECTION_FRAMES, "vertices", 0, i,
-                             "model: frames[%lu].vertices is NULL", (unsigned long)i);
+                             "%s: model: frames[%lu].vertices is NULL", fn,
+                             (unsigned long)i);
         for (k = 0; k < 3; k++)
             if (!md2__axis_ok_fast(f->scale[k], f->translate[k]))
                 return md2__fail(d, INVALID, MD2_SECTION_FRAMES, "scale", 0, i,
-                                 "model: frames[%lu] has scale[%lu] = %g and translate[%lu] = %g, which do not decode to finite coordinates within 1e30",
-                                 (unsigned long)i, (unsigned long)k, (double)f->scale[k],
-                                 (unsigned long)k, (double)f->translate[k]);
+                                 "%s: model: frames[%lu] has scale[%lu] = %g and translate[%lu] = %g, which do not decode to finite coordinates within 1e30",
+                                 fn, (unsigned long)i, (unsigned long)k,
+                                 (double)f->scale[k], (unsigned long)k,
+                                 (double)f->translate[k]);
     }
     for (i = 0; i < m->num_triangles; i++) {
         const md2_triangle *t = &m->triangles[i];
         for (k = 0; k < 3; k++) {
             if (t->vertex[k] >= m->num_vertices)
                 return md2__fail(d, INVALID, MD2_SECTION_TRIANGLES, "vertex", 0, i,
-                                 "model: triangles[%lu].vertex[%lu] is %u, not below num_vertices = %lu",
-                                 (unsigned long)i, (unsigned long)k, (unsigned)t->vertex[k],
-                                 (unsigned long)m->num_vertices);
+                                 "%s: model: triangles[%lu].vertex[%lu] is %u, not below num_vertices = %lu",
+                                 fn, (unsigned long)i, (unsigned long)k,
+                                 (unsigned)t->vertex[k], (unsigned long)m->num_vertices);
             if (t->texcoord[k] >= m->num_texcoords)
                 return md2__fail(d, INVALID, MD2_SECTION_TRIANGLES, "texcoord", 0, i,
-                                 "model: triangles[%lu].texcoord[%lu] is %u, not below num_texcoords = %lu",
-                                 (unsigned long)i, (unsigned long)k,
+                                 "%s: model: triangles[%lu].texcoord[%lu] is %u, not below num_texcoords = %lu",
+                                 fn, (unsigned long)i, (unsigned long)k,
                                  (unsigned)t->texcoord[k], (unsigned long)m->num_texcoords);
         }
     }
@@ -196,26 +188,27 @@ static md2_result check_model(const md2_model *m, md2_diagnostic *d)
     md2__glcmds_scan(NULL, m->glcmds, m->num_glcmds, m->num_vertices, &scan);
     if (scan.bad)
         return md2__fail(d, INVALID, MD2_SECTION_GLCMDS, "glcmds", 0, scan.bad_word,
-                         "model: glcmds[%lu]: %s", (unsigned long)scan.bad_word,
+                         "%s: model: glcmds[%lu]: %s", fn, (unsigned long)scan.bad_word,
                          scan.problem);
     if (!scan.terminated)
         return md2__fail(d, INVALID, MD2_SECTION_GLCMDS, "glcmds", 0, m->num_glcmds,
-                         "model: the %lu glcmds words end without the terminating 0",
-                         (unsigned long)m->num_glcmds);
+                         "%s: model: the %lu glcmds words end without the terminating 0",
+                         fn, (unsigned long)m->num_glcmds);
     if (scan.valid_words + 1 != m->num_glcmds) /* nothing may hide behind the 0 */
         return md2__fail(d, INVALID, MD2_SECTION_GLCMDS, "glcmds", 0,
                          scan.valid_words + 1,
-                         "model: glcmds[%lu] follows the list's terminating 0 (num_glcmds is %lu)",
-                         (unsigned long)(scan.valid_words + 1),
+                         "%s: model: glcmds[%lu] follows the list's terminating 0 (num_glcmds is %lu)",
+                         fn, (unsigned long)(scan.valid_words + 1),
                          (unsigned long)m->num_glcmds);
     return MD2_OK;
 }
 
-/* The canonical file's offsets for a model that passed check_model();
+/* The canonical file's offsets for a model that passed md2__check_model();
  * fails when the file would be larger than MD2_MAX_DATA_SIZE. */
-static md2_result plan(const md2_model *m, md2_wlayout *w, md2_diagnostic *d)
+static md2_result plan(const md2_model *m, const char *fn, md2_wlayout *w,
+                       md2_diagnostic *d)
 {
-    /* in uint64: every count is below 2^31 (check_counts), so no product
+    /* in uint64: every count is below 2^31 (md2__check_model), so no product
      * or sum below can wrap */
     uint64_t pos = MD2_HEADER_SIZE, framesize;
     const uint64_t cap = MD2_MAX_DATA_SIZE;
@@ -236,16 +229,18 @@ static md2_result plan(const md2_model *m, md2_wlayout *w, md2_diagnostic *d)
     /* every offset must fit a non-negative int32 (and size_t) */
     if (pos > cap || pos > (uint64_t)SIZE_MAX)
         return md2__fail(d, INVALID, MD2_SECTION_HEADER, "ofs_end", 0, 0,
-                         "model: the file would have %llu bytes, but ofs_end and every offset of an MD2 file stop at 2^31 - 1",
-                         (unsigned long long)pos);
+                         "%s: model: the file would have %llu bytes, but ofs_end and every offset of an MD2 file stop at 2^31 - 1",
+                         fn, (unsigned long long)pos);
     return MD2_OK;
 }
 
-/* Checks m and computes its file's layout. */
-static md2_result prepare(const md2_model *m, md2_wlayout *w, md2_diagnostic *d)
+/* Checks m and computes its file's layout; fn names the caller in the
+ * messages. */
+static md2_result prepare(const md2_model *m, const char *fn, md2_wlayout *w,
+                          md2_diagnostic *d)
 {
-    MD2_TRY(check_model(m, d));
-    return plan(m, w, d);
+    MD2_TRY(md2__check_model(m, fn, d));
+    return plan(m, fn, w, d);
 }
 
 size_t md2_write_size(const md2_model *m)
@@ -253,7 +248,7 @@ size_t md2_write_size(const md2_model *m)
     md2_wlayout w;
     if (md2__reserved_model(m, NULL) != MD2_OK)
         return 0;
-    if (!m || prepare(m, &w, NULL) != MD2_OK)
+    if (!m || prepare(m, "md2_write_size", &w, NULL) != MD2_OK)
         return 0;
     return w.ofs_end;
 }
@@ -342,7 +337,7 @@ md2_result md2_write_stream(const md2_model *m, md2_write_fn write, void *user,
         return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
                          "md2_write_stream: %s is NULL", m ? "write" : "m");
     MD2_TRY(md2__reserved_model(m, error));
-    MD2_TRY(prepare(m, &w, error));
+    MD2_TRY(prepare(m, "md2_write_stream", &w, error));
     s.direct = NULL;
     s.len = 0;
     s.fn = write;
@@ -367,7 +362,7 @@ md2_result md2_write(const md2_model *m, void *buffer, size_t capacity,
         return md2__fail(error, MD2_ERR_INVALID_ARGUMENT, MD2_SECTION_NONE, "", 0, 0,
                          "md2_write: %s is NULL", m ? "buffer" : "m");
     MD2_TRY(md2__reserved_model(m, error));
-    MD2_TRY(prepare(m, &w, error));
+    MD2_TRY(prepare(m, "md2_write", &w, error));
     if (capacity < w.ofs_end)
         return md2__fail(error, MD2_ERR_BUFFER_TOO_SMALL, MD2_SECTION_NONE, "", 0, 0,
                          "md2_write: the file has %lu bytes but the buffer holds %lu",

@@ -116,7 +116,7 @@ have npm || judges_missing="$judges_missing npm"
 # tests judge (three.js's MD2Loader comes with three, below).
 { have pkg-config && pkg-config --exists assimp; } || judges_missing="$judges_missing libassimp-dev"
 [ -f /usr/include/irrlicht/irrlicht.h ] || judges_missing="$judges_missing libirrlicht-dev"
-# Blender (tests/judges/blender.cmake): its glTF importer judges md2 export;
+# Blender (tests/judges/CMakeLists.txt): its glTF importer judges md2 export;
 # Debian's blender runs the system's python3, which needs numpy.
 have blender || judges_missing="$judges_missing blender"
 { [ -x /usr/bin/python3 ] && /usr/bin/python3 -c "import numpy" 2>/dev/null; } ||

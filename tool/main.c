@@ -12,6 +12,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "commands.h"
 #include "tool.h"
 #include "platform.h"
 

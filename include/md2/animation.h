@@ -13,8 +13,12 @@
  *    animations of a 198-frame model), as constant data;
  *  - md2_parse_anm() and md2_parse_framegroups(): the side files of UFO:AI
  *    (.anm) and DarkPlaces (.framegroups), parsed from memory;
+ *    md2_write_anm() writes animations as an .anm text;
  *  - md2_player: the playback state of one instance (animation, play mode,
- *    rate, time, cross-fade, skin), kept apart from the shared model.
+ *    rate, time, cross-fade, skin), kept apart from the shared model;
+ *  - linked models: md2_player_pose_linked() and md2_player_bounds_linked()
+ *    pose other models (a weapon) with a player's frames, and
+ *    md2_linked_check() checks their frame counts.
  *
  * Memory: nothing declared here allocates. Every function writes into
  * buffers and structs the caller owns; md2_player is fixed-size opaque
@@ -178,6 +182,63 @@ MD2_API md2_result md2_anims_validate(const md2_anim *anims, size_t count,
 MD2_API md2_result md2_parse_anm(const char *text, size_t size,
                                  const md2_model *m, const md2_options *opts,
                                  md2_anim *out, size_t capacity, size_t *count);
+
+/** Writes anims[0..count) as the text of a UFO:AI animation file (.anm)
+ *  into out[0..capacity): the entries md2_parse_anm() reads back from it
+ *  are anims' names, first and last frames and rates, exactly (fps bit
+ *  for bit, but that a rate of -0 comes back as 0). loop is not written:
+ *  an .anm line has no such field, and the parser gives
+ *  md2_anim_loops(name).
+ *
+ *  The text is canonical, the one layout this function writes:
+ *   - one line an entry, in order: name, first, last, fps, separated by
+ *     one space, ending in LF (the last line too); nothing else: no byte
+ *     order mark, comment, blank line or CR; no entries, no bytes;
+ *   - the name as it is, but in double quotes when it is empty, contains
+ *     a space, tab, vertical tab or form feed or "//", or starts with '"'
+ *     or with a UTF-8 byte order mark (EF BB BF);
+ *   - first and last in decimal, without sign or leading zeros;
+ *   - fps as "0" for 0, else with the fewest significant digits (1 to
+ *     17) that md2_parse_anm() reads back as the same float, those digits
+ *     being the correctly rounded ones: without an exponent when the
+ *     value's decimal exponent X (fps = d.ddd * 10^X) is -4 to 8 ("10",
+ *     "12.5", "0.0001"), else as the digits with a '.' after the first
+ *     (when there are more) then 'e', '-' if X is negative, and X's
+ *     decimal digits ("1e9", "2.5e12", "1.5e-5").
+ *  So a canonical text comes back byte for byte through md2_parse_anm()
+ *  and md2_write_anm(), and any text md2_parse_anm() reads becomes its
+ *  canonical form.
+ *
+ *  Each entry is checked first; one that could not come back is refused:
+ *  reserved_ not zero; a name without its NUL in its 17 bytes, with a
+ *  control byte (below 0x20 but tab, vertical tab and form feed, or 0x7F),
+ *  or with a '"' where it needs quotes (see above); last before first; a
+ *  range past m's last frame when m is not NULL; fps NaN, infinite,
+ *  negative, between 0 and FLT_MIN (which md2_parse_anm() refuses) or so
+ *  small that the entry would last longer than FLT_MAX seconds.
+ *
+ *  Output: *size receives the length of the text in bytes (not counting
+ *  a NUL: none is written) whenever every entry can be written. Call with
+ *  out NULL and capacity 0 to learn it (result MD2_OK). When capacity is
+ *  smaller, nothing is written and the result is
+ *  MD2_ERR_BUFFER_TOO_SMALL.
+ *
+ *  Errors, each also described in *error when error is not NULL (for an
+ *  entry: section MD2_SECTION_SIDEFILE, index the entry, field "name",
+ *  "last" or "fps", and a message that names the entry by number and name
+ *  and says what is wrong): MD2_ERR_INVALID_ARGUMENT (size NULL, anims
+ *  NULL with count > 0, out NULL with capacity > 0, an entry that cannot
+ *  be written, an entry's or m's reserved_ not zero, checked before the
+ *  entries),
+ *  MD2_ERR_FRAME_RANGE (a range past m's frames),
+ *  MD2_ERR_BUFFER_TOO_SMALL. On error *size is 0 but for
+ *  MD2_ERR_BUFFER_TOO_SMALL. Never allocates; no locale dependence (the
+ *  digits come from snprintf, the decimal point is always '.');
+ *  thread-safe. */
+MD2_API md2_result md2_write_anm(const md2_anim *anims, size_t count,
+                                 const md2_model *m, char *out,
+                                 size_t capacity, size_t *size,
+                                 md2_diagnostic *error);
 
 /** Parses a DarkPlaces frame-group file (.framegroups) held in memory,
  *  with the conventions, options, output and errors of md2_parse_anm()
@@ -368,6 +429,57 @@ MD2_API uint32_t md2_player_skin(const md2_player *p);
  *  p or m is NULL or the index is not below m->num_skins. */
 MD2_API const char *md2_player_skin_name(const md2_player *p,
                                          const md2_model *m);
+
+/* ------------------------------------------------------------------------ */
+/* Linked models                                                             */
+/* ------------------------------------------------------------------------ */
+
+/* Quake II draws a player's weapon model with the player's frames (frame a,
+ * frame b, t), frame for frame: one md2_player drives them all.
+ * md2_player_pose_linked() poses any model with a player's frames, clamped
+ * to that model's frames, and md2_linked_check() reports frame counts that
+ * differ (docs/animation.md, "Linked models"). libmd2 1.0 declared them in
+ * <md2/tags.h>, which includes this header. */
+
+/** Checks models that one player drives with the frames of model driver
+ *  (a Quake II player's body, head and weapon): each linked[i] whose
+ *  num_frames differs from the driver's is the quirk MD2_WARN_FRAME_COUNT,
+ *  reported to opts->on_warning (section MD2_SECTION_FRAMES, field
+ *  "num_frames", index i), or, with that flag in opts->strict, the error
+ *  MD2_ERR_FRAME_RANGE described in opts->error (the first such model).
+ *  md2_player_pose_linked() and md2_player_bounds_linked() then clamp the
+ *  frames past such a model's last to its last. opts may be NULL.
+ *  Errors: MD2_ERR_INVALID_ARGUMENT (driver NULL, linked NULL with count >
+ *  0, a NULL entry), MD2_ERR_FRAME_RANGE (strict). Never allocates;
+ *  thread-safe. */
+MD2_API md2_result md2_linked_check(const md2_model *driver,
+                                    const md2_model *const *linked,
+                                    size_t count, const md2_options *opts);
+
+/** md2_player_pose() for a model linked to the player's model: the same
+ *  pose, buffers and cross-fade, with every frame number the player shows
+ *  (frame_a, frame_b, from_a, from_b) clamped to m's last frame. A
+ *  cross-fade whose two poses are then one and the same pose is shown as
+ *  that pose exactly, not blended with itself, so a one-frame model (a
+ *  static weapon) always shows its frame, bit for bit. Otherwise the
+ *  result is md2_player_pose()'s with the clamped frames, bit for bit
+ *  (for a model that has all the frames: md2_player_pose()'s).
+ *  Errors (nothing written): MD2_ERR_INVALID_ARGUMENT (NULL p, m or
+ *  positions, bad stride, a model without frames, a frame without
+ *  vertices). Never allocates; thread-safe on a shared model. */
+MD2_API md2_result md2_player_pose_linked(const md2_player *p,
+                                          const md2_model *m, float *positions,
+                                          size_t position_stride,
+                                          float *normals, size_t normal_stride);
+
+/** md2_player_bounds() with the frames clamped (and a fade between one
+ *  pose and itself shown as that pose) as md2_player_pose_linked() does:
+ *  a box that contains that pose. Errors:
+ *  MD2_ERR_INVALID_ARGUMENT (a NULL argument, a model without frames or
+ *  vertices). Never allocates; thread-safe on a shared model. */
+MD2_API md2_result md2_player_bounds_linked(const md2_player *p,
+                                            const md2_model *m, float min[3],
+                                            float max[3]);
 
 #ifdef __cplusplus
 }

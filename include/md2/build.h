@@ -31,28 +31,6 @@ extern "C" {
 #endif
 
 /* ------------------------------------------------------------------------ */
-/* Normals                                                                   */
-/* ------------------------------------------------------------------------ */
-
-/** The index (0 to 161) of the table normal nearest to the direction
- *  (x, y, z): the exact arg-max of the dot product with md2_normal(i),
- *  ties to the lower index. The direction need not be unit length. A zero,
- *  NaN or infinite direction (any component) gives MD2_NORMAL_FALLBACK.
- *
- *  Exact means this computation, the same on every host (x87 included):
- *  the direction is scaled by the power of two that puts its largest
- *  magnitude in [1, 2), each component rounded to float (exact unless it
- *  falls below FLT_MIN); each dot product is (x * nx + y * ny) + z * nz
- *  in float, every product and sum rounded to nearest once; the answer is
- *  the smallest i with the largest of them. So a table entry maps to its
- *  own index, also scaled by any positive factor that leaves its non-zero
- *  components normal floats, and scaling a direction by a power of two
- *  that keeps its components exact changes nothing. In the default
- *  floating-point environment (round to nearest, subnormals kept).
- *  Thread-safe, no allocation: about three dot products a call, not 162. */
-MD2_API unsigned md2_normal_nearest(float x, float y, float z);
-
-/* ------------------------------------------------------------------------ */
 /* Building                                                                  */
 /* ------------------------------------------------------------------------ */
 

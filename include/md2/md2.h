@@ -145,7 +145,7 @@ typedef enum md2_warning {
     MD2_WARN_GLCMDS_TRAILING    = 1u << 9, /**< words after the GL list's 0: ignored -> MD2_ERR_BAD_GLCMDS */
     MD2_WARN_FRAME_TRANSFORM    = 1u << 10,/**< scale/translate NaN, infinite or beyond MD2_MAX_COORD: that axis set to 0 -> MD2_ERR_BAD_FRAME_TRANSFORM */
     MD2_WARN_ANIM_RATE_ZERO     = 1u << 11,/**< side file: an animation's rate is 0: it holds its first frame -> MD2_ERR_PARSE_SIDEFILE */
-    MD2_WARN_FRAME_COUNT        = 1u << 12,/**< a tag file or linked model has another frame count than its model: frames past its last are clamped (<md2/tags.h>) -> MD2_ERR_FRAME_RANGE */
+    MD2_WARN_FRAME_COUNT        = 1u << 12,/**< a tag file or linked model has another frame count than its model: frames past its last are clamped (<md2/tags.h>, <md2/animation.h>) -> MD2_ERR_FRAME_RANGE */
     /* The builder's warnings (<md2/build.h>, docs/build.md): raised by
      * md2_build() and md2_rebuild() only, never by a parser, so setting
      * them in md2_options.strict changes nothing there. */
@@ -493,6 +493,25 @@ MD2_API md2_glcmd_vertex md2_glcmd_get(const md2_glcmd *cmd, size_t i);
  *  MD2_NORMAL_FALLBACK, so the result is always a valid pointer. */
 MD2_API const float *md2_normal(unsigned index);
 
+/** The index (0 to 161) of the table normal nearest to the direction
+ *  (x, y, z): the exact arg-max of the dot product with md2_normal(i),
+ *  ties to the lower index. The direction need not be unit length. A zero,
+ *  NaN or infinite direction (any component) gives MD2_NORMAL_FALLBACK.
+ *
+ *  Exact means this computation, the same on every host (x87 included):
+ *  the direction is scaled by the power of two that puts its largest
+ *  magnitude in [1, 2), each component rounded to float (exact unless it
+ *  falls below FLT_MIN); each dot product is (x * nx + y * ny) + z * nz
+ *  in float, every product and sum rounded to nearest once; the answer is
+ *  the smallest i with the largest of them. So a table entry maps to its
+ *  own index, also scaled by any positive factor that leaves its non-zero
+ *  components normal floats, and scaling a direction by a power of two
+ *  that keeps its components exact changes nothing. In the default
+ *  floating-point environment (round to nearest, subnormals kept). The
+ *  builder (<md2/build.h>) maps normals to the table with it.
+ *  Thread-safe, no allocation: about three dot products a call, not 162. */
+MD2_API unsigned md2_normal_nearest(float x, float y, float z);
+
 /** Interpolates keyframes frame_a and frame_b at t in [0,1]:
  *    p = (1 - t) * (scale_a * v_a + translate_a) + t * (scale_b * v_b + translate_b)
  *  written as 3 floats per vertex to positions, every position_stride bytes
@@ -530,6 +549,13 @@ MD2_API md2_result md2_decode_frame(const md2_model *m, uint32_t frame,
  *  and max[3]. Errors: MD2_ERR_INVALID_ARGUMENT, MD2_ERR_FRAME_RANGE. */
 MD2_API md2_result md2_frame_bounds(const md2_model *m, uint32_t frame,
                                     float min[3], float max[3]);
+
+/** Each frame's scale[3] then translate[3], 6 floats a frame, into
+ *  out[0 .. 6 * m->num_frames): what a shader needs to decode the frames'
+ *  bytes (md2_mesh_morph_data(), <md2/mesh.h>) as md2_lerp() does.
+ *  Errors: MD2_ERR_INVALID_ARGUMENT. Never allocates; thread-safe on a
+ *  shared model. */
+MD2_API md2_result md2_frame_transforms(const md2_model *m, float *out);
 
 /* ------------------------------------------------------------------------ */
 /* Writing                                                                   */

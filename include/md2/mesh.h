@@ -169,16 +169,12 @@ MD2_API size_t md2_mesh_morph_size(const md2_mesh *mesh, const md2_model *m);
  *  a vertex (x, y, z, normal index), frame after frame: vertex i of frame f
  *  at byte 4 * (f * num_vertices + i). Normal indices of 162 and more are
  *  written as MD2_NORMAL_FALLBACK, so a shader's table lookup stays inside
- *  the table. With md2_frame_transforms() and the normal table
- *  (md2_normal(0) points to all 162 * 3 floats) the GPU holds what the file
- *  holds. Errors: MD2_ERR_INVALID_ARGUMENT, MD2_ERR_BUFFER_TOO_SMALL.
+ *  the table. With md2_frame_transforms() (<md2/md2.h>) and the normal
+ *  table (md2_normal(0) points to all 162 * 3 floats) the GPU holds what
+ *  the file holds. Errors: MD2_ERR_INVALID_ARGUMENT, MD2_ERR_BUFFER_TOO_SMALL.
  *  Never allocates. */
 MD2_API md2_result md2_mesh_morph_data(const md2_mesh *mesh, const md2_model *m,
                                        void *out, size_t capacity);
-
-/** Each frame's scale[3] then translate[3], 6 floats a frame, into
- *  out[0 .. 6 * m->num_frames). Errors: MD2_ERR_INVALID_ARGUMENT. */
-MD2_API md2_result md2_frame_transforms(const md2_model *m, float *out);
 
 /** The plain float variant for simple engines: positions (3 floats) and
  *  table normals (3 floats) of frames first .. first + count - 1, every

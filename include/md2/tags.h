@@ -1,7 +1,6 @@
 /*
- * libmd2 - attachments: UFO:AI tag files, tag matrices, models attached to
- * models, linked models driven by one player, and a model loaded with its
- * side files in one call.
+ * libmd2 - attachments: UFO:AI tag files, tag matrices and models attached
+ * to models.
  *
  * SPDX-License-Identifier: MIT
  *
@@ -16,13 +15,14 @@
  *    4x4 matrix; md2_player_tag() gives the tag matrix of what a player
  *    shows, cross-fades included; md2_attach() puts a child model at a tag.
  *  - linked models: Quake II draws a player's weapon model with the
- *    player's frames (frame a, frame b, t), frame for frame. One md2_player
- *    drives them all: md2_player_pose_linked() poses any model with a
- *    player's frames, clamped to that model's frames, and
- *    md2_linked_check() reports frame counts that differ.
+ *    player's frames, frame for frame. md2_player_pose_linked(),
+ *    md2_player_bounds_linked() and md2_linked_check() are player calls,
+ *    declared in <md2/animation.h>, which this header includes.
  *
- * md2_bundle_load() and md2_bundle_load_file() load a model and the side
- * files found beside it (.anm, .framegroups, .tag) in one call.
+ * This header also includes <md2/bundle.h>: md2_bundle_load() and
+ * md2_bundle_load_file() load a model and the side files found beside it
+ * (.anm, .framegroups, .tag) in one call. (libmd2 1.0 declared both groups
+ * here; a program that includes only this header still gets them.)
  *
  * Conventions (docs/animation.md, "Tags"): a tag matrix is a column-major
  * 4x4 matrix (OpenGL order, 16 floats, element (row r, column c) at
@@ -33,18 +33,17 @@
  * along column 0, its y along column 1 and its z along column 2, in the
  * parent model's coordinates (Quake units, X forward, Y left, Z up).
  *
- * Memory: md2_tags_parse() makes one allocation per tag file,
- * md2_bundle_load() one per file it reads (freed before it returns) plus
- * the model, the tags and the bundle; everything else writes into caller
- * buffers and never allocates.
+ * Memory: md2_tags_parse() makes one allocation per tag file; everything
+ * else declared here writes into caller buffers and never allocates.
  *
- * Thread safety: no global state. Parsed tags, models and bundles are
- * immutable; any number of threads may read them at the same time.
+ * Thread safety: no global state. Parsed tags are immutable; any number of
+ * threads may read them at the same time.
  */
 #ifndef MD2_TAGS_H
 #define MD2_TAGS_H
 
 #include "animation.h"
+#include "bundle.h"
 #include "md2.h"
 
 #ifdef __cplusplus
@@ -101,8 +100,10 @@ typedef struct md2_tag_name {
  *  rest zero) for md2_tags_write(), md2_tag_lerp() and md2_player_tag();
  *  such tags must not be passed to md2_tags_free(). Every function that
  *  reads tags refuses them when reserved_ is not zero
- *  (MD2_ERR_INVALID_ARGUMENT, or the answer for NULL). */
-typedef struct md2_tags {
+ *  (MD2_ERR_INVALID_ARGUMENT, or the answer for NULL).
+ *  (The typedef md2_tags is in <md2/bundle.h>, included above: a bundle
+ *  holds tags.) */
+struct md2_tags {
     md2_tag_header header;      /**< the header as read (zero in hand-made tags) */
     size_t num_tags;            /**< at least 1 in a parsed file */
     size_t num_frames;          /**< at least 1 in a parsed file */
@@ -111,7 +112,7 @@ typedef struct md2_tags {
     uint32_t warnings;          /**< md2_warning flags raised while parsing */
     md2_allocator allocator_;   /**< private: how the tags are freed */
     uintptr_t reserved_[4];     /**< must be zero: room for new fields (zero in parsed tags; checked: "md2_tags.reserved_[i]") */
-} md2_tags;
+};
 
 /** Validates a UFO:AI tag file held in memory (size bytes at data) and, on
  *  success, stores in *out new tags that the caller owns and releases with
@@ -253,168 +254,6 @@ MD2_API md2_result md2_player_tag(const md2_player *p, const md2_tags *tags,
  *  Never allocates; thread-safe. */
 MD2_API md2_result md2_attach(const float parent[16], const float tag[16],
                               float child[16]);
-
-/* ------------------------------------------------------------------------ */
-/* Linked models                                                             */
-/* ------------------------------------------------------------------------ */
-
-/** Checks models that one player drives with the frames of model driver
- *  (a Quake II player's body, head and weapon): each linked[i] whose
- *  num_frames differs from the driver's is the quirk MD2_WARN_FRAME_COUNT,
- *  reported to opts->on_warning (section MD2_SECTION_FRAMES, field
- *  "num_frames", index i), or, with that flag in opts->strict, the error
- *  MD2_ERR_FRAME_RANGE described in opts->error (the first such model).
- *  md2_player_pose_linked() and md2_player_bounds_linked() then clamp the
- *  frames past such a model's last to its last. opts may be NULL.
- *  Errors: MD2_ERR_INVALID_ARGUMENT (driver NULL, linked NULL with count >
- *  0, a NULL entry), MD2_ERR_FRAME_RANGE (strict). Never allocates;
- *  thread-safe. */
-MD2_API md2_result md2_linked_check(const md2_model *driver,
-                                    const md2_model *const *linked,
-                                    size_t count, const md2_options *opts);
-
-/** md2_player_pose() for a model linked to the player's model: the same
- *  pose, buffers and cross-fade, with every frame number the player shows
- *  (frame_a, frame_b, from_a, from_b) clamped to m's last frame. A
- *  cross-fade whose two poses are then one and the same pose is shown as
- *  that pose exactly, not blended with itself, so a one-frame model (a
- *  static weapon) always shows its frame, bit for bit. Otherwise the
- *  result is md2_player_pose()'s with the clamped frames, bit for bit
- *  (for a model that has all the frames: md2_player_pose()'s).
- *  Errors (nothing written): MD2_ERR_INVALID_ARGUMENT (NULL p, m or
- *  positions, bad stride, a model without frames, a frame without
- *  vertices). Never allocates; thread-safe on a shared model. */
-MD2_API md2_result md2_player_pose_linked(const md2_player *p,
-                                          const md2_model *m, float *positions,
-                                          size_t position_stride,
-                                          float *normals, size_t normal_stride);
-
-/** md2_player_bounds() with the frames clamped (and a fade between one
- *  pose and itself shown as that pose) as md2_player_pose_linked() does:
- *  a box that contains that pose. Errors:
- *  MD2_ERR_INVALID_ARGUMENT (a NULL argument, a model without frames or
- *  vertices). Never allocates; thread-safe on a shared model. */
-MD2_API md2_result md2_player_bounds_linked(const md2_player *p,
-                                            const md2_model *m, float min[3],
-                                            float max[3]);
-
-/* ------------------------------------------------------------------------ */
-/* A model and its side files in one call                                    */
-/* ------------------------------------------------------------------------ */
-
-/** Returned by an md2_file_fn: there is no file at that path. */
-#define MD2_FILE_MISSING ((size_t)-1)
-/** Returned by an md2_file_fn: the file exists but cannot be read. */
-#define MD2_FILE_ERROR ((size_t)-2)
-
-/** Reads whole files for md2_bundle_load(), from a folder, an archive or
- *  memory. Called twice per file: first with dst NULL and capacity the
- *  largest size the library accepts (it may stop counting there and return
- *  any larger value), to learn the file's size in bytes; then, with that
- *  many bytes at dst, to copy the file into dst and return its size again.
- *  Returns MD2_FILE_MISSING if there is no file at path and MD2_FILE_ERROR
- *  if it cannot be read. path is NUL-terminated and valid during the call. */
-typedef size_t (*md2_file_fn)(void *user, const char *path, void *dst,
-                              size_t capacity);
-
-/** Where a bundle's animations come from. */
-typedef enum md2_anim_source {
-    MD2_ANIMS_FROM_NAMES = 0,    /**< md2_anims_from_names(): no side file */
-    MD2_ANIMS_FROM_ANM,          /**< the UFO:AI .anm file */
-    MD2_ANIMS_FROM_FRAMEGROUPS   /**< the DarkPlaces .framegroups file */
-} md2_anim_source;
-
-/** md2_bundle.files: which side files were found and loaded. */
-#define MD2_BUNDLE_ANM 1u
-#define MD2_BUNDLE_FRAMEGROUPS 2u
-#define MD2_BUNDLE_TAG 4u
-
-/** A model loaded with its side files: one md2_bundle_free() releases it
- *  all. Immutable. Output only: no function reads a bundle back but
- *  md2_bundle_free() (its model, anims and tags are checked like any
- *  other, and have their reserved_ zero). */
-typedef struct md2_bundle {
-    const md2_model *model;      /**< the model (never NULL) */
-    const md2_anim *anims;       /**< num_anims animations (NULL if none) */
-    size_t num_anims;
-    md2_anim_source anim_source; /**< where anims come from */
-    const md2_tags *tags;        /**< the .tag file, or NULL without one */
-    uint32_t files;              /**< MD2_BUNDLE_* flags of the side files read */
-    uint32_t warnings;           /**< md2_warning flags raised by any of the files */
-    md2_allocator allocator_;    /**< private: how the bundle is freed */
-    uintptr_t reserved_[4];      /**< written as zero: room for new fields (output only: not checked) */
-} md2_bundle;
-
-/** Loads the model at model_path and the side files beside it, all read
- *  through read(user, ...), and stores in *out a bundle the caller owns
- *  (md2_bundle_free()). The side files have the model's path with its
- *  extension (the last '.' and what follows, unless that '.' starts the
- *  file name; none: added) replaced by ".anm", ".framegroups" and ".tag",
- *  in upper case (".ANM", ...) when the model's extension has letters and
- *  all of them are upper case ("BODY.MD2"). '/' and '\\' both separate
- *  directories.
- *  What is loaded: the model (md2_parse()); the animations from the .anm
- *  file if there is one, else from the .framegroups file if there is one
- *  (the other is then not read), else from the frame names, with ranges
- *  checked against the model; the tags from the .tag file if there is one
- *  (md2_tags_parse()), checked against the model's frame count
- *  (md2_tags_check()). A side file that is missing is fine; one that is
- *  there but cannot be read or parsed is an error, in lenient and strict
- *  mode alike (its quirks follow opts as usual).
- *  opts (may be NULL) applies to every file: allocator, limits (each
- *  file's size, asked before it is read, against max_file_size, or
- *  MD2_MAX_DATA_SIZE without one), strict,
- *  error and on_warning; messages of errors and warnings start with the
- *  file's path ("soldier.anm: line 3, column 9: ..."), and the other
- *  fields are the parser's.
- *  Errors: MD2_ERR_INVALID_ARGUMENT (model_path, read or out NULL);
- *  MD2_ERR_IO (the model is missing, a file cannot be read, or a file's
- *  size changed between the two calls; field "path"); any error of the
- *  parsers; MD2_ERR_LIMIT_EXCEEDED; MD2_ERR_OUT_OF_MEMORY. On error *out is
- *  NULL and nothing leaks. Thread-safe if read is. */
-MD2_API md2_result md2_bundle_load(const char *model_path, md2_file_fn read,
-                                   void *user, const md2_options *opts,
-                                   md2_bundle **out);
-
-/** md2_bundle_load() from the file system, through the C library's fopen
- *  and fread, with the model read as md2_load_file() reads it (the header
- *  first, bounded, one pass: md2_bundle_load_stream()): a file that fopen
- *  cannot open because it does not exist
- *  (ENOENT) is missing; any other failure to open or read is MD2_ERR_IO,
- *  and its message ends with the operating system's reason, in
- *  md2_load_file()'s words ("x.tag: the file exists but cannot be read:
- *  is a directory"). */
-MD2_API md2_result md2_bundle_load_file(const char *model_path,
-                                        const md2_options *opts,
-                                        md2_bundle **out);
-
-/** The reason a read callback failed, for messages ("is a directory");
- *  called with the callback's user pointer right after it failed. */
-typedef const char *(*md2_why_fn)(void *user);
-
-/** md2_bundle_load() with the model read as a stream, through
- *  read_model(model_user, ...), the way md2_load_stream() reads it: the
- *  68-byte header first (a stream that is not an MD2 file is refused after
- *  it), then only as far as the header describes (plus one byte, to learn
- *  whether more follows), in one pass: pipes work, and a huge file costs
- *  what its model needs. The side files beside model_path are read through
- *  read(user, ...) as md2_bundle_load() reads them. why (may be NULL) says
- *  why a call failed: why(user) after read returned MD2_FILE_ERROR,
- *  why(model_user) after read_model returned MD2_READ_ERROR; its text ends
- *  the message ("body.tag: the file exists but cannot be read: is a
- *  directory"). Messages start with model_path as md2_bundle_load()'s do.
- *  Errors: those of md2_bundle_load() (MD2_ERR_INVALID_ARGUMENT also for
- *  read_model NULL) and of md2_load_stream(). Thread-safe if the callbacks
- *  are. */
-MD2_API md2_result md2_bundle_load_stream(const char *model_path,
-                                          md2_read_fn read_model,
-                                          void *model_user, md2_file_fn read,
-                                          void *user, md2_why_fn why,
-                                          const md2_options *opts,
-                                          md2_bundle **out);
-
-/** Releases a bundle and everything in it. NULL is a no-op. */
-MD2_API void md2_bundle_free(md2_bundle *bundle);
 
 #ifdef __cplusplus
 }

@@ -1,8 +1,6 @@
-# Toolchain: 64-bit ARM (little-endian aarch64), cross-compiled with
-# Debian's gcc-aarch64-linux-gnu and run under qemu-user (CTest runs every
-# test through CMAKE_CROSSCOMPILING_EMULATOR): the host of libmd2's NEON
-# pose kernels. The target's cmocka comes from Debian's multiarch package
-# libcmocka0:arm64. See tests/cross/cross.sh.
+# Toolchain: 64-bit ARM (little-endian aarch64, the host of the NEON pose kernels), Debian's
+# gcc-aarch64-linux-gnu, run under qemu-user (CTest runs every test through
+# CMAKE_CROSSCOMPILING_EMULATOR); cmocka from libcmocka0:arm64. See tests/cross/cross.sh.
 # SPDX-License-Identifier: MIT
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)

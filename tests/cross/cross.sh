@@ -150,6 +150,25 @@ i386_asm_headers() {
     extra="$extra -DCMAKE_CXX_STANDARD_INCLUDE_DIRECTORIES=$root/$build/asm-include"
 }
 
+# i386_runner: a kernel without 32-bit support (IA32 emulation off, as on
+# some virtual machines) refuses i386 programs ("Exec format error"); then
+# they run under qemu-i386, as CTest's emulator, like s390x and aarch64.
+i386_runner() {
+    probe="$root/$build-probe"
+    printf 'int main(void) { return 0; }\n' > "$probe.c"
+    clang -m32 -o "$probe" "$probe.c" || die "clang -m32 cannot build a program"
+    if "$probe" 2>/dev/null; then
+        echo "this kernel runs i386 programs"
+    else
+        command -v qemu-i386 >/dev/null 2>&1 || apt-get install -y --no-install-recommends qemu-user ||
+            die "qemu-i386 (qemu-user) is needed to run i386 programs here"
+        runner="qemu-i386 -L /"
+        extra="$extra -DCMAKE_CROSSCOMPILING_EMULATOR=qemu-i386;-L;/"
+        echo "this kernel does not run i386 programs: they run under $runner"
+    fi
+    rm -f "$probe" "$probe.c"
+}
+
 # check_x87: an x87 build must really compute in x87 registers, or it tests
 # nothing that the SSE2 build does not.
 check_x87() {
@@ -190,7 +209,7 @@ cross() {
     if [ "$simd" = OFF ]; then
         build="$build-nosimd"
     fi
-    case "$1" in i386*) i386_asm_headers ;; esac
+    case "$1" in i386*) i386_asm_headers; i386_runner ;; esac
     if [ -n "$toolchain" ]; then
         extra="$extra -DCMAKE_TOOLCHAIN_FILE=$toolchain"
     fi

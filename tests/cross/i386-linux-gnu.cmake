@@ -1,8 +1,6 @@
-# Toolchain: 32-bit x86 (clang -m32; gcc-multilib cannot be installed beside
-# the s390x cross compiler on Debian). SSE2 arithmetic, so that floats are
-# rounded as on every other host instead of in x87 extended precision; the
-# x87 build is i386-x87-linux-gnu.cmake. The target's cmocka comes from
-# Debian's multiarch package libcmocka0:i386. See tests/cross/cross.sh.
+# Toolchain: 32-bit x86 with SSE2 arithmetic, so that floats are rounded as on every other host instead of
+# in x87 extended precision (i386-x87-*.cmake are those); clang -m32, as gcc-multilib cannot be installed
+# beside the s390x cross compiler on Debian; cmocka from libcmocka0:i386. See tests/cross/cross.sh.
 # SPDX-License-Identifier: MIT
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR i686)

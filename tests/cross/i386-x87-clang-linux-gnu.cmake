@@ -1,12 +1,8 @@
-# Toolchain: 32-bit x86 with x87 floating point built by clang -m32 -mno-sse
-# (what Debian's clang -m32 does by default): float expressions live in the
-# x87's 80-bit registers (FLT_EVAL_METHOD 2), and clang, unlike GCC, does
-# not round them to float even where C requires it (assigning a float
-# variable), only where it stores one to memory. The harshest host for
-# libmd2's bit-identical results. The i386 ABI passes floats on the stack
-# and returns them in st(0), so no SSE is needed for calls. The target's
-# cmocka comes from Debian's multiarch package libcmocka0:i386. See
-# tests/cross/cross.sh.
+# Toolchain: 32-bit x86 with x87 floating point by clang -m32 -mno-sse (Debian's clang -m32
+# default): float expressions in 80-bit registers (FLT_EVAL_METHOD 2), rounded, unlike GCC,
+# only where stored to memory, not where C requires (assigning a float variable): the
+# harshest host for bit-identical results. The i386 ABI passes floats on the stack and returns
+# them in st(0): calls need no SSE. cmocka from libcmocka0:i386. See tests/cross/cross.sh.
 # SPDX-License-Identifier: MIT
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR i686)

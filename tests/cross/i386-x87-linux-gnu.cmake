@@ -1,10 +1,7 @@
-# Toolchain: 32-bit x86 with x87 floating point, as a plain `gcc -m32`
-# builds (float expressions evaluated in the x87's 80-bit registers,
-# FLT_EVAL_METHOD 2; GCC rounds them to float where C requires it). This
-# needs no gcc-multilib, which Debian does not let coexist with the s390x
-# cross compiler: GCC's 32-bit libraries (lib32gcc-12-dev,
-# lib32stdc++-12-dev) and libc6-dev-i386 are enough. The target's cmocka
-# comes from Debian's multiarch package libcmocka0:i386. See tests/cross/cross.sh.
+# Toolchain: 32-bit x86 with x87 floating point, as a plain `gcc -m32` builds (float expressions in the
+# x87's 80-bit registers, FLT_EVAL_METHOD 2; GCC rounds them to float where C requires it). No gcc-multilib
+# (Debian does not let it coexist with the s390x cross compiler): lib32gcc-12-dev, lib32stdc++-12-dev and
+# libc6-dev-i386 are enough; cmocka from libcmocka0:i386. See tests/cross/cross.sh.
 # SPDX-License-Identifier: MIT
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR i686)

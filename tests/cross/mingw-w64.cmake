@@ -1,12 +1,9 @@
-# Toolchain: 64-bit Windows (x86-64), cross-compiled with Debian's
-# mingw-w64 (gcc-mingw-w64-x86-64, the POSIX thread model, so that the
-# tests' <pthread.h> is there) and run under Wine (Debian's wine64): CTest
-# runs every .exe through CMAKE_CROSSCOMPILING_EMULATOR, with a WINEPREFIX
-# of its own in the build folder and the build folder on WINEPATH (where a
-# shared build's libmd2.dll is). The programs link the compiler's runtime
-# statically, so they need no DLL from the toolchain. The target's cmocka
-# is built from Debian's source package by tests/windows/windows.sh, which sets
-# MD2_CMOCKA_LIBRARY and MD2_CMOCKA_INCLUDE_DIR.
+# Toolchain: 64-bit Windows (x86-64), Debian's mingw-w64 (gcc-mingw-w64-x86-64, the POSIX thread
+# model, for the tests' <pthread.h>), run under Wine (wine64): CTest runs every .exe through
+# CMAKE_CROSSCOMPILING_EMULATOR, with a WINEPREFIX of its own in the build folder and the build
+# folder on WINEPATH (a shared build's libmd2.dll). The programs link the compiler's runtime
+# statically, needing no DLL from the toolchain. cmocka for Windows is built from Debian's source
+# package by tests/windows/windows.sh, which sets MD2_CMOCKA_LIBRARY and MD2_CMOCKA_INCLUDE_DIR.
 # SPDX-License-Identifier: MIT
 set(CMAKE_SYSTEM_NAME Windows)
 set(CMAKE_SYSTEM_PROCESSOR AMD64)

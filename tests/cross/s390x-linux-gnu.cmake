@@ -1,7 +1,5 @@
-# Toolchain: big-endian 64-bit s390x, cross-compiled with Debian's
-# gcc-s390x-linux-gnu and run under qemu-user (CTest runs every test
-# through CMAKE_CROSSCOMPILING_EMULATOR). The target's cmocka comes from
-# Debian's multiarch package libcmocka0:s390x. See tests/cross/cross.sh.
+# Toolchain: big-endian 64-bit s390x, Debian's gcc-s390x-linux-gnu, run under qemu-user (CTest runs every
+# test through CMAKE_CROSSCOMPILING_EMULATOR); cmocka from libcmocka0:s390x. See tests/cross/cross.sh.
 # SPDX-License-Identifier: MIT
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR s390x)

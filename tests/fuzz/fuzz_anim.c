@@ -7,7 +7,9 @@
  * played in every mode at rates and time steps taken from the input, with
  * seeks and cross-fades, and every pose and box written; the frame numbers
  * the player reports must stay inside the model. Frame-name grouping runs
- * on a model whose frame names come from the input too.
+ * on a model whose frame names come from the input too. What was parsed
+ * or grouped is written back as .anm text, which must parse back to the
+ * same entries and be written again byte for byte.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -99,6 +101,36 @@ static void play_all(const model *s, const md2_anim *anims, size_t count,
     }
 }
 
+/* md2_write_anm(): md2_parse_anm() reads back what it writes as the same
+ * entries (loop by name, as the parser gives it), and writing those again
+ * gives the same text. Entries from an .anm file always come back; those
+ * of a .framegroups file or of frame names may have a name that an .anm
+ * line cannot hold: then the writer refuses it, field "name". */
+static void write_back(const md2_anim *anims, size_t n, int from_anm)
+{
+    char text[MAX_ANIMS * 72], again[MAX_ANIMS * 72];
+    md2_anim back[MAX_ANIMS];
+    md2_diagnostic err;
+    size_t len = 0, len2 = 0, count = 0, i;
+    md2_result r = md2_write_anm(anims, n, NULL, text, sizeof text, &len, &err);
+
+    if (r != MD2_OK) {
+        CHECK(!from_anm && r == MD2_ERR_INVALID_ARGUMENT && strcmp(err.field, "name") == 0);
+        CHECK(len == 0);
+        return;
+    }
+    CHECK(md2_parse_anm(text, len, NULL, NULL, back, MAX_ANIMS, &count) == MD2_OK);
+    CHECK(count == n);
+    for (i = 0; i < n; i++) {
+        CHECK(strcmp(back[i].name, anims[i].name) == 0);
+        CHECK(back[i].first == anims[i].first && back[i].last == anims[i].last);
+        CHECK(memcmp(&back[i].fps, &anims[i].fps, sizeof back[i].fps) == 0);
+        CHECK(back[i].loop == md2_anim_loops(anims[i].name));
+    }
+    CHECK(md2_write_anm(back, count, NULL, again, sizeof again, &len2, NULL) == MD2_OK);
+    CHECK(len2 == len && memcmp(again, text, len) == 0);
+}
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
     model s;
@@ -125,6 +157,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     else
         r = md2_parse_anm((const char *)data + 1, size - 1, with_model ? &s.m : NULL,
                           &opts, anims, MAX_ANIMS, &count);
+    if (r == MD2_OK)
+        write_back(anims, count, !framegroups);
     if (r != MD2_OK) {
         CHECK(err.result == r && err.message[0] != '\0');
     } else if (with_model) {
@@ -138,6 +172,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     count = md2_anims_from_names(&s.m, anims, MAX_ANIMS);
     CHECK(count >= 1 && count <= FRAMES);
     CHECK(md2_anims_validate(anims, count, &s.m, &err) == MD2_OK);
+    write_back(anims, count, 0);
     play_all(&s, anims, count, data, size);
     return 0;
 }

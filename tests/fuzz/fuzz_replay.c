@@ -7,7 +7,12 @@
  * SPDX-License-Identifier: MIT
  */
 #define _POSIX_C_SOURCE 200809L
+/* 64-bit inode numbers and offsets for 32-bit builds too: without it,
+ * readdir() of a 32-bit program fails (EOVERFLOW) on file systems whose
+ * inode numbers do not fit in 32 bits, as under qemu-i386. */
+#define _FILE_OFFSET_BITS 64
 #include <dirent.h>
+#include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -68,14 +73,20 @@ static int run_path(const char *path, size_t *count)
         DIR *d = opendir(path);
         struct dirent *e;
         int bad = 0;
-        if (!d)
+        if (!d) {
+            fprintf(stderr, "cannot open the folder %s: %s\n", path, strerror(errno));
             return 1;
-        while ((e = readdir(d)) != NULL) {
+        }
+        while (errno = 0, (e = readdir(d)) != NULL) {
             char child[4096];
             if (e->d_name[0] == '.')
                 continue;
             snprintf(child, sizeof child, "%s/%s", path, e->d_name);
             bad |= run_path(child, count);
+        }
+        if (errno != 0) {
+            fprintf(stderr, "cannot list the folder %s: %s\n", path, strerror(errno));
+            bad = 1;
         }
         closedir(d);
         return bad;

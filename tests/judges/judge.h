@@ -1,5 +1,5 @@
 /*
- * The judges of MD2 files (tests/judges/judges.cmake): MD2 readers that
+ * The judges of MD2 files (tests/judges/CMakeLists.txt): MD2 readers that
  * nobody here wrote (three.js's MD2Loader, Assimp, Irrlicht) load a file,
  * and this compares what each made of it with what libmd2 decodes from the
  * same bytes: counts, every position of every frame the reader exposes,

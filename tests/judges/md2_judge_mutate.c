@@ -1,5 +1,5 @@
 /*
- * For the judges' self-test (selftest.cmake): copies an MD2 file with one
+ * For the judges' self-test (run_judge.cmake): copies an MD2 file with one
  * vertex coordinate moved by one step of its frame's grid, so that a
  * reader loading the copy must disagree with libmd2 loading the original
  * at exactly that frame, vertex and axis.

@@ -1,4 +1,4 @@
-// three.js's MD2Loader as a judge of MD2 files (tests/judges/judges.cmake):
+// three.js's MD2Loader as a judge of MD2 files (tests/judges/CMakeLists.txt):
 // loads FILE's bytes with MD2Loader.parse, as a web page would after a
 // fetch, and writes what it made to OUT for md2_judge_three, which compares
 // it with libmd2's decoding of the same file. Nothing here knows the MD2

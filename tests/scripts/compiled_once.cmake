@@ -1,6 +1,5 @@
-# No source file of the md2 command (tool/) or of an example (examples/) is
-# compiled by two targets, and the command is built from nothing under
-# examples/: code two programs share is a library both link.
+# No source file of the md2 command (tool/) or of an example (examples/) is compiled by two targets,
+# and the command is built from nothing under examples/: code two programs share is a library both link.
 #   cmake -DDB=<build>/compile_commands.json -DSRC=<source dir> -P compiled_once.cmake
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.21)
@@ -16,8 +15,7 @@ foreach(i RANGE ${last})
   file(RELATIVE_PATH rel "${SRC}" "${f}")
   if(NOT rel MATCHES "^(tool|examples)/")
     continue()
-  endif()
-  if(rel IN_LIST seen)
+  elseif(rel IN_LIST seen)
     list(APPEND bad "${rel} is compiled twice (again for ${o})")
   endif()
   list(APPEND seen "${rel}")

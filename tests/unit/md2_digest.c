@@ -12,7 +12,13 @@
  * normals, GL commands), and md2_rebuild() with every change asked for.
  * A third line hashes what md2_simplify() makes of it: the files of its
  * levels at 50, 25 and 12 % and at an error target, with the collapses
- * counted and the errors it reports (their float bits).
+ * counted and the errors it reports (their float bits). A fourth gives the
+ * warnings of the normal-index checks (each host has its own scan: SSE2,
+ * AVX2, NEON or plain C) on copies of the model whose normal indices are
+ * all equal, or all but the last vertex of the last frame or one of frame
+ * 0, or bad in some frames or all: the flags of the parse that checks them
+ * in the copy (nothing listening) and of the one that checks them before
+ * it allocates (a listener), and how many warnings the listener heard.
  * CI runs it natively, on big-endian s390x and
  * as a 32-bit build: the lines must be identical. Missing files are
  * reported as "absent" (the shared corpus is not in every checkout).
@@ -425,6 +431,70 @@ static int digest_tags(const char *path)
     return 0;
 }
 
+static void count_warning(void *user, const md2_diagnostic *w)
+{
+    (void)w;
+    ++*(unsigned *)user;
+}
+
+/* The fourth line (see the top): variant k of the model's bytes at data,
+ * which the parse that gave m accepted, changed in out. */
+static void normals_variant(unsigned char *out, const unsigned char *data, size_t size,
+                            const md2_model *m, int k)
+{
+    const size_t ofs = (size_t)m->header.ofs_frames, fs = (size_t)m->header.framesize;
+    const size_t n = m->num_vertices, nf = m->num_frames;
+    const unsigned char first = data[ofs + 40 + 3];
+    size_t f, i;
+    memcpy(out, data, size);
+    if (k == 0)
+        return; /* as it is */
+    for (f = 0; f < nf; f++)
+        for (i = 0; i < n; i++)
+            out[ofs + f * fs + 40 + 4 * i + 3] = k == 5 ? 200 : first;
+    if (k == 2) /* the last vertex of the last frame differs */
+        out[ofs + (nf - 1) * fs + 40 + 4 * (n - 1) + 3] = (unsigned char)((first + 1u) % 162u);
+    else if (k == 3) /* vertex n / 2 of frame 0 differs */
+        out[ofs + 40 + 4 * (n / 2) + 3] = (unsigned char)((first + 7u) % 162u);
+    else if (k == 4) /* every 7th frame has a bad index at a vertex of its own */
+        for (f = 0; f < nf; f += 7)
+            out[ofs + f * fs + 40 + 4 * ((f * 13) % n) + 3] = (unsigned char)(162u + f % 94u);
+}
+
+static void digest_normal_checks(const char *name, const unsigned char *data, size_t size)
+{
+    md2_model *m = NULL;
+    unsigned char *out = (unsigned char *)malloc(size);
+    int k;
+    if (!out || md2_parse(data, size, NULL, &m) != MD2_OK) {
+        printf("%s normal checks: cannot run\n", name);
+        free(out);
+        md2_free(m);
+        return;
+    }
+    printf("%s normal checks:", name);
+    for (k = 0; k < 6; k++) {
+        md2_model *quiet = NULL, *heard = NULL;
+        md2_options o;
+        unsigned count = 0;
+        normals_variant(out, data, size, m, k);
+        memset(&o, 0, sizeof o);
+        o.on_warning = count_warning;
+        o.warning_user = &count;
+        if (md2_parse(out, size, NULL, &quiet) == MD2_OK &&
+            md2_parse(out, size, &o, &heard) == MD2_OK)
+            printf(" %lx/%lx/%u", (unsigned long)quiet->warnings, (unsigned long)heard->warnings,
+                   count);
+        else
+            printf(" refused");
+        md2_free(quiet);
+        md2_free(heard);
+    }
+    printf("\n");
+    free(out);
+    md2_free(m);
+}
+
 int main(int argc, char **argv)
 {
     int i, bad = 0;
@@ -434,6 +504,13 @@ int main(int argc, char **argv)
             bad |= digest_tags(argv[i]);
         else
             bad |= digest(argv[i]);
+        if (n > 4 && strcmp(argv[i] + n - 4, ".md2") == 0) {
+            size_t size = 0;
+            unsigned char *data = read_all(argv[i], &size);
+            if (data)
+                digest_normal_checks(file_name(argv[i]), data, size);
+            free(data);
+        }
     }
     return bad;
 }

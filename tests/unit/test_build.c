@@ -1915,13 +1915,15 @@ static void test_rebuild_invalid_models(void **state)
     static const struct {
         const char *field;
         md2_result result;
+        int write_too; /* md2_write() refuses the model for the same rule */
     } want[] = {
-        {"num_vertices", MD2_ERR_INVALID_MODEL}, {"num_frames", MD2_ERR_INVALID_MODEL},
-        {"num_texcoords", MD2_ERR_INVALID_MODEL}, {"skin_height", MD2_ERR_INVALID_MODEL},
-        {"skin_width", MD2_ERR_INVALID_MODEL}, {"triangles", MD2_ERR_INVALID_MODEL},
-        {"vertices", MD2_ERR_INVALID_MODEL}, {"scale", MD2_ERR_INVALID_MODEL},
-        {"vertex", MD2_ERR_INVALID_MODEL}, {"texcoord", MD2_ERR_INVALID_MODEL},
-        {"glcmds", MD2_ERR_INVALID_MODEL}, {"flags", MD2_ERR_INVALID_ARGUMENT},
+        {"num_vertices", MD2_ERR_INVALID_MODEL, 1}, {"num_frames", MD2_ERR_INVALID_MODEL, 1},
+        {"num_texcoords", MD2_ERR_INVALID_MODEL, 1}, {"skin_height", MD2_ERR_INVALID_MODEL, 1},
+        {"skin_width", MD2_ERR_INVALID_MODEL, 0}, {"triangles", MD2_ERR_INVALID_MODEL, 1},
+        {"vertices", MD2_ERR_INVALID_MODEL, 1}, {"scale", MD2_ERR_INVALID_MODEL, 1},
+        {"vertex", MD2_ERR_INVALID_MODEL, 1}, {"texcoord", MD2_ERR_INVALID_MODEL, 1},
+        {"glcmds", MD2_ERR_INVALID_MODEL, 1}, {"num_skins", MD2_ERR_INVALID_MODEL, 1},
+        {"flags", MD2_ERR_INVALID_ARGUMENT, 0},
     };
     (void)state;
     small_make(&s);
@@ -1947,6 +1949,10 @@ static void test_rebuild_invalid_models(void **state)
         case 8: tris[1].vertex[2] = 4; break;
         case 9: tris[0].texcoord[0] = 4; break;
         case 10: copy.glcmds = gl; copy.num_glcmds = 4; break;
+        /* more skins than a file holds: refused before any is read (the
+         * rule md2_write() has; md2_rebuild() said MD2_ERR_LIMIT_EXCEEDED
+         * after reading the triangles before both had one check) */
+        case 11: copy.num_skins = (size_t)MD2_MAX_DATA_SIZE + 1u; break;
         default: e.o.flags = MD2_REBUILD_GLCMDS | MD2_BUILD_NO_GLCMDS; break;
         }
         r = m;
@@ -1954,6 +1960,22 @@ static void test_rebuild_invalid_models(void **state)
         assert_string_equal(e.d.field, want[pass].field);
         assert_null(r);
         assert_int_equal(e.a.calls, calls); /* nothing allocated */
+        if (want[pass].result == MD2_ERR_INVALID_MODEL) {
+            assert_true(strncmp(e.d.message, "md2_rebuild: model: ", 20) == 0);
+            assert_non_null(strstr(e.d.message, want[pass].field));
+        }
+        if (want[pass].write_too) {
+            /* one check for both: the same rule, place and words */
+            md2_diagnostic w;
+            uint8_t bytes[16];
+            assert_int_equal(md2_write(&copy, bytes, sizeof bytes, NULL, &w),
+                             MD2_ERR_INVALID_MODEL);
+            assert_string_equal(w.field, e.d.field);
+            assert_int_equal(w.section, e.d.section);
+            assert_int_equal(w.index, e.d.index);
+            assert_true(strncmp(w.message, "md2_write: model: ", 18) == 0);
+            assert_string_equal(w.message + 18, e.d.message + 20);
+        }
     }
     md2_free(m);
 }

@@ -1,6 +1,7 @@
 /*
  * The public headers compile as strict C99 (-std=c99 -Wall -Wextra
- * -Wpedantic -Werror) and their declarations link against the library.
+ * -Wpedantic -Werror), together and each alone (header_alone.c), and
+ * their declarations link against the library.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -9,16 +10,30 @@
 #include <md2/mesh.h>
 #include <md2/skin.h>
 #include <md2/tags.h>
+#include <md2/bundle.h>
 #include <md2/build.h>
+#include <md2/simplify.h>
 #include <md2/md2.h> /* include guards: twice is fine */
 #include <md2/animation.h>
 #include <md2/mesh.h>
 #include <md2/skin.h>
 #include <md2/tags.h>
+#include <md2/bundle.h>
 #include <md2/build.h>
+#include <md2/simplify.h>
 
 #include <stdio.h>
 #include <string.h>
+
+/* tests/header_alone.c, compiled once for each header alone */
+int md2_header_alone_md2(void);
+int md2_header_alone_animation(void);
+int md2_header_alone_mesh(void);
+int md2_header_alone_skin(void);
+int md2_header_alone_tags(void);
+int md2_header_alone_bundle(void);
+int md2_header_alone_build(void);
+int md2_header_alone_simplify(void);
 
 int main(void)
 {
@@ -50,6 +65,12 @@ int main(void)
     }
     if (sizeof(md2_vertex) != 4) {
         fprintf(stderr, "C99: md2_vertex is not 4 bytes\n");
+        return 1;
+    }
+    if (!md2_header_alone_md2() || !md2_header_alone_animation() || !md2_header_alone_mesh() ||
+        !md2_header_alone_skin() || !md2_header_alone_tags() || !md2_header_alone_bundle() ||
+        !md2_header_alone_build() || !md2_header_alone_simplify()) {
+        fprintf(stderr, "C99: a header alone does not declare what it should\n");
         return 1;
     }
     printf("C99 header test: libmd2 %s, %s\n", md2_version_string(), diag.message);

@@ -1,5 +1,6 @@
-// The public headers compile as C++ (-Wall -Wextra -Wpedantic -Werror) and
-// their declarations link from C++ (extern "C").
+// The public headers compile as C++ (-Wall -Wextra -Wpedantic -Werror),
+// together and each alone (header_alone.c as C++), and their declarations
+// link from C++ (extern "C").
 //
 // SPDX-License-Identifier: MIT
 #include <md2/md2.h>
@@ -7,10 +8,22 @@
 #include <md2/mesh.h>
 #include <md2/skin.h>
 #include <md2/tags.h>
+#include <md2/bundle.h>
 #include <md2/build.h>
+#include <md2/simplify.h>
 
 #include <cstdio>
 #include <cstring>
+
+// tests/header_alone.c as C++, compiled once for each header alone
+int md2_header_alone_md2();
+int md2_header_alone_animation();
+int md2_header_alone_mesh();
+int md2_header_alone_skin();
+int md2_header_alone_tags();
+int md2_header_alone_bundle();
+int md2_header_alone_build();
+int md2_header_alone_simplify();
 
 int main()
 {
@@ -59,6 +72,12 @@ int main()
     if (md2_pcx_decode(not_md2, sizeof not_md2, nullptr, &image) != MD2_ERR_TRUNCATED_HEADER ||
         image != nullptr) {
         std::fprintf(stderr, "C++: unexpected skin API result\n");
+        return 1;
+    }
+    if (!md2_header_alone_md2() || !md2_header_alone_animation() || !md2_header_alone_mesh() ||
+        !md2_header_alone_skin() || !md2_header_alone_tags() || !md2_header_alone_bundle() ||
+        !md2_header_alone_build() || !md2_header_alone_simplify()) {
+        std::fprintf(stderr, "C++: a header alone does not declare what it should\n");
         return 1;
     }
     std::printf("C++ header test: libmd2 %s\n", md2_version_string());

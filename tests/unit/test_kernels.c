@@ -31,6 +31,7 @@
 #include "md2/animation.h"
 #include "md2/mesh.h"
 #include "md2/tags.h"
+#include "format.h"
 #include "pose.h"
 #include "test_util.h"
 
@@ -752,6 +753,115 @@ static void test_public_calls(void **state)
     md2_free(m);
 }
 
+/* ------------------------------------------------------------------------ */
+/* The parser's normal-index scans (src/normal_scan.c, compiled in)          */
+/* ------------------------------------------------------------------------ */
+
+static const char *const scan_names[] = {"scalar", "sse2", "avx2", "neon"};
+#define NUM_SCANS (sizeof scan_names / sizeof scan_names[0])
+#define SCAN_MAX 1480 /* vertices: md2_bench's generated model */
+#define SCAN_CANARY 0xA5
+
+/* What a scan must find, by a plain loop. */
+static unsigned scan_reference(const uint8_t *v, size_t n, unsigned ref)
+{
+    unsigned found = 0;
+    size_t i;
+    for (i = 0; i < n; i++) {
+        if (v[4 * i + 3] >= MD2_NUM_NORMALS)
+            found |= MD2_NSCAN_BAD;
+        if (v[4 * i + 3] != ref)
+            found |= MD2_NSCAN_OTHER;
+    }
+    return found;
+}
+
+/* scan on the n vertices at v, without a destination and with one at
+ * out + 32 + shift (canary bytes around it): the plain loop's result, and
+ * the copy is the bytes, no more. */
+static void scan_check(md2__normal_scan_fn scan, const char *name, const uint8_t *v, size_t n,
+                       unsigned ref, uint8_t *out, size_t shift)
+{
+    unsigned want = scan_reference(v, n, ref), got;
+    uint8_t *dst = out + 32 + shift;
+    size_t i;
+    got = scan(NULL, v, n, ref);
+    if (got != want)
+        fail_msg("%s: %u, not %u, for %lu vertices against %u", name, got, want,
+                 (unsigned long)n, ref);
+    memset(out, SCAN_CANARY, 4 * n + 72);
+    got = scan(dst, v, n, ref);
+    if (got != want)
+        fail_msg("%s copying: %u, not %u, for %lu vertices against %u", name, got, want,
+                 (unsigned long)n, ref);
+    assert_memory_equal(dst, v, 4 * n);
+    for (i = 0; i < 32 + shift; i++)
+        assert_int_equal(out[i], SCAN_CANARY);
+    for (i = 0; i < 32; i++)
+        assert_int_equal(dst[4 * n + i], SCAN_CANARY);
+}
+
+/* Vertex counts: every one to 100 (the tails of 4, 8, 16 and 32
+ * vertices), and real models' (faerie's 366, the generated 1480). */
+static size_t scan_count(size_t k) { return k <= 100 ? k : (k == 101 ? 366 : SCAN_MAX); }
+#define SCAN_COUNTS 103
+
+/* Each scan of this build and CPU (scalar, SSE2, AVX2, NEON) against the
+ * plain loop: every vertex count to 100, unaligned sources and
+ * destinations; x, y, z of 0, 255 or anything (they must not count);
+ * every normal index equal, for indices on either side of 162, and then
+ * one differing at each vertex, by one or as a bad index; random indices. */
+static void test_normal_scans(void **state)
+{
+    static uint8_t src[4 * SCAN_MAX + 8], out[4 * SCAN_MAX + 80];
+    static const unsigned refs[] = {0, 7, 161, 162, 255};
+    size_t k, c, j, i, r, fill;
+    uint32_t seed = 99;
+    (void)state;
+    assert_non_null(md2__normal_scan_named("scalar"));
+    assert_null(md2__normal_scan_named("mmx"));
+    assert_non_null(md2__normal_scan_best());
+    for (k = 0; k < NUM_SCANS; k++) {
+        md2__normal_scan_fn scan = md2__normal_scan_named(scan_names[k]);
+        print_message("normal scan %s: %s\n", scan_names[k],
+                      scan ? "tested" : "not in this build or CPU");
+        if (!scan)
+            continue;
+        for (c = 0; c < SCAN_COUNTS; c++) {
+            size_t n = scan_count(c), shift = c % 4, step = n <= 100 ? 1 : 7;
+            uint8_t *v = src + (c * 3) % 4; /* unaligned too */
+            for (fill = 0; fill < 3; fill++) {
+                for (i = 0; i < 4 * n; i++)
+                    v[i] = fill == 0 ? 0 : fill == 1 ? 255 : (uint8_t)(lcg(&seed) >> 8);
+                for (r = 0; r < sizeof refs / sizeof refs[0]; r++) {
+                    unsigned ref = refs[r];
+                    for (i = 0; i < n; i++)
+                        v[4 * i + 3] = (uint8_t)ref;
+                    scan_check(scan, scan_names[k], v, n, ref, out, shift);
+                    for (j = 0; j < n; j += step) {
+                        v[4 * j + 3] = (uint8_t)(ref ^ 1u);
+                        scan_check(scan, scan_names[k], v, n, ref, out, shift);
+                        v[4 * j + 3] = (uint8_t)(ref < 200 ? 200 : 161);
+                        scan_check(scan, scan_names[k], v, n, ref, out, shift);
+                        v[4 * j + 3] = (uint8_t)ref;
+                    }
+                    if (n > 0) { /* the last vertex, whatever the step */
+                        v[4 * (n - 1) + 3] = (uint8_t)(ref ^ 1u);
+                        scan_check(scan, scan_names[k], v, n, ref, out, shift);
+                        v[4 * (n - 1) + 3] = (uint8_t)ref;
+                    }
+                }
+                for (i = 0; i < n; i++) /* random indices, good ones, then any */
+                    v[4 * i + 3] = (uint8_t)((lcg(&seed) >> 8) % 162u);
+                scan_check(scan, scan_names[k], v, n, v[3], out, shift);
+                for (i = 0; i < n; i++)
+                    v[4 * i + 3] = (uint8_t)(lcg(&seed) >> 8);
+                scan_check(scan, scan_names[k], v, n, v[3], out, shift);
+            }
+        }
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -762,6 +872,7 @@ int main(void)
         cmocka_unit_test(test_scalar_fade_matches_reference),
         cmocka_unit_test(test_kernels_corpus),
         cmocka_unit_test(test_public_calls),
+        cmocka_unit_test(test_normal_scans),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -13,6 +13,7 @@
 #include <limits.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_util.h"
@@ -750,6 +751,91 @@ static void test_warnings_in_check_order(void **state)
     md2_free(m);
 }
 
+/* The lenient checks of names, frame transforms and normal indices ride
+ * the copy into the model when none of them is strict and nothing listens,
+ * and run before the allocation otherwise: both ways give the same model
+ * and the same flags, and a listener hears each warning once, in check
+ * order. So do the real models. */
+static void test_lenient_checks_either_way(void **state)
+{
+    static const char *const corpus[] = {"faerie.md2", "sydney.md2"};
+    const uint32_t want =
+        MD2_WARN_UNTERMINATED_NAME | MD2_WARN_FRAME_TRANSFORM | MD2_WARN_NORMAL_INDEX;
+    tu_spec s;
+    size_t size, k;
+    md2_model *quiet = NULL, *heard = NULL, *m = NULL;
+    md2_options o;
+    seen_flags seen;
+    tu_memstream ms;
+    (void)state;
+    tu_spec_default(&s);
+    memset(s.skins[1], 'k', 64);                /* a skin name without a NUL */
+    memcpy(s.names[2], "abcdefghijklmnop", 16); /* and a frame name */
+    s.scale[1][0] = (float)INFINITY;            /* two bad axes of frame 1 */
+    s.translate[1][2] = (float)NAN;
+    s.verts[0][3][3] = 200; /* a bad normal index */
+    size = tu_build(&s, file);
+    /* in the copy */
+    assert_int_equal(md2_parse(file, size, NULL, &quiet), MD2_OK);
+    assert_int_equal(quiet->warnings, want);
+    assert_true(quiet->frames[1].scale[0] == 0.0f && quiet->frames[1].translate[0] == 0.0f);
+    assert_true(quiet->frames[1].scale[1] == 2.0f);
+    assert_true(quiet->frames[1].scale[2] == 0.0f && quiet->frames[1].translate[2] == 0.0f);
+    assert_int_equal(quiet->frames[0].vertices[3].normal, 200);
+    assert_memory_equal(quiet->frames[2].name, "abcdefghijklmnop", 17);
+    /* before the allocation, heard */
+    memset(&o, 0, sizeof o);
+    memset(&seen, 0, sizeof seen);
+    o.on_warning = note_flag;
+    o.warning_user = &seen;
+    assert_int_equal(md2_parse(file, size, &o, &heard), MD2_OK);
+    assert_int_equal(heard->warnings, want);
+    tu_assert_models_equal(quiet, heard);
+    assert_int_equal(seen.count, 4);
+    assert_int_equal(seen.flag[0], MD2_WARN_UNTERMINATED_NAME); /* the skin's */
+    assert_int_equal(seen.flag[1], MD2_WARN_UNTERMINATED_NAME); /* the frame's */
+    assert_int_equal(seen.flag[2], MD2_WARN_FRAME_TRANSFORM);   /* once for frame 1 */
+    assert_int_equal(seen.flag[3], MD2_WARN_NORMAL_INDEX);
+    md2_free(heard);
+    /* strict on a quirk the file does not have: in the copy still */
+    o.on_warning = NULL;
+    o.strict = MD2_WARN_GLCMDS_TRAILING | MD2_WARN_SAME_NORMALS;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_OK);
+    assert_int_equal(m->warnings, want);
+    tu_assert_models_equal(quiet, m);
+    md2_free(m);
+    /* strict on each of them: before the allocation, not heard but refused */
+    o.strict = MD2_WARN_NORMAL_INDEX;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_ERR_BAD_NORMAL_INDEX);
+    o.strict = MD2_WARN_FRAME_TRANSFORM;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_ERR_BAD_FRAME_TRANSFORM);
+    o.strict = MD2_WARN_UNTERMINATED_NAME;
+    assert_int_equal(md2_parse(file, size, &o, &m), MD2_ERR_UNTERMINATED_NAME);
+    assert_null(m);
+    /* the stream loader */
+    tu_memstream_init(&ms, file, size, 5);
+    assert_int_equal(md2_load_stream(tu_mem_read, &ms, NULL, &m), MD2_OK);
+    assert_int_equal(m->warnings, want);
+    tu_assert_models_equal(quiet, m);
+    md2_free(m);
+    md2_free(quiet);
+    for (k = 0; k < 2; k++) {
+        uint8_t *data = tu_read_corpus(corpus[k], &size);
+        if (!data)
+            continue; /* the shared corpus is absent */
+        memset(&seen, 0, sizeof seen);
+        o.strict = 0;
+        o.on_warning = note_flag;
+        assert_int_equal(md2_parse(data, size, NULL, &quiet), MD2_OK);
+        assert_int_equal(md2_parse(data, size, &o, &heard), MD2_OK);
+        tu_assert_models_equal(quiet, heard);
+        assert_int_equal(quiet->warnings, heard->warnings);
+        md2_free(quiet);
+        md2_free(heard);
+        free(data);
+    }
+}
+
 /* Keeps the last warning heard. */
 static void keep_warning(void *user, const md2_diagnostic *w)
 {
@@ -841,6 +927,148 @@ static void test_advice_same_normals(void **state)
     s.num_tris = 0;
     s.num_gl = 0;
     assert_int_equal(warnings_of(&s) & MD2_WARN_SAME_NORMALS, 0);
+}
+
+/* What on_warning heard of the normal indices. */
+typedef struct heard_normals {
+    size_t same, bad;      /* MD2_WARN_SAME_NORMALS, MD2_WARN_NORMAL_INDEX */
+    size_t same_offset;
+    char same_message[256]; /* as md2_diagnostic's */
+} heard_normals;
+
+static void note_normals(void *user, const md2_diagnostic *w)
+{
+    heard_normals *h = (heard_normals *)user;
+    if (w->warning == MD2_WARN_SAME_NORMALS) {
+        h->same++;
+        h->same_offset = w->offset;
+        memcpy(h->same_message, w->message, sizeof h->same_message);
+    } else if (w->warning == MD2_WARN_NORMAL_INDEX) {
+        h->bad++;
+    }
+}
+
+/* Checks the warnings of the model at data (size bytes, n vertices, 3
+ * frames, from build_frames_model) on each way the parser learns them:
+ * while it copies the vertices (no listener), before it allocates (a
+ * listener; MD2_WARN_NORMAL_INDEX strict; everything strict), and through
+ * the stream loader. want: MD2_WARN_SAME_NORMALS and MD2_WARN_NORMAL_INDEX
+ * as the bytes deserve; bad_frames: the frames with a bad index. */
+static void expect_normal_warnings(const uint8_t *data, size_t size, uint32_t n, uint32_t want,
+                                   size_t bad_frames)
+{
+    const size_t fs = 40 + 4 * (size_t)n;
+    md2_options o;
+    md2_diagnostic d;
+    heard_normals heard;
+    md2_model *m = NULL;
+    tu_memstream ms;
+    size_t f;
+
+    /* no listener: the checks ride the copy */
+    assert_int_equal(md2_parse(data, size, NULL, &m), MD2_OK);
+    assert_int_equal(m->warnings, want);
+    for (f = 0; f < 3; f++)
+        assert_memory_equal(m->frames[f].vertices, data + 84 + f * fs + 40, 4 * (size_t)n);
+    md2_free(m);
+    /* a listener: the scan before the allocation */
+    memset(&o, 0, sizeof o);
+    memset(&heard, 0, sizeof heard);
+    o.on_warning = note_normals;
+    o.warning_user = &heard;
+    assert_int_equal(md2_parse(data, size, &o, &m), MD2_OK);
+    assert_int_equal(m->warnings, want);
+    for (f = 0; f < 3; f++)
+        assert_memory_equal(m->frames[f].vertices, data + 84 + f * fs + 40, 4 * (size_t)n);
+    md2_free(m);
+    assert_int_equal(heard.same, (want & MD2_WARN_SAME_NORMALS) ? 1 : 0);
+    assert_int_equal(heard.bad, bad_frames);
+    if (want & MD2_WARN_SAME_NORMALS) {
+        char text[128];
+        assert_int_equal(heard.same_offset, 84 + 40 + 3);
+        snprintf(text, sizeof text, "frames: all %lu vertices of all 3 frames have normal index %u,",
+                 (unsigned long)n, (unsigned)data[84 + 40 + 3]);
+        assert_memory_equal(heard.same_message, text, strlen(text));
+    }
+    /* everything strict: a bad index refuses the file, the advice stays one */
+    o.strict = MD2_STRICT_ALL;
+    o.error = &d;
+    memset(&heard, 0, sizeof heard);
+    if (want & MD2_WARN_NORMAL_INDEX) {
+        assert_int_equal(md2_parse(data, size, &o, &m), MD2_ERR_BAD_NORMAL_INDEX);
+        assert_null(m);
+        assert_int_equal(heard.same, 0);
+    } else {
+        assert_int_equal(md2_parse(data, size, &o, &m), MD2_OK);
+        assert_int_equal(m->warnings, want);
+        assert_int_equal(heard.same, (want & MD2_WARN_SAME_NORMALS) ? 1 : 0);
+        md2_free(m);
+    }
+    /* MD2_WARN_NORMAL_INDEX strict and nothing listening */
+    o.on_warning = NULL;
+    o.strict = MD2_WARN_NORMAL_INDEX;
+    assert_int_equal(md2_parse(data, size, &o, &m),
+                     (want & MD2_WARN_NORMAL_INDEX) ? MD2_ERR_BAD_NORMAL_INDEX : MD2_OK);
+    if (m)
+        assert_int_equal(m->warnings, want);
+    md2_free(m);
+    /* the stream loader, 7 bytes a read */
+    tu_memstream_init(&ms, data, size, 7);
+    assert_int_equal(md2_load_stream(tu_mem_read, &ms, NULL, &m), MD2_OK);
+    assert_int_equal(m->warnings, want);
+    md2_free(m);
+}
+
+/* MD2_WARN_SAME_NORMALS is learnt in the pass that reads every normal
+ * index (the SIMD scans and the scalar one alike): with every vertex count
+ * from 1 to 80 (every tail of the vector loops: 4, 8, 16 and 32 vertices),
+ * all equal, one differing at the last vertex of the last frame, in frame
+ * 0 (its first vertex, the reference, too), in the middle frame; with bad
+ * indices (162 or more) all equal, or differing, or one among good ones;
+ * on every way the parser checks them. */
+static void test_same_normals_on_every_path(void **state)
+{
+    static uint8_t data[68 + 16 + 3 * (40 + 4 * 80)];
+    uint32_t n, i, f, w;
+    (void)state;
+    for (n = 1; n <= 80; n++) {
+        const size_t fs = 40 + 4 * (size_t)n, size = build_frames_model(data, n);
+        const uint32_t same = n >= 3 ? MD2_WARN_SAME_NORMALS : 0;
+        uint8_t *normal[3];
+        uint32_t where[4];
+        for (f = 0; f < 3; f++)
+            normal[f] = data + 84 + f * fs + 40 + 3; /* normal[f][4 * i]: vertex i */
+#define SET_ALL(value)                                                        \
+    do {                                                                      \
+        for (f = 0; f < 3; f++)                                               \
+            for (i = 0; i < n; i++)                                           \
+                normal[f][4 * i] = (uint8_t)(value);                          \
+    } while (0)
+        SET_ALL(7);
+        expect_normal_warnings(data, size, n, same, 0);
+        normal[2][4 * (n - 1)] = 8; /* the last vertex of the last frame */
+        expect_normal_warnings(data, size, n, 0, 0);
+        where[0] = 0;
+        where[1] = 1 % n;
+        where[2] = n / 2;
+        where[3] = n - 1;
+        for (w = 0; w < 4; w++) {
+            SET_ALL(7);
+            normal[0][4 * where[w]] = 161; /* in frame 0 */
+            expect_normal_warnings(data, size, n, 0, 0);
+            SET_ALL(7);
+            normal[1][4 * where[w]] = 0; /* in the middle frame */
+            expect_normal_warnings(data, size, n, 0, 0);
+        }
+        SET_ALL(200); /* bad, and all the same */
+        expect_normal_warnings(data, size, n, MD2_WARN_NORMAL_INDEX | same, 3);
+        normal[2][4 * (n - 1)] = 255;
+        expect_normal_warnings(data, size, n, MD2_WARN_NORMAL_INDEX, 3);
+        SET_ALL(161);
+        normal[2][4 * (n - 1)] = 162; /* one bad index among good ones */
+        expect_normal_warnings(data, size, n, MD2_WARN_NORMAL_INDEX, 1);
+#undef SET_ALL
+    }
 }
 
 static void test_quirk_glcmds_unterminated(void **state)
@@ -1107,6 +1335,7 @@ int main(void)
         cmocka_unit_test(test_quirk_normal_index),
         cmocka_unit_test(test_normal_index_check_rides_the_copy),
         cmocka_unit_test(test_warnings_in_check_order),
+        cmocka_unit_test(test_lenient_checks_either_way),
         cmocka_unit_test(test_quirk_glcmds_unterminated),
         cmocka_unit_test(test_quirk_glcmds_invalid),
         cmocka_unit_test(test_quirk_glcmds_trailing_words),
@@ -1117,6 +1346,7 @@ int main(void)
         cmocka_unit_test(test_result_and_warning_strings),
         cmocka_unit_test(test_version),
         cmocka_unit_test(test_advice_same_normals),
+        cmocka_unit_test(test_same_normals_on_every_path),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -19,7 +19,7 @@
  *   test_pcx_write --write-encoded DIR  writes files md2_pcx_encode() made
  *                                       (NAME.pcx), the pixels they hold
  *                                       (NAME.rgba) and DIR/MANIFEST, for
- *                                       tests/scripts/pcx_encode_imagemagick.cmake
+ *                                       tests/scripts/pcx_imagemagick.cmake
  *
  * SPDX-License-Identifier: MIT
  */

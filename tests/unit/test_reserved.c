@@ -503,6 +503,16 @@ static md2_result m_parse_anm(const md2_model *m, md2_diagnostic *d)
     return md2_parse_anm(anm_text, sizeof anm_text - 1, m, &o, out, 4, &count);
 }
 
+static md2_result m_write_anm(const md2_model *m, md2_diagnostic *d)
+{
+    char text[256];
+    size_t size = 99;
+    md2_result r = md2_write_anm(fx.anims, fx.num_anims, m, text, sizeof text, &size, d);
+    if (r != MD2_OK)
+        assert_int_equal(size, 0);
+    return r;
+}
+
 static md2_result m_parse_framegroups(const md2_model *m, md2_diagnostic *d)
 {
     md2_options o;
@@ -637,6 +647,7 @@ static const struct {
     {"md2_write_stream", m_write_stream, 1},
     {"md2_anims_validate", m_anims_validate, 1},
     {"md2_parse_anm", m_parse_anm, 1},
+    {"md2_write_anm", m_write_anm, 1},
     {"md2_parse_framegroups", m_parse_framegroups, 1},
     {"md2_mesh_build", m_mesh_build, 1},
     {"md2_tags_check", m_tags_check, 1},
@@ -795,6 +806,15 @@ static void test_anim_reserved(void **state)
                 refused("md2_anims_validate",
                         md2_anims_validate(anims, fx.num_anims, fx.m, &d), &d, field, i,
                         u32_values[v], prefix);
+                {
+                    char text[256];
+                    size_t size = 99;
+                    refused("md2_write_anm",
+                            md2_write_anm(anims, fx.num_anims, fx.m, text, sizeof text, &size,
+                                          &d),
+                            &d, field, i, u32_values[v], prefix);
+                    assert_int_equal(size, 0);
+                }
                 refused("md2_player_play",
                         md2_player_play(&p, &anims[a], MD2_PLAY_DEFAULT, MD2_RATE_ANIM), NULL,
                         field, i, u32_values[v], "");
@@ -811,6 +831,12 @@ static void test_anim_reserved(void **state)
 
                 anims[a].reserved_[i] = 0;
                 accepted("md2_anims_validate", md2_anims_validate(anims, fx.num_anims, fx.m, &d));
+                {
+                    char text[256];
+                    size_t size;
+                    accepted("md2_write_anm", md2_write_anm(anims, fx.num_anims, fx.m, text,
+                                                            sizeof text, &size, &d));
+                }
                 accepted("md2_player_play",
                          md2_player_play(&p, &anims[a], MD2_PLAY_DEFAULT, MD2_RATE_ANIM));
                 accepted("md2_player_crossfade",

@@ -7,6 +7,7 @@
  */
 #include <md2/animation.h>
 
+#include <locale.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -572,6 +573,389 @@ static void test_loop_defaults(void **state)
     assert_int_equal(a[3].loop, 1); /* "group3" */
 }
 
+
+/* ------------------------------------------------------------------------ */
+/* Writing .anm text                                                         */
+/* ------------------------------------------------------------------------ */
+
+/* md2_write_anm() of anims[0..n) into a malloc'd NUL-terminated string;
+ * its length in *len. Fails the test unless it succeeds. */
+static char *write_anm(const md2_anim *anims, size_t n, size_t *len)
+{
+    size_t size = 12345, again = 0;
+    md2_diagnostic err;
+    char *text;
+    if (md2_write_anm(anims, n, NULL, NULL, 0, &size, &err) != MD2_OK)
+        print_message("md2_write_anm: %s\n", err.message);
+    assert_int_equal(err.result, MD2_OK);
+    text = (char *)malloc(size + 1);
+    assert_non_null(text);
+    assert_int_equal(md2_write_anm(anims, n, NULL, text, size, &again, &err), MD2_OK);
+    assert_int_equal(again, size);
+    text[size] = '\0';
+    assert_int_equal(strlen(text), size); /* no NUL inside */
+    *len = size;
+    return text;
+}
+
+/* Parses text[0..len) into a (MAXA), returning the count. */
+static size_t parse_all(const char *text, size_t len, md2_anim *a)
+{
+    size_t n = 0;
+    md2_diagnostic err;
+    if (md2_parse_anm(text, len, NULL, WITH_ERROR(&err), a, MAXA, &n) != MD2_OK)
+        print_message("[%.*s]: %s\n", (int)len, text, err.message);
+    assert_int_equal(err.result, MD2_OK);
+    return n;
+}
+
+/* Entries equal field by field, fps bit for bit. */
+static void assert_same_anims(const md2_anim *a, const md2_anim *b, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        uint32_t fa, fb;
+        assert_string_equal(a[i].name, b[i].name);
+        assert_int_equal(a[i].first, b[i].first);
+        assert_int_equal(a[i].last, b[i].last);
+        memcpy(&fa, &a[i].fps, 4);
+        memcpy(&fb, &b[i].fps, 4);
+        assert_int_equal(fa, fb);
+        assert_int_equal(a[i].loop, b[i].loop);
+        assert_memory_equal(a[i].reserved_, b[i].reserved_, sizeof a[i].reserved_);
+    }
+}
+
+/* Any text the parser reads: parse, write, parse gives the same entries,
+ * and the written text is canonical (writing it again gives it again). */
+static void test_anm_write_round_trip(void **state)
+{
+    static const char *const texts[] = {
+        "// soldier\n\nstand0\t0 0 10\n   walk0  1   12   12.5   // walking\n"
+        "death1 13 20 7.25\r\n\"dead 1\" 20 20 1e1\r\n   \t  \n"
+        "run 21 26 .5// no space before the comment\npanic0\f27\v28 +3",
+        "\xEF\xBB\xBF" "bom 0 1 2\rcr 1 2 3\r\"\" 0 0 0\n\"\xEF\xBB\xBF" "x\" 1 1 1\n",
+        "a\"b 0 1 33.333332\n/x 2 2 0.1\n\"a//b\" 3 3 1E-5\n\"tab\there\" 4 4 000012.500\n"
+        "sixteen_bytes_ok 5 6 4294967296\n\"\xC3\xA9t\xC3\xA9 \xE2\x82\xAC\" 0 4294967295 1e30\n",
+        "max 0 0 3.40282346e38\nmin 0 0 1.17549436e-38\nslow 0 9 0.0000001\n"
+        "fast 1 1 123456789\nwhole 2 2 100\nsmall 3 3 0.000123456\n",
+        "",
+        "// only a comment\n",
+    };
+    size_t t;
+    (void)state;
+    for (t = 0; t < sizeof texts / sizeof texts[0]; t++) {
+        md2_anim a[MAXA], b[MAXA];
+        size_t n, m, len, len2;
+        char *text, *again;
+        n = parse_all(texts[t], strlen(texts[t]), a);
+        text = write_anm(a, n, &len);
+        m = parse_all(text, len, b);
+        assert_int_equal(m, n);
+        assert_same_anims(a, b, n);
+        again = write_anm(b, m, &len2);
+        assert_int_equal(len2, len);
+        assert_memory_equal(again, text, len);
+        free(text);
+        free(again);
+    }
+}
+
+/* A canonical text (the layout animation.h defines) comes back byte for
+ * byte; other texts become their canonical form. */
+static void test_anm_write_canonical(void **state)
+{
+    static const char canonical[] =
+        "stand 0 39 9\n"
+        "\"run fast\" 40 45 10\n"
+        "\"\" 46 46 0\n"
+        "a\"b 47 48 12.5\n"
+        "\"//x\" 49 49 0.1\n"
+        "\"\xEF\xBB\xBF" "bom\" 50 50 33.333332\n"
+        "/x 51 4294967295 1e9\n"
+        "pain1 0 0 0.0001\n"
+        "t 1 2 1.5e-5\n"
+        "u 1 1 2.5e12\n"
+        "v 0 0 123456790\n"
+        "w 0 0 3.402823466e38\n"
+        "x 0 0 1.1754944e-38\n"
+        "\"tab\there\" 0 0 1\n";
+    static const struct {
+        const char *in, *out;
+    } forms[] = {
+        {"\xEF\xBB\xBF// header\r\n\r\n  walk\t 1  12 12.50 // walking\r\n\"run\" 2 3 1e1\r"
+         "dead 4 4 000.0\n\"x\" 5 5 +.5E+0",
+         "walk 1 12 12.5\nrun 2 3 10\ndead 4 4 0\nx 5 5 0.5\n"},
+        {"big 0 0 1e10\nfrac 0 0 .000010\nint 0 0 100000000\n",
+         "big 0 0 1e10\nfrac 0 0 1e-5\nint 0 0 100000000\n"},
+        {"// nothing\n\n", ""},
+    };
+    md2_anim a[MAXA];
+    size_t n, len, i;
+    char *text;
+    (void)state;
+
+    n = parse_all(canonical, sizeof canonical - 1, a);
+    assert_int_equal(n, 14);
+    text = write_anm(a, n, &len);
+    assert_int_equal(len, sizeof canonical - 1);
+    assert_memory_equal(text, canonical, len);
+    free(text);
+    for (i = 0; i < sizeof forms / sizeof forms[0]; i++) {
+        n = parse_all(forms[i].in, strlen(forms[i].in), a);
+        text = write_anm(a, n, &len);
+        assert_string_equal(text, forms[i].out);
+        free(text);
+    }
+}
+
+/* The significant digits of a rate text: its mantissa without the point,
+ * leading and trailing zeros. */
+static size_t significant_digits(const char *rate)
+{
+    char d[64];
+    size_t n = 0, i, first = 0;
+    for (i = 0; rate[i] && rate[i] != 'e' && n < sizeof d; i++)
+        if (rate[i] >= '0' && rate[i] <= '9')
+            d[n++] = rate[i];
+    while (first < n && d[first] == '0')
+        first++;
+    while (n > first && d[n - 1] == '0')
+        n--;
+    return n - first;
+}
+
+/* Random rates over the whole float range: each comes back bit for bit,
+ * and with the fewest digits: the correctly rounded text of one digit
+ * less does not read back as the same float. */
+static void test_anm_write_rates(void **state)
+{
+    uint32_t seed = 12345u;
+    int i;
+    (void)state;
+    for (i = 0; i < 20000; i++) {
+        md2_anim a, b;
+        uint32_t bits;
+        size_t len, n, digits;
+        char *text;
+        float f;
+        do { /* a positive normal float: exponent bits 1..254 */
+            seed = seed * 1664525u + 1013904223u;
+            bits = seed >> 1;
+        } while ((bits >> 23) == 0 || (bits >> 23) == 255);
+        memcpy(&f, &bits, 4);
+        memset(&a, 0, sizeof a);
+        strcpy(a.name, "r");
+        a.fps = f;
+        text = write_anm(&a, 1, &len);
+        assert_int_equal(strncmp(text, "r 0 0 ", 6), 0);
+        n = parse_all(text, len, &b);
+        assert_int_equal(n, 1);
+        if (memcmp(&b.fps, &f, 4) != 0)
+            print_message("%.9g -> %s", (double)f, text);
+        assert_memory_equal(&b.fps, &f, 4);
+        digits = significant_digits(text + 6);
+        assert_true(digits >= 1 && digits <= 17);
+        if (digits > 1) {
+            md2_anim c;
+            size_t k = 0;
+            char line[64];
+            snprintf(line, sizeof line, "r 0 0 %.*e\n", (int)digits - 2, (double)f);
+            if (md2_parse_anm(line, strlen(line), NULL, NULL, &c, 1, &k) == MD2_OK)
+                assert_memory_not_equal(&c.fps, &f, 4);
+        }
+        free(text);
+    }
+}
+
+/* -0 is written as 0; no entries is no text; sizing, and a buffer too
+ * small gets nothing. */
+static void test_anm_write_sizes(void **state)
+{
+    md2_anim a[2];
+    md2_diagnostic err;
+    char buf[32];
+    size_t size = 99, len;
+    char *text;
+    md2_model m = model_with_frames(8);
+    (void)state;
+    memset(a, 0, sizeof a);
+    strcpy(a[0].name, "hold");
+    a[0].fps = -0.0f;
+    strcpy(a[1].name, "walk");
+    a[1].first = 1;
+    a[1].last = 7;
+    a[1].fps = 12.5f;
+    text = write_anm(a, 2, &len);
+    assert_string_equal(text, "hold 0 0 0\nwalk 1 7 12.5\n");
+    free(text);
+    assert_int_equal(md2_write_anm(a, 0, NULL, NULL, 0, &size, &err), MD2_OK);
+    assert_int_equal(size, 0);
+    assert_int_equal(md2_write_anm(NULL, 0, NULL, buf, sizeof buf, &size, &err), MD2_OK);
+    assert_int_equal(size, 0);
+    /* with the model: the ranges are inside its 8 frames */
+    assert_int_equal(md2_write_anm(a, 2, &m, NULL, 0, &size, &err), MD2_OK);
+    assert_int_equal(size, 25);
+    memset(buf, 'z', sizeof buf);
+    assert_int_equal(md2_write_anm(a, 2, &m, buf, 24, &size, &err), MD2_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(size, 25); /* the size it needs */
+    assert_int_equal(err.result, MD2_ERR_BUFFER_TOO_SMALL);
+    assert_int_equal(err.section, MD2_SECTION_SIDEFILE);
+    assert_non_null(strstr(err.message, "25 bytes"));
+    assert_int_equal(buf[0], 'z'); /* nothing written */
+    assert_int_equal(md2_write_anm(a, 2, &m, buf, 25, &size, &err), MD2_OK);
+    assert_memory_equal(buf, "hold 0 0 0\nwalk 1 7 12.5\n", 25);
+    assert_int_equal(buf[25], 'z'); /* no NUL after the text */
+}
+
+/* One entry that cannot come back: refused with the result, field, entry
+ * and a message with needle; nothing written and *size 0. */
+static void expect_write_refused(const md2_anim *a, size_t n, const md2_model *m,
+                                 md2_result r, const char *field, size_t index,
+                                 const char *needle)
+{
+    md2_diagnostic err;
+    char buf[256];
+    size_t size = 99;
+    md2_result got;
+    memset(buf, 'z', sizeof buf);
+    got = md2_write_anm(a, n, m, buf, sizeof buf, &size, &err);
+    if (got != r || strcmp(err.field, field) != 0 || !strstr(err.message, needle))
+        print_message("-> %d %s[%lu]: %s\n", (int)got, err.field, (unsigned long)err.index,
+                      err.message);
+    assert_int_equal(got, r);
+    assert_int_equal(err.result, r);
+    assert_int_equal(err.section, MD2_SECTION_SIDEFILE);
+    assert_string_equal(err.field, field);
+    assert_int_equal(err.index, index);
+    assert_non_null(strstr(err.message, needle));
+    assert_int_equal(size, 0);
+    assert_int_equal(buf[0], 'z');
+    /* and when only sizing */
+    size = 99;
+    assert_int_equal(md2_write_anm(a, n, m, NULL, 0, &size, NULL), r);
+    assert_int_equal(size, 0);
+}
+
+static void test_anm_write_refusals(void **state)
+{
+    md2_anim a[3];
+    md2_diagnostic err;
+    md2_model m = model_with_frames(8);
+    char buf[64];
+    size_t size;
+    (void)state;
+
+    memset(a, 0, sizeof a);
+    strcpy(a[0].name, "stand");
+    a[0].fps = 10.0f;
+    strcpy(a[1].name, "walk");
+    a[1].first = 1;
+    a[1].last = 7;
+    a[1].fps = 12.5f;
+    a[2] = a[0];
+    /* bad arguments */
+    assert_int_equal(md2_write_anm(a, 3, NULL, buf, sizeof buf, NULL, &err),
+                     MD2_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "size is NULL"));
+    assert_int_equal(md2_write_anm(NULL, 1, NULL, buf, sizeof buf, &size, &err),
+                     MD2_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "anims is NULL"));
+    assert_int_equal(md2_write_anm(a, 3, NULL, NULL, 5, &size, &err), MD2_ERR_INVALID_ARGUMENT);
+    assert_non_null(strstr(err.message, "out is NULL"));
+    assert_int_equal(err.section, MD2_SECTION_SIDEFILE);
+    assert_int_equal(md2_write_anm(a, 3, NULL, buf, sizeof buf, &size, &err), MD2_OK);
+
+    /* names that an .anm line cannot hold, in entry 1 */
+    memset(a[1].name, 'n', sizeof a[1].name); /* no NUL */
+    expect_write_refused(a, 3, NULL, MD2_ERR_INVALID_ARGUMENT, "name", 1, "no NUL");
+    strcpy(a[1].name, "wa\x1bk");
+    expect_write_refused(a, 3, NULL, MD2_ERR_INVALID_ARGUMENT, "name", 1, "0x1B");
+    strcpy(a[1].name, "walk\x7f");
+    expect_write_refused(a, 3, NULL, MD2_ERR_INVALID_ARGUMENT, "name", 1, "0x7F");
+    strcpy(a[1].name, "wa\nlk");
+    expect_write_refused(a, 3, NULL, MD2_ERR_INVALID_ARGUMENT, "name", 1, "0x0A");
+    strcpy(a[1].name, "a \"b"); /* needs quotes, holds one */
+    expect_write_refused(a, 3, NULL, MD2_ERR_INVALID_ARGUMENT, "name", 1, "'\"'");
+    strcpy(a[1].name, "\"ab"); /* starts with one */
+    expect_write_refused(a, 3, NULL, MD2_ERR_INVALID_ARGUMENT, "name", 1, "'\"'");
+    strcpy(a[1].name, "a//\"b");
+    expect_write_refused(a, 3, NULL, MD2_ERR_INVALID_ARGUMENT, "name", 1, "'\"'");
+    strcpy(a[1].name, "walk");
+    assert_int_equal(md2_write_anm(a, 3, &m, buf, sizeof buf, &size, &err), MD2_OK);
+
+    /* ranges */
+    a[1].first = 8;
+    expect_write_refused(a, 3, NULL, MD2_ERR_INVALID_ARGUMENT, "last", 1, "before first");
+    a[1].first = 1;
+    a[1].last = 8;
+    expect_write_refused(a, 3, &m, MD2_ERR_FRAME_RANGE, "last", 1, "8 frames");
+    assert_int_equal(md2_write_anm(a, 3, NULL, buf, sizeof buf, &size, &err), MD2_OK);
+    a[1].last = 7;
+
+    /* rates md2_parse_anm() refuses, or that would not stay a float */
+    a[1].fps = NAN;
+    expect_write_refused(a, 3, NULL, MD2_ERR_INVALID_ARGUMENT, "fps", 1, "walk");
+    a[1].fps = INFINITY;
+    expect_write_refused(a, 3, NULL, MD2_ERR_INVALID_ARGUMENT, "fps", 1, "inf");
+    a[1].fps = -1.0f;
+    expect_write_refused(a, 3, NULL, MD2_ERR_INVALID_ARGUMENT, "fps", 1, "-1");
+    a[1].fps = 1e-40f; /* subnormal */
+    expect_write_refused(a, 3, NULL, MD2_ERR_INVALID_ARGUMENT, "fps", 1, "FLT_MIN");
+    a[1].first = 0;
+    a[1].last = 0xFFFFFFFFu;
+    a[1].fps = 1e-30f; /* 2^32 frames would last 4.3e39 seconds */
+    expect_write_refused(a, 3, NULL, MD2_ERR_INVALID_ARGUMENT, "fps", 1, "longer than a float");
+    a[1].fps = 1e-29f; /* 4.3e38 seconds: still too long */
+    expect_write_refused(a, 3, NULL, MD2_ERR_INVALID_ARGUMENT, "fps", 1, "longer than a float");
+    a[1].fps = 1e-28f; /* 4.3e37: fine */
+    assert_int_equal(md2_write_anm(a, 3, NULL, NULL, 0, &size, &err), MD2_OK);
+
+    /* reserved_ of an entry: as every call that reads an md2_anim says it
+     * (docs/errors.md, "Reserved fields"), before the entries' checks */
+    a[1].fps = 12.5f;
+    a[0].last = 9;
+    a[2].reserved_[1] = 7;
+    memset(buf, 'z', sizeof buf);
+    size = 99;
+    assert_int_equal(md2_write_anm(a, 3, &m, buf, sizeof buf, &size, &err),
+                     MD2_ERR_INVALID_ARGUMENT);
+    assert_string_equal(err.field, "md2_anim.reserved_[1]");
+    assert_non_null(strstr(err.message, "animation 2 ('stand')"));
+    assert_int_equal(size, 0);
+    assert_int_equal(buf[0], 'z');
+}
+
+/* The text does not depend on the C locale's decimal point. Here only
+ * where a locale with a decimal comma is installed. */
+static void test_anm_write_locale(void **state)
+{
+    static const char *const names[] = {"de_DE.UTF-8", "de_DE.utf8", "fr_FR.UTF-8",
+                                        "fr_FR.utf8", "de_DE", "German_Germany.1252"};
+    md2_anim a;
+    char *before, *after;
+    size_t len, i;
+    const char *set = NULL;
+    (void)state;
+    memset(&a, 0, sizeof a);
+    strcpy(a.name, "walk");
+    a.fps = 12.5f;
+    before = write_anm(&a, 1, &len);
+    assert_string_equal(before, "walk 0 0 12.5\n");
+    for (i = 0; i < sizeof names / sizeof names[0] && !set; i++)
+        set = setlocale(LC_NUMERIC, names[i]);
+    if (!set) {
+        print_message("no locale with a decimal comma installed: checked in the C locale only\n");
+        free(before);
+        return;
+    }
+    after = write_anm(&a, 1, &len);
+    setlocale(LC_NUMERIC, "C");
+    assert_string_equal(after, before);
+    free(before);
+    free(after);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -586,6 +970,12 @@ int main(void)
         cmocka_unit_test(test_rate_zero_holds),
         cmocka_unit_test(test_numbers_far_out_of_range),
         cmocka_unit_test(test_loop_defaults),
+        cmocka_unit_test(test_anm_write_round_trip),
+        cmocka_unit_test(test_anm_write_canonical),
+        cmocka_unit_test(test_anm_write_rates),
+        cmocka_unit_test(test_anm_write_sizes),
+        cmocka_unit_test(test_anm_write_refusals),
+        cmocka_unit_test(test_anm_write_locale),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -205,7 +205,10 @@ static void expect_rule(hand *h, md2_section section, const char *field,
     if (!strstr(d.message, field))
         print_message("message lacks %s: %s\n", field, d.message);
     assert_non_null(strstr(d.message, field)); /* the message names it too */
-    assert_string_equal(ds.message, d.message);
+    /* one message for both, after the name of the function called */
+    assert_true(strncmp(d.message, "md2_write: model: ", 18) == 0);
+    assert_true(strncmp(ds.message, "md2_write_stream: model: ", 25) == 0);
+    assert_string_equal(ds.message + 25, d.message + 18);
 }
 
 static void test_err_invalid_model(void **state)

@@ -2,7 +2,9 @@
 // through libmd2.wasm (the package's module), hashed as tests/web/web_native.c
 // hashes the native library's decoding, and the two lines compared; and on
 // the same line what the rest of the module gives (animations, a player's
-// poses, the welded mesh, morph data, back-to-front order).
+// poses, the welded mesh, morph data, back-to-front order) and the model's
+// warning flags (the generated models include some whose normal indices are
+// all the same: MD2_WARN_SAME_NORMALS).
 //
 //   node digest.mjs PACKAGE_DIR WEB_NATIVE MODEL.md2...
 //
@@ -89,6 +91,7 @@ async function digest(path) {
   let h = 14695981039346656037n;
   let api;
   const n = m.numFrames;
+  const warnings = m.warnings.toString(16);
   try {
     for (let f = 0; f < n; f++) {
       h = fnvFloats(h, m.decodeFrame(f));
@@ -101,7 +104,7 @@ async function digest(path) {
   } finally {
     m.free();
   }
-  return [`${name} ${hex(h)} ${hex(api)}`, n];
+  return [`${name} ${hex(h)} ${hex(api)} ${warnings}`, n];
 }
 
 const wasmLines = [];

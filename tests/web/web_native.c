@@ -1,10 +1,11 @@
 /*
  * The native side of the WebAssembly tests (tests/web):
  *
- *   web_native digest MODEL.md2...   one line a model, "NAME HASH API", the
- *                                    FNV-1a hashes of what tests/web/digest.mjs
- *                                    hashes through libmd2.wasm (below, and
- *                                    digest_api());
+ *   web_native digest MODEL.md2...   one line a model, "NAME HASH API WARNINGS",
+ *                                    the FNV-1a hashes of what
+ *                                    tests/web/digest.mjs hashes through
+ *                                    libmd2.wasm (below, and digest_api()),
+ *                                    and the model's md2_warning flags in hex;
  *                                    "NAME absent" for a missing file
  *   web_native generate DIR          writes DIR/gen00.md2 .. gen39.md2
  *                                    (generated models, below) and
@@ -20,7 +21,11 @@
  * The generated models vary what the decoder meets: from 1 to 400
  * vertices and 1 to 60 frames, scales from 1e-4 to 1e4 of either sign,
  * translates up to 1e5, every vertex byte, normal indices up to 255 (162
- * and more decode as the fallback), and some triangles.
+ * and more decode as the fallback), and some triangles. In one model in
+ * eight every normal index is the same (MD2_WARN_SAME_NORMALS), in one all
+ * but the last vertex's of the last frame, and in one all are the same bad
+ * index, so that the warnings of the scalar scan libmd2.wasm has are
+ * compared with the native one's.
  *
  * SPDX-License-Identifier: MIT
  */
@@ -231,8 +236,8 @@ static int digest(const char *path)
         fprintf(stderr, "web_native: %s: %s\n", path, ok ? "out of memory" : "a decode failed");
         ok = 0;
     } else {
-        printf("%s %016llx %016llx\n", name, (unsigned long long)h,
-               (unsigned long long)digest_api(m, pos));
+        printf("%s %016llx %016llx %lx\n", name, (unsigned long long)h,
+               (unsigned long long)digest_api(m, pos), (unsigned long)m->warnings);
     }
     free(pos);
     free(nrm);
@@ -312,6 +317,13 @@ static int generate_one(const char *dir, int k)
             v->normal = (uint8_t)pick(&seed, k % 4 == 3 ? 256u : 162u);
         }
         frames[f].vertices = &verts[f * nv];
+    }
+    if (k % 8 == 1 || k % 8 == 5 || k % 8 == 7) { /* one normal index for all (see the top) */
+        uint8_t same = (uint8_t)(k % 8 == 7 ? 200 + k : 3 * k);
+        for (i = 0; i < nf * nv; i++)
+            verts[i].normal = same;
+        if (k % 8 == 5)
+            verts[nf * nv - 1].normal = (uint8_t)(same + 1);
     }
     data = md2_bench_write(frames, nf, nv, st, nst, tris, ntri, &size);
     if (data) {

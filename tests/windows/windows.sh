@@ -94,7 +94,7 @@ for f in $need; do [ -e "$f" ] || die "$f is missing after installing $packages"
 # __declspec(noreturn) where clang does not take it; -U__SSE2__: MSVC does
 # not define it, so its build is the scalar code (same bits)
 msvc="clang --target=x86_64-pc-windows-msvc -fsyntax-only -fms-extensions -fms-compatibility-version=11 \
--U__SSE2__ -Wall -Wextra -Wpedantic -Werror -Wvla -isystem /usr/x86_64-w64-mingw32/include -Iinclude -Isrc"
+-U__SSE2__ -Wall -Wextra -Wpedantic -Werror -Wvla -isystem /usr/x86_64-w64-mingw32/include -Iinclude -Isingle_include -Isrc"
 deps="$root/build-windows-deps"
 cmocka="$deps/cmocka"
 apt_dir="$deps/apt"
@@ -305,10 +305,11 @@ echo "md2.exe imports: $dlls"
 # platform_win32.c: the mingw-w64 <windows.h> does not parse in clang's MSVC
 # mode, its intrinsics clash; gcc -Wpedantic -Werror builds it above)
 checked=0
-for f in tool/*.c; do
+tool_dirs="-Itool/platform -Itool/image -Itool/core -Itool/formats -Itool/commands"
+for f in tool/*.c tool/*/*.c; do
     case "$f" in */platform_posix.c|*/platform_win32.c) continue ;; esac
-    # shellcheck disable=SC2086 # word list
-    $msvc -std=c99 -DMD2_STATIC -isystem "$prefix/include" -isystem "$deps/stb" "$f" ||
+    # shellcheck disable=SC2086 # word lists
+    $msvc -std=c99 -DMD2_STATIC $tool_dirs -isystem "$prefix/include" -isystem "$deps/stb" "$f" ||
         die "$f does not compile as MSVC C"
     checked=$((checked + 1))
 done

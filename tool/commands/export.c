@@ -8,6 +8,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "commands.h"
 #include "attach_opt.h"
 #include "export_internal.h"
 #include "export_folder.h"
@@ -106,7 +107,7 @@ static void usage(FILE *f)
 /* The format OUT's extension asks for (any letter case). */
 static int format_of(const char *path)
 {
-    const char *base = export_base_name(path);
+    const char *base = tool_base_name(path);
     const char *dot = strrchr(base, '.');
     char ext[8];
     size_t i, n;
@@ -283,49 +284,90 @@ static int folder_export(int argc, char **argv, const unsigned char *roles, int 
     return 0;
 }
 
-/* The export the command line asks for: of one model (one_model: a model
- * of a folder export, whose words export_folder() made), else of a folder
- * when the command line names one, several models or -o OUTDIR/. roles
- * (argc bytes, zeroed) is filled for export_folder(). */
-static int export_main(int argc, char **argv, int one_model, unsigned char *roles)
+static int export_model(int argc, char **argv);
+
+/* The command line of md2 export: the words as given (NULL: not given),
+ * then the values read from them. */
+typedef struct export_args {
+    const char *model_path, *second_input; /* the first MODEL or DIR, and the second */
+    int inputs;                            /* how many MODELs and DIRs */
+    const char *out_path, *format_arg, *jobs_arg;
+    const char *anim_name, *frame_arg, *skin_arg, *normals_arg;
+    const char *max_output_arg, *max_pixels_arg;
+    const char *error_arg, *targets_arg, *profile_arg;
+    int y_up;                              /* --y-up (the default) or --z-up */
+    int compact;                           /* --compact */
+    tool_attach_list attach;               /* the --attach options */
+    /* read by check_values() */
+    long frame, max_output, max_pixels, max_targets, jobs;
+    double keyframe_error;
+} export_args;
+
+/* What is exported when the command line does not say. */
+static void default_args(export_args *args)
 {
-    const char *model_path = NULL, *out_path = NULL, *anim_name = NULL, *skin_arg = NULL;
-    const char *frame_arg = NULL, *max_output_arg = NULL, *max_pixels_arg = NULL;
-    const char *normals_arg = NULL;
-    const char *format_arg = NULL, *jobs_arg = NULL, *second_input = NULL;
-    const char *error_arg = NULL, *targets_arg = NULL, *profile_arg = NULL;
-    long max_targets = 0;
-    double keyframe_error = -1.0;
-    int compact = 0;
-    long max_output = (long)EXPORT_MAX_OUTPUT, max_pixels = (long)TOOL_MAX_SKIN_PIXELS;
-    int y_up = 1, format, i, status, options = 1, inputs = 0;
-    long frame = 0, jobs = 0;
-    tool_model tm;
-    md2_diagnostic diag;
-    md2_result r;
-    export_job job;
-    char found[4096];
-    unsigned char *png = NULL;
-    size_t w;
-    tool_attach_list attach;
-    tool_attached attached[TOOL_MAX_ATTACH];
-    size_t num_attached = 0;
+    memset(args, 0, sizeof *args);
+    args->y_up = 1;
+    args->max_output = (long)EXPORT_MAX_OUTPUT;
+    args->max_pixels = (long)TOOL_MAX_SKIN_PIXELS;
+    args->keyframe_error = -1.0;
+}
+
+/* Where the option a keeps its value in args, when it is an option that
+ * takes one (but --attach); else NULL. */
+static const char **value_of_option(export_args *args, const char *a)
+{
+    if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)
+        return &args->out_path;
+    if (strcmp(a, "--format") == 0)
+        return &args->format_arg;
+    if (strcmp(a, "--jobs") == 0)
+        return &args->jobs_arg;
+    if (strcmp(a, "--anim") == 0)
+        return &args->anim_name;
+    if (strcmp(a, "--frame") == 0)
+        return &args->frame_arg;
+    if (strcmp(a, "--skin") == 0)
+        return &args->skin_arg;
+    if (strcmp(a, "--max-output") == 0)
+        return &args->max_output_arg;
+    if (strcmp(a, "--max-skin-pixels") == 0)
+        return &args->max_pixels_arg;
+    if (strcmp(a, "--normals") == 0)
+        return &args->normals_arg;
+    if (strcmp(a, "--keyframe-error") == 0)
+        return &args->error_arg;
+    if (strcmp(a, "--max-targets") == 0)
+        return &args->targets_arg;
+    if (strcmp(a, "--profile") == 0)
+        return &args->profile_arg;
+    return NULL;
+}
+
+/* Returned by the steps of export_main() that let it go on. */
+#define EXPORT_GO_ON (-1)
+
+/* The words of argv into args, and roles[i] (for export_folder()) what
+ * argv[i] is. EXPORT_GO_ON; TOOL_OK after the help; TOOL_USAGE after
+ * saying what is wrong: an unknown option, one given twice or without
+ * its value, a bad --attach, or (one_model) a second model. */
+static int read_words(int argc, char **argv, int one_model, unsigned char *roles,
+                      export_args *args)
+{
+    int i, options = 1;
     char why[256];
-
-    memset(&attach, 0, sizeof attach);
-
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
-        const char **value = NULL;
+        const char **value;
         if (!options || a[0] != '-' || a[1] == '\0') {
-            if (model_path && one_model)
+            if (args->model_path && one_model)
                 return usage_error("one model at a time ('%s' is a second one)", a);
-            if (!model_path)
-                model_path = a;
-            else if (!second_input)
-                second_input = a;
+            if (!args->model_path)
+                args->model_path = a;
+            else if (!args->second_input)
+                args->second_input = a;
             roles[i] = EXPORT_WORD_INPUT;
-            inputs++;
+            args->inputs++;
             continue;
         }
         if (strcmp(a, "--") == 0) {
@@ -337,168 +379,224 @@ static int export_main(int argc, char **argv, int one_model, unsigned char *role
             usage(stdout);
             return TOOL_OK;
         }
-        if (strcmp(a, "-o") == 0 || strcmp(a, "--output") == 0)
-            value = &out_path;
-        else if (strcmp(a, "--format") == 0)
-            value = &format_arg;
-        else if (strcmp(a, "--jobs") == 0)
-            value = &jobs_arg;
-        else if (strcmp(a, "--anim") == 0)
-            value = &anim_name;
-        else if (strcmp(a, "--frame") == 0)
-            value = &frame_arg;
-        else if (strcmp(a, "--skin") == 0)
-            value = &skin_arg;
-        else if (strcmp(a, "--max-output") == 0)
-            value = &max_output_arg;
-        else if (strcmp(a, "--max-skin-pixels") == 0)
-            value = &max_pixels_arg;
-        else if (strcmp(a, "--normals") == 0)
-            value = &normals_arg;
-        else if (strcmp(a, "--keyframe-error") == 0)
-            value = &error_arg;
-        else if (strcmp(a, "--max-targets") == 0)
-            value = &targets_arg;
-        else if (strcmp(a, "--profile") == 0)
-            value = &profile_arg;
-        else if (strcmp(a, "--attach") == 0) {
+        value = value_of_option(args, a);
+        if (value) {
+            if (*value)
+                return usage_error("%s is given twice", a);
             if (i + 1 >= argc)
                 return usage_error("%s needs a value", a);
-            if (!tool_attach_add(&attach, argv[++i], why, sizeof why))
+            if (value == &args->out_path || value == &args->format_arg ||
+                value == &args->jobs_arg)
+                roles[i] = roles[i + 1] = EXPORT_WORD_FOLDER;
+            *value = argv[++i];
+        } else if (strcmp(a, "--attach") == 0) {
+            if (i + 1 >= argc)
+                return usage_error("%s needs a value", a);
+            if (!tool_attach_add(&args->attach, argv[++i], why, sizeof why))
                 return usage_error("%s", why);
-            continue;
         } else if (strcmp(a, "--y-up") == 0 || strcmp(a, "--z-up") == 0) {
-            y_up = a[2] == 'y';
-            continue;
+            args->y_up = a[2] == 'y';
         } else if (strcmp(a, "--compact") == 0) {
-            compact = 1;
-            continue;
+            args->compact = 1;
         } else {
             return usage_error("unknown option '%s'", a);
         }
-        if (*value)
-            return usage_error("%s is given twice", a);
-        if (i + 1 >= argc)
-            return usage_error("%s needs a value", a);
-        if (value == &out_path || value == &format_arg || value == &jobs_arg)
-            roles[i] = roles[i + 1] = EXPORT_WORD_FOLDER;
-        *value = argv[++i];
     }
-    if (!model_path)
+    return EXPORT_GO_ON;
+}
+
+/* The values of args's words, checked: EXPORT_GO_ON, or TOOL_USAGE after
+ * saying what is missing or wrong (the first of them). */
+static int check_values(int argc, char **argv, const unsigned char *roles, export_args *a)
+{
+    if (!a->model_path)
         return usage_error("%s", "no MODEL given");
-    if (second_input && (!out_path || !folder_export(argc, argv, roles, inputs, out_path)))
+    if (a->second_input &&
+        (!a->out_path || !folder_export(argc, argv, roles, a->inputs, a->out_path)))
         return usage_error("one model at a time ('%s' is a second one; -o OUTDIR/ exports "
-                           "several)", second_input);
-    if (!out_path)
+                           "several)", a->second_input);
+    if (!a->out_path)
         return usage_error("%s", "no output given (-o OUT.obj, OUT.gltf or OUT.glb, or "
                            "-o OUTDIR/ for folders)");
-    if (format_arg && format_named(format_arg) == FORMAT_NONE)
-        return usage_error("--format needs glb, gltf or obj, not '%s'", format_arg);
-    if (jobs_arg && !tool_parse_long(jobs_arg, 1, EXPORT_MAX_JOBS, &jobs))
+    if (a->format_arg && format_named(a->format_arg) == FORMAT_NONE)
+        return usage_error("--format needs glb, gltf or obj, not '%s'", a->format_arg);
+    if (a->jobs_arg && !tool_parse_long(a->jobs_arg, 1, EXPORT_MAX_JOBS, &a->jobs))
         return usage_error("--jobs needs a number of threads (1 to " EXPORT_MAX_JOBS_TEXT
-                           "), not '%s'", jobs_arg);
-    if (frame_arg && !tool_parse_long(frame_arg, 0, LONG_MAX, &frame))
-        return usage_error("--frame needs a keyframe number (0, 1, ...), not '%s'", frame_arg);
-    if (max_output_arg && !tool_parse_long(max_output_arg, 1, LONG_MAX, &max_output))
+                           "), not '%s'", a->jobs_arg);
+    if (a->frame_arg && !tool_parse_long(a->frame_arg, 0, LONG_MAX, &a->frame))
+        return usage_error("--frame needs a keyframe number (0, 1, ...), not '%s'", a->frame_arg);
+    if (a->max_output_arg && !tool_parse_long(a->max_output_arg, 1, LONG_MAX, &a->max_output))
         return usage_error("--max-output needs a number of bytes (1 or more), not '%s'",
-                           max_output_arg);
-    if (normals_arg && !tool_normals_kind(normals_arg))
-        return usage_error("bad --normals '%s': smooth is the one kind", normals_arg);
-    if (max_pixels_arg && !tool_parse_long(max_pixels_arg, 1, 2147483647L, &max_pixels))
+                           a->max_output_arg);
+    if (a->normals_arg && !tool_normals_kind(a->normals_arg))
+        return usage_error("bad --normals '%s': smooth is the one kind", a->normals_arg);
+    if (a->max_pixels_arg && !tool_parse_long(a->max_pixels_arg, 1, 2147483647L, &a->max_pixels))
         return usage_error("--max-skin-pixels needs a number of pixels (1 or more), not '%s'",
-                           max_pixels_arg);
-    if (error_arg && (!tool_parse_double(error_arg, &keyframe_error) || !(keyframe_error >= 0.0)))
+                           a->max_pixels_arg);
+    if (a->error_arg &&
+        (!tool_parse_double(a->error_arg, &a->keyframe_error) || !(a->keyframe_error >= 0.0)))
         return usage_error("--keyframe-error needs a distance in model units (0 or more), not '%s'",
-                           error_arg);
-    if (targets_arg && !tool_parse_long(targets_arg, 2, 1000000000L, &max_targets))
+                           a->error_arg);
+    if (a->targets_arg && !tool_parse_long(a->targets_arg, 2, 1000000000L, &a->max_targets))
         return usage_error("--max-targets needs a number of morph targets (2 or more), not '%s'",
-                           targets_arg);
-    if (profile_arg) {
+                           a->targets_arg);
+    if (a->profile_arg) {
         /* the engines whose morph target caps their documentation states */
-        if (strcmp(profile_arg, "bevy") != 0)
-            return usage_error("unknown --profile '%s' (there is: bevy)", profile_arg);
-        if (!targets_arg)
-            max_targets = 256; /* bevy_mesh 0.19: MAX_MORPH_WEIGHTS */
+        if (strcmp(a->profile_arg, "bevy") != 0)
+            return usage_error("unknown --profile '%s' (there is: bevy)", a->profile_arg);
+        if (!a->targets_arg)
+            a->max_targets = 256; /* bevy_mesh 0.19: MAX_MORPH_WEIGHTS */
     }
-    if (!one_model && folder_export(argc, argv, roles, inputs, out_path)) {
-        format = format_arg ? format_named(format_arg) : FORMAT_GLB;
-        if (export_exists_not_folder(out_path))
-            return usage_error("-o %s is a file: the export of a folder or of several models "
-                               "needs -o OUTDIR/", out_path);
-        return export_folder(argc, argv, roles, out_path,
-                             format == FORMAT_OBJ ? ".obj" : format == FORMAT_GLTF ? ".gltf" : ".glb",
-                             jobs);
-    }
-    if (jobs_arg)
-        return usage_error("--jobs %s: one model is exported by one thread (--jobs is for "
-                           "folders)", jobs_arg);
-    format = format_of(out_path);
-    if (format == FORMAT_NONE)
-        return usage_error("cannot tell the format of '%s': the output must end in .obj, "
-                           ".gltf or .glb", out_path);
-    if (format_arg && format_named(format_arg) != format)
-        return usage_error("--format disagrees with the output's extension ('%s')", out_path);
-    r = tool_load(model_path, 0, &tm, &diag);
-    if (r != MD2_OK) {
-        tool_load_error(EXPORT_CMD, model_path, &diag);
-        return TOOL_FAILED;
-    }
-    for (w = 0; w < tm.warning_count && w < EXPORT_SHOWN_WARNINGS; w++) {
-        if (!(normals_arg && tm.warnings[w].warning == MD2_WARN_SAME_NORMALS))
-            tool_error(EXPORT_CMD, "warning: %s", tm.warnings[w].message);
-    }
-    if (tm.warning_total > w)
-        tool_error(EXPORT_CMD, "warning: ... and %lu more (md2 info lists them by kind)",
-                   (unsigned long)(tm.warning_total - w));
-    else if (tm.warnings_lost)
-        tool_error(EXPORT_CMD, "warning: more warnings were lost (out of memory)");
+    return EXPORT_GO_ON;
+}
 
-    if (normals_arg && !tool_smooth_normals(EXPORT_CMD, model_path, &tm)) {
-        tool_model_free(&tm);
-        return TOOL_FAILED;
+/* The export of the folders and models of the command line to -o OUTDIR/. */
+static int export_folders(int argc, char **argv, const unsigned char *roles,
+                          const export_args *a)
+{
+    int format = a->format_arg ? format_named(a->format_arg) : FORMAT_GLB;
+    if (export_exists_not_folder(a->out_path))
+        return usage_error("-o %s is a file: the export of a folder or of several models "
+                           "needs -o OUTDIR/", a->out_path);
+    return export_folder(argc, argv, roles, a->out_path,
+                         format == FORMAT_OBJ ? ".obj" : format == FORMAT_GLTF ? ".gltf" : ".glb",
+                         a->jobs, export_model);
+}
+
+/* The format of the export of one model: that of -o OUT's extension, which
+ * --format must not contradict. FORMAT_NONE after a usage error. */
+static int one_model_format(const export_args *a)
+{
+    int format;
+    if (a->jobs_arg) {
+        usage_error("--jobs %s: one model is exported by one thread (--jobs is for "
+                    "folders)", a->jobs_arg);
+        return FORMAT_NONE;
     }
+    format = format_of(a->out_path);
+    if (format == FORMAT_NONE) {
+        usage_error("cannot tell the format of '%s': the output must end in .obj, "
+                    ".gltf or .glb", a->out_path);
+        return FORMAT_NONE;
+    }
+    if (a->format_arg && format_named(a->format_arg) != format) {
+        usage_error("--format disagrees with the output's extension ('%s')", a->out_path);
+        return FORMAT_NONE;
+    }
+    return format;
+}
+
+/* The loader's warnings about tm, the first EXPORT_SHOWN_WARNINGS of them
+ * (but those of equal normals, which --normals smooth mends), then how
+ * many more there were. */
+static void show_warnings(const tool_model *tm, int smooth_normals)
+{
+    size_t w;
+    for (w = 0; w < tm->warning_count && w < EXPORT_SHOWN_WARNINGS; w++) {
+        if (!(smooth_normals && tm->warnings[w].warning == MD2_WARN_SAME_NORMALS))
+            tool_error(EXPORT_CMD, "warning: %s", tm->warnings[w].message);
+    }
+    if (tm->warning_total > w)
+        tool_error(EXPORT_CMD, "warning: ... and %lu more (md2 info lists them by kind)",
+                   (unsigned long)(tm->warning_total - w));
+    else if (tm->warnings_lost)
+        tool_error(EXPORT_CMD, "warning: more warnings were lost (out of memory)");
+}
+
+/* The model tm (loaded from a->model_path) written as format: the job of
+ * the command line (its animation and keyframe, the models attached, the
+ * skin) handed to the writer. */
+static int export_loaded(const export_args *a, int format, const tool_model *tm)
+{
+    export_job job;
+    tool_attached attached[TOOL_MAX_ATTACH];
+    size_t num_attached = 0;
+    char found[4096];
+    unsigned char *png = NULL;
+    int status = TOOL_FAILED;
+
     memset(&job, 0, sizeof job);
-    job.model_path = model_path;
-    job.out_path = out_path;
-    job.tm = &tm;
-    job.y_up = y_up;
-    job.max_output = (double)max_output;
-    job.compact = compact;
-    job.keyframe_error = keyframe_error;
-    job.max_targets = (unsigned long)max_targets;
-    job.anims = tm.anims;
-    job.num_anims = tm.num_anims;
-    status = TOOL_FAILED;
-    if (anim_name) {
-        size_t a = tool_find_anim(EXPORT_CMD, &tm, anim_name);
-        if (a == MD2_ANIM_NOT_FOUND)
+    job.model_path = a->model_path;
+    job.out_path = a->out_path;
+    job.tm = tm;
+    job.y_up = a->y_up;
+    job.max_output = (double)a->max_output;
+    job.compact = a->compact;
+    job.keyframe_error = a->keyframe_error;
+    job.max_targets = (unsigned long)a->max_targets;
+    job.anims = tm->anims;
+    job.num_anims = tm->num_anims;
+    if (a->anim_name) {
+        size_t i = tool_find_anim(EXPORT_CMD, tm, a->anim_name);
+        if (i == MD2_ANIM_NOT_FOUND)
             goto done;
-        job.anims = &tm.anims[a];
+        job.anims = &tm->anims[i];
         job.num_anims = 1;
         /* OBJ: every keyframe of the animation, one file each, unless
          * --frame picks one of them */
-        job.anim_given = format != FORMAT_OBJ || !frame_arg;
+        job.anim_given = format != FORMAT_OBJ || !a->frame_arg;
     }
-    if (!pick_frame(&job, frame, anim_name, model_path))
+    if (!pick_frame(&job, a->frame, a->anim_name, a->model_path))
         goto done;
-    if (!tool_attach_load(EXPORT_CMD, model_path, &tm, &attach, attached))
+    if (!tool_attach_load(EXPORT_CMD, a->model_path, tm, &a->attach, attached))
         goto done;
-    num_attached = attach.count;
+    num_attached = a->attach.count;
     job.attached = attached;
     job.num_attached = num_attached;
-    if (format != FORMAT_OBJ && tm.model->num_triangles == 0) {
+    if (format != FORMAT_OBJ && tm->model->num_triangles == 0) {
         tool_error(EXPORT_CMD, "%s has no triangles: there is no mesh to write as glTF",
-                   model_path);
+                   a->model_path);
         goto done;
     }
-    if (!load_skin(&job, skin_arg, (unsigned long)max_pixels, found, sizeof found, &png))
+    if (!load_skin(&job, a->skin_arg, (unsigned long)a->max_pixels, found, sizeof found, &png))
         goto done;
     status = format == FORMAT_OBJ ? export_obj(&job) : export_gltf(&job, format == FORMAT_GLB);
 done:
     free(png);
     tool_attach_free(attached, num_attached);
+    return status;
+}
+
+/* The export of the one model of the command line, as format. */
+static int export_one(const export_args *a, int format)
+{
+    tool_model tm;
+    md2_diagnostic diag;
+    int status;
+    if (tool_load(a->model_path, 0, &tm, &diag) != MD2_OK) {
+        tool_load_error(EXPORT_CMD, a->model_path, &diag);
+        return TOOL_FAILED;
+    }
+    show_warnings(&tm, a->normals_arg != NULL);
+    if (a->normals_arg && !tool_smooth_normals(EXPORT_CMD, a->model_path, &tm)) {
+        tool_model_free(&tm);
+        return TOOL_FAILED;
+    }
+    status = export_loaded(a, format, &tm);
     tool_model_free(&tm);
     return status;
+}
+
+/* The export the command line asks for: of one model (one_model: a model
+ * of a folder export, whose words export_folder() made), else of a folder
+ * when the command line names one, several models or -o OUTDIR/. roles
+ * (argc bytes, zeroed) is filled for export_folder(). */
+static int export_main(int argc, char **argv, int one_model, unsigned char *roles)
+{
+    export_args args;
+    int status, format;
+    default_args(&args);
+    status = read_words(argc, argv, one_model, roles, &args);
+    if (status == EXPORT_GO_ON)
+        status = check_values(argc, argv, roles, &args);
+    if (status != EXPORT_GO_ON)
+        return status;
+    if (!one_model && folder_export(argc, argv, roles, args.inputs, args.out_path))
+        return export_folders(argc, argv, roles, &args);
+    format = one_model_format(&args);
+    if (format == FORMAT_NONE)
+        return TOOL_USAGE;
+    return export_one(&args, format);
 }
 
 /* export_main() with its roles. */
@@ -520,7 +618,8 @@ int tool_export(int argc, char **argv)
     return run_export(argc, argv, 0);
 }
 
-int export_model(int argc, char **argv)
+/* md2 export of one model (a folder export's worker: never of a folder). */
+static int export_model(int argc, char **argv)
 {
     return run_export(argc, argv, 1);
 }

@@ -1,17 +1,18 @@
 /*
  * md2 export DIR... -o OUTDIR/: the models of folder trees exported as a
- * mirror of the trees, by a pool of threads (export_internal.h;
+ * mirror of the trees, by a pool of threads (export_folder.h;
  * docs/tool.md, "Folders"). POSIX threads (on Windows mingw-w64's
  * winpthreads); files, folders and the captured output through platform.h.
  *
- * Each model is exported by export_model() with the command line's own
- * options, as `md2 export MODEL -o OUT` would, so every option works the
- * same on a folder. What one export prints goes to streams of its own
- * thread (tool_set_stream_hook()), printed whole once its model is done,
- * under the lock that also guards the progress bar and the tallies; the
- * export itself shares nothing mutable with the other threads (libmd2 has
- * no global state; the command's own code none but the hook, set before
- * the threads start).
+ * Each model is exported by export.c's export of one model (which it
+ * passes to export_folder(): this file calls nothing of export.c's) with
+ * the command line's own options, as `md2 export MODEL -o OUT` would, so
+ * every option works the same on a folder. What one export prints goes to
+ * streams of its own thread (tool_set_stream_hook()), printed whole once
+ * its model is done, under the lock that also guards the progress bar and
+ * the tallies; the export itself shares nothing mutable with the other
+ * threads (libmd2 has no global state; the command's own code none but the
+ * hook, set before the threads start).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -20,7 +21,8 @@
 #include "export_folder.h"
 #include "export_internal.h"
 #include "platform.h"
-#include "validate_walk.h"
+#include "walk.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -42,10 +44,11 @@ typedef struct folder_run {
     int argc;
     char **argv;
     const unsigned char *roles;
+    int (*export_one)(int argc, char **argv); /* the export of one model */
     pthread_mutex_t lock; /* guards what follows, and printing */
     size_t next;          /* the next model to take */
     size_t exported;
-    validate_progress progress;
+    tool_progress progress;
 } folder_run;
 
 /* What one export printed: its stdout and its stderr. */
@@ -186,7 +189,7 @@ static int export_one(const folder_run *run, folder_model *m, capture *c, char *
         *why = copy_text("cannot set up the thread's output", 33);
         return TOOL_FAILED;
     }
-    status = export_model(n, words);
+    status = run->export_one(n, words);
     *ran = 1;
     pthread_setspecific(capture_key, NULL);
     free(words);
@@ -198,7 +201,7 @@ static int export_one(const folder_run *run, folder_model *m, capture *c, char *
  * memory), or a reason set before (a second model of one output). */
 static void report(folder_run *run, folder_model *m, int status, capture *c, char *why, int ran)
 {
-    validate_progress_hide(&run->progress);
+    tool_progress_hide(&run->progress);
     if (c->err_text)
         fwrite(c->err_text, 1, c->err_size, stderr);
     if (c->out_text)
@@ -216,7 +219,7 @@ static void report(folder_run *run, folder_model *m, int status, capture *c, cha
         else
             free(why);
     }
-    validate_progress_step(&run->progress);
+    tool_progress_step(&run->progress);
 }
 
 /* A worker: takes the next model until there is none. */
@@ -288,7 +291,7 @@ static char *output_of(const char *out_dir, const char *input, int in_folder, co
         while (tool_sys_is_separator(*rel))
             rel++;
     } else {
-        rel = export_base_name(path);
+        rel = tool_base_name(path);
     }
     while (d > 1 && tool_sys_is_separator(out_dir[d - 1]))
         d--;
@@ -299,7 +302,7 @@ static char *output_of(const char *out_dir, const char *input, int in_folder, co
     memcpy(joined, out_dir, d);
     joined[d] = '/';
     memcpy(joined + d + 1, rel, r + 1);
-    out = export_with_extension(joined, ext);
+    out = tool_with_extension(joined, ext);
     free(joined);
     return out;
 }
@@ -367,7 +370,7 @@ static int refuse_shared_outputs(folder_model *models, size_t count)
 
 /* The models of the inputs, their outputs decided. 0 when out of memory
  * (said). */
-static int list_models(folder_run *run, validate_list *l, const char *out_dir, const char *ext)
+static int list_models(folder_run *run, tool_walk_list *l, const char *out_dir, const char *ext)
 {
     tool_sys_stat st_out;
     /* (an inode 0: no identity to compare, on a file system without) */
@@ -380,7 +383,7 @@ static int list_models(folder_run *run, validate_list *l, const char *out_dir, c
         size_t before = l->count, *grown;
         if (run->roles[a] != EXPORT_WORD_INPUT)
             continue;
-        if (!validate_walk(l, run->argv[a]))
+        if (!tool_walk(l, run->argv[a]))
             goto out_of_memory;
         grown = (size_t *)realloc(from, (l->count ? l->count : 1) * sizeof *from);
         if (!grown)
@@ -389,7 +392,7 @@ static int list_models(folder_run *run, validate_list *l, const char *out_dir, c
         for (i = before; i < l->count; i++)
             from[i] = (size_t)a;
     }
-    /* validate_list_unique() keeps the first of each file, in order: the
+    /* tool_walk_unique() keeps the first of each file, in order: the
      * inputs of the kept entries are found again by their paths' order */
     {
         size_t n0 = l->count, j = 0;
@@ -399,7 +402,7 @@ static int list_models(folder_run *run, validate_list *l, const char *out_dir, c
             goto out_of_memory;
         for (i = 0; i < n0; i++)
             paths[i] = (uintptr_t)(void *)l->items[i].path;
-        if (!validate_list_unique(l)) {
+        if (!tool_walk_unique(l)) {
             free(paths);
             goto out_of_memory;
         }
@@ -414,7 +417,7 @@ static int list_models(folder_run *run, validate_list *l, const char *out_dir, c
     if (!run->models)
         goto out_of_memory;
     for (i = 0, k = 0; i < l->count; i++) {
-        const validate_entry *e = &l->items[i];
+        const tool_walk_entry *e = &l->items[i];
         const char *input = run->argv[from[i]];
         int in_folder = export_is_folder(input);
         folder_model *m = &run->models[k];
@@ -492,9 +495,9 @@ static int run_workers(folder_run *run, size_t threads)
 }
 
 int export_folder(int argc, char **argv, const unsigned char *roles, const char *out_dir,
-                  const char *ext, long jobs)
+                  const char *ext, long jobs, int (*export_one)(int argc, char **argv))
 {
-    validate_list l;
+    tool_walk_list l;
     folder_run run;
     size_t i, failed = 0;
     int status = TOOL_FAILED;
@@ -503,20 +506,21 @@ int export_folder(int argc, char **argv, const unsigned char *roles, const char 
     run.argc = argc;
     run.argv = argv;
     run.roles = roles;
+    run.export_one = export_one;
     if (!list_models(&run, &l, out_dir, ext))
         goto done;
     if (pthread_mutex_init(&run.lock, NULL) != 0) {
         tool_error(EXPORT_CMD, "cannot make the threads' lock");
         goto done;
     }
-    validate_progress_start(&run.progress, stderr, run.count);
+    tool_progress_start(&run.progress, stderr, run.count);
     run.progress.cmd = EXPORT_CMD;
     if (!run_workers(&run, thread_count(jobs, run.count))) {
         pthread_mutex_destroy(&run.lock);
         goto done;
     }
     pthread_mutex_destroy(&run.lock);
-    validate_progress_hide(&run.progress);
+    tool_progress_hide(&run.progress);
     for (i = 0; i < run.count; i++) {
         const folder_model *m = &run.models[i];
         if (!m->failed)
@@ -535,6 +539,6 @@ int export_folder(int argc, char **argv, const unsigned char *roles, const char 
         status = failed ? TOOL_FAILED : TOOL_OK;
 done:
     free_models(&run);
-    validate_list_free(&l);
+    tool_walk_free(&l);
     return status;
 }

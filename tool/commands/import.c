@@ -9,15 +9,13 @@
  *
  * SPDX-License-Identifier: MIT
  */
-#include "import_cmd.h"
-#include "bytes.h"
-#include "outfiles.h"
-#include "platform.h"
-
-#include <md2/skin.h>
+#include "commands.h"
+#include "import_cmd.h" /* commands/; with import.h (formats/) and tool.h (core/) */
+#include "bytes.h"      /* core/ */
+#include "outfiles.h"   /* core/ */
+#include "platform.h"   /* platform/ */
 
 #include <errno.h>
-#include <float.h>
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
@@ -51,8 +49,8 @@ typedef struct import_report {
     char *anm_file;      /* the .anm written, or NULL */
     int skin_w, skin_h;
     double max_error, max_half_steps;
-    md2_anim *anims;
-    double *fps;
+    md2_anim *anims;     /* the animations made (input_anims()) or the MD2 source's */
+    double *fps;         /* their rates, num_anims of them */
     size_t num_anims;
     md2_diagnostic *warnings;
     size_t num_warnings, cap_warnings;
@@ -511,60 +509,70 @@ static void print_notes(const import_report *r)
 
 /* ---- outputs ------------------------------------------------------------------ */
 
-/* The animations a game finds in m (md2_anims_from_names()), with the
- * rates of the input animations that cover the same frames (fps of the
- * made animations, else 10). */
-static int find_anims(const md2_model *m, const imp_made *made, import_report *r)
+/* Decimal digits of n. */
+static size_t decimal_digits(size_t n)
 {
-    size_t n = md2_anims_from_names(m, NULL, 0), i;
-    if (r->anims)
-        return 1; /* the MD2 path: the model's own */
+    size_t d = 1;
+    for (; n >= 10; n /= 10)
+        d++;
+    return d;
+}
+
+/* The animations the model was built with (mi->in.anims, the scene's)
+ * and their rates, as the summary and the .anm file give them: frames
+ * laid end to end, each name as its frames carry it (the builder cuts it
+ * to fit 16 bytes with the number of its last frame: <md2/build.h>). Not
+ * what md2_anims_from_names() makes of the frame names, which may split
+ * or merge them ("attack2": attack21 .. attack29, attack210). */
+static int input_anims(const imp_input *mi, import_report *r)
+{
+    size_t i, first = 0, n = mi->in.num_anims;
     r->anims = (md2_anim *)calloc(n + 1, sizeof *r->anims);
     r->fps = (double *)calloc(n + 1, sizeof *r->fps);
     if (!r->anims || !r->fps) {
         tool_error(IMPORT_CMD, "out of memory");
         return 0;
     }
-    r->num_anims = md2_anims_from_names(m, r->anims, n);
-    for (i = 0; i < r->num_anims; i++) {
-        size_t k, at = 0;
-        r->fps[i] = 10.0;
-        for (k = 0; made && k < made->num_anims; k++) {
-            if (r->anims[i].first >= at && r->anims[i].first < at + made->anims[k].count)
-                r->fps[i] = made->anim_fps[k];
-            at += made->anims[k].count;
-        }
+    for (i = 0; i < n; i++) {
+        const md2_build_anim *b = &mi->in.anims[i];
+        md2_anim *an = &r->anims[i];
+        size_t digits = decimal_digits(b->count), len = strlen(b->name);
+        size_t room = digits < MD2_FRAME_NAME_SIZE ? MD2_FRAME_NAME_SIZE - 1 - digits : 0;
+        memcpy(an->name, b->name, len < room ? len : room);
+        an->first = (uint32_t)first;
+        an->last = (uint32_t)(first + b->count - 1);
+        an->fps = (float)mi->anim_fps[i];
+        an->loop = md2_anim_loops(an->name);
+        r->fps[i] = mi->anim_fps[i];
+        first += b->count;
     }
+    r->num_anims = n;
     return 1;
 }
 
-/* The .anm text of r's animations: name first last fps a line. 0 after
- * saying why (a name that an .anm line cannot hold). */
-static int anm_text(const import_report *r, xbuf *b)
+/* The .anm text of r's animations with r's rates, a comment line and then
+ * what md2_write_anm() writes. 0 after saying why (an entry that an .anm
+ * line cannot hold, or no memory). */
+static int anm_text(const import_report *r, tool_buf *b)
 {
-    size_t i;
-    xbuf_printf(b, "// written by md2 import (libmd2 %s): name first last fps\n",
-                md2_version_string());
-    for (i = 0; i < r->num_anims; i++) {
-        const char *name = r->anims[i].name;
-        const char *c;
-        int quote = name[0] == '\0' || name[0] == '/';
-        for (c = name; *c; c++) {
-            if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '"') {
-                fputs("md2 import: --anm: the animation name ", stderr);
-                tool_put_clean(stderr, name);
-                fputs(" cannot be written in an .anm file (a quote or a control byte)\n", stderr);
-                return 0;
-            }
-            if (*c == ' ' || *c == '\t')
-                quote = 1;
-        }
-        if (quote)
-            xbuf_printf(b, "\"%s\" %lu %lu %.9g\n", name, (unsigned long)r->anims[i].first,
-                        (unsigned long)r->anims[i].last, r->fps[i]);
-        else
-            xbuf_printf(b, "%s %lu %lu %.9g\n", name, (unsigned long)r->anims[i].first,
-                        (unsigned long)r->anims[i].last, r->fps[i]);
+    /* r->anims[i].fps is r->fps[i] as a float, on both paths (input_anims,
+     * and the MD2 repair's side file or names) */
+    md2_diagnostic d;
+    size_t size = 0;
+
+    if (md2_write_anm(r->anims, r->num_anims, NULL, NULL, 0, &size, &d) != MD2_OK) {
+        fputs("md2 import: --anm: ", stderr);
+        tool_put_clean(stderr, d.message);
+        fputc('\n', stderr);
+        return 0;
+    }
+    tool_buf_printf(b, "// written by md2 import (libmd2 %s): name first last fps\n",
+                    md2_version_string());
+    if (tool_buf_reserve(b, size)) {
+        /* cannot fail: the same entries, and room for size bytes */
+        (void)md2_write_anm(r->anims, r->num_anims, NULL, (char *)b->data + b->size, size,
+                            &size, NULL);
+        b->size += size;
     }
     if (b->failed) {
         tool_error(IMPORT_CMD, "out of memory");
@@ -575,10 +583,10 @@ static int anm_text(const import_report *r, xbuf *b)
 
 /* Writes the model (and the skin's PNG, the .anm text) together. */
 static int write_outputs(const char *out, const md2_model *m, const unsigned char *png,
-                         size_t png_size, const char *png_path, const xbuf *anm,
+                         size_t png_size, const char *png_path, const tool_buf *anm,
                          const char *anm_path, size_t *out_size)
 {
-    export_set set;
+    tool_outset set;
     size_t size = md2_write_size(m);
     unsigned char *bytes;
     md2_result res;
@@ -601,10 +609,10 @@ static int write_outputs(const char *out, const md2_model *m, const unsigned cha
     }
     memset(&set, 0, sizeof set);
     set.cmd = IMPORT_CMD;
-    ok = (!png_path || export_set_write(&set, png_path, png, png_size)) &&
-         (!anm_path || export_set_write(&set, anm_path, anm->data, anm->size)) &&
-         export_set_write(&set, out, bytes, size);
-    export_set_finish(&set, ok);
+    ok = (!png_path || tool_outset_write(&set, png_path, png, png_size)) &&
+         (!anm_path || tool_outset_write(&set, anm_path, anm->data, anm->size)) &&
+         tool_outset_write(&set, out, bytes, size);
+    tool_outset_finish(&set, ok);
     free(bytes);
     return ok;
 }
@@ -654,16 +662,29 @@ static int parse_profile(const char *s, md2_profile *p)
     return 1;
 }
 
+/* The builder's options (both paths): flags, the profile, its error in
+ * diag and its warnings into r. */
+static void build_options(unsigned flags, md2_profile profile, md2_diagnostic *diag,
+                          import_report *r, md2_build_options *bo)
+{
+    memset(bo, 0, sizeof *bo);
+    bo->flags = flags;
+    bo->profile = profile;
+    bo->error = diag;
+    bo->on_warning = collect_warning;
+    bo->warning_user = r;
+}
+
 /* The outputs beside OUT, the report's paths. */
 static int side_paths(const import_args *a, int skin, import_report *r)
 {
     if (skin) {
-        r->skin_file = export_with_extension(a->out, a->pcx ? ".pcx" : ".png");
+        r->skin_file = tool_with_extension(a->out, a->pcx ? ".pcx" : ".png");
         if (!r->skin_file)
             goto oom;
     }
     if (a->anm) {
-        r->anm_file = export_with_extension(a->out, ".anm");
+        r->anm_file = tool_with_extension(a->out, ".anm");
         if (!r->anm_file)
             goto oom;
     }
@@ -705,20 +726,20 @@ static void report_free(import_report *r)
     free(r->warnings);
 }
 
-/* The end both paths share: .anm, files, summary. */
-static int finish(const import_args *a, const md2_model *m, const imp_made *made,
-                  const unsigned char *png, size_t png_size, import_report *r)
+/* The end both paths share, r's animations found: .anm, files, summary. */
+static int finish(const import_args *a, const md2_model *m, const unsigned char *png,
+                  size_t png_size, import_report *r)
 {
-    xbuf anm;
+    tool_buf anm;
     int ok;
     memset(&anm, 0, sizeof anm);
-    if (!find_anims(m, made, r) || (a->anm && !anm_text(r, &anm))) {
-        xbuf_free(&anm);
+    if (a->anm && !anm_text(r, &anm)) {
+        tool_buf_free(&anm);
         return 0;
     }
     ok = write_outputs(a->out, m, png, png_size, png ? r->skin_file : NULL, &anm,
                        a->anm ? r->anm_file : NULL, &r->out_size);
-    xbuf_free(&anm);
+    tool_buf_free(&anm);
     if (!ok)
         return 0;
     print_notes(r);
@@ -758,14 +779,10 @@ static int import_md2(const import_args *a, md2_profile profile)
     }
     r.source = a->sources[0];
     r.out = a->out;
-    memset(&bo, 0, sizeof bo);
-    bo.flags = (a->normals ? MD2_REBUILD_NORMALS : 0u) | (a->glcmds ? MD2_REBUILD_GLCMDS : 0u) |
-               (a->shared_box ? MD2_BUILD_SHARED_BOX : 0u) |
-               (a->drop_invalid ? MD2_REBUILD_DROP_DEGENERATE : 0u);
-    bo.profile = profile;
-    bo.error = &diag;
-    bo.on_warning = collect_warning;
-    bo.warning_user = &r;
+    build_options((a->normals ? MD2_REBUILD_NORMALS : 0u) | (a->glcmds ? MD2_REBUILD_GLCMDS : 0u) |
+                      (a->shared_box ? MD2_BUILD_SHARED_BOX : 0u) |
+                      (a->drop_invalid ? MD2_REBUILD_DROP_DEGENERATE : 0u),
+                  profile, &diag, &r, &bo);
     res = md2_rebuild(tm.model, &bo, &m);
     if (res != MD2_OK) {
         imp_error("%s: cannot rebuild it: %s", a->sources[0], diag.message);
@@ -805,7 +822,7 @@ static int import_md2(const import_args *a, md2_profile profile)
         r.fps[i] = tm.anims[i].fps;
     }
     r.num_anims = tm.num_anims;
-    ok = finish(a, m, NULL, NULL, 0, &r);
+    ok = finish(a, m, NULL, 0, &r);
 done:
     free(before);
     md2_free(m);
@@ -865,122 +882,329 @@ static int read_scene(const import_args *a, int kind, imp_scene *s)
     return ok;
 }
 
-static int import_scene(const import_args *a, int kind, md2_profile profile)
+/* How to make the model: the command line's options (checked by
+ * check_scene_options()). */
+static void make_options(const import_args *a, int kind, imp_make_options *mo)
 {
-    imp_scene s;
-    imp_made made;
-    imp_make_options mo;
-    md2_build_input in;
-    md2_build_options bo;
-    md2_diagnostic diag;
-    md2_model *m = NULL;
-    import_report r;
-    unsigned char *png = NULL;
-    size_t png_size = 0;
-    const char *skin_names[1];
-    char why[256];
-    int ok = 0;
     long w = 0, h = 0;
-
-    memset(&s, 0, sizeof s);
-    memset(&made, 0, sizeof made);
-    memset(&r, 0, sizeof r);
-    memset(&mo, 0, sizeof mo);
-    r.source = a->sources[0];
-    r.out = a->out;
-    mo.up_z = kind == SRC_OBJ && a->up && strcmp(a->up, "z") == 0;
-    mo.scale = 1;
+    memset(mo, 0, sizeof *mo);
+    mo->up_z = kind == SRC_OBJ && a->up && strcmp(a->up, "z") == 0;
+    mo->scale = 1;
     if (a->scale)
-        tool_parse_double(a->scale, &mo.scale);
+        tool_parse_double(a->scale, &mo->scale);
     if (a->height)
-        tool_parse_double(a->height, &mo.height);
+        tool_parse_double(a->height, &mo->height);
     if (a->skin_size)
         tool_parse_pair(a->skin_size, 32768, &w, &h);
-    mo.skin_width = w;
-    mo.skin_height = h;
-    if (!read_scene(a, kind, &s))
-        return TOOL_FAILED;
-    r.notes = s.notes;
-    r.num_notes = s.num_notes;
-    if (!imp_make(a->sources[0], &s, &mo, &made))
-        goto done;
-    if (made.skin_images > 0 && a->pcx) {
-        if (!imp_skin_pcx(&made.skin, a->palette, &png, &png_size))
-            goto done;
-    } else if (made.skin_images > 0) {
-        if (!tool_png_encode(&made.skin, &png, &png_size, why, sizeof why)) {
+    mo->skin_width = w;
+    mo->skin_height = h;
+}
+
+/* The skin's file: mi's skin as PNG, or as PCX with --pcx (*png, *png_size,
+ * malloc'd); without texture nothing, and a note in s. 0 after saying why. */
+static int skin_file(const import_args *a, const imp_input *mi, imp_scene *s, unsigned char **png,
+                     size_t *png_size)
+{
+    if (mi->skin_images > 0 && a->pcx)
+        return imp_skin_pcx(&mi->skin, a->palette, png, png_size);
+    if (mi->skin_images > 0) {
+        char why[256];
+        if (!tool_png_encode(&mi->skin, png, png_size, why, sizeof why)) {
             tool_error(IMPORT_CMD, "cannot convert the skin to PNG: %s", why);
-            goto done;
+            return 0;
         }
-    } else if (!imp_scene_note(&s, "%s has no texture: no skin written, texcoords on a %lux%lu "
-                                   "skin (--skin-size WxH)", a->sources[0],
-                               (unsigned long)made.skin_width, (unsigned long)made.skin_height)) {
+        return 1;
+    }
+    if (!imp_scene_note(s, "%s has no texture: no skin written, texcoords on a %lux%lu "
+                           "skin (--skin-size WxH)", a->sources[0],
+                        (unsigned long)mi->in.skin_width, (unsigned long)mi->in.skin_height)) {
         tool_error(IMPORT_CMD, "out of memory");
-        goto done;
+        return 0;
     }
-    r.notes = s.notes;
-    r.num_notes = s.num_notes;
-    if (!side_paths(a, made.skin_images > 0, &r) || !not_a_texture(&s, &r))
-        goto done;
-    r.skin_w = (int)made.skin_width;
-    r.skin_h = (int)made.skin_height;
-    memset(&in, 0, sizeof in);
-    in.num_frames = made.num_frames;
-    in.num_vertices = made.num_vertices;
-    in.positions = made.positions;
-    in.normals = made.normals;
-    in.num_triangles = made.num_triangles;
-    in.triangles = made.triangles;
-    in.num_texcoords = made.num_texcoords;
-    in.uv = made.uv;
-    in.skin_width = made.skin_width;
-    in.skin_height = made.skin_height;
-    if (a->skin_name || r.skin_file) {
-        r.skin_name = a->skin_name ? a->skin_name : export_base_name(r.skin_file);
-        skin_names[0] = r.skin_name;
-        in.num_skins = 1;
-        in.skin_names = skin_names;
+    return 1;
+}
+
+/* md2_build() of mi, the skin name its file's (or --skin-name). 0 after
+ * saying why. */
+static int build_model(const import_args *a, md2_profile profile, imp_input *mi, import_report *r,
+                       md2_model **m)
+{
+    md2_build_options bo;
+    md2_diagnostic diag;
+    md2_result res;
+    const char *skin_names[1];
+    if (a->skin_name || r->skin_file) {
+        r->skin_name = a->skin_name ? a->skin_name : tool_base_name(r->skin_file);
+        skin_names[0] = r->skin_name;
+        mi->in.num_skins = 1;
+        mi->in.skin_names = skin_names;
     }
-    in.num_anims = made.num_anims;
-    in.anims = made.anims;
-    memset(&bo, 0, sizeof bo);
-    bo.flags = (a->zero_pad ? MD2_BUILD_ZERO_PAD : 0u) |
-               (a->shared_box ? MD2_BUILD_SHARED_BOX : 0u) |
-               (a->drop_invalid ? MD2_REBUILD_DROP_DEGENERATE : 0u);
-    bo.profile = profile;
-    bo.error = &diag;
-    bo.on_warning = collect_warning;
-    bo.warning_user = &r;
-    if (md2_build(&in, &bo, &m) != MD2_OK) {
+    build_options((a->zero_pad ? MD2_BUILD_ZERO_PAD : 0u) | (a->shared_box ? MD2_BUILD_SHARED_BOX : 0u) |
+                      (a->drop_invalid ? MD2_REBUILD_DROP_DEGENERATE : 0u),
+                  profile, &diag, r, &bo);
+    res = md2_build(&mi->in, &bo, m);
+    mi->in.num_skins = 0; /* skin_names is this function's */
+    mi->in.skin_names = NULL;
+    if (res != MD2_OK) {
         fputs("md2 import: ", stderr);
         tool_put_clean(stderr, a->sources[0]);
         fputs(": cannot make the model: ", stderr);
         tool_put_clean(stderr, diag.message);
         fputc('\n', stderr);
-        goto done;
+        return 0;
     }
-    if (!quant_error(m, made.positions, &r))
+    return 1;
+}
+
+/* glTF and OBJ sources: the scene, the builder's input made from it, the
+ * skin's file, the model, the outputs. */
+static int import_scene(const import_args *a, int kind, md2_profile profile)
+{
+    imp_scene s;
+    imp_input mi;
+    imp_make_options mo;
+    md2_model *m = NULL;
+    import_report r;
+    unsigned char *png = NULL;
+    size_t png_size = 0;
+    int ok = 0;
+
+    memset(&s, 0, sizeof s);
+    memset(&mi, 0, sizeof mi);
+    memset(&r, 0, sizeof r);
+    r.source = a->sources[0];
+    r.out = a->out;
+    make_options(a, kind, &mo);
+    if (!read_scene(a, kind, &s))
+        return TOOL_FAILED;
+    r.notes = s.notes;
+    r.num_notes = s.num_notes;
+    if (!imp_make(a->sources[0], &s, &mo, &mi) || !skin_file(a, &mi, &s, &png, &png_size))
         goto done;
-    ok = finish(a, m, &made, png, png_size, &r);
+    r.notes = s.notes; /* with skin_file()'s note */
+    r.num_notes = s.num_notes;
+    if (!side_paths(a, mi.skin_images > 0, &r) || !not_a_texture(&s, &r))
+        goto done;
+    r.skin_w = (int)mi.in.skin_width;
+    r.skin_h = (int)mi.in.skin_height;
+    if (!build_model(a, profile, &mi, &r, &m) || !quant_error(m, mi.positions, &r) ||
+        !input_anims(&mi, &r))
+        goto done;
+    ok = finish(a, m, png, png_size, &r);
 done:
     md2_free(m);
     free(png);
     report_free(&r);
-    imp_made_free(&made);
+    imp_input_free(&mi);
     imp_scene_free(&s);
     return ok ? TOOL_OK : TOOL_FAILED;
 }
 
 /* ---- the command line ------------------------------------------------------------ */
 
+/* The field of a that the option arg (which takes a value) fills, or NULL. */
+static const char **value_option(import_args *a, const char *arg)
+{
+    if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)
+        return &a->out;
+    if (strcmp(arg, "--up") == 0)
+        return &a->up;
+    if (strcmp(arg, "--scale") == 0)
+        return &a->scale;
+    if (strcmp(arg, "--height") == 0)
+        return &a->height;
+    if (strcmp(arg, "--anim-name") == 0)
+        return &a->anim_name;
+    if (strcmp(arg, "--fps") == 0)
+        return &a->fps;
+    if (strcmp(arg, "--max-scene") == 0)
+        return &a->max_scene;
+    if (strcmp(arg, "--skin-name") == 0)
+        return &a->skin_name;
+    if (strcmp(arg, "--skin-size") == 0)
+        return &a->skin_size;
+    if (strcmp(arg, "--profile") == 0)
+        return &a->profile;
+    if (strcmp(arg, "--normals") == 0)
+        return &a->normals;
+    if (strcmp(arg, "--palette") == 0)
+        return &a->palette;
+    return NULL;
+}
+
+/* The flag of a that the option arg (which takes no value) sets, or NULL. */
+static int *flag_option(import_args *a, const char *arg)
+{
+    if (strcmp(arg, "--zero-pad") == 0)
+        return &a->zero_pad;
+    if (strcmp(arg, "--json") == 0)
+        return &a->json;
+    if (strcmp(arg, "--glcmds") == 0)
+        return &a->glcmds;
+    if (strcmp(arg, "--shared-box") == 0)
+        return &a->shared_box;
+    if (strcmp(arg, "--drop-invalid") == 0)
+        return &a->drop_invalid;
+    if (strcmp(arg, "--anm") == 0)
+        return &a->anm;
+    if (strcmp(arg, "--pcx") == 0)
+        return &a->pcx;
+    return NULL;
+}
+
+/* The arguments into a (its sources and anims arrays hold argc entries).
+ * 1 to go on; else 0 and *status: TOOL_OK after the help, TOOL_USAGE
+ * after a usage error. */
+static int parse_args(int argc, char **argv, import_args *a, int *status)
+{
+    int i, options = 1;
+    *status = TOOL_USAGE;
+    for (i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        const char **value;
+        int *flag;
+        if (!options || arg[0] != '-' || arg[1] == '\0') {
+            a->sources[a->num_sources++] = arg;
+            continue;
+        }
+        if (strcmp(arg, "--") == 0) {
+            options = 0;
+            continue;
+        }
+        if (tool_is_help(arg)) {
+            usage(stdout);
+            *status = TOOL_OK;
+            return 0;
+        }
+        value = value_option(a, arg);
+        flag = value ? NULL : flag_option(a, arg);
+        if (!value && !flag && strcmp(arg, "--anim") != 0) {
+            usage_error("unknown option '%s'", arg);
+            return 0;
+        }
+        if (flag) {
+            if (*flag) {
+                usage_error("%s is given twice", arg);
+                return 0;
+            }
+            *flag = 1;
+            continue;
+        }
+        if (value && *value) {
+            usage_error("%s is given twice", arg);
+            return 0;
+        }
+        if (i + 1 >= argc) {
+            usage_error("%s needs a value", arg);
+            return 0;
+        }
+        if (value)
+            *value = argv[++i];
+        else
+            a->anims[a->num_anims++] = argv[++i]; /* --anim, repeatable */
+    }
+    return 1;
+}
+
+/* The sources and the output: *kind the sources' (SRC_*). 0 after a usage
+ * error. */
+static int check_files(const import_args *a, int *kind)
+{
+    size_t k;
+    if (a->num_sources == 0)
+        return !usage_error("%s", "no SOURCE given");
+    if (!a->out)
+        return !usage_error("%s", "no output given (-o OUT.md2)");
+    if (!ends_with(a->out, ".md2"))
+        return !usage_error("the output must end in .md2 ('%s' does not)", a->out);
+    *kind = SRC_NONE;
+    for (k = 0; k < a->num_sources; k++) {
+        int sk = source_kind(a->sources[k]);
+        if (sk == SRC_NONE)
+            return !usage_error("cannot tell what '%s' is: a source ends in .gltf, .glb, .obj or .md2",
+                                a->sources[k]);
+        if (k > 0 && sk != *kind)
+            return !usage_error("'%s' is not of the first source's kind: one kind of source at a time",
+                                a->sources[k]);
+        *kind = sk;
+    }
+    if (*kind != SRC_OBJ && a->num_sources > 1)
+        return !usage_error("one glTF or MD2 source at a time ('%s' is a second one)", a->sources[1]);
+    if (*kind == SRC_OBJ && a->num_sources > 1 && has_pattern(a->sources[0]))
+        return !usage_error("a pattern ('%s') stands alone: no more OBJ files beside it", a->sources[0]);
+    if (*kind == SRC_OBJ && a->num_sources == 1 && has_pattern(a->sources[0])) {
+        obj_pattern pt;
+        int r = parse_pattern(a->sources[0], &pt);
+        if (r == 0)
+            return !usage_error("bad pattern '%s': one %%d, %%Nd or %%0Nd (%%%% for a %%)", a->sources[0]);
+        if (r > 0) {
+            free(pt.prefix);
+            free(pt.suffix);
+        }
+    }
+    for (k = 0; k < a->num_sources; k++)
+        if (tool_same_file(a->out, a->sources[k]))
+            return !usage_error("-o %s is a source: choose another -o", a->out);
+    return 1;
+}
+
+/* An MD2 source's options: the repairs, none of a new model's. 0 after a
+ * usage error. */
+static int check_md2_options(const import_args *a)
+{
+    const char *bad = a->up ? "--up" : a->scale ? "--scale" : a->height ? "--height"
+                    : a->anim_name ? "--anim-name" : a->fps ? "--fps" : a->skin_name ? "--skin-name"
+                    : a->skin_size ? "--skin-size" : a->num_anims ? "--anim"
+                    : a->zero_pad ? "--zero-pad" : a->pcx ? "--pcx"
+                    : a->palette ? "--palette" : a->max_scene ? "--max-scene" : NULL;
+    if (bad)
+        return !usage_error("%s does not apply to an MD2 source (it is rebuilt as it is)", bad);
+    if (a->normals && strcmp(a->normals, "smooth") != 0)
+        return !usage_error("bad --normals '%s': smooth is the one kind", a->normals);
+    return 1;
+}
+
+/* The options of a new model from a glTF or OBJ source (kind), and their
+ * values. 0 after a usage error. */
+static int check_scene_options(const import_args *a, int kind)
+{
+    const char *bad = a->normals ? "--normals" : a->glcmds ? "--glcmds" : NULL;
+    double d;
+    long w, h, max_scene;
+    if (bad)
+        return !usage_error("%s applies to MD2 sources only (a new model always gets normals and "
+                            "GL commands)", bad);
+    if (kind == SRC_GLTF && (a->up || a->anim_name))
+        return !usage_error("%s applies to OBJ sources only", a->up ? "--up" : "--anim-name");
+    if (kind == SRC_OBJ && a->num_anims)
+        return !usage_error("%s", "--anim applies to glTF sources (an OBJ sequence is one animation: "
+                                  "--anim-name names it)");
+    if (a->up && strcmp(a->up, "y") != 0 && strcmp(a->up, "z") != 0)
+        return !usage_error("bad --up '%s': y or z", a->up);
+    if (a->palette && !a->pcx)
+        return !usage_error("%s", "--palette needs --pcx (a PNG skin keeps its colours)");
+    if (a->scale && a->height)
+        return !usage_error("%s", "--scale and --height: one or the other");
+    if (a->scale && (!tool_parse_double(a->scale, &d) || !(d > 0) || d > 1e30))
+        return !usage_error("bad --scale '%s': a number above 0", a->scale);
+    if (a->height && (!tool_parse_double(a->height, &d) || !(d > 0) || d > 1e30))
+        return !usage_error("bad --height '%s': a number above 0", a->height);
+    if (a->max_scene && !tool_parse_long(a->max_scene, 1, LONG_MAX, &max_scene))
+        return !usage_error("bad --max-scene '%s': a whole number of bytes, at least 1", a->max_scene);
+    if (a->fps && (!tool_parse_double(a->fps, &d) || !(d > 0) || d > 1000))
+        return !usage_error("bad --fps '%s': a number above 0, at most 1000", a->fps);
+    if (a->skin_size && !tool_parse_pair(a->skin_size, 32768, &w, &h))
+        return !usage_error("bad --skin-size '%s': WxH, each 1 to 32768", a->skin_size);
+    if (a->skin_name && strlen(a->skin_name) >= MD2_SKIN_NAME_SIZE)
+        return !usage_error("--skin-name '%s' is too long: under 64 bytes", a->skin_name);
+    return 1;
+}
+
 int tool_import(int argc, char **argv)
 {
     import_args a;
-    int i, options = 1, kind = SRC_NONE, status;
-    size_t k;
+    int kind = SRC_NONE, status;
     md2_profile profile;
-    double d;
-    long w, h, max_scene = 0;
 
     memset(&a, 0, sizeof a);
     a.sources = (const char **)calloc((size_t)argc + 1, sizeof *a.sources);
@@ -991,216 +1215,12 @@ int tool_import(int argc, char **argv)
         tool_error(IMPORT_CMD, "out of memory");
         return TOOL_FAILED;
     }
-    status = TOOL_USAGE;
-    for (i = 1; i < argc; i++) {
-        const char *arg = argv[i];
-        const char **value = NULL;
-        int *flag = NULL;
-        if (!options || arg[0] != '-' || arg[1] == '\0') {
-            a.sources[a.num_sources++] = arg;
-            continue;
-        }
-        if (strcmp(arg, "--") == 0) {
-            options = 0;
-            continue;
-        }
-        if (tool_is_help(arg)) {
-            usage(stdout);
-            status = TOOL_OK;
-            goto done;
-        }
-        if (strcmp(arg, "-o") == 0 || strcmp(arg, "--output") == 0)
-            value = &a.out;
-        else if (strcmp(arg, "--up") == 0)
-            value = &a.up;
-        else if (strcmp(arg, "--scale") == 0)
-            value = &a.scale;
-        else if (strcmp(arg, "--height") == 0)
-            value = &a.height;
-        else if (strcmp(arg, "--anim-name") == 0)
-            value = &a.anim_name;
-        else if (strcmp(arg, "--fps") == 0)
-            value = &a.fps;
-        else if (strcmp(arg, "--max-scene") == 0)
-            value = &a.max_scene;
-        else if (strcmp(arg, "--skin-name") == 0)
-            value = &a.skin_name;
-        else if (strcmp(arg, "--skin-size") == 0)
-            value = &a.skin_size;
-        else if (strcmp(arg, "--profile") == 0)
-            value = &a.profile;
-        else if (strcmp(arg, "--normals") == 0)
-            value = &a.normals;
-        else if (strcmp(arg, "--palette") == 0)
-            value = &a.palette;
-        else if (strcmp(arg, "--anim") == 0) {
-            if (i + 1 >= argc) {
-                usage_error("%s needs a value", arg);
-                goto done;
-            }
-            a.anims[a.num_anims++] = argv[++i];
-            continue;
-        } else if (strcmp(arg, "--zero-pad") == 0)
-            flag = &a.zero_pad;
-        else if (strcmp(arg, "--json") == 0)
-            flag = &a.json;
-        else if (strcmp(arg, "--glcmds") == 0)
-            flag = &a.glcmds;
-        else if (strcmp(arg, "--shared-box") == 0)
-            flag = &a.shared_box;
-        else if (strcmp(arg, "--drop-invalid") == 0)
-            flag = &a.drop_invalid;
-        else if (strcmp(arg, "--anm") == 0)
-            flag = &a.anm;
-        else if (strcmp(arg, "--pcx") == 0)
-            flag = &a.pcx;
-        else {
-            usage_error("unknown option '%s'", arg);
-            goto done;
-        }
-        if (flag) {
-            if (*flag) {
-                usage_error("%s is given twice", arg);
-                goto done;
-            }
-            *flag = 1;
-            continue;
-        }
-        if (*value) {
-            usage_error("%s is given twice", arg);
-            goto done;
-        }
-        if (i + 1 >= argc) {
-            usage_error("%s needs a value", arg);
-            goto done;
-        }
-        *value = argv[++i];
+    if (parse_args(argc, argv, &a, &status) && check_files(&a, &kind)) {
+        if (!parse_profile(a.profile, &profile))
+            usage_error("bad --profile '%s': quake2, yquake2 or ufoai", a.profile);
+        else if (kind == SRC_MD2 ? check_md2_options(&a) : check_scene_options(&a, kind))
+            status = kind == SRC_MD2 ? import_md2(&a, profile) : import_scene(&a, kind, profile);
     }
-    if (a.num_sources == 0) {
-        usage_error("%s", "no SOURCE given");
-        goto done;
-    }
-    if (!a.out) {
-        usage_error("%s", "no output given (-o OUT.md2)");
-        goto done;
-    }
-    if (!ends_with(a.out, ".md2")) {
-        usage_error("the output must end in .md2 ('%s' does not)", a.out);
-        goto done;
-    }
-    for (k = 0; k < a.num_sources; k++) {
-        int sk = source_kind(a.sources[k]);
-        if (sk == SRC_NONE) {
-            usage_error("cannot tell what '%s' is: a source ends in .gltf, .glb, .obj or .md2",
-                        a.sources[k]);
-            goto done;
-        }
-        if (k > 0 && sk != kind) {
-            usage_error("'%s' is not of the first source's kind: one kind of source at a time",
-                        a.sources[k]);
-            goto done;
-        }
-        kind = sk;
-    }
-    if (kind != SRC_OBJ && a.num_sources > 1) {
-        usage_error("one glTF or MD2 source at a time ('%s' is a second one)", a.sources[1]);
-        goto done;
-    }
-    if (kind == SRC_OBJ && a.num_sources > 1 && has_pattern(a.sources[0])) {
-        usage_error("a pattern ('%s') stands alone: no more OBJ files beside it", a.sources[0]);
-        goto done;
-    }
-    if (kind == SRC_OBJ && a.num_sources == 1 && has_pattern(a.sources[0])) {
-        obj_pattern pt;
-        int r = parse_pattern(a.sources[0], &pt);
-        if (r == 0) {
-            usage_error("bad pattern '%s': one %%d, %%Nd or %%0Nd (%%%% for a %%)", a.sources[0]);
-            goto done;
-        }
-        if (r > 0) {
-            free(pt.prefix);
-            free(pt.suffix);
-        }
-    }
-    for (k = 0; k < a.num_sources; k++) {
-        if (tool_same_file(a.out, a.sources[k])) {
-            usage_error("-o %s is a source: choose another -o", a.out);
-            goto done;
-        }
-    }
-    if (!parse_profile(a.profile, &profile)) {
-        usage_error("bad --profile '%s': quake2, yquake2 or ufoai", a.profile);
-        goto done;
-    }
-    if (kind == SRC_MD2) {
-        const char *bad = a.up ? "--up" : a.scale ? "--scale" : a.height ? "--height"
-                        : a.anim_name ? "--anim-name" : a.fps ? "--fps" : a.skin_name ? "--skin-name"
-                        : a.skin_size ? "--skin-size" : a.num_anims ? "--anim"
-                        : a.zero_pad ? "--zero-pad" : a.pcx ? "--pcx"
-                        : a.palette ? "--palette" : a.max_scene ? "--max-scene" : NULL;
-        if (bad) {
-            usage_error("%s does not apply to an MD2 source (it is rebuilt as it is)", bad);
-            goto done;
-        }
-        if (a.normals && strcmp(a.normals, "smooth") != 0) {
-            usage_error("bad --normals '%s': smooth is the one kind", a.normals);
-            goto done;
-        }
-    } else {
-        const char *bad = a.normals ? "--normals" : a.glcmds ? "--glcmds" : NULL;
-        if (bad) {
-            usage_error("%s applies to MD2 sources only (a new model always gets normals and "
-                        "GL commands)", bad);
-            goto done;
-        }
-        if (kind == SRC_GLTF && (a.up || a.anim_name)) {
-            usage_error("%s applies to OBJ sources only", a.up ? "--up" : "--anim-name");
-            goto done;
-        }
-        if (kind == SRC_OBJ && a.num_anims) {
-            usage_error("%s", "--anim applies to glTF sources (an OBJ sequence is one animation: "
-                              "--anim-name names it)");
-            goto done;
-        }
-        if (a.up && strcmp(a.up, "y") != 0 && strcmp(a.up, "z") != 0) {
-            usage_error("bad --up '%s': y or z", a.up);
-            goto done;
-        }
-        if (a.palette && !a.pcx) {
-            usage_error("%s", "--palette needs --pcx (a PNG skin keeps its colours)");
-            goto done;
-        }
-        if (a.scale && a.height) {
-            usage_error("%s", "--scale and --height: one or the other");
-            goto done;
-        }
-        if (a.scale && (!tool_parse_double(a.scale, &d) || !(d > 0) || d > 1e30)) {
-            usage_error("bad --scale '%s': a number above 0", a.scale);
-            goto done;
-        }
-        if (a.height && (!tool_parse_double(a.height, &d) || !(d > 0) || d > 1e30)) {
-            usage_error("bad --height '%s': a number above 0", a.height);
-            goto done;
-        }
-        if (a.max_scene && !tool_parse_long(a.max_scene, 1, LONG_MAX, &max_scene)) {
-            usage_error("bad --max-scene '%s': a whole number of bytes, at least 1", a.max_scene);
-            goto done;
-        }
-        if (a.fps && (!tool_parse_double(a.fps, &d) || !(d > 0) || d > 1000)) {
-            usage_error("bad --fps '%s': a number above 0, at most 1000", a.fps);
-            goto done;
-        }
-        if (a.skin_size && !tool_parse_pair(a.skin_size, 32768, &w, &h)) {
-            usage_error("bad --skin-size '%s': WxH, each 1 to 32768", a.skin_size);
-            goto done;
-        }
-        if (a.skin_name && strlen(a.skin_name) >= MD2_SKIN_NAME_SIZE) {
-            usage_error("--skin-name '%s' is too long: under 64 bytes", a.skin_name);
-            goto done;
-        }
-    }
-    status = kind == SRC_MD2 ? import_md2(&a, profile) : import_scene(&a, kind, profile);
-done:
     free(a.sources);
     free(a.anims);
     return status;

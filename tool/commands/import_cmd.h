@@ -25,24 +25,23 @@ typedef struct imp_make_options {
     long skin_width, skin_height; /* --skin-size (a model without texture), or 0: the default */
 } imp_make_options;
 
-/* The builder's input made from a scene, and the skin. */
-typedef struct imp_made {
-    size_t num_frames;
-    size_t num_vertices;      /* welded */
-    float *positions;         /* num_frames * num_vertices * 3, MD2's axes, scaled */
-    float *normals;           /* the same layout (MD2's axes), or NULL */
-    size_t num_texcoords;     /* welded */
-    float *uv;                /* num_texcoords * 2, on the skin */
-    size_t num_triangles;
-    uint32_t *triangles;      /* 6 a triangle, MD2's winding */
-    tool_image skin;          /* the skin (materials' images packed side by side), or empty */
-    size_t skin_images;       /* how many images it holds (0: no texture) */
-    uint32_t skin_width, skin_height;
-    double scale;             /* the scale applied */
-    md2_build_anim *anims;    /* the scene's animations, frames outside them as "frame" */
-    double *anim_fps;         /* num_anims rates */
-    size_t num_anims;
-} imp_made;
+/* A scene made into the builder's input by imp_make(): in is what
+ * md2_build() takes, filled from the scene, but for the skin's name
+ * (in.num_skins and in.skin_names, which import.c sets). Its arrays are
+ * the ones below, owned here; the skin's pixels and the animations' rates
+ * go along. imp_input_free() frees it all. */
+typedef struct imp_input {
+    md2_build_input in;
+    float *positions;       /* in.positions: welded vertices, MD2's axes, scaled */
+    float *normals;         /* in.normals (MD2's axes), or NULL */
+    float *uv;              /* in.uv: welded texcoords, on the skin */
+    uint32_t *triangles;    /* in.triangles: MD2's winding */
+    md2_build_anim *anims;  /* in.anims: the scene's animations in frame order, its frames
+                               outside them as "frame"; names point into the scene */
+    double *anim_fps;       /* in.num_anims rates: the scene's (10 for "frame") */
+    tool_image skin;        /* in.skin_width x in.skin_height: the materials' images side by side, or empty */
+    size_t skin_images;     /* how many images it holds (0: no texture, no skin to write) */
+} imp_input;
 
 /* "md2 import: " + the formatted message + newline on stderr, the message
  * written with tool_put_clean() (it may hold names from files). */
@@ -55,10 +54,12 @@ void imp_error(const char *fmt, ...)
 /* The default skin size of a model without texture. */
 #define IMP_DEFAULT_SKIN_SIZE 256
 
-/* Makes *out from s; 0 after printing why (as md2 import). source names
- * the input in messages. */
-int imp_make(const char *source, const imp_scene *s, const imp_make_options *opt, imp_made *out);
-void imp_made_free(imp_made *m);
+/* Makes *out from s, which must outlive it (the animations' names are
+ * s's); 0 after printing why (as md2 import), *out then empty. source
+ * names the input in messages. */
+int imp_make(const char *source, const imp_scene *s, const imp_make_options *opt, imp_input *out);
+/* Frees what out owns (safe on an empty one) and empties it. */
+void imp_input_free(imp_input *out);
 
 /* The skin img as an 8-bit PCX (import_pcx.c): its alpha dropped, the
  * palette of the file at palette_path (a PCX's own; another image's first

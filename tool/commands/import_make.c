@@ -18,6 +18,11 @@
  *   packed side by side, left to right in the order of the scene's images,
  *   their tops aligned, and their texcoords remapped (which then must lie
  *   in 0..1).
+ * - Animations: the scene's, as read, name the frames (frames outside
+ *   them "frame"); their rates go along for the .anm file and the summary.
+ *
+ * The result is the builder's own input, md2_build_input, filled in
+ * place (imp_input: it and the arrays it points at).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -196,13 +201,13 @@ static int load_images(const char *source, const imp_scene *s, unsigned char *us
 /* The skin from the used images: the one, or all side by side; x[i] the
  * left column of image i. */
 static int pack_skin(const imp_scene *s, const unsigned char *used, tool_image *imgs, size_t count,
-                     imp_made *out, uint32_t *x)
+                     tool_image *skin, uint32_t *x)
 {
     size_t i, w = 0, h = 0, row;
     if (count == 1) {
         for (i = 0; i < s->num_images; i++) {
             if (used[i]) {
-                out->skin = imgs[i];
+                *skin = imgs[i];
                 memset(&imgs[i], 0, sizeof imgs[i]);
                 x[i] = 0;
             }
@@ -232,27 +237,28 @@ static int pack_skin(const imp_scene *s, const unsigned char *used, tool_image *
                    (unsigned long)TOOL_MAX_SKIN_PIXELS);
         return 0;
     }
-    out->skin.rgba = (unsigned char *)calloc(w * h, 4);
-    if (!out->skin.rgba) {
+    skin->rgba = (unsigned char *)calloc(w * h, 4);
+    if (!skin->rgba) {
         tool_error(IMPORT_CMD, "out of memory");
         return 0;
     }
-    out->skin.width = (int)w;
-    out->skin.height = (int)h;
+    skin->width = (int)w;
+    skin->height = (int)h;
     for (i = 0; i < s->num_images; i++) {
         size_t iw = (size_t)imgs[i].width;
         if (!used[i])
             continue;
         for (row = 0; row < (size_t)imgs[i].height; row++)
-            memcpy(out->skin.rgba + 4 * (row * w + x[i]), imgs[i].rgba + 4 * row * iw, 4 * iw);
+            memcpy(skin->rgba + 4 * (row * w + x[i]), imgs[i].rgba + 4 * row * iw, 4 * iw);
     }
     return 1;
 }
 
-/* Each corner's uv on the skin: the scene's, remapped into its image's
- * place when images are packed (checked to lie in 0..1 there). */
+/* Each corner's uv on the skin (of in->skin_width x in->skin_height):
+ * the scene's, remapped into its image's place when images are packed
+ * (checked to lie in 0..1 there). */
 static int corner_uvs(const char *source, const imp_scene *s, const tool_image *imgs,
-                      const uint32_t *x, int packed, const imp_made *out, float *cuv)
+                      const uint32_t *x, int packed, const md2_build_input *in, float *cuv)
 {
     size_t i;
     for (i = 0; i < 3 * s->num_triangles; i++) {
@@ -276,8 +282,8 @@ static int corner_uvs(const char *source, const imp_scene *s, const tool_image *
                           (double)u, (double)v);
                 return 0;
             }
-            u = (float)(((double)x[im] + (double)u * imgs[im].width) / out->skin_width);
-            v = (float)((double)v * imgs[im].height / out->skin_height);
+            u = (float)(((double)x[im] + (double)u * imgs[im].width) / in->skin_width);
+            v = (float)((double)v * imgs[im].height / in->skin_height);
         }
         cuv[2 * i] = u;
         cuv[2 * i + 1] = v;
@@ -285,9 +291,9 @@ static int corner_uvs(const char *source, const imp_scene *s, const tool_image *
     return 1;
 }
 
-/* The frames' animations for the builder: the scene's, in order, frames
- * outside them named "frame". */
-static int make_anims(const char *source, const imp_scene *s, imp_made *out)
+/* The frames' animations for the builder (in.anims) and their rates: the
+ * scene's, in order, frames outside them named "frame" (at 10 fps). */
+static int make_anims(const char *source, const imp_scene *s, imp_input *out)
 {
     size_t i, at = 0, n = 0;
     out->anims = (md2_build_anim *)calloc(2 * s->num_anims + 1, sizeof *out->anims);
@@ -316,7 +322,8 @@ static int make_anims(const char *source, const imp_scene *s, imp_made *out)
         out->anim_fps[n++] = s->anims[i].fps;
         at = first + s->anims[i].num_frames;
     }
-    out->num_anims = n;
+    out->in.anims = out->anims;
+    out->in.num_anims = n;
     return 1;
 }
 
@@ -345,69 +352,89 @@ static int find_scale(const char *source, const imp_scene *s, const imp_make_opt
     return 1;
 }
 
-int imp_make(const char *source, const imp_scene *s, const imp_make_options *opt, imp_made *out)
+/* 1 if s has triangles, each corner's vertex and texcoord in range; else
+ * 0 after saying which is not. */
+static int check_triangles(const char *source, const imp_scene *s)
 {
-    size_t nv = s->num_vertices, nc = 3 * s->num_triangles, i, f, count = 0;
-    uint32_t *map = NULL, *rep = NULL, *tex = NULL, *x = NULL;
-    unsigned char *used = NULL;
-    tool_image *imgs = NULL;
-    float *cuv = NULL;
-    int ok = 0;
-    memset(out, 0, sizeof *out);
+    size_t i;
     if (s->num_triangles == 0) {
         tool_error(IMPORT_CMD, "%s: no triangles to make a model of", source);
         return 0;
     }
-    for (i = 0; i < nc; i++) {
-        if (s->triangles[2 * i] >= nv ||
+    for (i = 0; i < 3 * s->num_triangles; i++) {
+        if (s->triangles[2 * i] >= s->num_vertices ||
             (s->num_texcoords > 0 && s->triangles[2 * i + 1] >= s->num_texcoords)) {
             tool_error(IMPORT_CMD, "%s: triangle %lu has an index out of range", source,
                        (unsigned long)(i / 3));
             return 0;
         }
     }
-    map = (uint32_t *)malloc(nv * sizeof *map);
-    rep = (uint32_t *)malloc(nv * sizeof *rep);
-    tex = (uint32_t *)malloc(nc * sizeof *tex);
-    cuv = (float *)malloc(nc * 2 * sizeof *cuv);
-    used = (unsigned char *)calloc(s->num_images + 1, 1);
-    imgs = (tool_image *)calloc(s->num_images + 1, sizeof *imgs);
-    x = (uint32_t *)calloc(s->num_images + 1, sizeof *x);
-    if (!map || !rep || !tex || !cuv || !used || !imgs || !x)
-        goto oom;
-    if (!find_scale(source, s, opt, &out->scale) || !make_anims(source, s, out))
+    return 1;
+}
+
+/* The skin (out->skin, out->skin_images, in.skin_width and skin_height)
+ * from the images the triangles use, or the size of opt (default
+ * IMP_DEFAULT_SKIN_SIZE) without any; cuv: each corner's uv on it. */
+static int make_skin(const char *source, const imp_scene *s, const imp_make_options *opt,
+                     imp_input *out, float *cuv)
+{
+    unsigned char *used = (unsigned char *)calloc(s->num_images + 1, 1);
+    tool_image *imgs = (tool_image *)calloc(s->num_images + 1, sizeof *imgs);
+    uint32_t *x = (uint32_t *)calloc(s->num_images + 1, sizeof *x);
+    size_t count = 0, i;
+    int ok = 0;
+    if (!used || !imgs || !x) {
+        tool_error(IMPORT_CMD, "out of memory");
         goto done;
-    /* the skin */
+    }
     if (!load_images(source, s, used, imgs, &count))
         goto done;
     out->skin_images = count;
     if (count > 0) {
-        if (!pack_skin(s, used, imgs, count, out, x))
+        if (!pack_skin(s, used, imgs, count, &out->skin, x))
             goto done;
-        out->skin_width = (uint32_t)out->skin.width;
-        out->skin_height = (uint32_t)out->skin.height;
+        out->in.skin_width = (uint32_t)out->skin.width;
+        out->in.skin_height = (uint32_t)out->skin.height;
     } else {
-        out->skin_width = opt->skin_width > 0 ? (uint32_t)opt->skin_width : IMP_DEFAULT_SKIN_SIZE;
-        out->skin_height =
-            opt->skin_height > 0 ? (uint32_t)opt->skin_height : IMP_DEFAULT_SKIN_SIZE;
+        out->in.skin_width = opt->skin_width > 0 ? (uint32_t)opt->skin_width : IMP_DEFAULT_SKIN_SIZE;
+        out->in.skin_height = opt->skin_height > 0 ? (uint32_t)opt->skin_height : IMP_DEFAULT_SKIN_SIZE;
     }
-    if (!corner_uvs(source, s, imgs, x, count > 1, out, cuv))
+    ok = corner_uvs(source, s, imgs, x, count > 1, &out->in, cuv);
+done:
+    if (imgs)
+        for (i = 0; i < s->num_images; i++)
+            tool_image_free(&imgs[i]);
+    free(imgs);
+    free(used);
+    free(x);
+    return ok;
+}
+
+/* The welded model: in.positions (MD2's axes, scaled), in.normals,
+ * in.uv (cuv, each corner's uv, welded) and in.triangles (MD2's winding,
+ * corners 0, 2, 1 of the scene's) with their counts. */
+static int weld(const imp_scene *s, const imp_make_options *opt, double scale, const float *cuv,
+                imp_input *out)
+{
+    size_t nv = s->num_vertices, nc = 3 * s->num_triangles, nw, i, f;
+    uint32_t *map = (uint32_t *)malloc(nv * sizeof *map);
+    uint32_t *rep = (uint32_t *)malloc(nv * sizeof *rep);
+    uint32_t *tex = (uint32_t *)malloc(nc * sizeof *tex);
+    int ok = 0;
+    if (!map || !rep || !tex)
         goto done;
-    /* welding */
-    out->num_vertices = weld_vertices(s, map, rep);
-    if (out->num_vertices == (size_t)-1)
-        goto oom;
+    nw = weld_vertices(s, map, rep);
+    if (nw == (size_t)-1)
+        goto done;
     out->uv = (float *)malloc(nc * 2 * sizeof *out->uv);
-    if (!out->uv || !weld_uv(cuv, nc, out->uv, &out->num_texcoords, tex))
-        goto oom;
-    out->num_frames = s->num_frames;
-    out->num_triangles = s->num_triangles;
+    if (!out->uv || !weld_uv(cuv, nc, out->uv, &out->in.num_texcoords, tex))
+        goto done;
     out->triangles = (uint32_t *)malloc(nc * 2 * sizeof *out->triangles);
-    out->positions = (float *)malloc(s->num_frames * out->num_vertices * 3 * sizeof(float));
+    out->positions = (float *)malloc(s->num_frames * nw * 3 * sizeof(float));
     if (s->normals)
-        out->normals = (float *)malloc(s->num_frames * out->num_vertices * 3 * sizeof(float));
+        out->normals = (float *)malloc(s->num_frames * nw * 3 * sizeof(float));
     if (!out->triangles || !out->positions || (s->normals && !out->normals))
-        goto oom;
+        goto done;
     for (i = 0; i < s->num_triangles; i++) {
         static const int order[3] = {0, 2, 1};
         int k;
@@ -418,41 +445,59 @@ int imp_make(const char *source, const imp_scene *s, const imp_make_options *opt
         }
     }
     for (f = 0; f < s->num_frames; f++) {
-        for (i = 0; i < out->num_vertices; i++) {
-            size_t from = 3 * (f * nv + rep[i]), to = 3 * (f * out->num_vertices + i);
-            to_md2(s->positions + from, out->positions + to, opt->up_z, out->scale);
+        for (i = 0; i < nw; i++) {
+            size_t from = 3 * (f * nv + rep[i]), to = 3 * (f * nw + i);
+            to_md2(s->positions + from, out->positions + to, opt->up_z, scale);
             if (out->normals)
                 to_md2(s->normals + from, out->normals + to, opt->up_z, 1.0);
         }
     }
+    out->in.num_frames = s->num_frames;
+    out->in.num_vertices = nw;
+    out->in.positions = out->positions;
+    out->in.normals = out->normals;
+    out->in.num_triangles = s->num_triangles;
+    out->in.triangles = out->triangles;
+    out->in.uv = out->uv;
     ok = 1;
-    goto done;
-oom:
-    tool_error(IMPORT_CMD, "out of memory");
 done:
-    if (imgs)
-        for (i = 0; i < s->num_images; i++)
-            tool_image_free(&imgs[i]);
-    free(imgs);
-    free(used);
-    free(x);
+    if (!ok)
+        tool_error(IMPORT_CMD, "out of memory");
     free(map);
     free(rep);
     free(tex);
-    free(cuv);
-    if (!ok)
-        imp_made_free(out);
     return ok;
 }
 
-void imp_made_free(imp_made *m)
+int imp_make(const char *source, const imp_scene *s, const imp_make_options *opt, imp_input *out)
 {
-    free(m->positions);
-    free(m->normals);
-    free(m->uv);
-    free(m->triangles);
-    tool_image_free(&m->skin);
-    free(m->anims);
-    free(m->anim_fps);
-    memset(m, 0, sizeof *m);
+    float *cuv;
+    double scale = 1;
+    int ok;
+    memset(out, 0, sizeof *out);
+    if (!check_triangles(source, s))
+        return 0;
+    cuv = (float *)malloc(3 * s->num_triangles * 2 * sizeof *cuv);
+    if (!cuv) {
+        tool_error(IMPORT_CMD, "out of memory");
+        return 0;
+    }
+    ok = find_scale(source, s, opt, &scale) && make_anims(source, s, out) &&
+         make_skin(source, s, opt, out, cuv) && weld(s, opt, scale, cuv, out);
+    free(cuv);
+    if (!ok)
+        imp_input_free(out);
+    return ok;
+}
+
+void imp_input_free(imp_input *out)
+{
+    free(out->positions);
+    free(out->normals);
+    free(out->uv);
+    free(out->triangles);
+    free(out->anims);
+    free(out->anim_fps);
+    tool_image_free(&out->skin);
+    memset(out, 0, sizeof *out);
 }

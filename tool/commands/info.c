@@ -5,6 +5,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "commands.h"
 #include "info_report.h"
 #include "platform.h"
 #include "info_util.h"

@@ -6,6 +6,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "commands.h"
 #include "tool.h"
 
 #include "raster.h"

@@ -5,6 +5,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "commands.h"
 #include "tool.h"
 
 #include <md2/simplify.h>
@@ -87,111 +88,137 @@ static void report(const char *path, const md2_model *src, const md2_lod *lod)
            lod->mean_error);
 }
 
-int tool_simplify(int argc, char **argv)
-{
-    const char *model = NULL, *output = NULL, *levels_arg = NULL;
+/* The command line: the model, the output and the targets, targets[0]
+ * from --ratio, --triangles or --error, the others from --levels. */
+typedef struct simplify_args {
+    const char *model, *output, *levels_arg;
     md2_simplify_target targets[SIMPLIFY_MAX_LEVELS + 1];
-    md2_lod lods[SIMPLIFY_MAX_LEVELS + 1];
-    tool_out outs[SIMPLIFY_MAX_LEVELS + 1];
-    char *paths[SIMPLIFY_MAX_LEVELS + 1];
-    size_t count = 0, i;
-    int have_target = 0, status = TOOL_OK;
-    tool_model tm;
-    md2_diagnostic d;
-    md2_simplify_options o;
-    md2_result r;
+    size_t count;    /* targets given */
+    int have_target; /* targets[0] is set */
+} simplify_args;
 
-    memset(targets, 0, sizeof targets);
+/* Returned by the steps of tool_simplify() that let it go on. */
+#define SIMPLIFY_GO_ON (-1)
+
+/* The value of --ratio, --triangles or --error (option) as targets[0]:
+ * SIMPLIFY_GO_ON, or TOOL_USAGE after saying what is wrong with it. */
+static int read_target(simplify_args *s, const char *option, const char *value)
+{
+    double v;
+    if (s->have_target)
+        return usage_error("give one of --ratio, --triangles and --error (%s is another)", option);
+    s->have_target = 1;
+    if (strcmp(option, "--triangles") == 0) {
+        long n;
+        if (!tool_parse_long(value, 0, 2147483647L, &n))
+            return usage_error("--triangles '%s' is not a whole number of at least 0", value);
+        s->targets[0].kind = MD2_SIMPLIFY_TRIANGLES;
+        s->targets[0].value = (double)n;
+    } else if (!tool_parse_double(value, &v) || !(v >= 0.0) ||
+               (strcmp(option, "--ratio") == 0 && v > 1.0) || v > 1e30) {
+        return usage_error(strcmp(option, "--ratio") == 0
+                               ? "--ratio '%s' is not a number from 0 to 1"
+                               : "--error '%s' is not a number of at least 0",
+                           value);
+    } else {
+        s->targets[0].kind = strcmp(option, "--ratio") == 0 ? MD2_SIMPLIFY_RATIO : MD2_SIMPLIFY_ERROR;
+        s->targets[0].value = v;
+    }
+    return SIMPLIFY_GO_ON;
+}
+
+/* The words of argv into s: SIMPLIFY_GO_ON; TOOL_OK after the help;
+ * TOOL_USAGE after saying what is wrong. */
+static int read_words(int argc, char **argv, simplify_args *s)
+{
+    size_t i;
     for (i = 1; i < (size_t)argc; i++) {
         const char *a = argv[i];
-        double v;
         if (tool_is_help(a)) {
             help();
             return TOOL_OK;
         }
         if (strcmp(a, "-o") == 0 || strcmp(a, "--ratio") == 0 || strcmp(a, "--triangles") == 0 ||
             strcmp(a, "--error") == 0 || strcmp(a, "--levels") == 0) {
+            int status = SIMPLIFY_GO_ON;
             if (i + 1 >= (size_t)argc)
                 return usage_error("%s needs a value", a);
             i++;
-            if (strcmp(a, "-o") == 0) {
-                output = argv[i];
-                continue;
-            }
-            if (strcmp(a, "--levels") == 0) {
-                levels_arg = argv[i];
-                continue;
-            }
-            if (have_target)
-                return usage_error("give one of --ratio, --triangles and --error (%s is another)", a);
-            have_target = 1;
-            if (strcmp(a, "--triangles") == 0) {
-                long n;
-                if (!tool_parse_long(argv[i], 0, 2147483647L, &n))
-                    return usage_error("--triangles '%s' is not a whole number of at least 0", argv[i]);
-                targets[0].kind = MD2_SIMPLIFY_TRIANGLES;
-                targets[0].value = (double)n;
-            } else if (!tool_parse_double(argv[i], &v) || !(v >= 0.0) ||
-                       (strcmp(a, "--ratio") == 0 && v > 1.0) || v > 1e30) {
-                return usage_error(strcmp(a, "--ratio") == 0
-                                       ? "--ratio '%s' is not a number from 0 to 1"
-                                       : "--error '%s' is not a number of at least 0",
-                                   argv[i]);
-            } else {
-                targets[0].kind = strcmp(a, "--ratio") == 0 ? MD2_SIMPLIFY_RATIO : MD2_SIMPLIFY_ERROR;
-                targets[0].value = v;
-            }
+            if (strcmp(a, "-o") == 0)
+                s->output = argv[i];
+            else if (strcmp(a, "--levels") == 0)
+                s->levels_arg = argv[i];
+            else
+                status = read_target(s, a, argv[i]);
+            if (status != SIMPLIFY_GO_ON)
+                return status;
             continue;
         }
         if (a[0] == '-' && a[1] != '\0')
             return usage_error("unknown option '%s'", a);
-        if (model)
+        if (s->model)
             return usage_error("one model at a time ('%s' is a second)", a);
-        model = a;
+        s->model = a;
     }
-    if (!model)
+    return SIMPLIFY_GO_ON;
+}
+
+/* --levels R1,R2,...: targets[1..] (s->count of them in all with
+ * targets[0]). SIMPLIFY_GO_ON, or TOOL_USAGE after saying what is wrong. */
+static int read_levels(simplify_args *s)
+{
+    const char *p = s->levels_arg;
+    while (*p) {
+        char word[64];
+        size_t n = strcspn(p, ",");
+        double v;
+        if (n == 0 || n >= sizeof word)
+            return usage_error("--levels '%s' is not a list of ratios (R1,R2,...)", s->levels_arg);
+        memcpy(word, p, n);
+        word[n] = '\0';
+        if (!tool_parse_double(word, &v) || !(v >= 0.0) || v > 1.0)
+            return usage_error("--levels: '%s' is not a ratio from 0 to 1", word);
+        if (s->count > SIMPLIFY_MAX_LEVELS)
+            return usage_error("--levels '%s': more than 16 levels", s->levels_arg);
+        s->targets[s->count].kind = MD2_SIMPLIFY_RATIO;
+        s->targets[s->count].value = v;
+        s->count++;
+        p += n;
+        if (*p == ',' && *++p == '\0')
+            return usage_error("--levels '%s' ends in a comma", s->levels_arg);
+    }
+    return SIMPLIFY_GO_ON;
+}
+
+/* The command line read and checked: SIMPLIFY_GO_ON, else the exit
+ * status (the help, or a usage error said). */
+static int read_args(int argc, char **argv, simplify_args *s)
+{
+    int status;
+    memset(s, 0, sizeof *s);
+    status = read_words(argc, argv, s);
+    if (status != SIMPLIFY_GO_ON)
+        return status;
+    if (!s->model)
         return usage_error("%s", "no model given");
-    if (!output)
+    if (!s->output)
         return usage_error("%s", "no output given (-o OUT.md2)");
-    if (!have_target)
+    if (!s->have_target)
         return usage_error("%s", "no target given (--ratio, --triangles or --error)");
-    count = 1;
-    if (levels_arg) {
-        const char *p = levels_arg;
-        while (*p) {
-            char word[64];
-            size_t n = strcspn(p, ",");
-            double v;
-            if (n == 0 || n >= sizeof word)
-                return usage_error("--levels '%s' is not a list of ratios (R1,R2,...)", levels_arg);
-            memcpy(word, p, n);
-            word[n] = '\0';
-            if (!tool_parse_double(word, &v) || !(v >= 0.0) || v > 1.0)
-                return usage_error("--levels: '%s' is not a ratio from 0 to 1", word);
-            if (count > SIMPLIFY_MAX_LEVELS)
-                return usage_error("--levels '%s': more than 16 levels", levels_arg);
-            targets[count].kind = MD2_SIMPLIFY_RATIO;
-            targets[count].value = v;
-            count++;
-            p += n;
-            if (*p == ',' && *++p == '\0')
-                return usage_error("--levels '%s' ends in a comma", levels_arg);
-        }
-    }
-    if (tool_load(model, 0, &tm, &d) != MD2_OK) {
-        tool_load_error(CMD, model, &d);
-        return TOOL_FAILED;
-    }
-    memset(&o, 0, sizeof o);
-    o.error = &d;
-    r = md2_simplify(tm.model, targets, count, &o, lods);
-    if (r != MD2_OK) {
-        tool_error(CMD, "%s: %s", model, d.message);
-        tool_model_free(&tm);
-        return TOOL_FAILED;
-    }
-    /* every file written to its temporary file first, then all renamed:
-     * a failure leaves none of them */
+    s->count = 1;
+    return s->levels_arg ? read_levels(s) : SIMPLIFY_GO_ON;
+}
+
+/* The count levels of src as output, OUT_lod1.md2, ...: every file
+ * written to its temporary file first, then all renamed, so that a
+ * failure leaves none of them; a line for each. */
+static int write_levels(const char *output, const md2_model *src, const md2_lod *lods,
+                        size_t count)
+{
+    tool_out outs[SIMPLIFY_MAX_LEVELS + 1];
+    char *paths[SIMPLIFY_MAX_LEVELS + 1];
+    size_t i;
+    int status = TOOL_OK;
     memset(outs, 0, sizeof outs);
     memset(paths, 0, sizeof paths);
     for (i = 0; i < count && status == TOOL_OK; i++) {
@@ -207,11 +234,39 @@ int tool_simplify(int argc, char **argv)
         if (status == TOOL_OK && !tool_out_commit(&outs[i], CMD))
             status = TOOL_FAILED;
         else if (status == TOOL_OK)
-            report(i == 0 ? output : paths[i], tm.model, &lods[i]);
+            report(i == 0 ? output : paths[i], src, &lods[i]);
         tool_out_abort(&outs[i]);
         free(paths[i]);
     }
-    for (i = 0; i < count; i++)
+    return status;
+}
+
+int tool_simplify(int argc, char **argv)
+{
+    simplify_args s;
+    md2_lod lods[SIMPLIFY_MAX_LEVELS + 1];
+    size_t i;
+    int status;
+    tool_model tm;
+    md2_diagnostic d;
+    md2_simplify_options o;
+
+    status = read_args(argc, argv, &s);
+    if (status != SIMPLIFY_GO_ON)
+        return status;
+    if (tool_load(s.model, 0, &tm, &d) != MD2_OK) {
+        tool_load_error(CMD, s.model, &d);
+        return TOOL_FAILED;
+    }
+    memset(&o, 0, sizeof o);
+    o.error = &d;
+    if (md2_simplify(tm.model, s.targets, s.count, &o, lods) != MD2_OK) {
+        tool_error(CMD, "%s: %s", s.model, d.message);
+        tool_model_free(&tm);
+        return TOOL_FAILED;
+    }
+    status = write_levels(s.output, tm.model, lods, s.count);
+    for (i = 0; i < s.count; i++)
         md2_lod_free(&lods[i]);
     tool_model_free(&tm);
     return status;

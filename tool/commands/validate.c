@@ -5,9 +5,11 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include "commands.h"
 #include "info_util.h"
 #include "platform.h"
-#include "validate_walk.h"
+#include "walk.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <stdlib.h>
@@ -47,10 +49,10 @@ static int usage_error(void)
 }
 
 /* "PATH: KIND: MESSAGE" on stdout, the bar out of its way. */
-static void report(validate_progress *p, const char *path, const char *kind,
+static void report(tool_progress *p, const char *path, const char *kind,
                    const char *message, size_t times)
 {
-    validate_progress_hide(p);
+    tool_progress_hide(p);
     tool_put_clean(stdout, path);
     printf(": %s: ", kind);
     tool_put_clean(stdout, message);
@@ -62,7 +64,7 @@ static void report(validate_progress *p, const char *path, const char *kind,
 }
 
 /* Each kind of warning once, with how many there were of that kind. */
-static void report_warnings(validate_progress *p, const char *path, const tool_model *m)
+static void report_warnings(tool_progress *p, const char *path, const tool_model *m)
 {
     info_groups groups;
     size_t i;
@@ -76,7 +78,7 @@ static void report_warnings(validate_progress *p, const char *path, const tool_m
         report(p, path, "warning", "more warnings, not kept (out of memory)", 1);
 }
 
-static void check(validate_progress *p, const char *path, uint32_t strict, tally *t)
+static void check(tool_progress *p, const char *path, uint32_t strict, tally *t)
 {
     tool_model m;
     md2_diagnostic d;
@@ -95,24 +97,24 @@ static void check(validate_progress *p, const char *path, uint32_t strict, tally
     tool_model_free(&m);
 }
 
-static int run(const validate_list *l, uint32_t strict)
+static int run(const tool_walk_list *l, uint32_t strict)
 {
-    validate_progress p;
+    tool_progress p;
     tally t;
     size_t i;
     memset(&t, 0, sizeof t);
-    validate_progress_start(&p, stderr, l->count);
+    tool_progress_start(&p, stderr, l->count);
     for (i = 0; i < l->count; i++) {
-        const validate_entry *e = &l->items[i];
+        const tool_walk_entry *e = &l->items[i];
         if (e->error) {
             report(&p, e->path, "refused", e->error, 1);
             t.refused++;
         } else {
             check(&p, e->path, strict, &t);
         }
-        validate_progress_step(&p);
+        tool_progress_step(&p);
     }
-    validate_progress_hide(&p);
+    tool_progress_hide(&p);
     printf("%lu file%s: %lu ok, %lu with warnings, %lu refused\n", (unsigned long)l->count,
            l->count == 1 ? "" : "s", (unsigned long)t.ok, (unsigned long)t.warned,
            (unsigned long)t.refused);
@@ -155,7 +157,7 @@ static int parse(int argc, char **argv, uint32_t *strict, unsigned char *is_path
 int tool_validate(int argc, char **argv)
 {
     unsigned char *is_path = (unsigned char *)calloc((size_t)argc + 1, 1);
-    validate_list l;
+    tool_walk_list l;
     uint32_t strict = 0;
     int i, status;
     memset(&l, 0, sizeof l);
@@ -165,19 +167,19 @@ int tool_validate(int argc, char **argv)
     }
     status = parse(argc, argv, &strict, is_path);
     for (i = 1; status < 0 && i < argc; i++) {
-        if (is_path[i] && !validate_walk(&l, argv[i])) {
+        if (is_path[i] && !tool_walk(&l, argv[i])) {
             tool_error("validate", "out of memory listing the files of '%s'", argv[i]);
             status = TOOL_FAILED;
         }
     }
     /* a file met twice is checked once, where it was first met */
-    if (status < 0 && !validate_list_unique(&l)) {
+    if (status < 0 && !tool_walk_unique(&l)) {
         tool_error("validate", "out of memory listing the files");
         status = TOOL_FAILED;
     }
     if (status < 0)
         status = run(&l, strict);
-    validate_list_free(&l);
+    tool_walk_free(&l);
     free(is_path);
     return status;
 }

@@ -11,13 +11,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-void xbuf_free(xbuf *b)
+void tool_buf_free(tool_buf *b)
 {
     free(b->data);
     memset(b, 0, sizeof *b);
 }
 
-int xbuf_reserve(xbuf *b, size_t n)
+int tool_buf_reserve(tool_buf *b, size_t n)
 {
     size_t cap;
     unsigned char *p;
@@ -47,20 +47,20 @@ int xbuf_reserve(xbuf *b, size_t n)
     return 1;
 }
 
-void xbuf_bytes(xbuf *b, const void *data, size_t n)
+void tool_buf_bytes(tool_buf *b, const void *data, size_t n)
 {
-    if (n == 0 || !xbuf_reserve(b, n))
+    if (n == 0 || !tool_buf_reserve(b, n))
         return;
     memcpy(b->data + b->size, data, n);
     b->size += n;
 }
 
-void xbuf_str(xbuf *b, const char *s)
+void tool_buf_str(tool_buf *b, const char *s)
 {
-    xbuf_bytes(b, s, strlen(s));
+    tool_buf_bytes(b, s, strlen(s));
 }
 
-void xbuf_printf(xbuf *b, const char *fmt, ...)
+void tool_buf_printf(tool_buf *b, const char *fmt, ...)
 {
     char small[256];
     va_list ap;
@@ -73,11 +73,11 @@ void xbuf_printf(xbuf *b, const char *fmt, ...)
         return;
     }
     if ((size_t)n < sizeof small) {
-        xbuf_bytes(b, small, (size_t)n);
+        tool_buf_bytes(b, small, (size_t)n);
         return;
     }
     /* longer than the stack buffer: format straight into the buffer */
-    if (!xbuf_reserve(b, (size_t)n + 1))
+    if (!tool_buf_reserve(b, (size_t)n + 1))
         return;
     va_start(ap, fmt);
     vsnprintf((char *)b->data + b->size, (size_t)n + 1, fmt, ap);
@@ -85,71 +85,71 @@ void xbuf_printf(xbuf *b, const char *fmt, ...)
     b->size += (size_t)n;
 }
 
-void xbuf_u8(xbuf *b, unsigned v)
+void tool_buf_u8(tool_buf *b, unsigned v)
 {
     unsigned char c = (unsigned char)(v & 0xFFu);
-    xbuf_bytes(b, &c, 1);
+    tool_buf_bytes(b, &c, 1);
 }
 
-void xbuf_u16(xbuf *b, unsigned v)
+void tool_buf_u16(tool_buf *b, unsigned v)
 {
     unsigned char c[2];
     c[0] = (unsigned char)(v & 0xFFu);
     c[1] = (unsigned char)((v >> 8) & 0xFFu);
-    xbuf_bytes(b, c, 2);
+    tool_buf_bytes(b, c, 2);
 }
 
-void xbuf_u32(xbuf *b, uint32_t v)
+void tool_buf_u32(tool_buf *b, uint32_t v)
 {
     unsigned char c[4];
     c[0] = (unsigned char)(v & 0xFFu);
     c[1] = (unsigned char)((v >> 8) & 0xFFu);
     c[2] = (unsigned char)((v >> 16) & 0xFFu);
     c[3] = (unsigned char)((v >> 24) & 0xFFu);
-    xbuf_bytes(b, c, 4);
+    tool_buf_bytes(b, c, 4);
 }
 
-void xbuf_f32(xbuf *b, float v)
+void tool_buf_f32(tool_buf *b, float v)
 {
     uint32_t bits;
     /* float and uint32_t share their byte order on every host C99 code
      * runs on in practice; the bits are then written least significant
      * byte first */
     memcpy(&bits, &v, sizeof bits);
-    xbuf_u32(b, bits);
+    tool_buf_u32(b, bits);
 }
 
-void xbuf_align(xbuf *b, size_t align, unsigned char fill)
+void tool_buf_align(tool_buf *b, size_t align, unsigned char fill)
 {
     while (!b->failed && b->size % align != 0)
-        xbuf_bytes(b, &fill, 1);
+        tool_buf_bytes(b, &fill, 1);
 }
 
-void xbuf_json_string(xbuf *b, const char *s)
+void tool_buf_json_string(tool_buf *b, const char *s)
 {
     const unsigned char *p = (const unsigned char *)s;
-    xbuf_bytes(b, "\"", 1);
+    tool_buf_bytes(b, "\"", 1);
     for (; *p; p++) {
         if (*p == '"' || *p == '\\') {
             char esc[2];
             esc[0] = '\\';
             esc[1] = (char)*p;
-            xbuf_bytes(b, esc, 2);
+            tool_buf_bytes(b, esc, 2);
         } else if (*p >= 0x20 && *p < 0x7F) {
-            xbuf_bytes(b, p, 1);
+            tool_buf_bytes(b, p, 1);
         } else {
-            xbuf_printf(b, "\\u%04x", (unsigned)*p);
+            tool_buf_printf(b, "\\u%04x", (unsigned)*p);
         }
     }
-    xbuf_bytes(b, "\"", 1);
+    tool_buf_bytes(b, "\"", 1);
 }
 
-void xbuf_json_float(xbuf *b, float v)
+void tool_buf_json_float(tool_buf *b, float v)
 {
     char text[48];
     int precision;
     if (v == 0.0f) {
-        xbuf_str(b, "0");
+        tool_buf_str(b, "0");
         return;
     }
     for (precision = 6; precision <= 9; precision++) {
@@ -157,15 +157,15 @@ void xbuf_json_float(xbuf *b, float v)
         if (strtof(text, NULL) == v)
             break;
     }
-    xbuf_str(b, text);
+    tool_buf_str(b, text);
 }
 
-void xbuf_json_double(xbuf *b, double v)
+void tool_buf_json_double(tool_buf *b, double v)
 {
     char text[48];
     int precision;
     if (v == 0.0) {
-        xbuf_str(b, "0");
+        tool_buf_str(b, "0");
         return;
     }
     for (precision = 15; precision <= 17; precision++) {
@@ -173,10 +173,10 @@ void xbuf_json_double(xbuf *b, double v)
         if (strtod(text, NULL) == v)
             break;
     }
-    xbuf_str(b, text);
+    tool_buf_str(b, text);
 }
 
-void xbuf_base64(xbuf *b, const unsigned char *data, size_t n)
+void tool_buf_base64(tool_buf *b, const unsigned char *data, size_t n)
 {
     static const char digits[] =
         "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
@@ -186,7 +186,7 @@ void xbuf_base64(xbuf *b, const unsigned char *data, size_t n)
         b->failed = 1;
         return;
     }
-    if (!xbuf_reserve(b, (n + 2) / 3 * 4))
+    if (!tool_buf_reserve(b, (n + 2) / 3 * 4))
         return;
     for (i = 0; i + 3 <= n; i += 3) {
         unsigned long w = ((unsigned long)data[i] << 16) | ((unsigned long)data[i + 1] << 8) |
@@ -195,7 +195,7 @@ void xbuf_base64(xbuf *b, const unsigned char *data, size_t n)
         out[1] = digits[(w >> 12) & 63];
         out[2] = digits[(w >> 6) & 63];
         out[3] = digits[w & 63];
-        xbuf_bytes(b, out, 4);
+        tool_buf_bytes(b, out, 4);
     }
     if (n - i == 1) {
         unsigned long w = (unsigned long)data[i] << 16;
@@ -203,13 +203,13 @@ void xbuf_base64(xbuf *b, const unsigned char *data, size_t n)
         out[1] = digits[(w >> 12) & 63];
         out[2] = '=';
         out[3] = '=';
-        xbuf_bytes(b, out, 4);
+        tool_buf_bytes(b, out, 4);
     } else if (n - i == 2) {
         unsigned long w = ((unsigned long)data[i] << 16) | ((unsigned long)data[i + 1] << 8);
         out[0] = digits[(w >> 18) & 63];
         out[1] = digits[(w >> 12) & 63];
         out[2] = digits[(w >> 6) & 63];
         out[3] = '=';
-        xbuf_bytes(b, out, 4);
+        tool_buf_bytes(b, out, 4);
     }
 }

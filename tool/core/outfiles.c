@@ -96,7 +96,7 @@ static char *keep_aside(const char *cmd, const char *path, int *moved)
     return NULL;
 }
 
-int export_set_place(export_set *set, tool_out *out)
+int tool_outset_place(tool_outset *set, tool_out *out)
 {
     const char *cmd = set->cmd ? set->cmd : "export";
     tool_sys_stat st;
@@ -105,9 +105,9 @@ int export_set_place(export_set *set, tool_out *out)
 
     if (ok && set->count == set->capacity) {
         size_t cap = set->capacity ? 2 * set->capacity : 8;
-        export_placed *p = NULL;
+        tool_outset_file *p = NULL;
         if (cap <= (size_t)-1 / sizeof *p)
-            p = (export_placed *)realloc(set->files, cap * sizeof *p);
+            p = (tool_outset_file *)realloc(set->files, cap * sizeof *p);
         if (!p) {
             tool_error(cmd, "out of memory");
             ok = 0;
@@ -153,20 +153,20 @@ int export_set_place(export_set *set, tool_out *out)
     return 1;
 }
 
-int export_set_write(export_set *set, const char *path, const void *data, size_t size)
+int tool_outset_write(tool_outset *set, const char *path, const void *data, size_t size)
 {
     const char *cmd = set->cmd ? set->cmd : "export";
     tool_out out;
     return tool_out_open(&out, cmd, path) &&
-           tool_out_write(&out, cmd, data, size) && export_set_place(set, &out);
+           tool_out_write(&out, cmd, data, size) && tool_outset_place(set, &out);
 }
 
-void export_set_finish(export_set *set, int ok)
+void tool_outset_finish(tool_outset *set, int ok)
 {
     const char *cmd = set->cmd ? set->cmd : "export";
     size_t i;
     for (i = set->count; i-- > 0;) {
-        export_placed *p = &set->files[i];
+        tool_outset_file *p = &set->files[i];
         if (ok) {
             if (p->backup)
                 tool_sys_remove(p->backup);
@@ -184,10 +184,10 @@ void export_set_finish(export_set *set, int ok)
     memset(set, 0, sizeof *set);
 }
 
-char *export_with_extension(const char *path, const char *ext)
+char *tool_with_extension(const char *path, const char *ext)
 {
     size_t len = strlen(path), stem = len, i;
-    const char *base = export_base_name(path);
+    const char *base = tool_base_name(path);
     size_t start = (size_t)(base - path);
     char *out;
     for (i = len; i > start + 1; i--) {
@@ -204,7 +204,7 @@ char *export_with_extension(const char *path, const char *ext)
     return out;
 }
 
-const char *export_base_name(const char *path)
+const char *tool_base_name(const char *path)
 {
     const char *b = path, *p;
     for (p = path; *p; p++) {

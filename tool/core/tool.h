@@ -26,16 +26,6 @@ enum {
     TOOL_USAGE = 2    /* bad command line */
 };
 
-/* The subcommands: argv[0] is the subcommand's name. Each returns an exit
- * status above, prints its help for -h/--help (exit 0), and writes its
- * errors to stderr as "md2 NAME: ...". */
-int tool_info(int argc, char **argv);
-int tool_validate(int argc, char **argv);
-int tool_export(int argc, char **argv);
-int tool_render(int argc, char **argv);
-int tool_import(int argc, char **argv);
-int tool_simplify(int argc, char **argv);
-
 /* "md2 CMD: " + the formatted message + newline, to stderr; the message
  * goes through tool_put_clean(), so whatever it quotes from a file (or a
  * command line) cannot break the line or reach the terminal as control

@@ -111,8 +111,8 @@ typedef struct gltf {
     md2_mesh *mesh;
     size_t nv; /* welded vertices */
     size_t nt; /* morph targets: keyframes */
-    xbuf bin;
-    xbuf acc; /* the "accessors" array's entries */
+    tool_buf bin;
+    tool_buf acc; /* the "accessors" array's entries */
     size_t num_acc;
     view views[VIEW_COUNT];
     /* per welded vertex, MD2 axes */
@@ -129,7 +129,7 @@ typedef struct gltf {
     unsigned long normal_clamps; /* delta components clamped to [-1, 1] */
     unsigned long short_normals; /* vertices whose normals are written shorter than 1 */
     double min_length;           /* the shortest of them */
-    xbuf anims;          /* each animation's channels, then its samplers */
+    tool_buf anims;          /* each animation's channels, then its samplers */
     size_t *anim_at;     /* per animation: where its channels end and its
                           * samplers end in anims, and its sampler count */
     size_t *order_of;    /* per animation of order[]: its index in job->anims */
@@ -160,7 +160,7 @@ static int mul_size(size_t a, size_t b, size_t *out)
 
 static void view_begin(gltf *g, int v, size_t stride, unsigned target)
 {
-    xbuf_align(&g->bin, 4, 0);
+    tool_buf_align(&g->bin, 4, 0);
     g->views[v].offset = g->bin.size;
     g->views[v].stride = stride;
     g->views[v].target = target;
@@ -190,21 +190,21 @@ static int view_number(const gltf *g, int v)
 static size_t accessor_begin(gltf *g)
 {
     if (g->num_acc > 0)
-        xbuf_str(&g->acc, ",");
-    xbuf_str(&g->acc, "{");
+        tool_buf_str(&g->acc, ",");
+    tool_buf_str(&g->acc, "{");
     return g->num_acc++;
 }
 
-static void json_floats(xbuf *b, const float *v, size_t n)
+static void json_floats(tool_buf *b, const float *v, size_t n)
 {
     size_t i;
-    xbuf_str(b, "[");
+    tool_buf_str(b, "[");
     for (i = 0; i < n; i++) {
         if (i)
-            xbuf_str(b, ",");
-        xbuf_json_float(b, v[i]);
+            tool_buf_str(b, ",");
+        tool_buf_json_float(b, v[i]);
     }
-    xbuf_str(b, "]");
+    tool_buf_str(b, "]");
 }
 
 static double round_half_up(double x)
@@ -857,13 +857,13 @@ static void write_mesh_views(gltf *g)
     view_begin(g, VIEW_INDICES, 0, GL_ELEMENT_ARRAY_BUFFER);
     for (i = 0; i < mesh->num_indices; i++) {
         if (short_indices)
-            xbuf_u16(&g->bin, (unsigned)mesh->indices[i]);
+            tool_buf_u16(&g->bin, (unsigned)mesh->indices[i]);
         else
-            xbuf_u32(&g->bin, mesh->indices[i]);
+            tool_buf_u32(&g->bin, mesh->indices[i]);
     }
     view_end(g, VIEW_INDICES);
     accessor_begin(g);
-    xbuf_printf(&g->acc, "\"bufferView\":%d,\"componentType\":%d,\"count\":%lu,\"type\":\"SCALAR\"}",
+    tool_buf_printf(&g->acc, "\"bufferView\":%d,\"componentType\":%d,\"count\":%lu,\"type\":\"SCALAR\"}",
                 view_number(g, VIEW_INDICES), short_indices ? GL_UNSIGNED_SHORT : GL_UNSIGNED_INT,
                 (unsigned long)mesh->num_indices);
 
@@ -875,26 +875,26 @@ static void write_mesh_views(gltf *g)
                 bmin[c] = v;
             if (i == 0 || v > bmax[c])
                 bmax[c] = v;
-            xbuf_f32(&g->bin, v);
+            tool_buf_f32(&g->bin, v);
         }
         for (c = 0; c < 3; c++)
-            xbuf_f32(&g->bin, g->base_nrm[3 * i + c]);
-        xbuf_f32(&g->bin, mesh->uv[2 * i]);
-        xbuf_f32(&g->bin, mesh->uv[2 * i + 1]);
+            tool_buf_f32(&g->bin, g->base_nrm[3 * i + c]);
+        tool_buf_f32(&g->bin, mesh->uv[2 * i]);
+        tool_buf_f32(&g->bin, mesh->uv[2 * i + 1]);
     }
     view_end(g, VIEW_VERTICES);
     accessor_begin(g); /* 1: POSITION */
-    xbuf_printf(&g->acc, "\"bufferView\":%d,\"componentType\":%d,\"count\":%lu,\"type\":\"VEC3\",\"min\":",
+    tool_buf_printf(&g->acc, "\"bufferView\":%d,\"componentType\":%d,\"count\":%lu,\"type\":\"VEC3\",\"min\":",
                 view_number(g, VIEW_VERTICES), GL_FLOAT, (unsigned long)g->nv);
     json_floats(&g->acc, bmin, 3);
-    xbuf_str(&g->acc, ",\"max\":");
+    tool_buf_str(&g->acc, ",\"max\":");
     json_floats(&g->acc, bmax, 3);
-    xbuf_str(&g->acc, "}");
+    tool_buf_str(&g->acc, "}");
     accessor_begin(g); /* 2: NORMAL */
-    xbuf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":12,\"componentType\":%d,\"count\":%lu,\"type\":\"VEC3\"}",
+    tool_buf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":12,\"componentType\":%d,\"count\":%lu,\"type\":\"VEC3\"}",
                 view_number(g, VIEW_VERTICES), GL_FLOAT, (unsigned long)g->nv);
     accessor_begin(g); /* 3: TEXCOORD_0 */
-    xbuf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":24,\"componentType\":%d,\"count\":%lu,\"type\":\"VEC2\"}",
+    tool_buf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":24,\"componentType\":%d,\"count\":%lu,\"type\":\"VEC2\"}",
                 view_number(g, VIEW_VERTICES), GL_FLOAT, (unsigned long)g->nv);
 
     if (!g->compact)
@@ -902,9 +902,9 @@ static void write_mesh_views(gltf *g)
     view_begin(g, VIEW_SPARSE_INDEX, 0, 0);
     for (i = 0; i < g->nv; i++) {
         if (g->nv <= 65536)
-            xbuf_u16(&g->bin, (unsigned)i);
+            tool_buf_u16(&g->bin, (unsigned)i);
         else
-            xbuf_u32(&g->bin, (uint32_t)i);
+            tool_buf_u32(&g->bin, (uint32_t)i);
     }
     view_end(g, VIEW_SPARSE_INDEX);
 }
@@ -937,7 +937,7 @@ static int write_float_morph_views(gltf *g)
     size_t t, i, bytes;
     int c, which;
     if (!mul_size(g->ntargets, g->nv, &bytes) || !mul_size(bytes, 24, &bytes) ||
-        !xbuf_reserve(&g->bin, bytes + 8)) {
+        !tool_buf_reserve(&g->bin, bytes + 8)) {
         g->bin.failed = 1;
         return 0;
     }
@@ -960,20 +960,20 @@ static int write_float_morph_views(gltf *g)
                         dmin[c] = d;
                     if (i == 0 || d > dmax[c])
                         dmax[c] = d;
-                    xbuf_f32(&g->bin, d);
+                    tool_buf_f32(&g->bin, d);
                 }
             }
             accessor_begin(g);
-            xbuf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":%lu,\"componentType\":%d,"
+            tool_buf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":%lu,\"componentType\":%d,"
                         "\"count\":%lu,\"type\":\"VEC3\"", view_number(g, v),
                         (unsigned long)(t * 12 * g->nv), GL_FLOAT, (unsigned long)g->nv);
             if (which == 0) {
-                xbuf_str(&g->acc, ",\"min\":");
+                tool_buf_str(&g->acc, ",\"min\":");
                 json_floats(&g->acc, dmin, 3);
-                xbuf_str(&g->acc, ",\"max\":");
+                tool_buf_str(&g->acc, ",\"max\":");
                 json_floats(&g->acc, dmax, 3);
             }
-            xbuf_str(&g->acc, "}");
+            tool_buf_str(&g->acc, "}");
         }
         view_end(g, v);
     }
@@ -992,7 +992,7 @@ static int write_morph_views(gltf *g)
     if (!mul_size(g->ntargets, g->nv, &pos_bytes) || !mul_size(pos_bytes, 6, &pos_bytes) ||
         !mul_size(g->ntargets, g->nv, &nrm_bytes) || !mul_size(nrm_bytes, 3, &nrm_bytes) ||
         pos_bytes > (size_t)-1 - 8 - nrm_bytes ||
-        !xbuf_reserve(&g->bin, pos_bytes + nrm_bytes + 8)) {
+        !tool_buf_reserve(&g->bin, pos_bytes + nrm_bytes + 8)) {
         g->bin.failed = 1;
         return 0;
     }
@@ -1058,7 +1058,7 @@ static int write_morph_views(gltf *g)
         nd += 3 * g->nv;
 
         accessor_begin(g); /* POSITION deltas */
-        xbuf_printf(&g->acc,
+        tool_buf_printf(&g->acc,
                     "\"componentType\":%d,\"count\":%lu,\"type\":\"VEC3\",\"min\":[%d,%d,%d],"
                     "\"max\":[%d,%d,%d],\"sparse\":{\"count\":%lu,\"indices\":{\"bufferView\":%d,"
                     "\"componentType\":%u},\"values\":{\"bufferView\":%d,\"byteOffset\":%lu}}}",
@@ -1067,7 +1067,7 @@ static int write_morph_views(gltf *g)
                     view_number(g, VIEW_MORPH_POS),
                     (unsigned long)(f * 6 * g->nv));
         accessor_begin(g); /* NORMAL deltas */
-        xbuf_printf(&g->acc,
+        tool_buf_printf(&g->acc,
                     "\"componentType\":%d,\"normalized\":true,\"count\":%lu,\"type\":\"VEC3\","
                     "\"sparse\":{\"count\":%lu,\"indices\":{\"bufferView\":%d,\"componentType\":%u},"
                     "\"values\":{\"bufferView\":%d,\"byteOffset\":%lu}}}",
@@ -1100,18 +1100,18 @@ static int times_ok(const md2_anim *an, const anim_keys *ak)
 static size_t time_accessor(gltf *g, const float *t, size_t n)
 {
     size_t k, at, acc;
-    xbuf_align(&g->bin, 4, 0);
+    tool_buf_align(&g->bin, 4, 0);
     at = g->bin.size - g->views[VIEW_ANIM].offset;
     for (k = 0; k < n; k++)
-        xbuf_f32(&g->bin, t[k]);
+        tool_buf_f32(&g->bin, t[k]);
     acc = accessor_begin(g);
-    xbuf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":%lu,\"componentType\":%d,\"count\":%lu,"
+    tool_buf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":%lu,\"componentType\":%d,\"count\":%lu,"
                 "\"type\":\"SCALAR\",\"min\":", view_number(g, VIEW_ANIM), (unsigned long)at, GL_FLOAT,
                 (unsigned long)n);
     json_floats(&g->acc, t, 1);
-    xbuf_str(&g->acc, ",\"max\":");
+    tool_buf_str(&g->acc, ",\"max\":");
     json_floats(&g->acc, t + n - 1, 1);
-    xbuf_str(&g->acc, "}");
+    tool_buf_str(&g->acc, "}");
     return acc;
 }
 
@@ -1138,15 +1138,15 @@ static int weights_sampler(gltf *g, size_t a, const part *p, size_t first, size_
         long local = part_target(p, (size_t)g->target_of[ak->frames[first + k]]);
         size_t at = k * p->count + (size_t)(local < 0 ? 0 : local);
         if (wide)
-            xbuf_u32(&g->bin, (uint32_t)at);
+            tool_buf_u32(&g->bin, (uint32_t)at);
         else
-            xbuf_u16(&g->bin, (unsigned)at);
+            tool_buf_u16(&g->bin, (unsigned)at);
     }
     values_at = g->bin.size - g->views[VIEW_ANIM].offset;
     for (k = 0; k < keys; k++)
-        xbuf_u8(&g->bin, 255);
+        tool_buf_u8(&g->bin, 255);
     *output = accessor_begin(g);
-    xbuf_printf(&g->acc,
+    tool_buf_printf(&g->acc,
                 "\"componentType\":%d,\"normalized\":true,\"count\":%lu,\"type\":\"SCALAR\","
                 "\"sparse\":{\"count\":%lu,\"indices\":{\"bufferView\":%d,\"byteOffset\":%lu,"
                 "\"componentType\":%d},\"values\":{\"bufferView\":%d,\"byteOffset\":%lu}}}",
@@ -1162,14 +1162,14 @@ static size_t scale_accessor(gltf *g, const int *on, size_t n)
 {
     size_t k, at;
     int c;
-    xbuf_align(&g->bin, 4, 0);
+    tool_buf_align(&g->bin, 4, 0);
     at = g->bin.size - g->views[VIEW_ANIM].offset;
     for (k = 0; k < n; k++) {
         for (c = 0; c < 3; c++)
-            xbuf_f32(&g->bin, on[k] ? 1.0f : 0.0f);
+            tool_buf_f32(&g->bin, on[k] ? 1.0f : 0.0f);
     }
     k = accessor_begin(g);
-    xbuf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":%lu,\"componentType\":%d,\"count\":%lu,"
+    tool_buf_printf(&g->acc, "\"bufferView\":%d,\"byteOffset\":%lu,\"componentType\":%d,\"count\":%lu,"
                 "\"type\":\"VEC3\"}", view_number(g, VIEW_ANIM), (unsigned long)at, GL_FLOAT,
                 (unsigned long)n);
     return k;
@@ -1186,7 +1186,7 @@ static size_t part_node(const gltf *g, size_t p)
  * a's runs plays its keys and is shown (scale 1, STEP) from its first key
  * to its last (the next run takes over there); every other part is hidden
  * (scale 0) for the whole clip. */
-static size_t split_channels(gltf *g, size_t a, xbuf *ch, xbuf *sm)
+static size_t split_channels(gltf *g, size_t a, tool_buf *ch, tool_buf *sm)
 {
     const anim_keys *ak = &g->keys[a];
     size_t p, ns = 0, hidden = (size_t)-1;
@@ -1211,16 +1211,16 @@ static size_t split_channels(gltf *g, size_t a, xbuf *ch, xbuf *sm)
                 g->bin.failed = 1; /* cannot be: make_parts() bounds every part */
                 return ns;
             }
-            xbuf_printf(sm, "%s{\"input\":%lu,\"output\":%lu}", ns ? "," : "",
+            tool_buf_printf(sm, "%s{\"input\":%lu,\"output\":%lu}", ns ? "," : "",
                         (unsigned long)in, (unsigned long)out);
-            xbuf_printf(ch, "%s{\"sampler\":%lu,\"target\":{\"node\":%lu,\"path\":\"weights\"}}",
+            tool_buf_printf(ch, "%s{\"sampler\":%lu,\"target\":{\"node\":%lu,\"path\":\"weights\"}}",
                         ns ? "," : "", (unsigned long)ns, (unsigned long)part_node(g, p));
             ns++;
             in = time_accessor(g, t, n);
             out = scale_accessor(g, on, n);
-            xbuf_printf(sm, ",{\"input\":%lu,\"output\":%lu,\"interpolation\":\"STEP\"}",
+            tool_buf_printf(sm, ",{\"input\":%lu,\"output\":%lu,\"interpolation\":\"STEP\"}",
                         (unsigned long)in, (unsigned long)out);
-            xbuf_printf(ch, ",{\"sampler\":%lu,\"target\":{\"node\":%lu,\"path\":\"scale\"}}",
+            tool_buf_printf(ch, ",{\"sampler\":%lu,\"target\":{\"node\":%lu,\"path\":\"scale\"}}",
                         (unsigned long)ns, (unsigned long)part_node(g, p));
             ns++;
         } else {
@@ -1229,11 +1229,11 @@ static size_t split_channels(gltf *g, size_t a, xbuf *ch, xbuf *sm)
                 int off = 0;
                 in = time_accessor(g, &t0, 1);
                 out = scale_accessor(g, &off, 1);
-                xbuf_printf(sm, "%s{\"input\":%lu,\"output\":%lu,\"interpolation\":\"STEP\"}",
+                tool_buf_printf(sm, "%s{\"input\":%lu,\"output\":%lu,\"interpolation\":\"STEP\"}",
                             ns ? "," : "", (unsigned long)in, (unsigned long)out);
                 hidden = ns++;
             }
-            xbuf_printf(ch, "%s{\"sampler\":%lu,\"target\":{\"node\":%lu,\"path\":\"scale\"}}",
+            tool_buf_printf(ch, "%s{\"sampler\":%lu,\"target\":{\"node\":%lu,\"path\":\"scale\"}}",
                         ch->size ? "," : "", (unsigned long)hidden, (unsigned long)part_node(g, p));
         }
     }
@@ -1246,7 +1246,7 @@ static size_t split_channels(gltf *g, size_t a, xbuf *ch, xbuf *sm)
 static int write_animations(gltf *g)
 {
     size_t a;
-    xbuf ch, sm;
+    tool_buf ch, sm;
     if (g->num_anims == 0)
         return 1;
     memset(&ch, 0, sizeof ch);
@@ -1262,9 +1262,9 @@ static int write_animations(gltf *g)
             size_t in, out;
             if (!weights_sampler(g, a, &g->parts[0], 0, g->keys[a].count - 1, &in, &out))
                 break;
-            xbuf_printf(&sm, "{\"input\":%lu,\"output\":%lu}", (unsigned long)in,
+            tool_buf_printf(&sm, "{\"input\":%lu,\"output\":%lu}", (unsigned long)in,
                         (unsigned long)out);
-            xbuf_str(&ch, "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}");
+            tool_buf_str(&ch, "{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"weights\"}}");
             g->anim_at[3 * a + 2] = 1;
         } else {
             g->anim_at[3 * a + 2] = split_channels(g, a, &ch, &sm);
@@ -1273,14 +1273,14 @@ static int write_animations(gltf *g)
             g->bin.failed = 1;
             break;
         }
-        xbuf_bytes(&g->anims, ch.data, ch.size);
+        tool_buf_bytes(&g->anims, ch.data, ch.size);
         g->anim_at[3 * a] = g->anims.size;
-        xbuf_bytes(&g->anims, sm.data, sm.size);
+        tool_buf_bytes(&g->anims, sm.data, sm.size);
         g->anim_at[3 * a + 1] = g->anims.size;
     }
-    xbuf_free(&ch);
-    xbuf_free(&sm);
-    xbuf_align(&g->bin, 4, 0);
+    tool_buf_free(&ch);
+    tool_buf_free(&sm);
+    tool_buf_align(&g->bin, 4, 0);
     view_end(g, VIEW_ANIM);
     return a == g->num_anims && !g->bin.failed;
 }
@@ -1288,27 +1288,27 @@ static int write_animations(gltf *g)
 /* The "animations" entries: each drives the meshes' weights (and, split,
  * their scales), and the tags' nodes and attached models (export_tags.c)
  * with samplers of their own after the writer's. */
-static void write_animation_json(gltf *g, xbuf *j, export_gltf_base *base)
+static void write_animation_json(gltf *g, tool_buf *j, export_gltf_base *base)
 {
     size_t a, at = 0;
     for (a = 0; a < g->num_anims; a++) {
         const md2_anim *an = &g->order[a];
         size_t ch_end = g->anim_at[3 * a], sm_end = g->anim_at[3 * a + 1];
         if (a > 0)
-            xbuf_str(j, ",");
-        xbuf_str(j, "{\"name\":");
-        xbuf_json_string(j, an->name);
-        xbuf_str(j, ",\"channels\":[");
-        xbuf_bytes(j, g->anims.data + at, ch_end - at);
+            tool_buf_str(j, ",");
+        tool_buf_str(j, "{\"name\":");
+        tool_buf_json_string(j, an->name);
+        tool_buf_str(j, ",\"channels\":[");
+        tool_buf_bytes(j, g->anims.data + at, ch_end - at);
         base->samplers = g->anim_at[3 * a + 2];
         export_tags_json(&g->tags, EXPORT_TAGS_CHANNELS, base, g->order_of[a], 1, j);
-        xbuf_str(j, "],\"samplers\":[");
-        xbuf_bytes(j, g->anims.data + ch_end, sm_end - ch_end);
+        tool_buf_str(j, "],\"samplers\":[");
+        tool_buf_bytes(j, g->anims.data + ch_end, sm_end - ch_end);
         export_tags_json(&g->tags, EXPORT_TAGS_SAMPLERS, base, g->order_of[a], 1, j);
-        xbuf_printf(j, "],\"extras\":{\"first\":%lu,\"last\":%lu,\"fps\":",
+        tool_buf_printf(j, "],\"extras\":{\"first\":%lu,\"last\":%lu,\"fps\":",
                     (unsigned long)an->first, (unsigned long)an->last);
-        xbuf_json_float(j, an->fps);
-        xbuf_printf(j, ",\"loop\":%s}}", an->loop ? "true" : "false");
+        tool_buf_json_float(j, an->fps);
+        tool_buf_printf(j, ",\"loop\":%s}}", an->loop ? "true" : "false");
         at = sm_end;
     }
 }
@@ -1316,7 +1316,7 @@ static void write_animation_json(gltf *g, xbuf *j, export_gltf_base *base)
 /* The model's file name without folders and extension: the node's name. */
 static char *model_name(const char *path)
 {
-    const char *base = export_base_name(path);
+    const char *base = tool_base_name(path);
     const char *dot = strrchr(base, '.');
     size_t n = dot && dot != base ? (size_t)(dot - base) : strlen(base);
     char *s = (char *)malloc(n + 1);
@@ -1338,37 +1338,37 @@ static unsigned long target_accessor(const gltf *g, size_t t, int normal)
 /* The "meshes" entry of part p: the shared base attributes and triangles,
  * its morph targets with their keyframes' names, and default weights
  * showing job->frame in the part that shows it. */
-static void write_mesh(gltf *g, xbuf *j, size_t p, const char *name)
+static void write_mesh(gltf *g, tool_buf *j, size_t p, const char *name)
 {
     const part *pt = &g->parts[p];
     size_t t, shown = (size_t)g->target_of[g->job->frame];
-    xbuf_str(j, "{\"name\":");
-    xbuf_json_string(j, name);
-    xbuf_str(j, ",\"primitives\":[{\"attributes\":{\"POSITION\":1,\"NORMAL\":2,\"TEXCOORD_0\":3},"
+    tool_buf_str(j, "{\"name\":");
+    tool_buf_json_string(j, name);
+    tool_buf_str(j, ",\"primitives\":[{\"attributes\":{\"POSITION\":1,\"NORMAL\":2,\"TEXCOORD_0\":3},"
                 "\"indices\":0,\"material\":0");
     if (pt->count > 0) {
-        xbuf_str(j, ",\"targets\":[");
+        tool_buf_str(j, ",\"targets\":[");
         for (t = 0; t < pt->count; t++)
-            xbuf_printf(j, "%s{\"POSITION\":%lu,\"NORMAL\":%lu}", t ? "," : "",
+            tool_buf_printf(j, "%s{\"POSITION\":%lu,\"NORMAL\":%lu}", t ? "," : "",
                         target_accessor(g, pt->targets[t], 0),
                         target_accessor(g, pt->targets[t], 1));
-        xbuf_str(j, "]");
+        tool_buf_str(j, "]");
     }
-    xbuf_str(j, "}]");
+    tool_buf_str(j, "}]");
     if (pt->count > 0) {
-        xbuf_str(j, ",\"weights\":[");
+        tool_buf_str(j, ",\"weights\":[");
         for (t = 0; t < pt->count; t++)
-            xbuf_str(j, t == 0 ? (pt->targets[t] == shown ? "1" : "0")
+            tool_buf_str(j, t == 0 ? (pt->targets[t] == shown ? "1" : "0")
                                : (pt->targets[t] == shown ? ",1" : ",0"));
-        xbuf_str(j, "],\"extras\":{\"targetNames\":[");
+        tool_buf_str(j, "],\"extras\":{\"targetNames\":[");
         for (t = 0; t < pt->count; t++) {
             if (t)
-                xbuf_str(j, ",");
-            xbuf_json_string(j, g->m->frames[g->target_frame[pt->targets[t]]].name);
+                tool_buf_str(j, ",");
+            tool_buf_json_string(j, g->m->frames[g->target_frame[pt->targets[t]]].name);
         }
-        xbuf_str(j, "]}");
+        tool_buf_str(j, "]}");
     }
-    xbuf_str(j, "}");
+    tool_buf_str(j, "}");
 }
 
 /* The node scale (compact: the quantisation step s) as "scale":[s,s,s];
@@ -1376,41 +1376,41 @@ static void write_mesh(gltf *g, xbuf *j, size_t p, const char *name)
  * as the float's exact value, so that a reader that parses JSON numbers as
  * doubles (three.js) gets the float too, not the shortest decimal that
  * rounds to it, which is up to 3e-8 of it away. */
-static void write_scale(const gltf *g, xbuf *j)
+static void write_scale(const gltf *g, tool_buf *j)
 {
     float scale = (float)g->scale;
     int c;
     if (scale == 1.0f)
         return;
-    xbuf_str(j, ",\"scale\":[");
+    tool_buf_str(j, ",\"scale\":[");
     for (c = 0; c < 3; c++) {
         if (c)
-            xbuf_str(j, ",");
-        xbuf_json_double(j, scale);
+            tool_buf_str(j, ",");
+        tool_buf_json_double(j, scale);
     }
-    xbuf_str(j, "]");
+    tool_buf_str(j, "]");
 }
 
 /* "nodes" and "meshes": one node with the mesh; split (--max-targets),
  * node 0 named after the model with a child node and mesh a part, each
  * named after its animation and run ("walk.0") or "frames.N", all but the
  * one showing job->frame at scale 0. */
-static void write_nodes(gltf *g, xbuf *j, const char *name, const export_gltf_base *base)
+static void write_nodes(gltf *g, tool_buf *j, const char *name, const export_gltf_base *base)
 {
     size_t p, split = g->nparts == 1 ? 0 : g->nparts;
-    xbuf_str(j, "\"nodes\":[{\"name\":");
-    xbuf_json_string(j, name);
+    tool_buf_str(j, "\"nodes\":[{\"name\":");
+    tool_buf_json_string(j, name);
     if (!split)
-        xbuf_str(j, ",\"mesh\":0");
+        tool_buf_str(j, ",\"mesh\":0");
     if (split + g->tags.num_tags > 0) {
-        xbuf_str(j, ",\"children\":[");
+        tool_buf_str(j, ",\"children\":[");
         for (p = 0; p < split; p++)
-            xbuf_printf(j, "%s%lu", p ? "," : "", (unsigned long)part_node(g, p));
+            tool_buf_printf(j, "%s%lu", p ? "," : "", (unsigned long)part_node(g, p));
         export_tags_json(&g->tags, EXPORT_TAGS_CHILDREN, base, 0, split, j);
-        xbuf_str(j, "]");
+        tool_buf_str(j, "]");
     }
     write_scale(g, j);
-    xbuf_str(j, "}");
+    tool_buf_str(j, "}");
     for (p = 0; p < split; p++) {
         char part_name[MD2_ANIM_NAME_SIZE + 32];
         const part *pt = &g->parts[p];
@@ -1422,30 +1422,99 @@ static void write_nodes(gltf *g, xbuf *j, const char *name, const export_gltf_ba
                      (unsigned long)run);
         else
             snprintf(part_name, sizeof part_name, "frames.%lu", (unsigned long)run);
-        xbuf_str(j, ",{\"name\":");
-        xbuf_json_string(j, part_name);
-        xbuf_printf(j, ",\"mesh\":%lu", (unsigned long)p);
+        tool_buf_str(j, ",{\"name\":");
+        tool_buf_json_string(j, part_name);
+        tool_buf_printf(j, ",\"mesh\":%lu", (unsigned long)p);
         if (p != g->shown_part)
-            xbuf_str(j, ",\"scale\":[0,0,0]");
-        xbuf_str(j, "}");
+            tool_buf_str(j, ",\"scale\":[0,0,0]");
+        tool_buf_str(j, "}");
     }
     export_tags_json(&g->tags, EXPORT_TAGS_NODES, base, 0, 1, j);
-    xbuf_str(j, "],\"meshes\":[");
+    tool_buf_str(j, "],\"meshes\":[");
     for (p = 0; p < g->nparts; p++) {
         if (p)
-            xbuf_str(j, ",");
+            tool_buf_str(j, ",");
         write_mesh(g, j, p, name);
     }
     export_tags_json(&g->tags, EXPORT_TAGS_MESHES, base, 0, 1, j);
-    xbuf_str(j, "]");
+    tool_buf_str(j, "]");
+}
+
+/* "asset" (with the generator) and the extensions the file needs. */
+static void write_asset(const gltf *g, tool_buf *j)
+{
+    char gen[96];
+    tool_buf_str(j, "{\"asset\":{\"version\":\"2.0\",\"generator\":");
+    snprintf(gen, sizeof gen, "md2 export (libmd2 %s)", md2_version_string());
+    tool_buf_json_string(j, gen);
+    tool_buf_str(j, "}");
+    if (g->compact)
+        tool_buf_str(j, ",\"extensionsUsed\":[\"KHR_mesh_quantization\"],"
+                    "\"extensionsRequired\":[\"KHR_mesh_quantization\"]");
+}
+
+/* "materials", and with a skin "textures" and "images": the model's, then
+ * the attached models'. */
+static void write_materials(const gltf *g, tool_buf *j, const export_gltf_base *base)
+{
+    const export_job *job = g->job;
+    tool_buf_str(j, ",\"materials\":[{\"name\":\"skin\",\"pbrMetallicRoughness\":{");
+    if (job->png)
+        tool_buf_str(j, "\"baseColorTexture\":{\"index\":0},");
+    tool_buf_str(j, "\"metallicFactor\":0}}");
+    export_tags_json(&g->tags, EXPORT_TAGS_MATERIALS, base, 0, 1, j);
+    tool_buf_str(j, "]");
+    if (job->png || g->tags.num_textures > 0) {
+        tool_buf_str(j, ",\"textures\":[");
+        if (job->png)
+            tool_buf_str(j, "{\"source\":0}");
+        export_tags_json(&g->tags, EXPORT_TAGS_TEXTURES, base, 0, base->textures, j);
+        tool_buf_str(j, "],\"images\":[");
+        if (job->png)
+            tool_buf_printf(j, "{\"bufferView\":%d,\"mimeType\":\"image/png\"}",
+                        view_number(g, VIEW_IMAGE));
+        export_tags_json(&g->tags, EXPORT_TAGS_IMAGES, base, 0, base->textures, j);
+        tool_buf_str(j, "]");
+    }
+}
+
+/* "accessors", "bufferViews" and "buffers" (buffer_uri: the data URI of a
+ * .gltf, or NULL for a .glb), which end the document. */
+static void write_data(const gltf *g, tool_buf *j, const export_gltf_base *base,
+                       const tool_buf *buffer_uri)
+{
+    size_t f, v;
+    tool_buf_str(j, ",\"accessors\":[");
+    tool_buf_bytes(j, g->acc.data, g->acc.size);
+    export_tags_json(&g->tags, EXPORT_TAGS_ACCESSORS, base, 0, g->num_acc, j);
+    tool_buf_str(j, "],\"bufferViews\":[");
+    for (v = 0, f = 0; v < VIEW_COUNT; v++) {
+        const view *w = &g->views[v];
+        if (!w->used)
+            continue;
+        tool_buf_printf(j, "%s{\"buffer\":0,\"byteOffset\":%lu,\"byteLength\":%lu", f++ ? "," : "",
+                    (unsigned long)w->offset, (unsigned long)w->length);
+        if (w->stride)
+            tool_buf_printf(j, ",\"byteStride\":%lu", (unsigned long)w->stride);
+        if (w->target)
+            tool_buf_printf(j, ",\"target\":%u", w->target);
+        tool_buf_str(j, "}");
+    }
+    export_tags_json(&g->tags, EXPORT_TAGS_VIEWS, base, 0, f, j);
+    tool_buf_printf(j, "],\"buffers\":[{\"byteLength\":%lu", (unsigned long)g->bin.size);
+    if (buffer_uri) {
+        tool_buf_str(j, ",\"uri\":\"");
+        tool_buf_bytes(j, buffer_uri->data, buffer_uri->size);
+        tool_buf_str(j, "\"");
+    }
+    tool_buf_str(j, "}]}");
 }
 
 /* The whole JSON document; buffer_uri is the data URI of a .gltf, or NULL
  * for a .glb. */
-static void write_json(gltf *g, xbuf *j, const xbuf *buffer_uri)
+static void write_json(gltf *g, tool_buf *j, const tool_buf *buffer_uri)
 {
     const export_job *job = g->job;
-    size_t f, v;
     char *name = model_name(job->model_path);
     export_gltf_base base;
     size_t textures = job->png ? 1 : 0;
@@ -1464,65 +1533,16 @@ static void write_json(gltf *g, xbuf *j, const xbuf *buffer_uri)
         j->failed = 1;
         return;
     }
-    xbuf_str(j, "{\"asset\":{\"version\":\"2.0\",\"generator\":");
-    {
-        char gen[96];
-        snprintf(gen, sizeof gen, "md2 export (libmd2 %s)", md2_version_string());
-        xbuf_json_string(j, gen);
-    }
-    xbuf_str(j, "}");
-    if (g->compact)
-        xbuf_str(j, ",\"extensionsUsed\":[\"KHR_mesh_quantization\"],"
-                    "\"extensionsRequired\":[\"KHR_mesh_quantization\"]");
-    xbuf_str(j, ",\"scene\":0,\"scenes\":[{\"nodes\":[0]}],");
+    write_asset(g, j);
+    tool_buf_str(j, ",\"scene\":0,\"scenes\":[{\"nodes\":[0]}],");
     write_nodes(g, j, name, &base);
-    xbuf_str(j, ",\"materials\":[{\"name\":\"skin\",\"pbrMetallicRoughness\":{");
-    if (job->png)
-        xbuf_str(j, "\"baseColorTexture\":{\"index\":0},");
-    xbuf_str(j, "\"metallicFactor\":0}}");
-    export_tags_json(&g->tags, EXPORT_TAGS_MATERIALS, &base, 0, 1, j);
-    xbuf_str(j, "]");
-    if (job->png || g->tags.num_textures > 0) {
-        xbuf_str(j, ",\"textures\":[");
-        if (job->png)
-            xbuf_str(j, "{\"source\":0}");
-        export_tags_json(&g->tags, EXPORT_TAGS_TEXTURES, &base, 0, textures, j);
-        xbuf_str(j, "],\"images\":[");
-        if (job->png)
-            xbuf_printf(j, "{\"bufferView\":%d,\"mimeType\":\"image/png\"}",
-                        view_number(g, VIEW_IMAGE));
-        export_tags_json(&g->tags, EXPORT_TAGS_IMAGES, &base, 0, textures, j);
-        xbuf_str(j, "]");
-    }
+    write_materials(g, j, &base);
     if (g->num_anims > 0) {
-        xbuf_str(j, ",\"animations\":[");
+        tool_buf_str(j, ",\"animations\":[");
         write_animation_json(g, j, &base);
-        xbuf_str(j, "]");
+        tool_buf_str(j, "]");
     }
-    xbuf_str(j, ",\"accessors\":[");
-    xbuf_bytes(j, g->acc.data, g->acc.size);
-    export_tags_json(&g->tags, EXPORT_TAGS_ACCESSORS, &base, 0, g->num_acc, j);
-    xbuf_str(j, "],\"bufferViews\":[");
-    for (v = 0, f = 0; v < VIEW_COUNT; v++) {
-        const view *w = &g->views[v];
-        if (!w->used)
-            continue;
-        xbuf_printf(j, "%s{\"buffer\":0,\"byteOffset\":%lu,\"byteLength\":%lu", f++ ? "," : "",
-                    (unsigned long)w->offset, (unsigned long)w->length);
-        if (w->stride)
-            xbuf_printf(j, ",\"byteStride\":%lu", (unsigned long)w->stride);
-        if (w->target)
-            xbuf_printf(j, ",\"target\":%u", w->target);
-        xbuf_str(j, "}");
-    }
-    export_tags_json(&g->tags, EXPORT_TAGS_VIEWS, &base, 0, f, j);
-    xbuf_printf(j, "],\"buffers\":[{\"byteLength\":%lu", (unsigned long)g->bin.size);
-    if (buffer_uri) {
-        xbuf_str(j, ",\"uri\":\"");
-        xbuf_bytes(j, buffer_uri->data, buffer_uri->size);
-        xbuf_str(j, "\"");
-    }
-    xbuf_str(j, "}]}");
+    write_data(g, j, &base, buffer_uri);
     free(name);
 }
 
@@ -1530,9 +1550,9 @@ static void gltf_free(gltf *g)
 {
     size_t a;
     md2_mesh_free(g->mesh);
-    xbuf_free(&g->bin);
-    xbuf_free(&g->acc);
-    xbuf_free(&g->anims);
+    tool_buf_free(&g->bin);
+    tool_buf_free(&g->acc);
+    tool_buf_free(&g->anims);
     free(g->anim_at);
     free(g->order_of);
     export_tags_free(&g->tags);
@@ -1585,20 +1605,196 @@ static int alloc_arrays(gltf *g)
            g->nrm;
 }
 
-int export_gltf(const export_job *job, int binary)
+/* How a step of export_gltf() ended: done; failed, after saying why; or
+ * out of memory (export_gltf() says so). */
+enum { STEP_DONE, STEP_FAILED, STEP_NO_MEMORY };
+
+/* The least the file holds with targets morph targets: each one's deltas
+ * (compact: 6 bytes of position, 3 of normal a vertex; else 24), the base
+ * attributes (32 bytes a vertex), the sparse indices and the triangles',
+ * and the skin. */
+static double least_bytes(const gltf *g, size_t targets)
 {
-    gltf g;
+    return (double)g->nv * ((g->compact ? 9.0 : 24.0) * (double)targets + 34.0) +
+           2.0 * (double)g->mesh->num_indices + (double)g->job->png_size;
+}
+
+/* What the file will hold: the welded mesh, the animations in order, the
+ * keyframes kept as morph targets and the meshes they are split over, the
+ * output budget checked as soon as the size can be told. */
+static int plan(gltf *g)
+{
+    const export_job *job = g->job;
     md2_mesh_options mo;
     md2_diagnostic diag;
     md2_result r;
-    xbuf json, file;
-    int ok = 0;
-    FILE *out;
     double least;
     size_t a;
 
-    memset(&g, 0, sizeof g);
+    memset(&mo, 0, sizeof mo);
+    mo.flags = MD2_MESH_COUNTER_CLOCKWISE;
+    mo.error = &diag;
+    r = md2_mesh_build(g->m, &mo, &g->mesh);
+    if (r != MD2_OK) {
+        tool_error(EXPORT_CMD, "%s: cannot build the mesh: %s", job->model_path,
+                   r == MD2_ERR_OUT_OF_MEMORY ? "out of memory" : diag.message);
+        return STEP_FAILED;
+    }
+    g->nv = g->mesh->num_vertices;
+    if (g->nv == 0) {
+        tool_error(EXPORT_CMD, "%s has no triangles: there is no mesh to write as glTF",
+                   job->model_path);
+        return STEP_FAILED;
+    }
+    /* with every keyframe kept, the budget is known before the work */
+    if (job->keyframe_error == 0.0 && !export_within_budget(job, least_bytes(g, g->nt), 0))
+        return STEP_FAILED;
+    if (!alloc_arrays(g) || !order_anims(g))
+        return STEP_NO_MEMORY;
+    g->base_frame = g->num_anims > 0 ? g->order[0].first : job->frame;
+    g->keyframe_error = job->keyframe_error >= 0.0 ? job->keyframe_error
+                                                   : default_keyframe_error(g->m);
+    if (!select_targets(g))
+        return g->bin.failed ? STEP_NO_MEMORY : STEP_FAILED;
+    if (!make_parts(g))
+        return STEP_NO_MEMORY;
+    /* and for each animation 7 bytes a key (time, weight index, weight)
+     * and 200 of JSON */
+    least = least_bytes(g, g->ntargets);
+    for (a = 0; a < g->num_anims; a++)
+        least += 7.0 * (double)g->keys[a].count + 200.0;
+    return export_within_budget(job, least, 0) ? STEP_DONE : STEP_FAILED;
+}
+
+/* The binary buffer: the mesh, the morph targets, the animations and the
+ * skin, then the tags' nodes and the attached models. */
+static int write_buffer(gltf *g)
+{
+    const export_job *job = g->job;
+    if (!measure(g))
+        return STEP_FAILED;
+    if (g->compact)
+        base_normals(g);
+    else if (!float_bases(g))
+        return STEP_FAILED;
+    write_mesh_views(g);
+    if (!(g->compact ? write_morph_views(g) : write_float_morph_views(g)))
+        return g->bin.failed ? STEP_NO_MEMORY : STEP_FAILED;
+    if (!write_animations(g))
+        return g->bin.failed || g->anims.failed ? STEP_NO_MEMORY : STEP_FAILED;
+    if (job->png) {
+        view_begin(g, VIEW_IMAGE, 0, 0);
+        tool_buf_bytes(&g->bin, job->png, job->png_size);
+        view_end(g, VIEW_IMAGE);
+        tool_buf_align(&g->bin, 4, 0);
+    }
+    /* the tags' nodes and the attached models, their data last */
+    if (!export_tags_gltf_build(&g->tags, (float)g->scale, job->frame))
+        return STEP_FAILED;
+    tool_buf_align(&g->bin, 4, 0);
+    g->tags.bin_offset = g->bin.size;
+    tool_buf_bytes(&g->bin, g->tags.bin.data, g->tags.bin.size);
+    if (g->bin.failed || g->acc.failed || g->anims.failed)
+        return STEP_NO_MEMORY;
+    if (g->bin.size > 0xFFFFFFF0u) {
+        /* a GLB chunk's limit; offsets are written as unsigned long */
+        tool_error(EXPORT_CMD, "%s: the model is too large for glTF here (4 GiB of data)",
+                   job->model_path);
+        return STEP_FAILED;
+    }
+    return STEP_DONE;
+}
+
+/* The .glb into file: its header, the JSON chunk (padded with spaces) and
+ * the binary chunk. */
+static int glb_file(gltf *g, tool_buf *file)
+{
+    tool_buf json;
+    size_t total;
+    int step = STEP_DONE;
     memset(&json, 0, sizeof json);
+    write_json(g, &json, NULL);
+    tool_buf_align(&json, 4, ' ');
+    if (json.failed) {
+        step = STEP_NO_MEMORY;
+        goto done;
+    }
+    total = 12 + 8 + json.size + 8 + g->bin.size;
+    if (json.size > 0xFFFFFFF0u || total > 0xFFFFFFFFu || total < json.size) {
+        tool_error(EXPORT_CMD, "%s: the model is too large for a .glb (4 GiB)",
+                   g->job->model_path);
+        step = STEP_FAILED;
+        goto done;
+    }
+    tool_buf_u32(file, 0x46546C67u); /* "glTF" */
+    tool_buf_u32(file, 2);
+    tool_buf_u32(file, (uint32_t)total);
+    tool_buf_u32(file, (uint32_t)json.size);
+    tool_buf_u32(file, 0x4E4F534Au); /* "JSON" */
+    tool_buf_bytes(file, json.data, json.size);
+    tool_buf_u32(file, (uint32_t)g->bin.size);
+    tool_buf_u32(file, 0x004E4942u); /* "BIN\0" */
+    tool_buf_bytes(file, g->bin.data, g->bin.size);
+done:
+    tool_buf_free(&json);
+    return step;
+}
+
+/* The .gltf into file: the JSON, with the buffer as a data: URI. */
+static int gltf_file(gltf *g, tool_buf *file)
+{
+    tool_buf uri;
+    memset(&uri, 0, sizeof uri);
+    tool_buf_str(&uri, "data:application/octet-stream;base64,");
+    tool_buf_base64(&uri, g->bin.data, g->bin.size);
+    if (uri.failed) {
+        tool_buf_free(&uri);
+        return STEP_NO_MEMORY;
+    }
+    write_json(g, file, &uri);
+    tool_buf_free(&uri);
+    return STEP_DONE;
+}
+
+/* The line that says what was written (size bytes), then the tags'. */
+static void report(const gltf *g, size_t size)
+{
+    const export_job *job = g->job;
+    FILE *out = tool_stdout();
+    tool_term_printf(out, "wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph target%s "
+           "(of %lu keyframes), ", job->out_path, (unsigned long)size, (unsigned long)g->nv,
+           (unsigned long)(g->mesh->num_indices / 3), (unsigned long)g->ntargets,
+           g->ntargets == 1 ? "" : "s", (unsigned long)g->nt);
+    if (g->nparts > 1)
+        fprintf(out, "%lu meshes, ", (unsigned long)g->nparts);
+    fprintf(out, "%lu animation%s, ", (unsigned long)g->num_anims, g->num_anims == 1 ? "" : "s");
+    if (job->png)
+        tool_term_printf(out, "skin %s (%dx%d, %lu bytes of PNG)", job->skin_path, job->skin_width,
+               job->skin_height, (unsigned long)job->png_size);
+    else
+        fprintf(out, "no skin");
+    fprintf(out, "; keyframes dropped within %.3g units", g->keyframe_error);
+    if (g->compact)
+        fprintf(out, "; quantized positions within %.2g of the model's size",
+               g->size > 0.0 ? g->max_error / g->size : 0.0);
+    else
+        fprintf(out, "; float positions");
+    if (g->short_normals)
+        fprintf(out, ", normals of %lu vertices shortened (to %.2g at least)", g->short_normals,
+               g->min_length);
+    if (g->normal_clamps)
+        fprintf(out, ", %lu normal components clamped", g->normal_clamps);
+    fprintf(out, "\n");
+    export_tags_report(&g->tags, out);
+}
+
+int export_gltf(const export_job *job, int binary)
+{
+    gltf g;
+    tool_buf file;
+    int step;
+
+    memset(&g, 0, sizeof g);
     memset(&file, 0, sizeof file);
     g.job = job;
     g.m = job->tm->model;
@@ -1606,161 +1802,23 @@ int export_gltf(const export_job *job, int binary)
     g.compact = job->compact;
     export_tags_init(&g.tags, job);
 
-    memset(&mo, 0, sizeof mo);
-    mo.flags = MD2_MESH_COUNTER_CLOCKWISE;
-    mo.error = &diag;
-    r = md2_mesh_build(g.m, &mo, &g.mesh);
-    if (r != MD2_OK) {
-        tool_error(EXPORT_CMD, "%s: cannot build the mesh: %s", job->model_path,
-                   r == MD2_ERR_OUT_OF_MEMORY ? "out of memory" : diag.message);
-        return TOOL_FAILED;
-    }
-    g.nv = g.mesh->num_vertices;
-    if (g.nv == 0) {
-        tool_error(EXPORT_CMD, "%s has no triangles: there is no mesh to write as glTF",
-                   job->model_path);
-        gltf_free(&g);
-        return TOOL_FAILED;
-    }
-    /* with every keyframe kept, the budget is known before the work */
-    if (job->keyframe_error == 0.0 &&
-        !export_within_budget(job, (double)g.nv * ((g.compact ? 9.0 : 24.0) * (double)g.nt + 34.0) +
-                                   2.0 * (double)g.mesh->num_indices + (double)job->png_size, 0))
-        goto fail;
-    if (!alloc_arrays(&g) || !order_anims(&g))
-        goto out_of_memory;
-    g.base_frame = g.num_anims > 0 ? g.order[0].first : job->frame;
-    g.keyframe_error = job->keyframe_error >= 0.0 ? job->keyframe_error
-                                                  : default_keyframe_error(g.m);
-    if (!select_targets(&g)) {
-        if (g.bin.failed)
-            goto out_of_memory;
-        goto fail;
-    }
-    if (!make_parts(&g))
-        goto out_of_memory;
-    /* the least the file holds: each morph target's deltas (compact: 6
-     * bytes of position, 3 of normal a vertex; else 24), the base
-     * attributes (32 bytes a vertex), the sparse indices and the
-     * triangles', and for each animation 7 bytes a key (time, weight
-     * index, weight) and 200 of JSON */
-    least = (double)g.nv * ((g.compact ? 9.0 : 24.0) * (double)g.ntargets + 34.0) +
-            2.0 * (double)g.mesh->num_indices + (double)job->png_size;
-    for (a = 0; a < g.num_anims; a++)
-        least += 7.0 * (double)g.keys[a].count + 200.0;
-    if (!export_within_budget(job, least, 0))
-        goto fail;
-    if (!measure(&g))
-        goto fail;
-    if (g.compact)
-        base_normals(&g);
-    else if (!float_bases(&g))
-        goto fail;
-    write_mesh_views(&g);
-    if (!(g.compact ? write_morph_views(&g) : write_float_morph_views(&g))) {
-        if (g.bin.failed)
-            goto out_of_memory;
-        goto fail;
-    }
-    if (!write_animations(&g)) {
-        if (g.bin.failed || g.anims.failed)
-            goto out_of_memory;
-        goto fail;
-    }
-    if (job->png) {
-        view_begin(&g, VIEW_IMAGE, 0, 0);
-        xbuf_bytes(&g.bin, job->png, job->png_size);
-        view_end(&g, VIEW_IMAGE);
-        xbuf_align(&g.bin, 4, 0);
-    }
-    /* the tags' nodes and the attached models, their data last */
-    if (!export_tags_gltf_build(&g.tags, (float)g.scale, job->frame))
-        goto fail;
-    xbuf_align(&g.bin, 4, 0);
-    g.tags.bin_offset = g.bin.size;
-    xbuf_bytes(&g.bin, g.tags.bin.data, g.tags.bin.size);
-    if (g.bin.failed || g.acc.failed || g.anims.failed)
-        goto out_of_memory;
-    if (g.bin.size > 0xFFFFFFF0u) {
-        /* a GLB chunk's limit; offsets are written as unsigned long */
-        tool_error(EXPORT_CMD, "%s: the model is too large for glTF here (4 GiB of data)",
-                   job->model_path);
-        goto fail;
-    }
-
-    if (binary) {
-        size_t total;
-        write_json(&g, &json, NULL);
-        xbuf_align(&json, 4, ' ');
-        if (json.failed)
-            goto out_of_memory;
-        total = 12 + 8 + json.size + 8 + g.bin.size;
-        if (json.size > 0xFFFFFFF0u || total > 0xFFFFFFFFu || total < json.size) {
-            tool_error(EXPORT_CMD, "%s: the model is too large for a .glb (4 GiB)", job->model_path);
-            goto fail;
-        }
-        xbuf_u32(&file, 0x46546C67u); /* "glTF" */
-        xbuf_u32(&file, 2);
-        xbuf_u32(&file, (uint32_t)total);
-        xbuf_u32(&file, (uint32_t)json.size);
-        xbuf_u32(&file, 0x4E4F534Au); /* "JSON" */
-        xbuf_bytes(&file, json.data, json.size);
-        xbuf_u32(&file, (uint32_t)g.bin.size);
-        xbuf_u32(&file, 0x004E4942u); /* "BIN\0" */
-        xbuf_bytes(&file, g.bin.data, g.bin.size);
-    } else {
-        xbuf uri;
-        memset(&uri, 0, sizeof uri);
-        xbuf_str(&uri, "data:application/octet-stream;base64,");
-        xbuf_base64(&uri, g.bin.data, g.bin.size);
-        if (uri.failed) {
-            xbuf_free(&uri);
-            goto out_of_memory;
-        }
-        write_json(&g, &file, &uri);
-        xbuf_free(&uri);
-    }
-    if (file.failed)
-        goto out_of_memory;
-    if (!export_within_budget(job, (double)file.size, 1) || !export_not_skin(job, job->out_path) ||
-        !tool_write_file(EXPORT_CMD, job->out_path, file.data, file.size))
-        goto fail;
-
-    out = tool_stdout();
-    tool_term_printf(out, "wrote %s (%lu bytes): %lu vertices, %lu triangles, %lu morph target%s "
-           "(of %lu keyframes), ", job->out_path, (unsigned long)file.size, (unsigned long)g.nv,
-           (unsigned long)(g.mesh->num_indices / 3), (unsigned long)g.ntargets,
-           g.ntargets == 1 ? "" : "s", (unsigned long)g.nt);
-    if (g.nparts > 1)
-        fprintf(out, "%lu meshes, ", (unsigned long)g.nparts);
-    fprintf(out, "%lu animation%s, ", (unsigned long)g.num_anims, g.num_anims == 1 ? "" : "s");
-    if (job->png)
-        tool_term_printf(out, "skin %s (%dx%d, %lu bytes of PNG)", job->skin_path, job->skin_width,
-               job->skin_height, (unsigned long)job->png_size);
-    else
-        fprintf(out, "no skin");
-    fprintf(out, "; keyframes dropped within %.3g units", g.keyframe_error);
-    if (g.compact)
-        fprintf(out, "; quantized positions within %.2g of the model's size",
-               g.size > 0.0 ? g.max_error / g.size : 0.0);
-    else
-        fprintf(out, "; float positions");
-    if (g.short_normals)
-        fprintf(out, ", normals of %lu vertices shortened (to %.2g at least)", g.short_normals,
-               g.min_length);
-    if (g.normal_clamps)
-        fprintf(out, ", %lu normal components clamped", g.normal_clamps);
-    fprintf(out, "\n");
-    export_tags_report(&g.tags, out);
-    ok = 1;
-    goto done;
-
-out_of_memory:
-    tool_error(EXPORT_CMD, "out of memory (or the model is too large) writing %s", job->out_path);
-fail:
-done:
-    xbuf_free(&json);
-    xbuf_free(&file);
+    step = plan(&g);
+    if (step == STEP_DONE)
+        step = write_buffer(&g);
+    if (step == STEP_DONE)
+        step = binary ? glb_file(&g, &file) : gltf_file(&g, &file);
+    if (step == STEP_DONE && file.failed)
+        step = STEP_NO_MEMORY;
+    if (step == STEP_DONE &&
+        (!export_within_budget(job, (double)file.size, 1) || !export_not_skin(job, job->out_path) ||
+         !tool_write_file(EXPORT_CMD, job->out_path, file.data, file.size)))
+        step = STEP_FAILED;
+    if (step == STEP_DONE)
+        report(&g, file.size);
+    else if (step == STEP_NO_MEMORY)
+        tool_error(EXPORT_CMD, "out of memory (or the model is too large) writing %s",
+                   job->out_path);
+    tool_buf_free(&file);
     gltf_free(&g);
-    return ok ? TOOL_OK : TOOL_FAILED;
+    return step == STEP_DONE ? TOOL_OK : TOOL_FAILED;
 }

@@ -1,8 +1,11 @@
 /*
- * md2 export: what export.c (the command line), export_obj.c (OBJ and MTL)
- * and export_gltf.c (glTF 2.0 and GLB) share: the job, its output budget
- * and the skins it must not overwrite (export_job.c). docs/tool.md, "md2
- * export", is the manual.
+ * md2 export's writers (the library md2_export_writers): the job that
+ * export.c (the command line) fills in, and the writers that carry it out,
+ * export_obj.c (OBJ and MTL) and export_gltf.c (glTF 2.0 and GLB), with
+ * what they share: the output budget and the skins an export must not
+ * overwrite (export_job.c). The writers use core/ (messages, byte buffers,
+ * files put in place together) and nothing of commands/. docs/tool.md,
+ * "md2 export", is the manual.
  *
  * SPDX-License-Identifier: MIT
  */

@@ -12,7 +12,7 @@
  * (X forward, Y left, Z up); with --y-up (x, y, z) = MD2 (y, z, x), as the
  * glTF export writes them.
  *
- * The files appear together or not at all (export_set): each is written
+ * The files appear together or not at all (tool_outset): each is written
  * under a temporary name and renamed into place, an old file of the same
  * name kept aside until the last is in place; if one fails, the new ones
  * are removed and the old ones put back.
@@ -27,7 +27,7 @@
 #define MATERIAL_NAME "skin"
 
 static int write_mtl(const export_job *job, const char *path, const char *png_path,
-                     const char *stem, export_set *set)
+                     const char *stem, tool_outset *set)
 {
     tool_out out;
     FILE *f;
@@ -49,19 +49,19 @@ static int write_mtl(const export_job *job, const char *path, const char *png_pa
     fprintf(f, "newmtl %s\nKa 1 1 1\nKd 1 1 1\nKs 0 0 0\nd 1\nillum 1\n", MATERIAL_NAME);
     if (png_path) {
         fputs("map_Kd ", f);
-        tool_put_clean(f, export_base_name(png_path));
+        tool_put_clean(f, tool_base_name(png_path));
         fputc('\n', f);
     }
     if (!export_tags_obj_mtl(job, stem, f, set)) {
         tool_out_abort(&out);
         return 0;
     }
-    return export_set_place(set, &out);
+    return tool_outset_place(set, &out);
 }
 
 /* One keyframe as OBJ. pos and nrm hold num_vertices * 3 floats. */
 static int write_frame(const export_job *job, const char *path, const char *mtl_path,
-                       uint32_t frame, size_t index, float *pos, float *nrm, export_set *set)
+                       uint32_t frame, size_t index, float *pos, float *nrm, tool_outset *set)
 {
     const md2_model *m = job->tm->model;
     static const int order[3] = {0, 2, 1};
@@ -95,11 +95,11 @@ static int write_frame(const export_job *job, const char *path, const char *mtl_
         fputs("# axes: MD2's, X forward, Y left, Z up\n", f);
     fputs("# faces counter-clockwise: MD2 corners 0, 2, 1\n", f);
     fputs("mtllib ", f);
-    tool_put_clean(f, export_base_name(mtl_path));
+    tool_put_clean(f, tool_base_name(mtl_path));
     fputc('\n', f);
     if (job->num_attached > 0) {
         fputs("o ", f);
-        tool_put_clean(f, export_base_name(job->model_path));
+        tool_put_clean(f, tool_base_name(job->model_path));
         fputc('\n', f);
     }
     for (i = 0; i < m->num_vertices; i++) {
@@ -137,7 +137,7 @@ static int write_frame(const export_job *job, const char *path, const char *mtl_
         tool_out_abort(&out);
         return 0;
     }
-    return export_set_place(set, &out);
+    return tool_outset_place(set, &out);
 }
 
 /* stem + "_" + index (at least 3 digits, as many as count - 1 needs) + ".obj" */
@@ -167,12 +167,12 @@ static char *frame_path(const char *stem, size_t index, size_t count)
 int export_obj(const export_job *job)
 {
     const md2_model *m = job->tm->model;
-    char *stem = export_with_extension(job->out_path, "");
-    char *mtl_path = export_with_extension(job->out_path, ".mtl");
-    char *png_path = job->png ? export_with_extension(job->out_path, ".png") : NULL;
+    char *stem = tool_with_extension(job->out_path, "");
+    char *mtl_path = tool_with_extension(job->out_path, ".mtl");
+    char *png_path = job->png ? tool_with_extension(job->out_path, ".png") : NULL;
     float *pos = (float *)malloc(m->num_vertices * 3 * sizeof *pos);
     float *nrm = (float *)malloc(m->num_vertices * 3 * sizeof *nrm);
-    export_set set;
+    tool_outset set;
     int ok = 0;
     FILE *out;
     size_t count = job->anim_given ? (size_t)job->anims[0].last - job->anims[0].first + 1 : 1;
@@ -191,7 +191,7 @@ int export_obj(const export_job *job)
                                        (double)job->png_size, 0))
         goto done;
     if (png_path && (!export_not_skin(job, png_path) ||
-                     !export_set_write(&set, png_path, job->png, job->png_size)))
+                     !tool_outset_write(&set, png_path, job->png, job->png_size)))
         goto done;
     if (!write_mtl(job, mtl_path, png_path, stem, &set))
         goto done;
@@ -242,7 +242,7 @@ int export_obj(const export_job *job)
     fputc('\n', out);
     export_tags_obj_report(job, out);
 done:
-    export_set_finish(&set, ok);
+    tool_outset_finish(&set, ok);
     free(stem);
     free(mtl_path);
     free(png_path);

@@ -42,7 +42,7 @@ enum {
 
 typedef struct build {
     export_tags *t;
-    xbuf part[PART_COUNT];
+    tool_buf part[PART_COUNT];
     size_t part_view[PART_COUNT]; /* the local view of each part, or (size_t)-1 */
 } build;
 
@@ -69,7 +69,7 @@ void export_tags_free(export_tags *t)
     free(t->rest);
     free(t->anim_acc);
     free(t->image_views);
-    xbuf_free(&t->bin);
+    tool_buf_free(&t->bin);
     memset(t, 0, sizeof *t);
 }
 
@@ -254,7 +254,7 @@ static size_t add_accessor(build *b, int part, size_t count, unsigned component,
         t->acc = p;
         t->acc_capacity = cap;
     }
-    xbuf_align(&b->part[part], 4, 0);
+    tool_buf_align(&b->part[part], 4, 0);
     a = &t->acc[t->num_acc];
     memset(a, 0, sizeof *a);
     a->view = (size_t)part;
@@ -278,7 +278,7 @@ static void put_floats(build *b, int part, size_t acc, const float *v, size_t n,
                 a->min[c] = x;
             if (i == 0 || x > a->max[c])
                 a->max[c] = x;
-            xbuf_f32(&b->part[part], x);
+            tool_buf_f32(&b->part[part], x);
         }
     }
 }
@@ -365,9 +365,9 @@ static int build_mesh(build *b, size_t i, uint32_t rest)
         goto oom;
     for (v = 0; v < am->mesh->num_indices; v++) {
         if (short_indices)
-            xbuf_u16(&b->part[PART_INDICES], (unsigned)am->mesh->indices[v]);
+            tool_buf_u16(&b->part[PART_INDICES], (unsigned)am->mesh->indices[v]);
         else
-            xbuf_u32(&b->part[PART_INDICES], am->mesh->indices[v]);
+            tool_buf_u32(&b->part[PART_INDICES], am->mesh->indices[v]);
     }
     /* MD2 axes to glTF's */
     if (md2_mesh_morph_floats(am->mesh, m, am->rest, 1, pos, nrm) != MD2_OK)
@@ -475,7 +475,7 @@ static int build_anim(build *b, size_t a)
             goto done;
         for (k = 0; k < keys; k++)
             for (f = 0; f < am->targets; f++)
-                xbuf_f32(&b->part[PART_ANIM], f == attached_frame(am->at, frames[k]) ? 1.0f : 0.0f);
+                tool_buf_f32(&b->part[PART_ANIM], f == attached_frame(am->at, frames[k]) ? 1.0f : 0.0f);
         slot++;
     }
     ok = 1;
@@ -504,14 +504,14 @@ static int place_parts(build *b)
             return 0;
         if (b->part[p].size == 0)
             continue;
-        xbuf_align(&t->bin, 4, 0);
+        tool_buf_align(&t->bin, 4, 0);
         b->part_view[p] = t->num_views;
         t->views[t->num_views].offset = t->bin.size;
         t->views[t->num_views].length = b->part[p].size;
         t->views[t->num_views].stride = stride[p];
         t->views[t->num_views].target = target[p];
         t->num_views++;
-        xbuf_bytes(&t->bin, b->part[p].data, b->part[p].size);
+        tool_buf_bytes(&t->bin, b->part[p].data, b->part[p].size);
     }
     for (i = 0; i < t->num_acc; i++)
         t->acc[i].view = b->part_view[t->acc[i].view];
@@ -519,15 +519,15 @@ static int place_parts(build *b)
         tags_attached_mesh *am = &t->meshes[i];
         if (!am->png)
             continue;
-        xbuf_align(&t->bin, 4, 0);
+        tool_buf_align(&t->bin, 4, 0);
         am->image_view = t->num_views + img;
         t->image_views[img].offset = t->bin.size;
         t->image_views[img].length = am->png_size;
         img++;
-        xbuf_bytes(&t->bin, am->png, am->png_size);
+        tool_buf_bytes(&t->bin, am->png, am->png_size);
     }
     t->num_textures = img;
-    xbuf_align(&t->bin, 4, 0);
+    tool_buf_align(&t->bin, 4, 0);
     return !t->bin.failed;
 }
 
@@ -583,7 +583,7 @@ oom:
     tool_error(EXPORT_CMD, "out of memory writing the tags of %s", job->model_path);
 done:
     for (i = 0; i < PART_COUNT; i++)
-        xbuf_free(&b.part[i]);
+        tool_buf_free(&b.part[i]);
     return ok;
 }
 
@@ -591,22 +591,22 @@ done:
 /* The JSON                                                                  */
 /* ------------------------------------------------------------------------ */
 
-static void floats(xbuf *j, const float *v, size_t n)
+static void floats(tool_buf *j, const float *v, size_t n)
 {
     size_t i;
-    xbuf_str(j, "[");
+    tool_buf_str(j, "[");
     for (i = 0; i < n; i++) {
         if (i)
-            xbuf_str(j, ",");
-        xbuf_json_float(j, v[i]);
+            tool_buf_str(j, ",");
+        tool_buf_json_float(j, v[i]);
     }
-    xbuf_str(j, "]");
+    tool_buf_str(j, "]");
 }
 
 /* The file name of path without folders and extension. */
-static void put_stem(xbuf *j, const char *path)
+static void put_stem(tool_buf *j, const char *path)
 {
-    const char *name = export_base_name(path), *ext = strrchr(name, '.');
+    const char *name = tool_base_name(path), *ext = strrchr(name, '.');
     size_t n = ext && ext != name ? (size_t)(ext - name) : strlen(name);
     char *s = (char *)malloc(n + 1);
     if (!s) {
@@ -615,70 +615,70 @@ static void put_stem(xbuf *j, const char *path)
     }
     memcpy(s, name, n);
     s[n] = '\0';
-    xbuf_json_string(j, s);
+    tool_buf_json_string(j, s);
     free(s);
 }
 
-static void sep(xbuf *j, size_t *written, size_t before)
+static void sep(tool_buf *j, size_t *written, size_t before)
 {
     if (*written > 0 || before > 0)
-        xbuf_str(j, ",");
+        tool_buf_str(j, ",");
     (*written)++;
 }
 
 static void json_nodes(const export_tags *t, const export_gltf_base *base, size_t before,
-                       size_t *n, xbuf *j)
+                       size_t *n, tool_buf *j)
 {
     size_t k, i;
     double inv = 1.0 / t->node_scale;
     for (k = 0; k < t->num_tags; k++) {
         int children = 0;
         sep(j, n, before);
-        xbuf_str(j, "{\"name\":");
-        xbuf_json_string(j, t->tags->names[k].name);
-        xbuf_str(j, ",\"translation\":");
+        tool_buf_str(j, "{\"name\":");
+        tool_buf_json_string(j, t->tags->names[k].name);
+        tool_buf_str(j, ",\"translation\":");
         floats(j, t->rest + 7 * k, 3);
-        xbuf_str(j, ",\"rotation\":");
+        tool_buf_str(j, ",\"rotation\":");
         floats(j, t->rest + 7 * k + 3, 4);
         if (t->node_scale != 1.0) {
             /* undoes the model node's scale: the tag is in world units */
-            xbuf_str(j, ",\"scale\":[");
-            xbuf_json_double(j, inv);
-            xbuf_str(j, ",");
-            xbuf_json_double(j, inv);
-            xbuf_str(j, ",");
-            xbuf_json_double(j, inv);
-            xbuf_str(j, "]");
+            tool_buf_str(j, ",\"scale\":[");
+            tool_buf_json_double(j, inv);
+            tool_buf_str(j, ",");
+            tool_buf_json_double(j, inv);
+            tool_buf_str(j, ",");
+            tool_buf_json_double(j, inv);
+            tool_buf_str(j, "]");
         }
         for (i = 0; i < t->job->num_attached; i++) {
             if (t->job->attached[i].tag_index != k)
                 continue;
-            xbuf_printf(j, "%s%lu", children++ ? "," : ",\"children\":[",
+            tool_buf_printf(j, "%s%lu", children++ ? "," : ",\"children\":[",
                         (unsigned long)(base->nodes + t->num_tags + i));
         }
         if (children)
-            xbuf_str(j, "]");
-        xbuf_str(j, "}");
+            tool_buf_str(j, "]");
+        tool_buf_str(j, "}");
     }
     for (i = 0; i < t->job->num_attached; i++) {
         sep(j, n, before);
-        xbuf_str(j, "{\"name\":");
+        tool_buf_str(j, "{\"name\":");
         put_stem(j, t->job->attached[i].path);
-        xbuf_printf(j, ",\"mesh\":%lu}", (unsigned long)(base->meshes + i));
+        tool_buf_printf(j, ",\"mesh\":%lu}", (unsigned long)(base->meshes + i));
     }
 }
 
 static void json_meshes(const export_tags *t, const export_gltf_base *base, size_t before,
-                        size_t *n, xbuf *j)
+                        size_t *n, tool_buf *j)
 {
     size_t i, f;
     for (i = 0; i < t->job->num_attached; i++) {
         const tags_attached_mesh *am = &t->meshes[i];
         const md2_model *m = am->at->model.model;
         sep(j, n, before);
-        xbuf_str(j, "{\"name\":");
+        tool_buf_str(j, "{\"name\":");
         put_stem(j, am->at->path);
-        xbuf_printf(j, ",\"primitives\":[{\"attributes\":{\"POSITION\":%lu,\"NORMAL\":%lu,"
+        tool_buf_printf(j, ",\"primitives\":[{\"attributes\":{\"POSITION\":%lu,\"NORMAL\":%lu,"
                        "\"TEXCOORD_0\":%lu},\"indices\":%lu,\"material\":%lu",
                     (unsigned long)(base->accessors + am->position),
                     (unsigned long)(base->accessors + am->normal),
@@ -686,62 +686,62 @@ static void json_meshes(const export_tags *t, const export_gltf_base *base, size
                     (unsigned long)(base->accessors + am->indices),
                     (unsigned long)(base->materials + i));
         if (am->targets == 0) {
-            xbuf_str(j, "}]}");
+            tool_buf_str(j, "}]}");
             continue;
         }
-        xbuf_str(j, ",\"targets\":[");
+        tool_buf_str(j, ",\"targets\":[");
         for (f = 0; f < am->targets; f++)
-            xbuf_printf(j, "%s{\"POSITION\":%lu,\"NORMAL\":%lu}", f ? "," : "",
+            tool_buf_printf(j, "%s{\"POSITION\":%lu,\"NORMAL\":%lu}", f ? "," : "",
                         (unsigned long)(base->accessors + am->first_target + 2 * f),
                         (unsigned long)(base->accessors + am->first_target + 2 * f + 1));
-        xbuf_str(j, "]}],\"weights\":[");
+        tool_buf_str(j, "]}],\"weights\":[");
         for (f = 0; f < am->targets; f++)
-            xbuf_str(j, f ? ",0" : "0");
-        xbuf_str(j, "],\"extras\":{\"targetNames\":[");
+            tool_buf_str(j, f ? ",0" : "0");
+        tool_buf_str(j, "],\"extras\":{\"targetNames\":[");
         for (f = 0; f < am->targets; f++) {
             if (f)
-                xbuf_str(j, ",");
-            xbuf_json_string(j, m->frames[f].name);
+                tool_buf_str(j, ",");
+            tool_buf_json_string(j, m->frames[f].name);
         }
-        xbuf_str(j, "]}}");
+        tool_buf_str(j, "]}}");
     }
 }
 
 static void json_accessors(const export_tags *t, const export_gltf_base *base, size_t before,
-                           size_t *n, xbuf *j)
+                           size_t *n, tool_buf *j)
 {
     size_t i;
     for (i = 0; i < t->num_acc; i++) {
         const tags_accessor *a = &t->acc[i];
         size_t comps = a->type[0] == 'S' ? 1 : (size_t)(a->type[3] - '0');
         sep(j, n, before);
-        xbuf_printf(j, "{\"bufferView\":%lu,\"byteOffset\":%lu,\"componentType\":%u,"
+        tool_buf_printf(j, "{\"bufferView\":%lu,\"byteOffset\":%lu,\"componentType\":%u,"
                        "\"count\":%lu,\"type\":\"%s\"",
                     (unsigned long)(base->views + a->view), (unsigned long)a->offset,
                     a->component, (unsigned long)a->count, a->type);
         if (a->has_bounds) {
-            xbuf_str(j, ",\"min\":");
+            tool_buf_str(j, ",\"min\":");
             floats(j, a->min, comps);
-            xbuf_str(j, ",\"max\":");
+            tool_buf_str(j, ",\"max\":");
             floats(j, a->max, comps);
         }
-        xbuf_str(j, "}");
+        tool_buf_str(j, "}");
     }
 }
 
-static void json_view(xbuf *j, const export_tags *t, const tags_view *v)
+static void json_view(tool_buf *j, const export_tags *t, const tags_view *v)
 {
-    xbuf_printf(j, "{\"buffer\":0,\"byteOffset\":%lu,\"byteLength\":%lu",
+    tool_buf_printf(j, "{\"buffer\":0,\"byteOffset\":%lu,\"byteLength\":%lu",
                 (unsigned long)(t->bin_offset + v->offset), (unsigned long)v->length);
     if (v->stride)
-        xbuf_printf(j, ",\"byteStride\":%lu", (unsigned long)v->stride);
+        tool_buf_printf(j, ",\"byteStride\":%lu", (unsigned long)v->stride);
     if (v->target)
-        xbuf_printf(j, ",\"target\":%u", v->target);
-    xbuf_str(j, "}");
+        tool_buf_printf(j, ",\"target\":%u", v->target);
+    tool_buf_str(j, "}");
 }
 
 static void json_anim(const export_tags *t, int part, size_t a, size_t first, size_t before,
-                      const export_gltf_base *base, size_t *n, xbuf *j)
+                      const export_gltf_base *base, size_t *n, tool_buf *j)
 {
     const size_t *acc = t->anim_acc + a * t->per_anim;
     size_t k, i, s = 0;
@@ -762,16 +762,16 @@ static void json_anim(const export_tags *t, int part, size_t a, size_t first, si
         s++;
         sep(j, n, before);
         if (part == EXPORT_TAGS_CHANNELS)
-            xbuf_printf(j, "{\"sampler\":%lu,\"target\":{\"node\":%lu,\"path\":\"%s\"}}",
+            tool_buf_printf(j, "{\"sampler\":%lu,\"target\":{\"node\":%lu,\"path\":\"%s\"}}",
                         (unsigned long)(first + s - 1), (unsigned long)node, path);
         else
-            xbuf_printf(j, "{\"input\":%lu,\"output\":%lu}", (unsigned long)(base->accessors + acc[0]),
+            tool_buf_printf(j, "{\"input\":%lu,\"output\":%lu}", (unsigned long)(base->accessors + acc[0]),
                         (unsigned long)(base->accessors + acc[s]));
     }
 }
 
 size_t export_tags_json(const export_tags *t, int part, const export_gltf_base *base,
-                        size_t anim, size_t before, xbuf *j)
+                        size_t anim, size_t before, tool_buf *j)
 {
     size_t n = 0, i, img = 0;
     if (t->num_tags == 0 && t->job->num_attached == 0)
@@ -779,7 +779,7 @@ size_t export_tags_json(const export_tags *t, int part, const export_gltf_base *
     switch (part) {
     case EXPORT_TAGS_CHILDREN:
         for (i = 0; i < t->num_tags; i++)
-            xbuf_printf(j, "%s%lu", i || before ? "," : "", (unsigned long)(base->nodes + i));
+            tool_buf_printf(j, "%s%lu", i || before ? "," : "", (unsigned long)(base->nodes + i));
         return t->num_tags;
     case EXPORT_TAGS_NODES:
         json_nodes(t, base, before, &n, j);
@@ -790,13 +790,13 @@ size_t export_tags_json(const export_tags *t, int part, const export_gltf_base *
     case EXPORT_TAGS_MATERIALS:
         for (i = 0; i < t->job->num_attached; i++) {
             sep(j, &n, before);
-            xbuf_str(j, "{\"name\":");
+            tool_buf_str(j, "{\"name\":");
             put_stem(j, t->job->attached[i].path);
-            xbuf_str(j, ",\"pbrMetallicRoughness\":{");
+            tool_buf_str(j, ",\"pbrMetallicRoughness\":{");
             if (t->meshes[i].png)
-                xbuf_printf(j, "\"baseColorTexture\":{\"index\":%lu},",
+                tool_buf_printf(j, "\"baseColorTexture\":{\"index\":%lu},",
                             (unsigned long)(base->textures + img++));
-            xbuf_str(j, "\"metallicFactor\":0}}");
+            tool_buf_str(j, "\"metallicFactor\":0}}");
         }
         break;
     case EXPORT_TAGS_TEXTURES:
@@ -806,9 +806,9 @@ size_t export_tags_json(const export_tags *t, int part, const export_gltf_base *
                 continue;
             sep(j, &n, before);
             if (part == EXPORT_TAGS_TEXTURES)
-                xbuf_printf(j, "{\"source\":%lu}", (unsigned long)(base->images + img));
+                tool_buf_printf(j, "{\"source\":%lu}", (unsigned long)(base->images + img));
             else
-                xbuf_printf(j, "{\"bufferView\":%lu,\"mimeType\":\"image/png\"}",
+                tool_buf_printf(j, "{\"bufferView\":%lu,\"mimeType\":\"image/png\"}",
                             (unsigned long)(base->views + t->meshes[i].image_view));
             img++;
         }
@@ -889,7 +889,7 @@ void export_tags_obj_report(const export_job *job, FILE *f)
         fputc('\n', f);
 }
 
-int export_tags_obj_mtl(const export_job *job, const char *stem, FILE *mtl, export_set *set)
+int export_tags_obj_mtl(const export_job *job, const char *stem, FILE *mtl, tool_outset *set)
 {
     size_t i;
     for (i = 0; i < job->num_attached; i++) {
@@ -911,12 +911,12 @@ int export_tags_obj_mtl(const export_job *job, const char *stem, FILE *mtl, expo
         if (am.png) {
             png_path = skin_path(stem, am.at->tag);
             ok = png_path && export_not_skin(job, png_path) &&
-                 export_set_write(set, png_path, am.png, am.png_size);
+                 tool_outset_write(set, png_path, am.png, am.png_size);
             if (!png_path)
                 tool_error(EXPORT_CMD, "out of memory");
             if (ok) {
                 fputs("map_Kd ", mtl);
-                tool_put_clean(mtl, export_base_name(png_path));
+                tool_put_clean(mtl, tool_base_name(png_path));
                 fputc('\n', mtl);
             }
         }
@@ -982,7 +982,7 @@ int export_tags_obj_write(const export_job *job, FILE *f, uint32_t frame)
             return 0;
         }
         fputs("o ", f);
-        tool_put_clean(f, export_base_name(at->path));
+        tool_put_clean(f, tool_base_name(at->path));
         fputs("_on_", f);
         tool_put_clean(f, at->tag);
         fputc('\n', f);

@@ -22,7 +22,7 @@
  *   export_tags t;
  *   export_tags_init(&t, job);             // job->tm: the model, its tags
  *   export_tags_gltf_build(&t, scale, rest)// the data and warnings; 0: failed (said)
- *   ... bin: xbuf_align(4), then t.bin appended, its offset told:
+ *   ... bin: tool_buf_align(4), then t.bin appended, its offset told:
  *   t.bin_offset = at; ...
  *   export_tags_json(&t, EXPORT_TAGS_NODES, &base, 0, json) ...
  *   export_tags_free(&t);
@@ -92,7 +92,7 @@ typedef struct export_tags {
     const export_job *job;
     const md2_tags *tags;        /* the model's tags, or NULL */
     size_t num_tags;             /* 0 without tags */
-    xbuf bin;                    /* the data, placed in the buffer at bin_offset */
+    tool_buf bin;                    /* the data, placed in the buffer at bin_offset */
     size_t bin_offset;           /* set by the writer (a multiple of 4) */
     tags_accessor *acc;
     size_t num_acc, acc_capacity;
@@ -124,7 +124,7 @@ int export_tags_gltf_build(export_tags *t, double node_scale, uint32_t rest);
  * is how many entries the writer put in that array before (a ',' goes
  * first when there are any). Returns the number of entries written. */
 size_t export_tags_json(const export_tags *t, int part, const export_gltf_base *base,
-                        size_t anim, size_t before, xbuf *j);
+                        size_t anim, size_t before, tool_buf *j);
 
 /* The line the export prints about its tags and attachments (nothing
  * without them). */
@@ -140,6 +140,6 @@ int export_tags_obj_write(const export_job *job, FILE *f, uint32_t frame);
 void export_tags_obj_report(const export_job *job, FILE *f);
 /* The materials of the attached models, and their skins written as PNG
  * beside the OBJ (stem_TAG.png) into set. 1, or 0 (said). */
-int export_tags_obj_mtl(const export_job *job, const char *stem, FILE *mtl, export_set *set);
+int export_tags_obj_mtl(const export_job *job, const char *stem, FILE *mtl, tool_outset *set);
 
 #endif /* MD2_EXPORT_TAGS_H */

@@ -598,146 +598,193 @@ static void read_element(const unsigned char *p, int ctype, int normalized, int 
     }
 }
 
+/* What an accessor's JSON says of its elements, checked. */
+typedef struct gl_layout {
+    int ctype;          /* componentType */
+    int rows, cols;     /* of its type: SCALAR 1 x 1 .. MAT4 4 x 4 */
+    int normalized;
+    int view;           /* bufferView, or -1 */
+    size_t csize;       /* bytes a component */
+    size_t col_stride;  /* bytes a column (4-byte aligned in a matrix) */
+    size_t esize;       /* bytes an element */
+    double count, off;  /* count, byteOffset */
+} gl_layout;
+
+/* The layout of accessors[a] (its JSON o, its path w), used at where,
+ * which needs comps values an element (0: any) and, when integer,
+ * unsigned integer components. */
+static int accessor_layout(gl *g, int a, const cJSON *o, const char *where, const char *w, int comps,
+                           int integer, gl_layout *l)
+{
+    const cJSON *type, *norm;
+    double ct;
+    if (!jget(o, "componentType") || !j_uint(g, o, "componentType", w, 0, 65535, 0, &ct) ||
+        !comp_size((int)ct))
+        return fail(g, "%s: accessor %d has no valid componentType", where, a);
+    l->ctype = (int)ct;
+    l->csize = comp_size(l->ctype);
+    type = jget(o, "type");
+    if (!cJSON_IsString(type) || !type_comps(type->valuestring, &l->rows, &l->cols))
+        return fail(g, "%s: accessor %d has no valid type", where, a);
+    if (comps && l->rows * l->cols != comps)
+        return fail(g, "%s: accessor %d is a %s, %s", where, a, type->valuestring,
+                    comps == 1 ? "a SCALAR is needed" : comps == 2 ? "a VEC2 is needed"
+                    : comps == 3 ? "a VEC3 is needed" : comps == 4 ? "a VEC4 is needed" : "a MAT4 is needed");
+    if (integer && l->ctype != GL_UNSIGNED_BYTE && l->ctype != GL_UNSIGNED_SHORT &&
+        l->ctype != GL_UNSIGNED_INT)
+        return fail(g, "%s: accessor %d has componentType %d, an unsigned integer type is needed", where, a,
+                    l->ctype);
+    norm = jget(o, "normalized");
+    if (norm && !cJSON_IsBool(norm))
+        return fail(g, "%s: accessor %d: normalized is not a boolean", where, a);
+    l->normalized = cJSON_IsTrue(norm);
+    if (!jget(o, "count") || !j_uint(g, o, "count", w, 1, GL_MAX_INT, 0, &l->count))
+        return fail(g, "%s: accessor %d has no valid count", where, a);
+    if (!j_uint(g, o, "byteOffset", w, 0, GL_MAX_INT, 0, &l->off) ||
+        !j_index(g, o, "bufferView", w, g->nviews, "bufferView", &l->view))
+        return 0;
+    l->col_stride = (size_t)l->rows * l->csize;
+    if (l->cols > 1)
+        l->col_stride = (l->col_stride + 3) & ~(size_t)3;
+    l->esize = l->col_stride * (size_t)l->cols;
+    return 1;
+}
+
+/* Where accessor a's elements lie: *vdata, one every *stride bytes, in its
+ * buffer view, which must hold them all; without a buffer view *vdata is
+ * NULL (zeros, or sparse values alone) and the count is bounded. */
+static int accessor_bytes(gl *g, int a, const char *where, const gl_layout *l, const unsigned char **vdata,
+                          size_t *stride)
+{
+    size_t vlen = 0;
+    *vdata = NULL;
+    *stride = 0;
+    if (l->view >= 0) {
+        double need, st;
+        if (!load_view(g, l->view, where, vdata, &vlen, stride))
+            return 0;
+        if (*stride && *stride < l->esize)
+            return fail(g, "%s: accessor %d has %lu-byte elements, its bufferView's byteStride is %lu", where, a,
+                        (unsigned long)l->esize, (unsigned long)*stride);
+        st = (double)(*stride ? *stride : l->esize);
+        need = l->off + (l->count - 1) * st + (double)l->esize;
+        if (need > (double)vlen)
+            return fail(g, "%s: accessor %d needs %.0f bytes, its bufferView has %lu", where, a, need,
+                        (unsigned long)vlen);
+        if ((size_t)l->off % l->csize)
+            return fail(g, "%s: accessor %d: byteOffset %.0f is not a multiple of its component size %lu", where,
+                        a, l->off, (unsigned long)l->csize);
+        if (!*stride)
+            *stride = l->esize;
+    } else if (l->count > GL_MAX_VIEWLESS) {
+        return fail(g, "%s: accessor %d has no bufferView and a count of %.0f, more than %.0f", where, a,
+                    l->count, GL_MAX_VIEWLESS);
+    }
+    return 1;
+}
+
+/* The sparse values of accessor a (its sparse object, at the path w)
+ * written over the elements of d that their indices name. */
+static int read_sparse(gl *g, int a, const char *where, const char *w, const cJSON *sparse,
+                       const gl_layout *l, gl_data *d)
+{
+    char sw[96];
+    const cJSON *ind, *val;
+    double scount, ioff, voff, ict;
+    int iview, vview;
+    const unsigned char *idata, *valdata;
+    size_t ilen, vvlen, ist, vst, isize, i;
+    pathf(sw, sizeof sw, "%s.sparse", w);
+    if (!cJSON_IsObject(sparse))
+        return fail(g, "%s: accessor %d: sparse is not an object", where, a);
+    ind = jget(sparse, "indices");
+    val = jget(sparse, "values");
+    if (!jget(sparse, "count") || !j_uint(g, sparse, "count", sw, 1, l->count, 0, &scount))
+        return fail(g, "%s: accessor %d: sparse.count is not a whole number from 1 to %.0f", where, a,
+                    l->count);
+    if (!cJSON_IsObject(ind) || !cJSON_IsObject(val))
+        return fail(g, "%s: accessor %d: sparse needs indices and values", where, a);
+    if (!j_index(g, ind, "bufferView", sw, g->nviews, "bufferView", &iview) ||
+        !j_index(g, val, "bufferView", sw, g->nviews, "bufferView", &vview) ||
+        !j_uint(g, ind, "byteOffset", sw, 0, GL_MAX_INT, 0, &ioff) ||
+        !j_uint(g, val, "byteOffset", sw, 0, GL_MAX_INT, 0, &voff) ||
+        !j_uint(g, ind, "componentType", sw, 0, 65535, 0, &ict))
+        return 0;
+    isize = comp_size((int)ict);
+    if (iview < 0 || vview < 0)
+        return fail(g, "%s: accessor %d: sparse indices and values need a bufferView", where, a);
+    if (ict != GL_UNSIGNED_BYTE && ict != GL_UNSIGNED_SHORT && ict != GL_UNSIGNED_INT)
+        return fail(g, "%s: accessor %d: sparse.indices.componentType %.0f is not an unsigned integer type",
+                    where, a, ict);
+    if (!load_view(g, iview, where, &idata, &ilen, &ist) || !load_view(g, vview, where, &valdata, &vvlen, &vst))
+        return 0;
+    if (ioff + scount * (double)isize > (double)ilen)
+        return fail(g, "%s: accessor %d: its %.0f sparse indices need %.0f bytes, their bufferView has %lu",
+                    where, a, scount, ioff + scount * (double)isize, (unsigned long)ilen);
+    if (voff + scount * (double)l->esize > (double)vvlen)
+        return fail(g, "%s: accessor %d: its %.0f sparse values need %.0f bytes, their bufferView has %lu",
+                    where, a, scount, voff + scount * (double)l->esize, (unsigned long)vvlen);
+    for (i = 0; i < (size_t)scount; i++) {
+        uint32_t k = comp_uint(idata + (size_t)ioff + i * isize, (int)ict);
+        if (k >= d->count)
+            return fail(g, "%s: accessor %d: sparse index %lu is %lu, past its %lu elements", where, a,
+                        (unsigned long)i, (unsigned long)k, (unsigned long)d->count);
+        read_element(valdata + (size_t)voff + i * l->esize, l->ctype, l->normalized, l->rows, l->cols,
+                     l->col_stride, l->csize, d->f ? d->f + (size_t)k * (size_t)d->comps : NULL,
+                     d->u ? d->u + (size_t)k * (size_t)d->comps : NULL);
+    }
+    return 1;
+}
+
+/* 1 if every float of d is finite, else 0 after saying which element is not. */
+static int finite_values(gl *g, int a, const char *where, const gl_data *d)
+{
+    size_t total = d->count * (size_t)d->comps, i;
+    for (i = 0; i < total; i++) {
+        if (!isfinite(d->f[i]))
+            return fail(g, "%s: accessor %d element %lu is not a finite number", where, a,
+                        (unsigned long)(i / (size_t)d->comps));
+    }
+    return 1;
+}
+
 /* Decodes accessors[a], used at the JSON path where, which needs comps
  * values an element (0: any) and, when integer, unsigned integer
  * components (u) rather than floats (f). */
 static int decode_accessor(gl *g, int a, const char *where, int comps, int integer, gl_data *d)
 {
     char w[64];
-    const cJSON *o, *type, *sparse, *norm;
-    int view, ctype, rows, cols, normalized;
-    double count, off, ct;
-    size_t csize, col_stride, esize, n, i;
-    const unsigned char *vdata = NULL;
-    size_t vlen = 0, stride = 0;
+    const cJSON *o, *sparse;
+    gl_layout l;
+    const unsigned char *vdata;
+    size_t stride, n, i;
     memset(d, 0, sizeof *d);
     pathf(w, sizeof w, "accessors[%d]", a);
-    if (!(o = j_object(g, g->accessors, "accessors", (size_t)a)))
+    if (!(o = j_object(g, g->accessors, "accessors", (size_t)a)) ||
+        !accessor_layout(g, a, o, where, w, comps, integer, &l) ||
+        !accessor_bytes(g, a, where, &l, &vdata, &stride))
         return 0;
-    if (!jget(o, "componentType") || !j_uint(g, o, "componentType", w, 0, 65535, 0, &ct) ||
-        !comp_size((int)ct))
-        return fail(g, "%s: accessor %d has no valid componentType", where, a);
-    ctype = (int)ct;
-    csize = comp_size(ctype);
-    type = jget(o, "type");
-    if (!cJSON_IsString(type) || !type_comps(type->valuestring, &rows, &cols))
-        return fail(g, "%s: accessor %d has no valid type", where, a);
-    if (comps && rows * cols != comps)
-        return fail(g, "%s: accessor %d is a %s, %s", where, a, type->valuestring,
-                    comps == 1 ? "a SCALAR is needed" : comps == 2 ? "a VEC2 is needed"
-                    : comps == 3 ? "a VEC3 is needed" : comps == 4 ? "a VEC4 is needed" : "a MAT4 is needed");
-    if (integer && ctype != GL_UNSIGNED_BYTE && ctype != GL_UNSIGNED_SHORT && ctype != GL_UNSIGNED_INT)
-        return fail(g, "%s: accessor %d has componentType %d, an unsigned integer type is needed", where, a, ctype);
-    norm = jget(o, "normalized");
-    if (norm && !cJSON_IsBool(norm))
-        return fail(g, "%s: accessor %d: normalized is not a boolean", where, a);
-    normalized = cJSON_IsTrue(norm);
-    if (!jget(o, "count") || !j_uint(g, o, "count", w, 1, GL_MAX_INT, 0, &count))
-        return fail(g, "%s: accessor %d has no valid count", where, a);
-    if (!j_uint(g, o, "byteOffset", w, 0, GL_MAX_INT, 0, &off) ||
-        !j_index(g, o, "bufferView", w, g->nviews, "bufferView", &view))
-        return 0;
-    col_stride = (size_t)rows * csize;
-    if (cols > 1)
-        col_stride = (col_stride + 3) & ~(size_t)3;
-    esize = col_stride * (size_t)cols;
-    if (view >= 0) {
-        double need, st;
-        if (!load_view(g, view, where, &vdata, &vlen, &stride))
-            return 0;
-        if (stride && stride < esize)
-            return fail(g, "%s: accessor %d has %lu-byte elements, its bufferView's byteStride is %lu", where, a,
-                        (unsigned long)esize, (unsigned long)stride);
-        st = (double)(stride ? stride : esize);
-        need = off + (count - 1) * st + (double)esize;
-        if (need > (double)vlen)
-            return fail(g, "%s: accessor %d needs %.0f bytes, its bufferView has %lu", where, a, need,
-                        (unsigned long)vlen);
-        if ((size_t)off % csize)
-            return fail(g, "%s: accessor %d: byteOffset %.0f is not a multiple of its component size %lu", where,
-                        a, off, (unsigned long)csize);
-        if (!stride)
-            stride = esize;
-    } else if (count > GL_MAX_VIEWLESS) {
-        return fail(g, "%s: accessor %d has no bufferView and a count of %.0f, more than %.0f", where, a, count,
-                    GL_MAX_VIEWLESS);
-    }
-    n = (size_t)count;
-    if (g->opt && g->opt->max_bytes && (double)n * rows * cols * 4 > (double)g->opt->max_bytes)
+    n = (size_t)l.count;
+    if (g->opt && g->opt->max_bytes && (double)n * l.rows * l.cols * 4 > (double)g->opt->max_bytes)
         return fail(g, "%s: accessor %d needs %.0f bytes decoded, more than the %lu allowed%s%s%s", where,
-                    a, (double)n * rows * cols * 4, (unsigned long)g->opt->max_bytes,
+                    a, (double)n * l.rows * l.cols * 4, (unsigned long)g->opt->max_bytes,
                     IMP_RAISED_BY(g->opt));
     d->count = n;
-    d->comps = rows * cols;
+    d->comps = l.rows * l.cols;
     if (integer)
         d->u = (uint32_t *)gl_alloc(g, n, (size_t)d->comps * sizeof(uint32_t));
     else
         d->f = (float *)gl_alloc(g, n, (size_t)d->comps * sizeof(float));
     if (!d->u && !d->f)
         return 0;
-    if (vdata) {
-        for (i = 0; i < n; i++)
-            read_element(vdata + (size_t)off + i * stride, ctype, normalized, rows, cols, col_stride, csize,
-                         d->f ? d->f + i * (size_t)d->comps : NULL, d->u ? d->u + i * (size_t)d->comps : NULL);
-    }
+    /* without a buffer view the elements stay zeros (calloc) but for sparse values */
+    for (i = 0; vdata && i < n; i++)
+        read_element(vdata + (size_t)l.off + i * stride, l.ctype, l.normalized, l.rows, l.cols, l.col_stride,
+                     l.csize, d->f ? d->f + i * (size_t)d->comps : NULL, d->u ? d->u + i * (size_t)d->comps : NULL);
     sparse = jget(o, "sparse");
-    if (sparse) {
-        char sw[96];
-        const cJSON *ind, *val;
-        double scount, ioff, voff, ict;
-        int iview, vview;
-        const unsigned char *idata, *valdata;
-        size_t ilen, vvlen, ist, vst, isize;
-        pathf(sw, sizeof sw, "%s.sparse", w);
-        if (!cJSON_IsObject(sparse))
-            return fail(g, "%s: accessor %d: sparse is not an object", where, a);
-        ind = jget(sparse, "indices");
-        val = jget(sparse, "values");
-        if (!jget(sparse, "count") || !j_uint(g, sparse, "count", sw, 1, count, 0, &scount))
-            return fail(g, "%s: accessor %d: sparse.count is not a whole number from 1 to %.0f", where, a, count);
-        if (!cJSON_IsObject(ind) || !cJSON_IsObject(val))
-            return fail(g, "%s: accessor %d: sparse needs indices and values", where, a);
-        if (!j_index(g, ind, "bufferView", sw, g->nviews, "bufferView", &iview) ||
-            !j_index(g, val, "bufferView", sw, g->nviews, "bufferView", &vview) ||
-            !j_uint(g, ind, "byteOffset", sw, 0, GL_MAX_INT, 0, &ioff) ||
-            !j_uint(g, val, "byteOffset", sw, 0, GL_MAX_INT, 0, &voff) ||
-            !j_uint(g, ind, "componentType", sw, 0, 65535, 0, &ict))
-            return 0;
-        isize = comp_size((int)ict);
-        if (iview < 0 || vview < 0)
-            return fail(g, "%s: accessor %d: sparse indices and values need a bufferView", where, a);
-        if (ict != GL_UNSIGNED_BYTE && ict != GL_UNSIGNED_SHORT && ict != GL_UNSIGNED_INT)
-            return fail(g, "%s: accessor %d: sparse.indices.componentType %.0f is not an unsigned integer type",
-                        where, a, ict);
-        if (!load_view(g, iview, where, &idata, &ilen, &ist) || !load_view(g, vview, where, &valdata, &vvlen, &vst))
-            return 0;
-        if (ioff + scount * (double)isize > (double)ilen)
-            return fail(g, "%s: accessor %d: its %.0f sparse indices need %.0f bytes, their bufferView has %lu",
-                        where, a, scount, ioff + scount * (double)isize, (unsigned long)ilen);
-        if (voff + scount * (double)esize > (double)vvlen)
-            return fail(g, "%s: accessor %d: its %.0f sparse values need %.0f bytes, their bufferView has %lu",
-                        where, a, scount, voff + scount * (double)esize, (unsigned long)vvlen);
-        for (i = 0; i < (size_t)scount; i++) {
-            uint32_t k = comp_uint(idata + (size_t)ioff + i * isize, (int)ict);
-            if (k >= n)
-                return fail(g, "%s: accessor %d: sparse index %lu is %lu, past its %lu elements", where, a,
-                            (unsigned long)i, (unsigned long)k, (unsigned long)n);
-            read_element(valdata + (size_t)voff + i * esize, ctype, normalized, rows, cols, col_stride, csize,
-                         d->f ? d->f + (size_t)k * (size_t)d->comps : NULL,
-                         d->u ? d->u + (size_t)k * (size_t)d->comps : NULL);
-        }
-    } else if (!vdata && !integer) {
-        /* zeros (calloc) */
-    }
-    if (d->f) {
-        size_t total = n * (size_t)d->comps;
-        for (i = 0; i < total; i++) {
-            if (!isfinite(d->f[i]))
-                return fail(g, "%s: accessor %d element %lu is not a finite number", where, a,
-                            (unsigned long)(i / (size_t)d->comps));
-        }
-    }
-    return 1;
+    if (sparse && !read_sparse(g, a, where, w, sparse, &l, d))
+        return 0;
+    return !d->f || finite_values(g, a, where, d);
 }
 
 /* The same, with nothing left allocated when it fails. */
@@ -781,34 +828,11 @@ static const char *mode_name(int mode)
     return names[mode];
 }
 
-static int load_prim(gl *g, const cJSON *po, const char *where, gl_prim *p, size_t *ntargets, int first)
+/* The JOINTS_n / WEIGHTS_n pairs of a primitive's attributes (at the
+ * path w), n vertices each: p->nsets of them. */
+static int load_skin_sets(gl *g, const cJSON *attrs, const char *w, size_t n, gl_prim *p)
 {
-    const cJSON *attrs, *targets;
-    double mode;
-    gl_data idx;
-    size_t n, nidx, i, ntg;
-    char w[160];
-    if (!cJSON_IsObject(po))
-        return fail(g, "%s: not an object", where);
-    if (!j_uint(g, po, "mode", where, 0, 6, 4, &mode) ||
-        !j_index(g, po, "material", where, g->nmaterials, "material", &p->material))
-        return 0;
-    if (mode < 4) {
-        if (!imp_scene_note(g->out, "%s: %s skipped", where, mode_name((int)mode)))
-            return oom(g);
-        return 1;
-    }
-    p->triangles = 1;
-    attrs = jget(po, "attributes");
-    if (!cJSON_IsObject(attrs))
-        return fail(g, "%s.attributes: missing or not an object", where);
-    pathf(w, sizeof w, "%s.attributes", where);
-    if (!load_member(g, attrs, "POSITION", w, 1, 3, 0, 0, &p->pos))
-        return 0;
-    n = p->pos.count;
-    if (!load_member(g, attrs, "NORMAL", w, 0, 3, 0, n, &p->nrm) ||
-        !load_member(g, attrs, "TEXCOORD_0", w, 0, 2, 0, n, &p->uv))
-        return 0;
+    size_t i;
     for (;;) {
         char key[32];
         pathf(key, sizeof key, "JOINTS_%lu", (unsigned long)p->nsets);
@@ -816,19 +840,31 @@ static int load_prim(gl *g, const cJSON *po, const char *where, gl_prim *p, size
             break;
         p->nsets++;
     }
-    if (p->nsets) {
-        if (!(p->joints = (gl_data *)gl_alloc(g, p->nsets, sizeof(gl_data))) ||
-            !(p->weights = (gl_data *)gl_alloc(g, p->nsets, sizeof(gl_data))))
+    if (!p->nsets)
+        return 1;
+    if (!(p->joints = (gl_data *)gl_alloc(g, p->nsets, sizeof(gl_data))) ||
+        !(p->weights = (gl_data *)gl_alloc(g, p->nsets, sizeof(gl_data))))
+        return 0;
+    for (i = 0; i < p->nsets; i++) {
+        char jk[32], wk[32];
+        pathf(jk, sizeof jk, "JOINTS_%lu", (unsigned long)i);
+        pathf(wk, sizeof wk, "WEIGHTS_%lu", (unsigned long)i);
+        if (!load_member(g, attrs, jk, w, 1, 4, 1, n, &p->joints[i]) ||
+            !load_member(g, attrs, wk, w, 1, 4, 0, n, &p->weights[i]))
             return 0;
-        for (i = 0; i < p->nsets; i++) {
-            char jk[32], wk[32];
-            pathf(jk, sizeof jk, "JOINTS_%lu", (unsigned long)i);
-            pathf(wk, sizeof wk, "WEIGHTS_%lu", (unsigned long)i);
-            if (!load_member(g, attrs, jk, w, 1, 4, 1, n, &p->joints[i]) ||
-                !load_member(g, attrs, wk, w, 1, 4, 0, n, &p->weights[i]))
-                return 0;
-        }
     }
+    return 1;
+}
+
+/* A primitive's morph targets (their POSITION and NORMAL, n vertices
+ * each): as many as the mesh's first triangle primitive has, *ntargets
+ * (set here when first). */
+static int load_targets(gl *g, const cJSON *po, const char *where, size_t n, gl_prim *p, size_t *ntargets,
+                        int first)
+{
+    const cJSON *targets;
+    size_t ntg, i;
+    char w[160];
     if (!j_array(g, po, "targets", where, &targets, &ntg))
         return 0;
     if (first)
@@ -836,32 +872,58 @@ static int load_prim(gl *g, const cJSON *po, const char *where, gl_prim *p, size
     else if (ntg != *ntargets)
         return fail(g, "%s.targets: %lu morph targets, the mesh's first triangle primitive has %lu", where,
                     (unsigned long)ntg, (unsigned long)*ntargets);
-    if (ntg) {
-        if (!(p->tpos = (gl_data *)gl_alloc(g, ntg, sizeof(gl_data))) ||
-            !(p->tnrm = (gl_data *)gl_alloc(g, ntg, sizeof(gl_data))))
+    if (!ntg)
+        return 1;
+    if (!(p->tpos = (gl_data *)gl_alloc(g, ntg, sizeof(gl_data))) ||
+        !(p->tnrm = (gl_data *)gl_alloc(g, ntg, sizeof(gl_data))))
+        return 0;
+    for (i = 0; i < ntg; i++) {
+        const cJSON *t = cJSON_GetArrayItem(targets, (int)i);
+        pathf(w, sizeof w, "%s.targets[%lu]", where, (unsigned long)i);
+        if (!cJSON_IsObject(t))
+            return fail(g, "%s: not an object", w);
+        if (!load_member(g, t, "POSITION", w, 0, 3, 0, n, &p->tpos[i]) ||
+            !load_member(g, t, "NORMAL", w, 0, 3, 0, n, &p->tnrm[i]))
             return 0;
-        for (i = 0; i < ntg; i++) {
-            const cJSON *t = cJSON_GetArrayItem(targets, (int)i);
-            pathf(w, sizeof w, "%s.targets[%lu]", where, (unsigned long)i);
-            if (!cJSON_IsObject(t))
-                return fail(g, "%s: not an object", w);
-            if (!load_member(g, t, "POSITION", w, 0, 3, 0, n, &p->tpos[i]) ||
-                !load_member(g, t, "NORMAL", w, 0, 3, 0, n, &p->tnrm[i]))
-                return 0;
-        }
     }
-    /* the corners, in draw order, then as triangles */
+    return 1;
+}
+
+/* The corners (positions in draw order) of triangle i of a primitive of
+ * mode 4 (TRIANGLES), 5 (TRIANGLE_STRIP) or 6 (TRIANGLE_FAN). */
+static void triangle_corners(int mode, size_t i, size_t *c)
+{
+    if (mode == 4) {
+        c[0] = 3 * i;
+        c[1] = 3 * i + 1;
+        c[2] = 3 * i + 2;
+    } else if (mode == 5) { /* as three.js's toTrianglesDrawMode orders the corners */
+        c[0] = i % 2 ? i + 2 : i;
+        c[1] = i + 1;
+        c[2] = i % 2 ? i : i + 2;
+    } else {
+        c[0] = 0;
+        c[1] = i + 1;
+        c[2] = i + 2;
+    }
+}
+
+/* A triangle primitive's triangles (p->tri, p->ntri) in mode: the corners
+ * its indices give, each checked to name one of its n vertices, or
+ * without indices its vertices in order. */
+static int load_triangles(gl *g, const cJSON *po, const char *where, int mode, size_t n, gl_prim *p)
+{
+    gl_data idx;
+    size_t nidx, i;
     if (!load_member(g, po, "indices", where, 0, 1, 1, 0, &idx))
         return 0;
     nidx = idx.u ? idx.count : n;
-    if (idx.u) {
-        for (i = 0; i < nidx; i++) {
-            if (idx.u[i] >= n) {
-                unsigned long v = (unsigned long)idx.u[i];
-                data_free(&idx);
-                return fail(g, "%s.indices: index %lu at position %lu is out of range (POSITION has %lu vertices)",
-                            where, v, (unsigned long)i, (unsigned long)n);
-            }
+    for (i = 0; idx.u && i < nidx; i++) {
+        if (idx.u[i] >= n) {
+            unsigned long v = (unsigned long)idx.u[i];
+            data_free(&idx);
+            return fail(g, "%s.indices: index %lu at position %lu is out of range (POSITION has %lu vertices)",
+                        where, v, (unsigned long)i, (unsigned long)n);
         }
     }
     if (mode == 4) {
@@ -881,24 +943,45 @@ static int load_prim(gl *g, const cJSON *po, const char *where, gl_prim *p, size
     for (i = 0; i < p->ntri; i++) {
         size_t c[3];
         int k;
-        if (mode == 4) {
-            c[0] = 3 * i;
-            c[1] = 3 * i + 1;
-            c[2] = 3 * i + 2;
-        } else if (mode == 5) { /* as three.js's toTrianglesDrawMode orders the corners */
-            c[0] = i % 2 ? i + 2 : i;
-            c[1] = i + 1;
-            c[2] = i % 2 ? i : i + 2;
-        } else {
-            c[0] = 0;
-            c[1] = i + 1;
-            c[2] = i + 2;
-        }
+        triangle_corners(mode, i, c);
         for (k = 0; k < 3; k++)
             p->tri[3 * i + (size_t)k] = idx.u ? idx.u[c[k]] : (uint32_t)c[k];
     }
     data_free(&idx);
     return 1;
+}
+
+/* Primitive po of a mesh (at the JSON path where) into p: a triangle
+ * primitive's attributes, morph targets (ntargets, first: as for
+ * load_targets()) and triangles; other modes are skipped with a note. */
+static int load_prim(gl *g, const cJSON *po, const char *where, gl_prim *p, size_t *ntargets, int first)
+{
+    const cJSON *attrs;
+    double mode;
+    size_t n;
+    char w[160];
+    if (!cJSON_IsObject(po))
+        return fail(g, "%s: not an object", where);
+    if (!j_uint(g, po, "mode", where, 0, 6, 4, &mode) ||
+        !j_index(g, po, "material", where, g->nmaterials, "material", &p->material))
+        return 0;
+    if (mode < 4) {
+        if (!imp_scene_note(g->out, "%s: %s skipped", where, mode_name((int)mode)))
+            return oom(g);
+        return 1;
+    }
+    p->triangles = 1;
+    attrs = jget(po, "attributes");
+    if (!cJSON_IsObject(attrs))
+        return fail(g, "%s.attributes: missing or not an object", where);
+    pathf(w, sizeof w, "%s.attributes", where);
+    if (!load_member(g, attrs, "POSITION", w, 1, 3, 0, 0, &p->pos))
+        return 0;
+    n = p->pos.count;
+    return load_member(g, attrs, "NORMAL", w, 0, 3, 0, n, &p->nrm) &&
+           load_member(g, attrs, "TEXCOORD_0", w, 0, 2, 0, n, &p->uv) &&
+           load_skin_sets(g, attrs, w, n, p) && load_targets(g, po, where, n, p, ntargets, first) &&
+           load_triangles(g, po, where, (int)mode, n, p);
 }
 
 static int load_mesh(gl *g, int m)
@@ -2005,19 +2088,13 @@ static int glb_chunks(gl *g, const unsigned char *data, size_t size, const unsig
     return 1;
 }
 
-static int read_all(gl *g, const unsigned char *data, size_t size)
+/* The JSON of a .glb (its chunks split, the binary one kept) or a .gltf,
+ * parsed into g->root, and its top-level members. */
+static int parse_json(gl *g, const unsigned char *data, size_t size)
 {
-    imp_scene *s = g->out;
     const unsigned char *json = data;
-    size_t json_len = size, it, pi, a, f, nverts = 0, ntris = 0, frames = 0, tri = 0, base = 0;
+    size_t json_len = size;
     const char *end = NULL;
-    int all_normals = 1, any_uv = 0;
-    double need;
-    gl_pose p;
-    double *joints = NULL;
-    size_t max_joints = 0, nweights = 0, nref = 0;
-    int ok = 0, any_tri = 0, *vis = NULL, *ref = NULL;
-    double *refdet = NULL;
     if (size >= 4 && memcmp(data, "glTF", 4) == 0 && !glb_chunks(g, data, size, &json, &json_len))
         return 0;
     g->root = cJSON_ParseWithLengthOpts((const char *)json, json_len, &end, 0);
@@ -2028,14 +2105,33 @@ static int read_all(gl *g, const unsigned char *data, size_t size)
     }
     if (!cJSON_IsObject(g->root))
         return fail(g, "the JSON is not an object");
-    if (!check_top(g))
-        return 0;
-    if (!(g->bufs = (gl_buf *)gl_alloc(g, g->nbuffers, sizeof(gl_buf))) ||
-        !(g->meshes = (gl_mesh *)gl_alloc(g, g->nmeshes, sizeof(gl_mesh))) ||
-        !(g->skins = (gl_skin *)gl_alloc(g, g->nskins, sizeof(gl_skin))))
-        return 0;
-    if (!load_nodes(g) || !scene_items(g))
-        return 0;
+    return check_top(g);
+}
+
+/* 1 if every joint index of mesh node n's primitives names a joint of its skin. */
+static int joints_in_skin(gl *g, const gl_node *n)
+{
+    const gl_mesh *m = &g->meshes[n->mesh];
+    const gl_skin *sk = &g->skins[n->skin];
+    size_t pi, set, v;
+    for (pi = 0; pi < m->nprims; pi++)
+        for (set = 0; set < m->prims[pi].nsets; set++)
+            for (v = 0; v < 4 * m->prims[pi].joints[set].count; v++)
+                if (m->prims[pi].joints[set].u[v] >= sk->njoints)
+                    return fail(g, "meshes[%d].primitives[%lu].attributes.JOINTS_%lu: joint %lu of vertex %lu, "
+                                "skin %d has %lu joints", n->mesh, (unsigned long)pi, (unsigned long)set,
+                                (unsigned long)m->prims[pi].joints[set].u[v], (unsigned long)(v / 4), n->skin,
+                                (unsigned long)sk->njoints);
+    return 1;
+}
+
+/* The meshes and skins of the scene's mesh nodes; *max_joints the most
+ * joints a skin has. The scene must hold a triangle. */
+static int load_items(gl *g, size_t *max_joints)
+{
+    size_t it, pi;
+    int any_tri = 0;
+    *max_joints = 0;
     for (it = 0; it < g->nitems; it++) {
         gl_node *n = &g->nodes[g->items[it]];
         gl_mesh *m;
@@ -2043,22 +2139,12 @@ static int read_all(gl *g, const unsigned char *data, size_t size)
             return 0;
         m = &g->meshes[n->mesh];
         if (n->skin >= 0) {
-            gl_skin *sk;
             if (!load_skin(g, n->skin))
                 return 0;
-            sk = &g->skins[n->skin];
-            if (sk->njoints > max_joints)
-                max_joints = sk->njoints;
-            for (pi = 0; pi < m->nprims; pi++) {
-                size_t set, v;
-                for (set = 0; set < m->prims[pi].nsets; set++)
-                    for (v = 0; v < 4 * m->prims[pi].joints[set].count; v++)
-                        if (m->prims[pi].joints[set].u[v] >= sk->njoints)
-                            return fail(g, "meshes[%d].primitives[%lu].attributes.JOINTS_%lu: joint %lu of vertex %lu, "
-                                        "skin %d has %lu joints", n->mesh, (unsigned long)pi, (unsigned long)set,
-                                        (unsigned long)m->prims[pi].joints[set].u[v], (unsigned long)(v / 4), n->skin,
-                                        (unsigned long)sk->njoints);
-            }
+            if (g->skins[n->skin].njoints > *max_joints)
+                *max_joints = g->skins[n->skin].njoints;
+            if (!joints_in_skin(g, n))
+                return 0;
         }
         for (pi = 0; pi < m->nprims; pi++)
             if (m->prims[pi].triangles && m->prims[pi].ntri)
@@ -2066,161 +2152,244 @@ static int read_all(gl *g, const unsigned char *data, size_t size)
     }
     if (!any_tri)
         return fail(g, "scenes: the default scene has no triangles");
+    return 1;
+}
+
+/* The animations to sample, in the order their frames are laid out;
+ * *frames the keyframes of them all (1, the rest pose, without any). */
+static int load_anims(gl *g, size_t *frames)
+{
+    size_t a;
+    *frames = 0;
     if (!pick_anims(g))
         return 0;
     for (a = 0; a < g->nanims; a++) {
         if (!load_anim(g, &g->anims[a]))
             return 0;
-        frames += g->anims[a].nframes;
+        *frames += g->anims[a].nframes;
     }
     if (!g->nanims)
-        frames = 1;
+        *frames = 1;
     order_anims(g);
-    /* the pose's arrays */
-    memset(&p, 0, sizeof p);
-    if (!(p.woff = (size_t *)gl_alloc(g, g->nnodes, sizeof(size_t))))
+    return 1;
+}
+
+/* What sampling the keyframes works with: a pose, the joints' matrices,
+ * the mesh nodes that make the model and those a keyframe shows. */
+typedef struct gl_frames {
+    gl_pose p;
+    double *joints; /* 16 for each joint of the largest skin */
+    int *vis;       /* the items a keyframe shows (shown_items()) */
+    int *ref;       /* the items that make the model (reference_items()), nref of them */
+    size_t nref;
+    double *refdet; /* their world determinants there */
+} gl_frames;
+
+static void frames_free(gl_frames *fr)
+{
+    free(fr->p.woff);
+    free(fr->p.t);
+    free(fr->p.r);
+    free(fr->p.s);
+    free(fr->p.w);
+    free(fr->p.world);
+    free(fr->joints);
+    free(fr->vis);
+    free(fr->ref);
+    free(fr->refdet);
+    memset(fr, 0, sizeof *fr);
+}
+
+/* fr's arrays, for the nodes, meshes and skins loaded (frames_free()
+ * frees them, also when this fails). */
+static int frames_alloc(gl *g, gl_frames *fr, size_t max_joints)
+{
+    size_t it, nweights = 0;
+    memset(fr, 0, sizeof *fr);
+    if (!(fr->p.woff = (size_t *)gl_alloc(g, g->nnodes, sizeof(size_t))))
         return 0;
     for (it = 0; it < g->nnodes; it++) {
-        p.woff[it] = nweights;
+        fr->p.woff[it] = nweights;
         if (g->nodes[it].mesh >= 0 && g->meshes[g->nodes[it].mesh].loaded)
             nweights += g->meshes[g->nodes[it].mesh].ntargets;
     }
-    if (!(p.t = (double *)gl_alloc(g, g->nnodes, 3 * sizeof(double))) ||
-        !(p.r = (double *)gl_alloc(g, g->nnodes, 4 * sizeof(double))) ||
-        !(p.s = (double *)gl_alloc(g, g->nnodes, 3 * sizeof(double))) ||
-        !(p.w = (double *)gl_alloc(g, nweights, sizeof(double))) ||
-        !(p.world = (double *)gl_alloc(g, g->nnodes, 16 * sizeof(double))) ||
-        !(joints = (double *)gl_alloc(g, max_joints, 16 * sizeof(double))) ||
-        !(vis = (int *)gl_alloc(g, g->nitems, sizeof(int))) || !(ref = (int *)gl_alloc(g, g->nitems, sizeof(int))) ||
-        !(refdet = (double *)gl_alloc(g, g->nitems, sizeof(double))))
-        goto done;
-    /* the nodes that make the model (all of them, unless some are scaled to 0) */
-    if (!reference_items(g, &p, vis, ref, &nref, refdet))
-        goto done;
-    for (it = 0; it < nref; it++) {
-        int mi = g->nodes[g->items[ref[it]]].mesh;
+    return (fr->p.t = (double *)gl_alloc(g, g->nnodes, 3 * sizeof(double))) &&
+           (fr->p.r = (double *)gl_alloc(g, g->nnodes, 4 * sizeof(double))) &&
+           (fr->p.s = (double *)gl_alloc(g, g->nnodes, 3 * sizeof(double))) &&
+           (fr->p.w = (double *)gl_alloc(g, nweights, sizeof(double))) &&
+           (fr->p.world = (double *)gl_alloc(g, g->nnodes, 16 * sizeof(double))) &&
+           (fr->joints = (double *)gl_alloc(g, max_joints, 16 * sizeof(double))) &&
+           (fr->vis = (int *)gl_alloc(g, g->nitems, sizeof(int))) &&
+           (fr->ref = (int *)gl_alloc(g, g->nitems, sizeof(int))) &&
+           (fr->refdet = (double *)gl_alloc(g, g->nitems, sizeof(double)));
+}
+
+/* The scene's size: what its triangle primitives hold. */
+typedef struct gl_counts {
+    size_t frames, vertices, triangles;
+    int all_normals; /* every triangle primitive has NORMAL */
+    int any_uv;      /* some has TEXCOORD_0 */
+} gl_counts;
+
+/* c's vertices, triangles, normals and texcoords: those of the nodes
+ * that make the model. */
+static int count_scene(gl *g, const gl_frames *fr, gl_counts *c)
+{
+    size_t it, pi;
+    c->vertices = c->triangles = 0;
+    c->all_normals = 1;
+    c->any_uv = 0;
+    for (it = 0; it < fr->nref; it++) {
+        int mi = g->nodes[g->items[fr->ref[it]]].mesh;
         const gl_mesh *m = &g->meshes[mi];
         for (pi = 0; pi < m->nprims; pi++) {
             const gl_prim *pr = &m->prims[pi];
             if (!pr->triangles)
                 continue;
-            if (pr->pos.count > (size_t)UINT32_MAX - nverts || pr->ntri > (size_t)UINT32_MAX - ntris) {
-                fail(g, "meshes[%d]: more than 2^32 vertices or triangles in the scene", mi);
-                goto done;
-            }
-            nverts += pr->pos.count;
-            ntris += pr->ntri;
+            if (pr->pos.count > (size_t)UINT32_MAX - c->vertices ||
+                pr->ntri > (size_t)UINT32_MAX - c->triangles)
+                return fail(g, "meshes[%d]: more than 2^32 vertices or triangles in the scene", mi);
+            c->vertices += pr->pos.count;
+            c->triangles += pr->ntri;
             if (!pr->nrm.f)
-                all_normals = 0;
+                c->all_normals = 0;
             if (pr->uv.f)
-                any_uv = 1;
+                c->any_uv = 1;
         }
     }
-    if (!nverts || !ntris) {
-        fail(g, "scenes: the nodes the default scene shows have no triangles");
-        goto done;
+    if (!c->vertices || !c->triangles)
+        return fail(g, "scenes: the nodes the default scene shows have no triangles");
+    return 1;
+}
+
+/* The scene's arrays for c, once its positions are found to fit the
+ * budget (opt->max_bytes) and memory. */
+static int alloc_scene(gl *g, const gl_counts *c)
+{
+    imp_scene *s = g->out;
+    double need = (double)c->frames * (double)c->vertices * 12.0 * (c->all_normals ? 2 : 1);
+    if (g->opt && g->opt->max_bytes && need > (double)g->opt->max_bytes)
+        return fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices, more than the %lu "
+                    "allowed%s%s%s", need, (unsigned long)c->frames, (unsigned long)c->vertices,
+                    (unsigned long)g->opt->max_bytes, IMP_RAISED_BY(g->opt));
+    if (need > (double)((size_t)-1 / 2))
+        return fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices", need,
+                    (unsigned long)c->frames, (unsigned long)c->vertices);
+    s->num_frames = c->frames;
+    s->num_vertices = c->vertices;
+    s->num_triangles = c->triangles;
+    if (!(s->positions = (float *)gl_alloc(g, c->frames * c->vertices, 3 * sizeof(float))) ||
+        (c->all_normals && !(s->normals = (float *)gl_alloc(g, c->frames * c->vertices, 3 * sizeof(float)))) ||
+        !(s->triangles = (uint32_t *)gl_alloc(g, c->triangles, 6 * sizeof(uint32_t))) ||
+        (c->any_uv && !(s->uv = (float *)gl_alloc(g, c->vertices, 2 * sizeof(float)))) ||
+        (g->nmaterials && !(s->tri_material = (uint32_t *)gl_alloc(g, c->triangles, sizeof(uint32_t)))))
+        return 0;
+    s->num_texcoords = c->any_uv ? c->vertices : 0;
+    return 1;
+}
+
+/* Primitive pr's triangles from the scene's triangle *tri on, its
+ * vertices from *base on (both moved past it), corners 0, 2, 1 when flip;
+ * its texcoords (with any_uv) and material. */
+static void add_prim_triangles(imp_scene *s, const gl_prim *pr, int flip, int any_uv, size_t *tri, size_t *base)
+{
+    size_t t, v;
+    for (t = 0; t < pr->ntri; t++, (*tri)++) {
+        uint32_t *dst = s->triangles + 6 * *tri;
+        uint32_t c0 = (uint32_t)*base + pr->tri[3 * t], c1 = (uint32_t)*base + pr->tri[3 * t + 1],
+                 c2 = (uint32_t)*base + pr->tri[3 * t + 2];
+        if (flip) {
+            uint32_t x = c1;
+            c1 = c2;
+            c2 = x;
+        }
+        dst[0] = c0;
+        dst[2] = c1;
+        dst[4] = c2;
+        dst[1] = any_uv ? c0 : 0;
+        dst[3] = any_uv ? c1 : 0;
+        dst[5] = any_uv ? c2 : 0;
+        if (s->tri_material)
+            s->tri_material[*tri] = pr->material >= 0 ? (uint32_t)pr->material : IMP_NO_MATERIAL;
     }
-    need = (double)frames * (double)nverts * 12.0 * (all_normals ? 2 : 1);
-    if (g->opt && g->opt->max_bytes && need > (double)g->opt->max_bytes) {
-        fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices, more than the %lu "
-             "allowed%s%s%s", need, (unsigned long)frames, (unsigned long)nverts,
-             (unsigned long)g->opt->max_bytes, IMP_RAISED_BY(g->opt));
-        goto done;
+    for (v = 0; any_uv && pr->uv.f && v < pr->pos.count; v++) {
+        s->uv[2 * (*base + v)] = pr->uv.f[2 * v];
+        s->uv[2 * (*base + v) + 1] = pr->uv.f[2 * v + 1];
     }
-    if (need > (double)((size_t)-1 / 2)) {
-        fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices", need, (unsigned long)frames,
-             (unsigned long)nverts);
-        goto done;
-    }
-    /* the scene's arrays */
-    s->num_frames = frames;
-    s->num_vertices = nverts;
-    s->num_triangles = ntris;
-    if (!(s->positions = (float *)gl_alloc(g, frames * nverts, 3 * sizeof(float))) ||
-        (all_normals && !(s->normals = (float *)gl_alloc(g, frames * nverts, 3 * sizeof(float)))) ||
-        !(s->triangles = (uint32_t *)gl_alloc(g, ntris, 6 * sizeof(uint32_t))) ||
-        (any_uv && !(s->uv = (float *)gl_alloc(g, nverts, 2 * sizeof(float)))) ||
-        (g->nmaterials && !(s->tri_material = (uint32_t *)gl_alloc(g, ntris, sizeof(uint32_t)))))
-        goto done;
-    s->num_texcoords = any_uv ? nverts : 0;
-    if (!load_materials(g))
-        goto done;
-    /* triangles, texcoords and materials, in scene order, wound as the rest
-     * pose has them (or, for a node it hides, the first keyframe) */
-    if (!pose_at(g, &p, NULL, 0))
-        goto done;
-    for (it = 0; it < nref; it++) {
-        int node = g->items[ref[it]];
-        double det = node_shown(&p, node) ? det3(p.world + 16 * node) : refdet[it];
+    *base += pr->pos.count;
+}
+
+/* Triangles, texcoords and materials, in scene order, wound as the rest
+ * pose has them (or, for a node it hides, the first keyframe). */
+static int scene_triangles(gl *g, gl_frames *fr, int any_uv)
+{
+    size_t it, pi, tri = 0, base = 0;
+    if (!pose_at(g, &fr->p, NULL, 0))
+        return 0;
+    for (it = 0; it < fr->nref; it++) {
+        int node = g->items[fr->ref[it]];
+        double det = node_shown(&fr->p, node) ? det3(fr->p.world + 16 * node) : fr->refdet[it];
         const gl_mesh *m = &g->meshes[g->nodes[node].mesh];
         for (pi = 0; pi < m->nprims; pi++) {
             const gl_prim *pr = &m->prims[pi];
-            size_t t, v;
-            int flip;
-            if (!pr->triangles)
-                continue;
-            flip = !is_skinned(g, node, pr) && det < 0;
-            for (t = 0; t < pr->ntri; t++, tri++) {
-                uint32_t *dst = s->triangles + 6 * tri;
-                uint32_t c0 = (uint32_t)base + pr->tri[3 * t], c1 = (uint32_t)base + pr->tri[3 * t + 1],
-                         c2 = (uint32_t)base + pr->tri[3 * t + 2];
-                if (flip) {
-                    uint32_t x = c1;
-                    c1 = c2;
-                    c2 = x;
-                }
-                dst[0] = c0;
-                dst[2] = c1;
-                dst[4] = c2;
-                dst[1] = any_uv ? c0 : 0;
-                dst[3] = any_uv ? c1 : 0;
-                dst[5] = any_uv ? c2 : 0;
-                if (s->tri_material)
-                    s->tri_material[tri] = pr->material >= 0 ? (uint32_t)pr->material : IMP_NO_MATERIAL;
-            }
-            for (v = 0; any_uv && pr->uv.f && v < pr->pos.count; v++) {
-                s->uv[2 * (base + v)] = pr->uv.f[2 * v];
-                s->uv[2 * (base + v) + 1] = pr->uv.f[2 * v + 1];
-            }
-            base += pr->pos.count;
+            if (pr->triangles)
+                add_prim_triangles(g->out, pr, !is_skinned(g, node, pr) && det < 0, any_uv, &tri, &base);
         }
     }
-    /* the keyframes */
-    if (!g->nanims) {
-        if (!write_frame(g, &p, 0, joints, ref, nref))
-            goto done;
-    } else {
-        if (!(s->anims = (imp_anim *)gl_alloc(g, g->nanims, sizeof(imp_anim))))
-            goto done;
-        for (a = 0, f = 0; a < g->nanims; a++) {
-            gl_anim *an = &g->anims[a];
-            size_t k;
-            imp_anim *ia = &s->anims[s->num_anims];
-            ia->name = an->name;
-            an->name = NULL;
-            ia->first_frame = f;
-            ia->num_frames = an->nframes;
-            ia->fps = an->fps;
-            s->num_anims++;
-            for (k = 0; k < an->nframes; k++, f++) {
-                if (!pose_at(g, &p, an, an->t0 + (double)k / an->fps) ||
-                    !write_frame(g, &p, f, joints, vis, shown_items(g, &p, vis)))
-                    goto done;
-            }
+    return 1;
+}
+
+/* The positions (and normals) of every keyframe, and the scene's
+ * animations (their names taken from g's). */
+static int scene_keyframes(gl *g, gl_frames *fr)
+{
+    imp_scene *s = g->out;
+    size_t a, f;
+    if (!g->nanims)
+        return write_frame(g, &fr->p, 0, fr->joints, fr->ref, fr->nref);
+    if (!(s->anims = (imp_anim *)gl_alloc(g, g->nanims, sizeof(imp_anim))))
+        return 0;
+    for (a = 0, f = 0; a < g->nanims; a++) {
+        gl_anim *an = &g->anims[a];
+        size_t k;
+        imp_anim *ia = &s->anims[s->num_anims];
+        ia->name = an->name;
+        an->name = NULL;
+        ia->first_frame = f;
+        ia->num_frames = an->nframes;
+        ia->fps = an->fps;
+        s->num_anims++;
+        for (k = 0; k < an->nframes; k++, f++) {
+            if (!pose_at(g, &fr->p, an, an->t0 + (double)k / an->fps) ||
+                !write_frame(g, &fr->p, f, fr->joints, fr->vis, shown_items(g, &fr->p, fr->vis)))
+                return 0;
         }
     }
-    ok = 1;
-done:
-    free(p.woff);
-    free(p.t);
-    free(p.r);
-    free(p.s);
-    free(p.w);
-    free(p.world);
-    free(joints);
-    free(vis);
-    free(ref);
-    free(refdet);
+    return 1;
+}
+
+static int read_all(gl *g, const unsigned char *data, size_t size)
+{
+    gl_frames fr;
+    gl_counts c;
+    size_t max_joints;
+    int ok;
+    memset(&c, 0, sizeof c);
+    if (!parse_json(g, data, size))
+        return 0;
+    if (!(g->bufs = (gl_buf *)gl_alloc(g, g->nbuffers, sizeof(gl_buf))) ||
+        !(g->meshes = (gl_mesh *)gl_alloc(g, g->nmeshes, sizeof(gl_mesh))) ||
+        !(g->skins = (gl_skin *)gl_alloc(g, g->nskins, sizeof(gl_skin))))
+        return 0;
+    if (!load_nodes(g) || !scene_items(g) || !load_items(g, &max_joints) || !load_anims(g, &c.frames))
+        return 0;
+    /* the nodes that make the model (all of them, unless some are scaled
+     * to 0), the scene's size, its triangles, its keyframes */
+    ok = frames_alloc(g, &fr, max_joints) &&
+         reference_items(g, &fr.p, fr.vis, fr.ref, &fr.nref, fr.refdet) && count_scene(g, &fr, &c) &&
+         alloc_scene(g, &c) && load_materials(g) && scene_triangles(g, &fr, c.any_uv) &&
+         scene_keyframes(g, &fr);
+    frames_free(&fr);
     return ok;
 }
 

@@ -4,6 +4,9 @@
  * SPDX-License-Identifier: MIT
  */
 #define _POSIX_C_SOURCE 200809L
+/* 64-bit inode numbers, offsets and sizes on 32-bit systems too (readdir()
+ * and stat() fail with EOVERFLOW on large ones otherwise). */
+#define _FILE_OFFSET_BITS 64
 
 #include "platform.h"
 

@@ -169,10 +169,13 @@ for (const index of picked) {
 }
 const frames = plans.length ? plans.reduce((n, p) => n + p.count, 0) : 1;
 check(dump.frames === frames, `${dump.frames} keyframes, three.js's clips give ${frames}`);
-// An MD2 keeps its animations in its frame names (walk1, walk2, ...): a
-// name that ends in digits comes back without them; a model without
-// animations has one frame, named as md2 import names it.
-const md2Name = (n) => (md2 ? n.replace(/[0-9]+$/, '') : n);
+// An MD2 keeps its animations in its frame names (walk1, walk2, ...), and
+// md2 import's .anm file (--anm) names them as read, as the frames carry
+// them: cut to fit 16 bytes with the number of the last frame ("anim3" of
+// 6 keyframes stays "anim3", though its frames anim31 .. anim36 alone
+// would give "anim"); a model without animations has one frame, named as
+// md2 import names it.
+const md2Name = (n, count) => (md2 ? n.slice(0, 15 - String(count).length) : n);
 if (!(md2 && !plans.length)) {
   check(dump.anims.length === plans.length, `${dump.anims.length} animations, expected ${plans.length}`);
 }
@@ -180,7 +183,8 @@ let at = 0;
 plans.forEach((p, i) => {
   const a = dump.anims[i];
   if (!a) return;
-  check(a.name === md2Name(p.name), `animation ${i} is "${a.name}", expected "${md2Name(p.name)}"`);
+  check(a.name === md2Name(p.name, p.count),
+        `animation ${i} is "${a.name}", expected "${md2Name(p.name, p.count)}"`);
   check(a.first === at && a.frames === p.count,
         `animation ${p.name}: frames ${a.first} + ${a.frames}, expected ${at} + ${p.count}`);
   // (an MD2's .anm file holds a float)

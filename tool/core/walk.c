@@ -1,11 +1,11 @@
 /*
- * md2 validate: the files to check, from the paths on the command line
- * and the directory trees below them (see validate_walk.h). Folders and
- * files through platform.h (opendir, stat, lstat; FindFirstFileW).
+ * The models below the paths of a command line: the files themselves and
+ * the directory trees below them (see walk.h). Folders and files through
+ * platform.h (opendir, stat, lstat; FindFirstFileW).
  *
  * SPDX-License-Identifier: MIT
  */
-#include "validate_walk.h"
+#include "walk.h"
 #include "platform.h"
 
 #include <errno.h>
@@ -38,9 +38,9 @@ static char *copy(const char *s)
 
 /* Appends path (and error, NULL for a file to check); dir: the directory
  * that holds it, NULL if unknown. 0: out of memory. */
-static int add(validate_list *l, const char *path, const char *error, const ancestor *dir)
+static int add(tool_walk_list *l, const char *path, const char *error, const ancestor *dir)
 {
-    validate_entry e;
+    tool_walk_entry e;
     const char *slash = last_separator(path);
     memset(&e, 0, sizeof e);
     if (dir) {
@@ -51,7 +51,7 @@ static int add(validate_list *l, const char *path, const char *error, const ance
     }
     if (l->count == l->capacity) {
         size_t cap = l->capacity ? l->capacity * 2 : 64;
-        validate_entry *p = (validate_entry *)realloc(l->items, cap * sizeof *p);
+        tool_walk_entry *p = (tool_walk_entry *)realloc(l->items, cap * sizeof *p);
         if (!p)
             return 0;
         l->items = p;
@@ -69,7 +69,7 @@ static int add(validate_list *l, const char *path, const char *error, const ance
 }
 
 /* Appends path with "what: the system's reason". */
-static int add_error(validate_list *l, const char *path, const char *what, int err,
+static int add_error(tool_walk_list *l, const char *path, const char *what, int err,
                      const ancestor *dir)
 {
     char message[256];
@@ -137,11 +137,11 @@ static int by_name(const void *a, const void *b)
     return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-static int walk_dir(validate_list *l, const char *dir, const tool_sys_stat *st, const ancestor *up,
+static int walk_dir(tool_walk_list *l, const char *dir, const tool_sys_stat *st, const ancestor *up,
                     const ancestor *holder);
 
 /* One entry of a directory: name, at path; up: that directory. */
-static int visit(validate_list *l, const char *path, const char *name, const ancestor *up)
+static int visit(tool_walk_list *l, const char *path, const char *name, const ancestor *up)
 {
     tool_sys_stat st;
     if (tool_sys_stat_path(path, 0, &st) != 0)
@@ -161,7 +161,7 @@ static int visit(validate_list *l, const char *path, const char *name, const anc
 /* The directory dir (st: its stat), unless it is one of its ancestors up
  * in the walk. holder: the directory that holds it, if known (in the walk,
  * up itself), which names dir's entry when dir cannot be read. */
-static int walk_dir(validate_list *l, const char *dir, const tool_sys_stat *st, const ancestor *up,
+static int walk_dir(tool_walk_list *l, const char *dir, const tool_sys_stat *st, const ancestor *up,
                     const ancestor *holder)
 {
     ancestor me;
@@ -188,7 +188,7 @@ static int walk_dir(validate_list *l, const char *dir, const tool_sys_stat *st, 
     return ok;
 }
 
-int validate_walk(validate_list *l, const char *path)
+int tool_walk(tool_walk_list *l, const char *path)
 {
     tool_sys_stat st;
     ancestor holder;
@@ -230,7 +230,7 @@ static int by_identity(const void *a, const void *b)
     return x->index < y->index ? -1 : x->index > y->index;
 }
 
-int validate_list_unique(validate_list *l)
+int tool_walk_unique(tool_walk_list *l)
 {
     entry_key *keys;
     unsigned char *drop;
@@ -245,7 +245,7 @@ int validate_list_unique(validate_list *l)
         return 0;
     }
     for (i = 0; i < l->count; i++) {
-        const validate_entry *e = &l->items[i];
+        const tool_walk_entry *e = &l->items[i];
         keys[i].known = e->has_id;
         keys[i].dev = e->has_id ? e->dir_dev : 0;
         keys[i].ino = e->has_id ? e->dir_ino : 0;
@@ -272,7 +272,7 @@ int validate_list_unique(validate_list *l)
     return 1;
 }
 
-void validate_list_free(validate_list *l)
+void tool_walk_free(tool_walk_list *l)
 {
     size_t i;
     for (i = 0; i < l->count; i++) {

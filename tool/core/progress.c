@@ -1,9 +1,9 @@
 /*
- * md2 validate: the progress bar on a terminal (see validate_walk.h).
+ * The md2 command's progress bar on a terminal (see progress.h).
  *
  * SPDX-License-Identifier: MIT
  */
-#include "validate_walk.h"
+#include "progress.h"
 #include "platform.h"
 
 #include <string.h>
@@ -11,16 +11,16 @@
 /* Columns of the bar between its brackets. */
 #define BAR_COLUMNS 30
 
-void validate_progress_start(validate_progress *p, FILE *f, size_t total)
+void tool_progress_start(tool_progress *p, FILE *f, size_t total)
 {
     memset(p, 0, sizeof *p);
     p->shown = -1;
     p->total = total;
-    if (total >= VALIDATE_BAR_MIN && tool_sys_is_terminal(f))
+    if (total >= TOOL_PROGRESS_MIN && tool_sys_is_terminal(f))
         p->f = f;
 }
 
-static void draw(validate_progress *p)
+static void draw(tool_progress *p)
 {
     long permille = (long)((double)p->done * 1000.0 / (double)p->total);
     char bar[BAR_COLUMNS + 1];
@@ -36,7 +36,7 @@ static void draw(validate_progress *p)
     p->shown = permille;
 }
 
-void validate_progress_step(validate_progress *p)
+void tool_progress_step(tool_progress *p)
 {
     if (p->done < p->total)
         p->done++;
@@ -44,7 +44,7 @@ void validate_progress_step(validate_progress *p)
         draw(p);
 }
 
-void validate_progress_hide(validate_progress *p)
+void tool_progress_hide(tool_progress *p)
 {
     if (!p->f || p->width == 0)
         return;
