@@ -938,9 +938,10 @@ static int allowed(sjob *j, uint32_t v, const nbr *e, const uint32_t *fanv, size
  * [f0, f1): the vertices decoded from their steps as md2_decode_frame()
  * decodes them, the frames in a row, in chunks without a branch inside
  * (the compiler makes vectors of them; the same rounded operations, so
- * the same bits, on every host). */
+ * the same bits, on every host). shared: s[1] and s[2] are b and d (a
+ * triangle's first move), decoded once for both. */
 static int faces_alike(const sjob *j, uint32_t a, uint32_t b, uint32_t d, const uint32_t *s,
-                       size_t f0, size_t f1)
+                       size_t f0, size_t f1, int shared)
 {
     const size_t F = j->F;
     const unsigned char *ax = j->bx + a * F, *ay = j->by + a * F, *az = j->bz + a * F;
@@ -959,21 +960,23 @@ static int faces_alike(const sjob *j, uint32_t a, uint32_t b, uint32_t d, const 
             float ox = md2__mul_add(sx[f], (float)ax[f], tx[f]);
             float oy = md2__mul_add(sy[f], (float)ay[f], ty[f]);
             float oz = md2__mul_add(sz[f], (float)az[f], tz[f]);
-            float e1x = md2__sub(md2__mul_add(sx[f], (float)bx[f], tx[f]), ox);
-            float e1y = md2__sub(md2__mul_add(sy[f], (float)by[f], ty[f]), oy);
-            float e1z = md2__sub(md2__mul_add(sz[f], (float)bz[f], tz[f]), oz);
-            float e2x = md2__sub(md2__mul_add(sx[f], (float)dx[f], tx[f]), ox);
-            float e2y = md2__sub(md2__mul_add(sy[f], (float)dy[f], ty[f]), oy);
-            float e2z = md2__sub(md2__mul_add(sz[f], (float)dz[f], tz[f]), oz);
+            float bbx = md2__mul_add(sx[f], (float)bx[f], tx[f]);
+            float bby = md2__mul_add(sy[f], (float)by[f], ty[f]);
+            float bbz = md2__mul_add(sz[f], (float)bz[f], tz[f]);
+            float ddx = md2__mul_add(sx[f], (float)dx[f], tx[f]);
+            float ddy = md2__mul_add(sy[f], (float)dy[f], ty[f]);
+            float ddz = md2__mul_add(sz[f], (float)dz[f], tz[f]);
+            float e1x = md2__sub(bbx, ox), e1y = md2__sub(bby, oy), e1z = md2__sub(bbz, oz);
+            float e2x = md2__sub(ddx, ox), e2y = md2__sub(ddy, oy), e2z = md2__sub(ddz, oz);
             float gx = md2__mul_add(sx[f], (float)px[f], tx[f]);
             float gy = md2__mul_add(sy[f], (float)py[f], ty[f]);
             float gz = md2__mul_add(sz[f], (float)pz[f], tz[f]);
-            float g1x = md2__sub(md2__mul_add(sx[f], (float)qx[f], tx[f]), gx);
-            float g1y = md2__sub(md2__mul_add(sy[f], (float)qy[f], ty[f]), gy);
-            float g1z = md2__sub(md2__mul_add(sz[f], (float)qz[f], tz[f]), gz);
-            float g2x = md2__sub(md2__mul_add(sx[f], (float)rx[f], tx[f]), gx);
-            float g2y = md2__sub(md2__mul_add(sy[f], (float)ry[f], ty[f]), gy);
-            float g2z = md2__sub(md2__mul_add(sz[f], (float)rz[f], tz[f]), gz);
+            float g1x = md2__sub(shared ? bbx : md2__mul_add(sx[f], (float)qx[f], tx[f]), gx);
+            float g1y = md2__sub(shared ? bby : md2__mul_add(sy[f], (float)qy[f], ty[f]), gy);
+            float g1z = md2__sub(shared ? bbz : md2__mul_add(sz[f], (float)qz[f], tz[f]), gz);
+            float g2x = md2__sub(shared ? ddx : md2__mul_add(sx[f], (float)rx[f], tx[f]), gx);
+            float g2y = md2__sub(shared ? ddy : md2__mul_add(sy[f], (float)ry[f], ty[f]), gy);
+            float g2z = md2__sub(shared ? ddz : md2__mul_add(sz[f], (float)rz[f], tz[f]), gz);
             float nx = md2__sub(md2__mul(e1y, e2z), md2__mul(e1z, e2y));
             float ny = md2__sub(md2__mul(e1z, e2x), md2__mul(e1x, e2z));
             float nz = md2__sub(md2__mul(e1x, e2y), md2__mul(e1y, e2x));
@@ -1018,7 +1021,8 @@ static int keeps_facing(const sjob *j, uint32_t v, uint32_t u, const uint32_t *f
             s[1] = b;
             s[2] = d;
         }
-        if (!faces_alike(j, u, b, d, s, 0, j->F))
+        if (s[1] == b && s[2] == d ? !faces_alike(j, u, b, d, s, 0, j->F, 1)
+                                   : !faces_alike(j, u, b, d, s, 0, j->F, 0))
             return 0;
     }
     return 1;
@@ -1771,25 +1775,42 @@ static md2_result setup(sjob *j)
                          "md2_simplify: out of memory for the working state of %lu vertices x %lu frames",
                          (unsigned long)V, (unsigned long)F);
     }
-    /* the steps vertex-major (16 frames at a time), the transforms, frame 0 */
+    /* each frame's smallest and largest step on each axis (in registers,
+     * one frame at a time), then the steps vertex-major (16 frames at a
+     * time), the transforms, frame 0 */
+    for (f = 0; f < F; f++) {
+        const md2_vertex *fv = j->m->frames[f].vertices;
+        unsigned lo0 = 255, lo1 = 255, lo2 = 255, hi0 = 0, hi1 = 0, hi2 = 0;
+        for (v = 0; v < V; v++) {
+            unsigned x = fv[v].v[0], y = fv[v].v[1], z = fv[v].v[2];
+            lo0 = x < lo0 ? x : lo0;
+            lo1 = y < lo1 ? y : lo1;
+            lo2 = z < lo2 ? z : lo2;
+            hi0 = x > hi0 ? x : hi0;
+            hi1 = y > hi1 ? y : hi1;
+            hi2 = z > hi2 ? z : hi2;
+        }
+        ext[6 * f] = (unsigned char)lo0;
+        ext[6 * f + 1] = (unsigned char)lo1;
+        ext[6 * f + 2] = (unsigned char)lo2;
+        ext[6 * f + 3] = (unsigned char)hi0;
+        ext[6 * f + 4] = (unsigned char)hi1;
+        ext[6 * f + 5] = (unsigned char)hi2;
+    }
     for (f = 0; f < F; f += 16) {
-        size_t f1 = f + 16 < F ? f + 16 : F, g;
-        for (g = f; g < f1; g++)
-            for (c = 0; c < 3; c++) {
-                ext[6 * g + (size_t)c] = 255; /* each frame's smallest and largest step */
-                ext[6 * g + 3 + (size_t)c] = 0;
-            }
-        for (v = 0; v < V; v++)
-            for (g = f; g < f1; g++) {
-                const uint8_t *b = j->m->frames[g].vertices[v].v;
-                unsigned char *mm = ext + 6 * g;
-                j->bx[v * F + g] = b[0];
-                j->by[v * F + g] = b[1];
-                j->bz[v * F + g] = b[2];
-                for (c = 0; c < 3; c++) {
-                    mm[c] = b[c] < mm[c] ? b[c] : mm[c];
-                    mm[3 + c] = b[c] > mm[3 + c] ? b[c] : mm[3 + c];
-                }
+        /* the frames' vertices and the outputs in locals: a byte store may
+         * alias anything, so the compiler would load them again each time */
+        size_t nf = f + 16 < F ? 16 : F - f, g;
+        const md2_vertex *src[16];
+        unsigned char *ox = j->bx + f, *oy = j->by + f, *oz = j->bz + f;
+        for (g = 0; g < nf; g++)
+            src[g] = j->m->frames[f + g].vertices;
+        for (v = 0; v < V; v++, ox += F, oy += F, oz += F)
+            for (g = 0; g < nf; g++) {
+                const uint8_t *b = src[g][v].v;
+                ox[g] = b[0];
+                oy[g] = b[1];
+                oz[g] = b[2];
             }
     }
     for (f = 0; f < F; f++) {
