@@ -15862,6 +15862,7 @@ typedef struct sjob {
     size_t table_mask;
     /* slots (directions of edges): 2 * num_edges of each */
     float *key, *serr;   /* cost, and the error of the source's quadrics (key's part) */
+    unsigned char *sexact; /* serr is the sum over every pose (else pose 0's alone: a lower bound) */
     uint32_t *sver, *dver; /* ver of the source when serr was made, of the target for key */
     uint32_t *heap_pos;
     unsigned char *state;
@@ -15918,7 +15919,7 @@ static void release_all(sjob *j)
                    j->pos0, j->rpos, j->quad, j->qc, j->qw, j->ver, j->init_v,
                    j->init_s, j->tv, j->ts, j->death, j->next, j->head, j->tail, j->ntris,
                    j->ndeg, j->locked, j->gone_step, j->gone_into, j->changes, j->fails, j->nparked,
-                   j->edge, j->table, j->key, j->serr, j->sver, j->dver, j->heap_pos,
+                   j->edge, j->table, j->key, j->serr, j->sexact, j->sver, j->dver, j->heap_pos,
                    j->state, j->heap, j->log, j->log_end, j->tris_after, j->fan_a, j->fan_b,
                    j->nb, j->nbidx, j->mark, j->todo};
     size_t i;
@@ -16237,6 +16238,14 @@ static float err_of(const sjob *j, uint32_t v, uint32_t u)
     return e;
 }
 
+/* A lower bound of err_of(v, u) (every pose's error is at least 0, and
+ * float addition of such terms does not decrease): pose 0's alone, the
+ * first term of its sum. */
+static float err_first(const sjob *j, uint32_t v, uint32_t u)
+{
+    return j->K ? md2__add(0.0f, quad_at(j, j->quad + (size_t)v * j->K * QN, 0, v, u)) : 0.0f;
+}
+
 /* The cost of merging v into u, whose v-part of the error is e: e over v's
  * area, plus the merged error (e and u's own) over the merged area. */
 static float key_of(const sjob *j, uint32_t v, uint32_t u, float e)
@@ -16449,7 +16458,11 @@ static int slot_refresh(sjob *j, uint32_t s)
     if (j->sver[s] == j->ver[v] && j->dver[s] == j->ver[u])
         return 0;
     if (j->sver[s] != j->ver[v]) {
-        j->serr[s] = err_of(j, v, u);
+        /* a lower bound, made exact when the slot comes to the top of the
+         * heap (run()): most never do, and their other 15 poses are never
+         * looked at; the keys at the top are the same, so the collapses are */
+        j->serr[s] = err_first(j, v, u);
+        j->sexact[s] = j->K <= 1;
         j->sver[s] = j->ver[v];
     }
     j->key[s] = key_of(j, v, u, j->serr[s]);
@@ -16928,6 +16941,13 @@ static md2_result run(sjob *j, size_t goal)
         uint32_t s = j->heap[0].slot, v = slot_src(j, s), u = slot_dst(j, s), x;
         size_t n, num_nb;
         if (slot_refresh(j, s)) { /* a hub's edge, out of date */
+            heap_rekey(j, s);
+            continue;
+        }
+        if (!j->sexact[s]) { /* its cost a lower bound: the sum over every pose now */
+            j->serr[s] = err_of(j, v, u);
+            j->sexact[s] = 1;
+            j->key[s] = key_of(j, v, u, j->serr[s]);
             heap_rekey(j, s);
             continue;
         }
@@ -17477,6 +17497,7 @@ static md2_result setup(sjob *j)
     j->table = (uint32_t *)alloc_n(j, cap, sizeof(uint32_t), &ok);
     j->key = (float *)alloc_n(j, E, 2 * sizeof(float), &ok);
     j->serr = (float *)alloc_n(j, E, 2 * sizeof(float), &ok);
+    j->sexact = (unsigned char *)alloc_n(j, E, 2, &ok);
     j->sver = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
     j->dver = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
     j->heap_pos = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
