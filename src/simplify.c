@@ -156,6 +156,7 @@ typedef struct sjob {
     uint32_t *todo;      /* 2V: the neighbours of v and of u, in a collapse */
     uint32_t stamp;
     size_t used_vertices; /* vertices of the kept source triangles */
+    int avx2;            /* the flip test's AVX2 build may run */
     float diag;          /* of the box of every frame */
 } sjob;
 
@@ -953,8 +954,8 @@ static int allowed(sjob *j, uint32_t v, const nbr *e, const uint32_t *fanv, size
  * (the compiler makes vectors of them; the same rounded operations, so
  * the same bits, on every host). shared: s[1] and s[2] are b and d (a
  * triangle's first move), decoded once for both. */
-static int faces_alike(const sjob *j, uint32_t a, uint32_t b, uint32_t d, const uint32_t *s,
-                       size_t f0, size_t f1, int shared)
+static inline int faces_alike(const sjob *j, uint32_t a, uint32_t b, uint32_t d,
+                              const uint32_t *s, size_t f0, size_t f1, int shared)
 {
     const size_t F = j->F;
     const unsigned char *ax = j->bx + a * F, *ay = j->by + a * F, *az = j->bz + a * F;
@@ -1005,6 +1006,33 @@ static int faces_alike(const sjob *j, uint32_t a, uint32_t b, uint32_t d, const 
     return 1;
 }
 
+/* The same test built for AVX2 (chosen at run time, as the pose kernels
+ * are: pose_kernels.c): the compiler makes 8-lane vectors of the same
+ * loop; the same rounded operations, nothing fused ("avx2" without "fma"),
+ * so the same bits as the plain build. */
+#if !defined(MD2_NO_SIMD) && defined(__x86_64__) && defined(__GNUC__) && \
+    (defined(__clang__) || __GNUC__ >= 5) && defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define MD2_SIMPLIFY_AVX2 1
+__attribute__((target("avx2"))) static int faces_alike_avx2(const sjob *j, uint32_t a, uint32_t b,
+                                                            uint32_t d, const uint32_t *s,
+                                                            int shared)
+{
+    return shared ? faces_alike(j, a, b, d, s, 0, j->F, 1) : faces_alike(j, a, b, d, s, 0, j->F, 0);
+}
+#endif
+
+/* Triangle a b d against s[0..2] in every frame, with the build's best
+ * vectors. */
+static int faces_alike_all(const sjob *j, uint32_t a, uint32_t b, uint32_t d, const uint32_t *s)
+{
+    int shared = s[1] == b && s[2] == d;
+#if defined(MD2_SIMPLIFY_AVX2)
+    if (j->avx2)
+        return faces_alike_avx2(j, a, b, d, s, shared);
+#endif
+    return shared ? faces_alike(j, a, b, d, s, 0, j->F, 1) : faces_alike(j, a, b, d, s, 0, j->F, 0);
+}
+
 /* 1 if merging v into u keeps every triangle of v (but those on the edge)
  * facing within 90 degrees of where its source triangle faces, in every
  * frame, and, in frame 0, within about 75 degrees of where it faced
@@ -1034,8 +1062,7 @@ static int keeps_facing(const sjob *j, uint32_t v, uint32_t u, const uint32_t *f
             s[1] = b;
             s[2] = d;
         }
-        if (s[1] == b && s[2] == d ? !faces_alike(j, u, b, d, s, 0, j->F, 1)
-                                   : !faces_alike(j, u, b, d, s, 0, j->F, 0))
+        if (!faces_alike_all(j, u, b, d, s))
             return 0;
     }
     return 1;
@@ -2050,6 +2077,9 @@ md2_result md2_simplify(const md2_model *m, const md2_simplify_target *targets,
     j.V = m->num_vertices;
     j.F = m->num_frames;
     j.T = m->num_triangles;
+#if defined(MD2_SIMPLIFY_AVX2)
+    j.avx2 = __builtin_cpu_supports("avx2");
+#endif
     r = setup(&j);
     for (i = 0; i < num_targets && r == MD2_OK; i++) {
         size_t g = targets[i].kind == MD2_SIMPLIFY_ERROR ? 0 : goal_of(&j, &targets[i]);
