@@ -17576,15 +17576,15 @@ static md2_result setup(sjob *j)
          * alias anything, so the compiler would load them again each time */
         size_t nf = f + 16 < F ? 16 : F - f, g;
         const md2_vertex *src[16];
-        unsigned char *ox = j->bx + f, *oy = j->by + f, *oz = j->bz + f;
+        unsigned char *bx = j->bx, *by = j->by, *bz = j->bz;
         for (g = 0; g < nf; g++)
             src[g] = j->m->frames[f + g].vertices;
-        for (v = 0; v < V; v++, ox += F, oy += F, oz += F)
+        for (v = 0; v < V; v++)
             for (g = 0; g < nf; g++) {
                 const uint8_t *b = src[g][v].v;
-                ox[g] = b[0];
-                oy[g] = b[1];
-                oz[g] = b[2];
+                bx[v * F + f + g] = b[0];
+                by[v * F + f + g] = b[1];
+                bz[v * F + f + g] = b[2];
             }
     }
     for (f = 0; f < F; f++) {
