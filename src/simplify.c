@@ -1,19 +1,42 @@
 /*
  * Levels of detail (<md2/simplify.h>, docs/simplify.md): one sequence of
- * half-edge collapses for every keyframe, chosen by quadric error summed
- * over representative poses of the keyframes.
+ * half-edge collapses for every keyframe, chosen by quadric error over
+ * representative poses of the keyframes.
  *
- * The work, in order: every check of the input; the frames decoded once
- * (the only pass over the file's vertices); at most POSES representative
- * frames, each standing for the frames nearest to it; per vertex and pose
- * a quadric of the planes of its triangles, kept relative to the vertex's
- * own position in that pose so that float keeps its precision where the
- * collapses happen; a heap of vertices by the cost of their best allowed
- * collapse (the flip test in every keyframe done when a vertex comes to
- * the top); collapses until the smallest target, each logged (which
- * corners moved where), so that any prefix of the sequence can be made
- * again; then each level: its prefix made, measured (point to surface,
- * every frame) and turned into a model by md2_rebuild() (GL commands).
+ * The work, in order: every check of the input; the frames' steps copied
+ * vertex-major (bytes: the flip tests decode them as they go); at most
+ * POSES representative frames, found in one pass over the decoded frames,
+ * each standing for the frames nearest to it; per vertex and pose
+ * a quadric of the planes of its triangles (kept relative to the vertex's
+ * own position in that pose, so that float keeps its precision where the
+ * collapses happen) with the area it stands for; the edges in a hash
+ * table, and a heap of their two directions by cost; collapses until the
+ * smallest target, each tested when it comes to the top (the rules of the
+ * surface and the skin, and the facing of the triangles it moves in every
+ * keyframe) and logged (which corners moved where), so that any prefix of
+ * the sequence can be made again; then each level: its prefix made,
+ * measured (point to surface, every frame) and turned into a model by
+ * md2_rebuild() (GL commands).
+ *
+ * The cost of merging v into u is the error of v's quadrics at u's
+ * positions over the area they stand for (meshoptimizer's normalisation:
+ * a mean squared distance), plus the same for the merged quadrics (which
+ * carry the error u already has, so that collapses spread over the
+ * surface instead of piling into one vertex). A collapse changes the
+ * quadrics of u alone: the costs of u's edges are computed again, and the
+ * edges of v move to u; nothing else. A collapse refused by its test
+ * waits until something around its vertex changes.
+ *
+ * Time: O(T log T) whatever the valence. A vertex with more than HUB
+ * neighbours (never in real models; a fan of thousands of triangles)
+ * does not move until it has fewer (moving it moves all its triangles: a
+ * hub that moved again and again would cost its valence each time), has
+ * the costs of its edges brought up to date when they come to the top
+ * rather than after each collapse into it, and is looked at again after a
+ * number of changes around it proportional to its valence; any vertex's
+ * refused collapses are tried again at most TRIES at a time. So no step
+ * costs more than a constant (HUB) times the frames, and the looks at a
+ * vertex are paid for by the changes around it.
  *
  * Every float operation that decides anything (costs, normals, distances)
  * is rounded to float on every host (round.h), sums run in a fixed order
@@ -37,25 +60,43 @@
 #ifndef POSES
 #define POSES 16 /* representative poses for the quadrics */
 #endif
+#define HUB 64   /* neighbours above which a vertex does not move, and is brought up to date lazily */
+#define TRIES 16 /* refused tests of one vertex before its other collapses wait */
 
-
-
-#define QN 9 /* a quadric: A (xx, yy, zz, xy, xz, yz) and b (x, y, z) */
+/* A quadric relative to its vertex's position t = x - p: t^T A t + 2 b.t + c,
+ * and the area it stands for: A (xx, yy, zz, xy, xz, yz), b (x, y, z), c, w. */
+#define QN 11
+#define QC 9
+#define QW 10
 
 typedef struct change {
     uint32_t corner, vertex, texcoord;
 } change;
 
 /* One neighbour of the vertex being looked at: the triangles on the edge
- * to it (the first two), and their texcoord values at both ends. */
+ * to it (the first two), and whether the edge is special. */
 typedef struct nbr {
     uint32_t vertex;
     uint32_t count;      /* triangles on the edge */
     uint32_t tri[2];     /* corners (3 * triangle + k) of the vertex in the first two */
     int special;         /* border, seam or an edge of 3 or more triangles */
-    int tried;           /* looked at, or not a candidate */
-    float cost;          /* of merging the vertex into this one */
 } nbr;
+
+/* An edge of the live triangles, a < b (a free one: a is NONE, b the next
+ * free). Its two directions are slots 2e (a merges into b) and 2e + 1 (b
+ * into a). */
+typedef struct sedge {
+    uint32_t a, b, ntri;
+} sedge;
+
+enum { SLOT_IDLE = 0, SLOT_HEAP, SLOT_PARKED };
+
+/* An entry of the heap: a slot and its cost (kept beside it, so that the
+ * heap's comparisons stay in the heap's memory). */
+typedef struct hent {
+    float key;
+    uint32_t slot;
+} hent;
 
 typedef struct sjob {
     const md2_model *m;
@@ -65,19 +106,41 @@ typedef struct sjob {
     size_t K;            /* representative poses (POSES at most) */
     uint32_t *rep;       /* K: their frames */
     float *weight;       /* K: how many frames each stands for */
-    float *pos;          /* F * V * 3: frame f, vertex v at (f * V + v) * 3 */
+    /* the frames, vertex-major: vertex v's steps in frame f at v * F + f,
+     * one array an axis (the flip tests decode them as they go, as
+     * md2_decode_frame() does: a quarter of the memory of floats) */
+    unsigned char *bx, *by, *bz;
+    float *fsx, *fsy, *fsz, *ftx, *fty, *ftz; /* F each: each frame's transform */
+    float *frame;        /* V * 3: one decoded frame (the measure, the poses) */
+    float *pos0;         /* V * 3: frame 0 */
     float *quad;         /* V * K * QN: vertex v, pose k at (v * K + k) * QN */
-    float *qc;           /* V: the constant parts, summed over the frames */
+    float *rpos;         /* V * K * 3: vertex v's position in pose k at (v * K + k) * 3 */
+    float *qc, *qw;      /* V: c and w summed over the poses */
+    uint32_t *ver;       /* V: bumped when the vertex's quadrics change */
     uint32_t *init_v, *init_s; /* 3T: corners after dropping degenerate triangles */
     uint32_t *tv, *ts;   /* 3T: corners now */
     uint32_t *death;     /* T: the step (1-based) that removed it; ALIVE; 0: dropped */
     uint32_t *next;      /* 3T: corner lists of the vertices */
     uint32_t *head, *tail; /* V */
+    uint32_t *ntris;     /* V: live triangles at the vertex */
+    uint32_t *ndeg;      /* V: live edges at the vertex */
     unsigned char *locked; /* V */
     uint32_t *gone_step, *gone_into; /* V: when and into what a vertex was merged */
-    /* the heap of vertices by the cost of their best collapse */
-    uint32_t *heap, *heap_pos, *target; /* V each */
-    float *cost;         /* V */
+    uint32_t *changes, *fails; /* V: changes around it, refused tests since it was last woken */
+    uint32_t *nparked;   /* V: its directions that wait */
+    /* edges: a pool and an open-addressing table (linear probing) */
+    sedge *edge;
+    size_t num_edges;    /* pool size */
+    uint32_t free_edge;
+    uint32_t *table;
+    size_t table_mask;
+    /* slots (directions of edges): 2 * num_edges of each */
+    float *key, *serr;   /* cost, and the error of the source's quadrics (key's part) */
+    unsigned char *sexact; /* serr is the sum over every pose (else pose 0's alone: a lower bound) */
+    uint32_t *sver, *dver; /* ver of the source when serr was made, of the target for key */
+    uint32_t *heap_pos;
+    unsigned char *state;
+    hent *heap;          /* the heap: 2 * num_edges entries at most */
     size_t heap_n;
     /* the log */
     change *log;
@@ -88,10 +151,12 @@ typedef struct sjob {
     /* scratch for looking at one vertex */
     uint32_t *fan_a, *fan_b; /* T each */
     nbr *nb;             /* V */
+    uint32_t *nbidx;     /* V: position in nb, valid where mark is the stamp */
     uint32_t *mark;      /* V: stamps */
-    uint32_t *todo;      /* V: vertices to look at again */
+    uint32_t *todo;      /* 2V: the neighbours of v and of u, in a collapse */
     uint32_t stamp;
     size_t used_vertices; /* vertices of the kept source triangles */
+    int avx2;            /* the flip test's AVX2 build may run */
     float diag;          /* of the box of every frame */
 } sjob;
 
@@ -124,10 +189,14 @@ static void release(sjob *j, void *p)
 
 static void release_all(sjob *j)
 {
-    void *all[] = {j->rep, j->weight, j->pos, j->quad, j->qc, j->init_v, j->init_s, j->tv, j->ts, j->death,
-                   j->next, j->head, j->tail, j->locked, j->gone_step, j->gone_into,
-                   j->heap, j->heap_pos, j->target, j->cost, j->log, j->log_end,
-                   j->tris_after, j->fan_a, j->fan_b, j->nb, j->mark, j->todo};
+    void *all[] = {j->rep, j->weight, j->bx, j->by, j->bz, j->fsx, j->fsy, j->fsz, j->ftx, j->fty, j->ftz,
+                   j->frame,
+                   j->pos0, j->rpos, j->quad, j->qc, j->qw, j->ver, j->init_v,
+                   j->init_s, j->tv, j->ts, j->death, j->next, j->head, j->tail, j->ntris,
+                   j->ndeg, j->locked, j->gone_step, j->gone_into, j->changes, j->fails, j->nparked,
+                   j->edge, j->table, j->key, j->serr, j->sexact, j->sver, j->dver, j->heap_pos,
+                   j->state, j->heap, j->log, j->log_end, j->tris_after, j->fan_a, j->fan_b,
+                   j->nb, j->nbidx, j->mark, j->todo};
     size_t i;
     for (i = 0; i < sizeof all / sizeof all[0]; i++)
         release(j, all[i]);
@@ -232,9 +301,20 @@ static float dist2_point_triangle(const float *p, const float *a, const float *b
     return dot3(d, d);
 }
 
-static const float *P(const sjob *j, size_t f, uint32_t v)
+/* Vertex v in the frame decoded into j->frame, in frame 0, in pose k. */
+static const float *FP(const sjob *j, uint32_t v)
 {
-    return j->pos + (f * j->V + v) * 3;
+    return j->frame + (size_t)v * 3;
+}
+
+static const float *P0(const sjob *j, uint32_t v)
+{
+    return j->pos0 + (size_t)v * 3;
+}
+
+static const float *RP(const sjob *j, size_t k, uint32_t v)
+{
+    return j->rpos + ((size_t)v * j->K + k) * 3;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -278,40 +358,58 @@ static float quad_eval(const float *q, const float *t)
 /* The representative poses: K frames by farthest-point sampling of the
  * frames' shapes (frame 0 first, then each time the frame farthest from
  * every pose chosen so far, by the sum of squared distances of at most
- * SAMPLES vertices spread over the model; ties to the lower frame), each
- * weighted by the frames nearest to it, so that a cost summed over the
- * poses stands for the sum over every frame. Returns 0 when out of memory. */
+ * SAMPLES vertices spread over the model, summed in 8 lanes; ties to the
+ * lower frame), each weighted by the frames nearest to it, so that a cost
+ * summed over the poses stands for the sum over every frame. Returns 0
+ * when out of memory. */
 #define SAMPLES 64
 static int poses(sjob *j)
 {
     size_t F = j->F, V = j->V, K = j->K, stride = V > SAMPLES ? (V + SAMPLES - 1) / SAMPLES : 1;
-    size_t f, k, v;
-    int ok = 1;
-    float *best;
+    size_t f, k, i, ns = (V + stride - 1) / stride, np = (ns + 7) / 8 * 8;
+    int ok = 1, c;
+    float *best, *smp;
     uint32_t *near;
     if (K == 0)
         return 1; /* no frame: no pose (and no quadric) */
     best = (float *)alloc_n(j, F, sizeof(float), &ok);
     near = (uint32_t *)alloc_n(j, F, sizeof(uint32_t), &ok);
+    smp = (float *)alloc_n(j, F * np, 3 * sizeof(float), &ok);
     if (!ok) {
         release(j, best);
         release(j, near);
+        release(j, smp);
         return 0;
     }
+    /* the samples of frame f: x at smp[(3 f + 0) np + i], then y, z (the
+     * padding zero) */
     for (f = 0; f < F; f++) {
         best[f] = FLT_MAX;
         near[f] = 0;
+        (void)md2_decode_frame(j->m, (uint32_t)f, j->frame, 0, NULL, 0);
+        for (c = 0; c < 3; c++)
+            for (i = 0; i < np; i++)
+                smp[(3 * f + (size_t)c) * np + i] =
+                    i < ns ? FP(j, (uint32_t)(i * stride))[c] : 0.0f;
     }
     j->rep[0] = 0;
     for (k = 0;; k++) {
         size_t far = 0;
+        const float *r = smp + 3 * j->rep[k] * np;
         for (f = 0; f < F; f++) {
-            float d = 0.0f;
-            for (v = 0; v < V; v += stride) {
-                float e[3];
-                sub3(e, P(j, f, (uint32_t)v), P(j, j->rep[k], (uint32_t)v));
-                d = md2__add(d, dot3(e, e));
-            }
+            const float *a = smp + 3 * f * np;
+            float lane[8] = {0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f, 0.0f}, d;
+            size_t l;
+            for (i = 0; i < np; i += 8)
+                for (l = 0; l < 8; l++) {
+                    float ex = md2__sub(a[i + l], r[i + l]);
+                    float ey = md2__sub(a[np + i + l], r[np + i + l]);
+                    float ez = md2__sub(a[2 * np + i + l], r[2 * np + i + l]);
+                    float dd = md2__add(md2__add(md2__mul(ex, ex), md2__mul(ey, ey)), md2__mul(ez, ez));
+                    lane[l] = md2__add(lane[l], dd);
+                }
+            d = md2__add(md2__add(md2__add(lane[0], lane[1]), md2__add(lane[2], lane[3])),
+                         md2__add(md2__add(lane[4], lane[5]), md2__add(lane[6], lane[7])));
             if (d < best[f]) {
                 best[f] = d;
                 near[f] = (uint32_t)k;
@@ -329,154 +427,372 @@ static int poses(sjob *j)
         j->weight[near[f]] = md2__add(j->weight[near[f]], 1.0f);
     release(j, best);
     release(j, near);
+    release(j, smp);
     return 1;
 }
 
 /* The quadrics of every vertex: for each kept triangle and pose, its plane
  * weighted by its area and the pose's weight, added to its three corners
- * (relative to each, the plane passes through it: b = 0); for each border
- * or seam edge (border[corner] set: open in the mesh as it is drawn), the
- * plane through it perpendicular to its triangle, weighted by the edge's
- * length squared, so that borders and seams keep their shape. */
+ * (relative to each, the plane passes through it: b = 0, c = 0), with that
+ * area; for each border or seam edge (border[corner] set: open in the mesh
+ * as it is drawn), the plane through it perpendicular to its triangle,
+ * weighted by the edge's length squared, with the edge's length as its
+ * area, so that borders and seams keep their shape. */
 static void quadrics(sjob *j, const unsigned char *border)
 {
     size_t t, k2;
     int k;
     memset(j->quad, 0, j->V * j->K * QN * sizeof(float));
-    memset(j->qc, 0, j->V * sizeof(float));
     for (t = 0; t < j->T; t++) {
         const uint32_t *c = j->init_v + 3 * t;
         if (j->death[t] == 0)
             continue;
         for (k2 = 0; k2 < j->K; k2++) {
-            size_t f = j->rep[k2];
-            float n[3], len2, len, w = j->weight[k2];
-            normal3(n, P(j, f, c[0]), P(j, f, c[1]), P(j, f, c[2]));
+            float n[3], len2, len, w = j->weight[k2], area;
+            normal3(n, RP(j, k2, c[0]), RP(j, k2, c[1]), RP(j, k2, c[2]));
             len2 = dot3(n, n);
-            if (!(len2 > 0.0f))
+            if (!(len2 > 0.0f) || !(len2 <= FLT_MAX))
                 continue;
             len = sqrt_f(len2);
-            for (k = 0; k < 3; k++)
-                quad_add_plane(j->quad + ((size_t)c[k] * j->K + k2) * QN, n,
-                               md2__div(md2__mul(0.5f, w), len));
+            area = md2__mul(md2__mul(0.5f, w), len);
             for (k = 0; k < 3; k++) {
-                float e[3], mvec[3];
+                float *q = j->quad + ((size_t)c[k] * j->K + k2) * QN;
+                quad_add_plane(q, n, md2__div(md2__mul(0.5f, w), len));
+                q[QW] = md2__add(q[QW], area);
+            }
+            for (k = 0; k < 3; k++) {
+                float e[3], mvec[3], el;
                 uint32_t a = c[k], b = c[(k + 1) % 3];
+                float *qa = j->quad + ((size_t)a * j->K + k2) * QN;
+                float *qb = j->quad + ((size_t)b * j->K + k2) * QN;
                 if (!border[3 * t + (size_t)k])
                     continue;
-                sub3(e, P(j, f, b), P(j, f, a));
+                sub3(e, RP(j, k2, b), RP(j, k2, a));
                 cross3(mvec, e, n);
-                quad_add_plane(j->quad + ((size_t)a * j->K + k2) * QN, mvec,
-                               md2__div(w, len2));
-                quad_add_plane(j->quad + ((size_t)b * j->K + k2) * QN, mvec,
-                               md2__div(w, len2));
+                el = md2__mul(w, sqrt_f(dot3(e, e)));
+                quad_add_plane(qa, mvec, md2__div(w, len2));
+                quad_add_plane(qb, mvec, md2__div(w, len2));
+                qa[QW] = md2__add(qa[QW], el);
+                qb[QW] = md2__add(qb[QW], el);
             }
         }
     }
 }
 
-/* The cost of merging v into u: the error of the merged quadric at u's
- * positions, summed over the frames in order. */
-static float collapse_cost(const sjob *j, uint32_t v, uint32_t u)
+/* c and w of vertex v summed over the poses, in order. */
+static void quad_sums(sjob *j, uint32_t v)
 {
-    float e = 0.0f;
-    size_t f;
     const float *q = j->quad + (size_t)v * j->K * QN;
-    for (f = 0; f < j->K; f++, q += QN) {
-        float t[3];
-        sub3(t, P(j, j->rep[f], u), P(j, j->rep[f], v));
-        e = md2__add(e, quad_eval(q, t));
+    float c = 0.0f, w = 0.0f;
+    size_t k;
+    for (k = 0; k < j->K; k++, q += QN) {
+        c = md2__add(c, q[QC]);
+        w = md2__add(w, q[QW]);
     }
-    if (e < 0.0f)
-        e = 0.0f;
-    return md2__add(md2__add(e, j->qc[v]), j->qc[u]);
+    j->qc[v] = c;
+    j->qw[v] = w;
+}
+
+/* v's quadric of pose k evaluated at u's position in that pose (at least 0). */
+static float quad_at(const sjob *j, const float *q, size_t k, uint32_t v, uint32_t u)
+{
+    float t[3], e;
+    sub3(t, j->rpos + ((size_t)u * j->K + k) * 3, j->rpos + ((size_t)v * j->K + k) * 3);
+    e = md2__add(quad_eval(q, t), q[QC]);
+    return e > 0.0f ? e : 0.0f;
+}
+
+/* The error of v's quadrics at u's positions, summed over the poses. */
+static float err_of(const sjob *j, uint32_t v, uint32_t u)
+{
+    const float *q = j->quad + (size_t)v * j->K * QN;
+    float e = 0.0f;
+    size_t k;
+    for (k = 0; k < j->K; k++, q += QN)
+        e = md2__add(e, quad_at(j, q, k, v, u));
+    return e;
+}
+
+/* A lower bound of err_of(v, u) (every pose's error is at least 0, and
+ * float addition of such terms does not decrease): pose 0's alone, the
+ * first term of its sum. */
+static float err_first(const sjob *j, uint32_t v, uint32_t u)
+{
+    return j->K ? md2__add(0.0f, quad_at(j, j->quad + (size_t)v * j->K * QN, 0, v, u)) : 0.0f;
+}
+
+/* The cost of merging v into u, whose v-part of the error is e: e over v's
+ * area, plus the merged error (e and u's own) over the merged area. */
+static float key_of(const sjob *j, uint32_t v, uint32_t u, float e)
+{
+    float wv = j->qw[v], wm = md2__add(j->qw[v], j->qw[u]);
+    float own = wv > 0.0f ? md2__div(e, wv) : 0.0f;
+    float merged = wm > 0.0f ? md2__div(md2__add(e, j->qc[u]), wm) : 0.0f;
+    return md2__add(own, merged);
 }
 
 /* u's quadrics absorb v's, moved to u's positions. */
-static void quad_merge(sjob *j, uint32_t v, uint32_t u, float cost)
+static void quad_merge(sjob *j, uint32_t v, uint32_t u)
 {
-    size_t f;
+    size_t k;
     float *qv = j->quad + (size_t)v * j->K * QN;
     float *qu = j->quad + (size_t)u * j->K * QN;
-    for (f = 0; f < j->K; f++, qv += QN, qu += QN) {
-        float t[3], at[3];
+    for (k = 0; k < j->K; k++, qv += QN, qu += QN) {
+        float t[3], at[3], c = quad_at(j, qv, k, v, u);
         int i;
-        sub3(t, P(j, j->rep[f], u), P(j, j->rep[f], v));
+        sub3(t, j->rpos + ((size_t)u * j->K + k) * 3, j->rpos + ((size_t)v * j->K + k) * 3);
         quad_apply(at, qv, t);
         for (i = 0; i < 6; i++)
             qu[i] = md2__add(qu[i], qv[i]);
         for (i = 0; i < 3; i++)
             qu[6 + i] = md2__add(qu[6 + i], md2__add(at[i], qv[6 + i]));
+        qu[QC] = md2__add(qu[QC], c);
+        qu[QW] = md2__add(qu[QW], qv[QW]);
     }
-    j->qc[u] = cost;
+    quad_sums(j, u);
+    j->ver[u]++;
 }
 
 /* ------------------------------------------------------------------------ */
-/* The heap: vertices by (cost, index)                                       */
+/* Edges: a pool, and a table from (a, b) to the edge                        */
 /* ------------------------------------------------------------------------ */
 
-static int heap_less(const sjob *j, uint32_t a, uint32_t b)
+static size_t edge_hash(const sjob *j, uint32_t a, uint32_t b)
 {
-    float ca = j->cost[a], cb = j->cost[b];
-    return ca < cb || (ca == cb && a < b);
+    uint32_t h = a * 0x9E3779B1u + b * 0x85EBCA6Bu;
+    h ^= h >> 15;
+    h *= 0x2C1B3C6Du;
+    h ^= h >> 12;
+    return (size_t)h & j->table_mask;
 }
 
-static void heap_swap(sjob *j, size_t x, size_t y)
+/* The edge of a and b, or NONE. */
+static uint32_t edge_find(const sjob *j, uint32_t a, uint32_t b)
 {
-    uint32_t t = j->heap[x];
-    j->heap[x] = j->heap[y];
-    j->heap[y] = t;
-    j->heap_pos[j->heap[x]] = (uint32_t)x;
-    j->heap_pos[j->heap[y]] = (uint32_t)y;
+    size_t i;
+    if (a > b) {
+        uint32_t x = a;
+        a = b;
+        b = x;
+    }
+    for (i = edge_hash(j, a, b); j->table[i] != NONE; i = (i + 1) & j->table_mask) {
+        const sedge *e = &j->edge[j->table[i]];
+        if (e->a == a && e->b == b)
+            return j->table[i];
+    }
+    return NONE;
 }
 
+/* The source and the target of slot s. */
+static uint32_t slot_src(const sjob *j, uint32_t s)
+{
+    return s & 1u ? j->edge[s >> 1].b : j->edge[s >> 1].a;
+}
+
+static uint32_t slot_dst(const sjob *j, uint32_t s)
+{
+    return s & 1u ? j->edge[s >> 1].a : j->edge[s >> 1].b;
+}
+
+/* The slot that merges v into u (an edge of the two: e). */
+static uint32_t slot_of(const sjob *j, uint32_t e, uint32_t v)
+{
+    return 2u * e + (j->edge[e].a == v ? 0u : 1u);
+}
+
+/* The edge of a and b, made if there is none (the pool always has room: a
+ * collapse drops every edge of the vertex that goes before it makes new
+ * ones, fewer than it dropped). */
+static uint32_t edge_add(sjob *j, uint32_t a, uint32_t b)
+{
+    uint32_t e = edge_find(j, a, b), s;
+    size_t i;
+    if (e != NONE)
+        return e;
+    if (a > b) {
+        uint32_t x = a;
+        a = b;
+        b = x;
+    }
+    e = j->free_edge;
+    j->free_edge = j->edge[e].b;
+    j->edge[e].a = a;
+    j->edge[e].b = b;
+    j->edge[e].ntri = 0;
+    for (i = edge_hash(j, a, b); j->table[i] != NONE; i = (i + 1) & j->table_mask) {
+    }
+    j->table[i] = e;
+    for (s = 2u * e; s < 2u * e + 2u; s++) {
+        j->state[s] = SLOT_IDLE;
+        j->sver[s] = j->dver[s] = NONE; /* no cost yet */
+    }
+    j->ndeg[a]++;
+    j->ndeg[b]++;
+    return e;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The heap of slots by (cost, source, target)                               */
+/* ------------------------------------------------------------------------ */
+
+/* (cost, source, target) of a before b's */
+static int heap_less(const sjob *j, const hent *a, const hent *b)
+{
+    uint32_t va, vb;
+    if (a->key != b->key)
+        return a->key < b->key;
+    va = slot_src(j, a->slot);
+    vb = slot_src(j, b->slot);
+    if (va != vb)
+        return va < vb;
+    return slot_dst(j, a->slot) < slot_dst(j, b->slot);
+}
+
+static void heap_place(sjob *j, size_t i, hent e)
+{
+    j->heap[i] = e;
+    j->heap_pos[e.slot] = (uint32_t)i;
+}
+
+static void heap_down(sjob *j, size_t i)
+{
+    hent e = j->heap[i];
+    for (;;) {
+        size_t c = 2 * i + 1;
+        if (c >= j->heap_n)
+            break;
+        if (c + 1 < j->heap_n && heap_less(j, &j->heap[c + 1], &j->heap[c]))
+            c++;
+        if (!heap_less(j, &j->heap[c], &e))
+            break;
+        heap_place(j, i, j->heap[c]);
+        i = c;
+    }
+    heap_place(j, i, e);
+}
+
+/* The entry at i (its key just set) to its place. */
 static void heap_fix(sjob *j, size_t i)
 {
-    while (i > 0 && heap_less(j, j->heap[i], j->heap[(i - 1) / 2])) {
-        heap_swap(j, i, (i - 1) / 2);
+    hent e = j->heap[i];
+    if (i == 0 || !heap_less(j, &e, &j->heap[(i - 1) / 2])) {
+        heap_down(j, i);
+        return;
+    }
+    while (i > 0 && heap_less(j, &e, &j->heap[(i - 1) / 2])) {
+        heap_place(j, i, j->heap[(i - 1) / 2]);
         i = (i - 1) / 2;
     }
-    for (;;) {
-        size_t l = 2 * i + 1, r = l + 1, s = i;
-        if (l < j->heap_n && heap_less(j, j->heap[l], j->heap[s]))
-            s = l;
-        if (r < j->heap_n && heap_less(j, j->heap[r], j->heap[s]))
-            s = r;
-        if (s == i)
-            break;
-        heap_swap(j, i, s);
-        i = s;
-    }
+    heap_place(j, i, e);
 }
 
-static void heap_remove(sjob *j, uint32_t v)
+/* Slot s's entry in the heap takes its new key. */
+static void heap_rekey(sjob *j, uint32_t s)
 {
-    size_t i = j->heap_pos[v];
-    if (i == NONE)
-        return;
-    j->heap_pos[v] = NONE;
-    j->heap_n--;
-    if (i == j->heap_n)
-        return;
-    j->heap[i] = j->heap[j->heap_n];
-    j->heap_pos[j->heap[i]] = (uint32_t)i;
-    heap_fix(j, i);
+    j->heap[j->heap_pos[s]].key = j->key[s];
+    heap_fix(j, j->heap_pos[s]);
 }
 
-static void heap_set(sjob *j, uint32_t v, float cost, uint32_t target)
+static void heap_push(sjob *j, uint32_t s)
 {
-    if (target == NONE) {
-        heap_remove(j, v);
+    hent e;
+    e.key = j->key[s];
+    e.slot = s;
+    j->state[s] = SLOT_HEAP;
+    heap_place(j, j->heap_n, e);
+    j->heap_n++;
+    heap_fix(j, j->heap_n - 1);
+}
+
+/* Takes slot s out of the heap (if it is there) and leaves it in state. */
+static void heap_take(sjob *j, uint32_t s, unsigned char state)
+{
+    if ((j->state[s] == SLOT_PARKED) != (state == SLOT_PARKED)) {
+        if (state == SLOT_PARKED)
+            j->nparked[slot_src(j, s)]++;
+        else
+            j->nparked[slot_src(j, s)]--;
+    }
+    if (j->state[s] == SLOT_HEAP) {
+        size_t i = j->heap_pos[s];
+        j->heap_n--;
+        if (i != j->heap_n) {
+            heap_place(j, i, j->heap[j->heap_n]);
+            heap_fix(j, i);
+        }
+    }
+    j->state[s] = state;
+}
+
+/* Slot s's cost brought up to date (the source's error only where the
+ * source's quadrics changed); returns 1 if it changed. */
+static int slot_refresh(sjob *j, uint32_t s)
+{
+    uint32_t v = slot_src(j, s), u = slot_dst(j, s);
+    float old = j->key[s];
+    if (j->sver[s] == j->ver[v] && j->dver[s] == j->ver[u])
+        return 0;
+    if (j->sver[s] != j->ver[v]) {
+        /* a lower bound, made exact when the slot comes to the top of the
+         * heap (run()): most never do, and their other 15 poses are never
+         * looked at; the keys at the top are the same, so the collapses are */
+        j->serr[s] = err_first(j, v, u);
+        j->sexact[s] = j->K <= 1;
+        j->sver[s] = j->ver[v];
+    }
+    j->key[s] = key_of(j, v, u, j->serr[s]);
+    j->dver[s] = j->ver[u];
+    return j->key[s] != old;
+}
+
+/* Slot s up to date, and in the heap unless it waits (parked) or its source
+ * never moves. */
+static void slot_update(sjob *j, uint32_t s)
+{
+    int changed;
+    if (j->locked[slot_src(j, s)])
         return;
+    changed = slot_refresh(j, s);
+    if (j->state[s] == SLOT_IDLE)
+        heap_push(j, s);
+    else if (j->state[s] == SLOT_HEAP && changed)
+        heap_rekey(j, s);
+}
+
+/* Drops edge e (no triangle left on it): out of the heap and the table. */
+static void edge_drop(sjob *j, uint32_t e)
+{
+    size_t i, k;
+    heap_take(j, 2u * e, SLOT_IDLE);
+    heap_take(j, 2u * e + 1u, SLOT_IDLE);
+    for (i = edge_hash(j, j->edge[e].a, j->edge[e].b); j->table[i] != e;
+         i = (i + 1) & j->table_mask) {
     }
-    j->cost[v] = cost;
-    j->target[v] = target;
-    if (j->heap_pos[v] == NONE) {
-        j->heap[j->heap_n] = v;
-        j->heap_pos[v] = (uint32_t)j->heap_n;
-        j->heap_n++;
+    /* backward shift: entries after it that may sit at i move there */
+    j->table[i] = NONE;
+    for (k = (i + 1) & j->table_mask; j->table[k] != NONE; k = (k + 1) & j->table_mask) {
+        const sedge *x = &j->edge[j->table[k]];
+        size_t home = edge_hash(j, x->a, x->b);
+        int stays = i <= k ? (home > i && home <= k) : (home > i || home <= k);
+        if (!stays) {
+            j->table[i] = j->table[k];
+            j->table[k] = NONE;
+            i = k;
+        }
     }
-    heap_fix(j, j->heap_pos[v]);
+    j->ndeg[j->edge[e].a]--;
+    j->ndeg[j->edge[e].b]--;
+    j->edge[e].a = NONE;
+    j->edge[e].b = j->free_edge;
+    j->free_edge = e;
+}
+
+/* One triangle fewer on the edge of a and b. */
+static void edge_less(sjob *j, uint32_t a, uint32_t b)
+{
+    uint32_t e = edge_find(j, a, b);
+    if (e != NONE && --j->edge[e].ntri == 0)
+        edge_drop(j, e);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -521,8 +837,9 @@ static uint32_t corner_of(const sjob *j, uint32_t tri, uint32_t vertex)
     return NONE;
 }
 
-/* The neighbours of v (whose live corners are fan[0 .. n)) into j->nb,
- * with the triangles of each edge; returns how many. Uses j->mark. */
+/* The neighbours of v (whose live corners are fanv[0 .. n)) into j->nb,
+ * with the triangles of each edge (j->nbidx[w] is w's entry); returns how
+ * many. Uses j->mark. */
 static size_t neighbours(sjob *j, uint32_t v, const uint32_t *fanv, size_t n)
 {
     size_t i, count = 0;
@@ -537,15 +854,13 @@ static size_t neighbours(sjob *j, uint32_t v, const uint32_t *fanv, size_t n)
                 continue;
             if (j->mark[w] != j->stamp) {
                 j->mark[w] = j->stamp;
+                j->nbidx[w] = (uint32_t)count;
                 e = &j->nb[count++];
                 e->vertex = w;
                 e->count = 0;
                 e->special = 0;
             } else {
-                size_t x;
-                for (x = 0; j->nb[x].vertex != w; x++) {
-                }
-                e = &j->nb[x];
+                e = &j->nb[j->nbidx[w]];
             }
             if (e->count < 2)
                 e->tri[e->count] = fanv[i];
@@ -565,35 +880,6 @@ static size_t neighbours(sjob *j, uint32_t v, const uint32_t *fanv, size_t n)
     return count;
 }
 
-/* 1 if merging v into u keeps every triangle of v (but those on the edge)
- * facing within 90 degrees of where it faced before and of where its
- * source triangle faced, in every frame. */
-static int keeps_facing(const sjob *j, uint32_t u, const uint32_t *fanv, size_t n)
-{
-    size_t i, f;
-    for (i = 0; i < n; i++) {
-        uint32_t tri = fanv[i] / 3, k = fanv[i] % 3;
-        const uint32_t *c = j->tv + 3 * tri, *o = j->init_v + 3 * tri;
-        uint32_t b = c[(k + 1) % 3], d = c[(k + 2) % 3];
-        int moved = c[0] != o[0] || c[1] != o[1] || c[2] != o[2];
-        if (c[0] == u || c[1] == u || c[2] == u)
-            continue;
-        for (f = 0; f < j->F; f++) {
-            float before[3], after[3], source[3];
-            normal3(before, P(j, f, c[k]), P(j, f, b), P(j, f, d));
-            normal3(after, P(j, f, u), P(j, f, b), P(j, f, d));
-            if (dot3(before, after) < 0.0f)
-                return 0;
-            if (!moved)
-                continue; /* the source's triangle is the one before */
-            normal3(source, P(j, f, o[0]), P(j, f, o[1]), P(j, f, o[2]));
-            if (dot3(source, after) < 0.0f)
-                return 0;
-        }
-    }
-    return 1;
-}
-
 /* The texcoord u's corner takes for a corner of v with texcoord st, when
  * v merges into u across edge e; NONE if no triangle of the edge says. */
 static uint32_t st_map(const sjob *j, const nbr *e, uint32_t st)
@@ -607,31 +893,27 @@ static uint32_t st_map(const sjob *j, const nbr *e, uint32_t st)
     return NONE;
 }
 
-/* Live triangles around w. */
-static size_t fan_size(const sjob *j, uint32_t w)
-{
-    uint32_t c;
-    size_t n = 0;
-    for (c = j->head[w]; c != NONE; c = j->next[c])
-        n += j->death[c / 3] == ALIVE;
-    return n;
-}
-
 /* 1 if v may merge into its neighbour e->vertex (all but the facing test):
- * the edge is a manifold edge; a vertex on a border or seam moves along it
- * only, and only where it has exactly two such edges; every texcoord of v
- * maps to one of u's by a triangle of the edge, equal values to equal
- * values; the neighbours the two have in common are the edge's triangles'
- * opposite corners (no fold); no vertex loses its last triangle. */
+ * the edge is a manifold edge; v has no edge of 3 or more triangles; a
+ * vertex on a border or seam moves along it only, and only where it has
+ * exactly two such edges; every texcoord of v maps to one of u's by a
+ * triangle of the edge, equal values to equal values; the neighbours the
+ * two have in common are the edge's triangles' opposite corners (no fold);
+ * no vertex loses its last triangle. O(valence of v). */
 static int allowed(sjob *j, uint32_t v, const nbr *e, const uint32_t *fanv, size_t n,
-                   size_t num_nb, size_t specials)
+                   size_t num_nb)
 {
     uint32_t u = e->vertex, opp[2] = {NONE, NONE};
-    size_t i, fu;
+    size_t i, specials = 0;
     uint32_t k;
 
     if (e->count > 2 || e->count == 0)
         return 0;
+    for (i = 0; i < num_nb; i++) {
+        if (j->nb[i].count > 2)
+            return 0;
+        specials += j->nb[i].special ? 1u : 0u;
+    }
     if (specials > 0 && (specials != 2 || !e->special))
         return 0;
     if (e->count == 2) {
@@ -649,78 +931,141 @@ static int allowed(sjob *j, uint32_t v, const nbr *e, const uint32_t *fanv, size
         const uint32_t *c = j->tv + 3 * (e->tri[k] / 3);
         uint32_t w = c[0] != u && c[0] != v ? c[0] : c[1] != u && c[1] != v ? c[1] : c[2];
         opp[k] = w;
-        if (fan_size(j, w) < 2)
+        if (j->ntris[w] < 2)
             return 0;
     }
     if (e->count == 2 && opp[0] == opp[1])
         return 0;
-    fu = fan(j, u, j->fan_b);
-    if (fu <= e->count && n <= e->count)
+    if (j->ntris[u] <= e->count && n <= e->count)
         return 0; /* nothing would be left of the two */
-    /* the link condition: u's neighbours among v's are the opposite ones */
-    j->stamp++;
-    for (i = 0; i < num_nb; i++)
-        j->mark[j->nb[i].vertex] = j->stamp;
-    for (i = 0; i < fu; i++) {
-        const uint32_t *c = j->tv + 3 * (j->fan_b[i] / 3);
-        for (k = 0; k < 3; k++) {
-            uint32_t w = c[k];
-            if (w == u || w == v || j->mark[w] != j->stamp)
-                continue;
-            if (w != opp[0] && w != opp[1])
-                return 0;
-        }
+    /* the link condition: the neighbours of v that u has are the opposite ones */
+    for (i = 0; i < num_nb; i++) {
+        uint32_t w = j->nb[i].vertex;
+        if (w != u && w != opp[0] && w != opp[1] && edge_find(j, u, w) != NONE)
+            return 0;
     }
     return 1;
 }
 
-/* v's best allowed collapse into the heap (or v out of it). */
-static void evaluate(sjob *j, uint32_t v, int all)
+/* 1 if triangle a b d faces within 90 degrees of triangle s[0..2] (the
+ * dot product of their normals is not negative) in every frame of
+ * [f0, f1): the vertices decoded from their steps as md2_decode_frame()
+ * decodes them, the frames in a row, in chunks without a branch inside
+ * (the compiler makes vectors of them; the same rounded operations, so
+ * the same bits, on every host). shared: s[1] and s[2] are b and d (a
+ * triangle's first move), decoded once for both. */
+static inline int faces_alike(const sjob *j, uint32_t a, uint32_t b, uint32_t d,
+                              const uint32_t *s, size_t f0, size_t f1, int shared)
 {
-    size_t n, num_nb, i, specials = 0;
-    int nonmanifold = 0;
+    const size_t F = j->F;
+    const unsigned char *ax = j->bx + a * F, *ay = j->by + a * F, *az = j->bz + a * F;
+    const unsigned char *bx = j->bx + b * F, *by = j->by + b * F, *bz = j->bz + b * F;
+    const unsigned char *dx = j->bx + d * F, *dy = j->by + d * F, *dz = j->bz + d * F;
+    const unsigned char *px = j->bx + s[0] * F, *py = j->by + s[0] * F, *pz = j->bz + s[0] * F;
+    const unsigned char *qx = j->bx + s[1] * F, *qy = j->by + s[1] * F, *qz = j->bz + s[1] * F;
+    const unsigned char *rx = j->bx + s[2] * F, *ry = j->by + s[2] * F, *rz = j->bz + s[2] * F;
+    const float *sx = j->fsx, *sy = j->fsy, *sz = j->fsz;
+    const float *tx = j->ftx, *ty = j->fty, *tz = j->ftz;
+    size_t c0, f;
+    for (c0 = f0; c0 < f1; c0 += 32) {
+        size_t c1 = c0 + 32 < f1 ? c0 + 32 : f1;
+        int bad = 0;
+        for (f = c0; f < c1; f++) {
+            float ox = md2__mul_add(sx[f], (float)ax[f], tx[f]);
+            float oy = md2__mul_add(sy[f], (float)ay[f], ty[f]);
+            float oz = md2__mul_add(sz[f], (float)az[f], tz[f]);
+            float bbx = md2__mul_add(sx[f], (float)bx[f], tx[f]);
+            float bby = md2__mul_add(sy[f], (float)by[f], ty[f]);
+            float bbz = md2__mul_add(sz[f], (float)bz[f], tz[f]);
+            float ddx = md2__mul_add(sx[f], (float)dx[f], tx[f]);
+            float ddy = md2__mul_add(sy[f], (float)dy[f], ty[f]);
+            float ddz = md2__mul_add(sz[f], (float)dz[f], tz[f]);
+            float e1x = md2__sub(bbx, ox), e1y = md2__sub(bby, oy), e1z = md2__sub(bbz, oz);
+            float e2x = md2__sub(ddx, ox), e2y = md2__sub(ddy, oy), e2z = md2__sub(ddz, oz);
+            float gx = md2__mul_add(sx[f], (float)px[f], tx[f]);
+            float gy = md2__mul_add(sy[f], (float)py[f], ty[f]);
+            float gz = md2__mul_add(sz[f], (float)pz[f], tz[f]);
+            float g1x = md2__sub(shared ? bbx : md2__mul_add(sx[f], (float)qx[f], tx[f]), gx);
+            float g1y = md2__sub(shared ? bby : md2__mul_add(sy[f], (float)qy[f], ty[f]), gy);
+            float g1z = md2__sub(shared ? bbz : md2__mul_add(sz[f], (float)qz[f], tz[f]), gz);
+            float g2x = md2__sub(shared ? ddx : md2__mul_add(sx[f], (float)rx[f], tx[f]), gx);
+            float g2y = md2__sub(shared ? ddy : md2__mul_add(sy[f], (float)ry[f], ty[f]), gy);
+            float g2z = md2__sub(shared ? ddz : md2__mul_add(sz[f], (float)rz[f], tz[f]), gz);
+            float nx = md2__sub(md2__mul(e1y, e2z), md2__mul(e1z, e2y));
+            float ny = md2__sub(md2__mul(e1z, e2x), md2__mul(e1x, e2z));
+            float nz = md2__sub(md2__mul(e1x, e2y), md2__mul(e1y, e2x));
+            float mx = md2__sub(md2__mul(g1y, g2z), md2__mul(g1z, g2y));
+            float my = md2__sub(md2__mul(g1z, g2x), md2__mul(g1x, g2z));
+            float mz = md2__sub(md2__mul(g1x, g2y), md2__mul(g1y, g2x));
+            float dot = md2__add(md2__add(md2__mul(nx, mx), md2__mul(ny, my)), md2__mul(nz, mz));
+            bad |= dot < 0.0f;
+        }
+        if (bad)
+            return 0;
+    }
+    return 1;
+}
 
-    if (j->gone_step[v] != NONE || j->locked[v]) {
-        heap_set(j, v, 0.0f, NONE);
-        return;
-    }
-    n = fan(j, v, j->fan_a);
-    num_nb = neighbours(j, v, j->fan_a, n);
-    for (i = 0; i < num_nb; i++) {
-        specials += j->nb[i].special ? 1u : 0u;
-        nonmanifold |= j->nb[i].count > 2;
-    }
-    if (n == 0 || nonmanifold || (specials != 0 && specials != 2)) {
-        heap_set(j, v, 0.0f, NONE);
-        return;
-    }
-    for (i = 0; i < num_nb; i++) {
-        nbr *e = &j->nb[i];
-        e->tried = specials > 0 && !e->special;
-        if (!e->tried)
-            e->cost = collapse_cost(j, v, e->vertex);
-    }
-    /* candidates by cost, then index; the first that passes every test */
-    for (;;) {
-        size_t pick = (size_t)-1;
-        for (i = 0; i < num_nb; i++) {
-            const nbr *e = &j->nb[i];
-            if (e->tried)
-                continue;
-            if (pick == (size_t)-1 || e->cost < j->nb[pick].cost ||
-                (e->cost == j->nb[pick].cost && e->vertex < j->nb[pick].vertex))
-                pick = i;
+/* The same test built for AVX2 (chosen at run time, as the pose kernels
+ * are: pose_kernels.c): the compiler makes 8-lane vectors of the same
+ * loop; the same rounded operations, nothing fused ("avx2" without "fma"),
+ * so the same bits as the plain build. */
+#if !defined(MD2_NO_SIMD) && defined(__x86_64__) && defined(__GNUC__) && \
+    (defined(__clang__) || __GNUC__ >= 5) && defined(FLT_EVAL_METHOD) && FLT_EVAL_METHOD == 0
+#define MD2_SIMPLIFY_AVX2 1
+__attribute__((target("avx2"))) static int faces_alike_avx2(const sjob *j, uint32_t a, uint32_t b,
+                                                            uint32_t d, const uint32_t *s,
+                                                            int shared)
+{
+    return shared ? faces_alike(j, a, b, d, s, 0, j->F, 1) : faces_alike(j, a, b, d, s, 0, j->F, 0);
+}
+#endif
+
+/* Triangle a b d against s[0..2] in every frame, with the build's best
+ * vectors. */
+static int faces_alike_all(const sjob *j, uint32_t a, uint32_t b, uint32_t d, const uint32_t *s)
+{
+    int shared = s[1] == b && s[2] == d;
+#if defined(MD2_SIMPLIFY_AVX2)
+    if (j->avx2)
+        return faces_alike_avx2(j, a, b, d, s, shared);
+#endif
+    return shared ? faces_alike(j, a, b, d, s, 0, j->F, 1) : faces_alike(j, a, b, d, s, 0, j->F, 0);
+}
+
+/* 1 if merging v into u keeps every triangle of v (but those on the edge)
+ * facing within 90 degrees of where its source triangle faces, in every
+ * frame, and, in frame 0, within about 75 degrees of where it faced
+ * before (a fold there is never worth it). */
+static int keeps_facing(const sjob *j, uint32_t v, uint32_t u, const uint32_t *fanv, size_t n)
+{
+    size_t i;
+    for (i = 0; i < n; i++) {
+        uint32_t tri = fanv[i] / 3, k = fanv[i] % 3, s[3];
+        const uint32_t *c = j->tv + 3 * tri, *o = j->init_v + 3 * tri;
+        uint32_t b = c[(k + 1) % 3], d = c[(k + 2) % 3];
+        float before[3], after[3];
+        if (c[0] == u || c[1] == u || c[2] == u)
+            continue;
+        normal3(after, P0(j, u), P0(j, b), P0(j, d));
+        normal3(before, P0(j, v), P0(j, b), P0(j, d));
+        if (dot3(before, after) < md2__mul(0.25f, md2__mul(sqrt_f(dot3(before, before)),
+                                                        sqrt_f(dot3(after, after)))))
+            return 0;
+        /* the source triangle (the one before, while nothing of it moved) */
+        if (c[0] != o[0] || c[1] != o[1] || c[2] != o[2]) {
+            s[0] = o[0];
+            s[1] = o[1];
+            s[2] = o[2];
+        } else {
+            s[0] = v;
+            s[1] = b;
+            s[2] = d;
         }
-        if (pick == (size_t)-1)
-            break;
-        if (allowed(j, v, &j->nb[pick], j->fan_a, n, num_nb, specials) &&
-            (!all || keeps_facing(j, j->nb[pick].vertex, j->fan_a, n))) {
-            heap_set(j, v, j->nb[pick].cost, j->nb[pick].vertex);
-            return;
-        }
-        j->nb[pick].tried = 1;
+        if (!faces_alike_all(j, u, b, d, s))
+            return 0;
     }
-    heap_set(j, v, 0.0f, NONE);
+    return 1;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -748,31 +1093,87 @@ static int log_push(sjob *j, uint32_t corner, uint32_t vertex, uint32_t texcoord
     return 1;
 }
 
-/* Merges v into u; returns 0 when out of memory. */
-static int collapse(sjob *j, uint32_t v, uint32_t u)
+/* The collapses of w that wait for a change around it go back into the heap
+ * (with a cost brought up to date). O(valence of w). */
+static void wake(sjob *j, uint32_t w)
 {
-    size_t n, num_nb, i, x;
-    nbr e;
-    uint32_t step = (uint32_t)j->steps + 1;
-    float cost = collapse_cost(j, v, u);
-
-    n = fan(j, v, j->fan_a);
-    num_nb = neighbours(j, v, j->fan_a, n);
-    for (x = 0; x < num_nb && j->nb[x].vertex != u; x++) {
-    }
-    e = j->nb[x];
+    size_t n, i;
+    int k;
+    j->changes[w] = 0;
+    j->fails[w] = 0;
+    if (j->locked[w] || j->nparked[w] == 0 || j->ndeg[w] > HUB)
+        return;
+    n = fan(j, w, j->fan_b);
     for (i = 0; i < n; i++) {
-        uint32_t c = j->fan_a[i], tri = c / 3;
-        if (corner_of(j, tri, u) != NONE) {
+        const uint32_t *c = j->tv + 3 * (j->fan_b[i] / 3);
+        for (k = 0; k < 3; k++) {
+            uint32_t x = c[k], e, s;
+            if (x == w)
+                continue;
+            e = edge_find(j, w, x);
+            s = slot_of(j, e, w);
+            if (j->state[s] == SLOT_PARKED) {
+                j->state[s] = SLOT_IDLE;
+                j->nparked[w]--;
+                slot_update(j, s);
+            }
+        }
+    }
+}
+
+/* One change around w: wakes it, at once when it has at most HUB
+ * neighbours, else once for every ndeg / 8 changes (each wake costs
+ * O(ndeg), and at most TRIES tests of O(ndeg) each: a constant a change). */
+static void touch(sjob *j, uint32_t w)
+{
+    uint32_t need = j->ndeg[w] > HUB ? j->ndeg[w] / 8 : 1u;
+    if (++j->changes[w] >= need)
+        wake(j, w);
+}
+
+/* Merges v into u across j->nb[x] (the neighbours and fan of v as the test
+ * left them in j->nb, j->fan_a); returns 0 when out of memory. */
+static int collapse(sjob *j, uint32_t v, uint32_t u, size_t n, size_t num_nb, size_t x)
+{
+    size_t i, first = j->log_n, count;
+    nbr e = j->nb[x];
+    uint32_t step = (uint32_t)j->steps + 1;
+
+    /* the log first (the one thing that can fail): the corners that move */
+    for (i = 0; i < n; i++) {
+        uint32_t c = j->fan_a[i];
+        if (corner_of(j, c / 3, u) == NONE && !log_push(j, c, u, st_map(j, &e, j->ts[c])))
+            return 0;
+    }
+    /* v's neighbours, kept (the scratch is needed again) */
+    for (i = 0; i < num_nb; i++)
+        j->todo[i] = j->nb[i].vertex;
+    /* every edge of v loses its triangles; the triangles of the edge die */
+    for (i = 0; i < n; i++) {
+        uint32_t c = j->fan_a[i], tri = c / 3, k = c % 3;
+        const uint32_t *t = j->tv + 3 * tri;
+        uint32_t b = t[(k + 1) % 3], d = t[(k + 2) % 3];
+        edge_less(j, v, b);
+        edge_less(j, v, d);
+        if (b == u || d == u) {
+            edge_less(j, b, d);
             j->death[tri] = step;
             j->live--;
-            continue;
+            j->ntris[b]--;
+            j->ntris[d]--;
         }
-        if (!log_push(j, c, u, st_map(j, &e, j->ts[c])))
-            return 0;
-        j->tv[c] = u;
-        j->ts[c] = j->log[j->log_n - 1].texcoord;
     }
+    /* the others move to u */
+    for (i = first; i < j->log_n; i++) {
+        uint32_t c = j->log[i].corner, k = c % 3;
+        const uint32_t *t = j->tv + 3 * (c / 3);
+        j->tv[c] = u;
+        j->ts[c] = j->log[i].texcoord;
+        j->edge[edge_add(j, u, t[(k + 1) % 3])].ntri++;
+        j->edge[edge_add(j, u, t[(k + 2) % 3])].ntri++;
+        j->ntris[u]++;
+    }
+    j->ntris[v] = 0;
     /* v's corners join u's list */
     if (j->head[v] != NONE) {
         if (j->head[u] == NONE)
@@ -782,30 +1183,94 @@ static int collapse(sjob *j, uint32_t v, uint32_t u)
         j->tail[u] = j->tail[v];
         j->head[v] = j->tail[v] = NONE;
     }
-    quad_merge(j, v, u, cost);
+    quad_merge(j, v, u);
     j->gone_step[v] = step;
     j->gone_into[v] = u;
-    heap_remove(j, v);
     j->steps++;
     j->log_end[j->steps] = (uint32_t)j->log_n;
     j->tris_after[j->steps] = (uint32_t)j->live;
-    /* u and its neighbours look again (collected first: evaluate() uses
-     * the scratch) */
-    n = fan(j, u, j->fan_b);
-    num_nb = 0;
-    j->stamp++;
-    for (i = 0; i < n; i++) {
-        const uint32_t *c = j->tv + 3 * (j->fan_b[i] / 3);
-        for (x = 0; x < 3; x++)
-            if (c[x] != u && j->mark[c[x]] != j->stamp) {
-                j->mark[c[x]] = j->stamp;
-                j->todo[num_nb++] = c[x];
-            }
+    /* costs: both ways along u's edges, all of them (a hub: the ones that
+     * were v's; the others are brought up to date at the top) */
+    count = num_nb;
+    if (j->ndeg[u] <= HUB) {
+        size_t m = fan(j, u, j->fan_b);
+        int k;
+        j->stamp++;
+        count = 0;
+        for (i = 0; i < m; i++) {
+            const uint32_t *c = j->tv + 3 * (j->fan_b[i] / 3);
+            for (k = 0; k < 3; k++)
+                if (c[k] != u && j->mark[c[k]] != j->stamp) {
+                    j->mark[c[k]] = j->stamp;
+                    j->todo[num_nb + count++] = c[k];
+                }
+        }
+        for (i = 0; i < count; i++) {
+            uint32_t w = j->todo[num_nb + i], ew = edge_find(j, u, w);
+            slot_update(j, slot_of(j, ew, u));
+            slot_update(j, slot_of(j, ew, w));
+        }
+    } else {
+        for (i = 0; i < num_nb; i++) {
+            uint32_t w = j->todo[i], ew;
+            if (w == u)
+                continue;
+            ew = edge_find(j, u, w);
+            if (ew == NONE)
+                continue; /* w lost its edge to v and has none to u (a border) */
+            slot_update(j, slot_of(j, ew, u));
+            slot_update(j, slot_of(j, ew, w));
+        }
     }
-    evaluate(j, u, 0);
+    /* what was refused around v may be allowed now */
     for (i = 0; i < num_nb; i++)
-        evaluate(j, j->todo[i], 0);
+        touch(j, j->todo[i]);
     return 1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The run                                                                   */
+/* ------------------------------------------------------------------------ */
+
+/* Collapses until at most goal triangles are left or none is allowed: the
+ * cheapest direction of an edge at the top of the heap is tested (the
+ * rules, then the facing in every frame) and done, or waits for a change
+ * around its source. */
+static md2_result run(sjob *j, size_t goal)
+{
+    while (j->live > goal && j->heap_n > 0) {
+        uint32_t s = j->heap[0].slot, v = slot_src(j, s), u = slot_dst(j, s), x;
+        size_t n, num_nb;
+        if (slot_refresh(j, s)) { /* a hub's edge, out of date */
+            heap_rekey(j, s);
+            continue;
+        }
+        if (!j->sexact[s]) { /* its cost a lower bound: the sum over every pose now */
+            j->serr[s] = err_of(j, v, u);
+            j->sexact[s] = 1;
+            j->key[s] = key_of(j, v, u, j->serr[s]);
+            heap_rekey(j, s);
+            continue;
+        }
+        if (j->fails[v] >= TRIES || j->ndeg[v] > HUB) {
+            heap_take(j, s, SLOT_PARKED); /* until a change around v (a hub: until it is none) */
+            continue;
+        }
+        n = fan(j, v, j->fan_a);
+        num_nb = neighbours(j, v, j->fan_a, n);
+        x = j->nbidx[u];
+        if (!allowed(j, v, &j->nb[x], j->fan_a, n, num_nb) ||
+            !keeps_facing(j, v, u, j->fan_a, n)) {
+            heap_take(j, s, SLOT_PARKED);
+            j->fails[v]++;
+            continue;
+        }
+        if (!collapse(j, v, u, n, num_nb, x))
+            return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
+                             "md2_simplify: out of memory for the log of collapses (step %lu)",
+                             (unsigned long)j->steps + 1);
+    }
+    return MD2_OK;
 }
 
 /* ------------------------------------------------------------------------ */
@@ -829,22 +1294,101 @@ static int alive_at(const sjob *j, size_t tri, size_t k)
     return j->death[tri] != 0 && (j->death[tri] == ALIVE || j->death[tri] > k);
 }
 
-/* The grid cell along one axis of coordinate x (rounded arithmetic, so
- * that a triangle and a point at one place get the same cell). */
-static size_t cell_of(float x, float lo, float h, size_t R)
+/* A node of the tree of the measure: the box of its triangles; a leaf
+ * holds order[first .. first + count), an inner node (count 0) has its
+ * first child next to it and its second at first. */
+typedef struct bnode {
+    float lo[3], hi[3];
+    uint32_t first, count;
+} bnode;
+
+typedef struct btree {
+    bnode *node;
+    size_t n;
+    uint32_t *order;     /* the live triangles, in the order of their centres' Morton codes */
+    const float *tbox;   /* 6 a triangle (by its place in live): its box */
+} btree;
+
+/* The subtree of order[a .. e) from node b->n on (halves of the Morton
+ * order down to leaves of at most 4 triangles); returns its node. The
+ * depth is at most 64 (halving a range of at most 2^32). */
+static uint32_t btree_build(btree *b, size_t a, size_t e)
 {
-    float c = md2__div(md2__sub(x, lo), h);
-    if (!(c > 0.0f))
-        return 0;
-    if (c >= (float)R)
-        return R - 1;
-    return (size_t)c;
+    uint32_t id = (uint32_t)b->n++;
+    bnode *nd = &b->node[id];
+    int c;
+    if (e - a <= 4) {
+        size_t i;
+        nd->first = (uint32_t)a;
+        nd->count = (uint32_t)(e - a);
+        for (c = 0; c < 3; c++) {
+            nd->lo[c] = FLT_MAX;
+            nd->hi[c] = -FLT_MAX;
+        }
+        for (i = a; i < e; i++) {
+            const float *bx = b->tbox + 6 * (size_t)b->order[i];
+            for (c = 0; c < 3; c++) {
+                nd->lo[c] = bx[c] < nd->lo[c] ? bx[c] : nd->lo[c];
+                nd->hi[c] = bx[3 + c] > nd->hi[c] ? bx[3 + c] : nd->hi[c];
+            }
+        }
+        return id;
+    } else {
+        size_t m = a + (e - a) / 2;
+        uint32_t l = btree_build(b, a, m), r = btree_build(b, m, e);
+        nd = &b->node[id];
+        nd->first = r;
+        nd->count = 0;
+        for (c = 0; c < 3; c++) {
+            const bnode *x = &b->node[l], *y = &b->node[r];
+            nd->lo[c] = x->lo[c] < y->lo[c] ? x->lo[c] : y->lo[c];
+            nd->hi[c] = x->hi[c] > y->hi[c] ? x->hi[c] : y->hi[c];
+        }
+        return id;
+    }
+}
+
+/* Squared distance from p to node nd's box (0 inside). */
+static float box_dist2(const bnode *nd, const float *p)
+{
+    float d = 0.0f;
+    int c;
+    for (c = 0; c < 3; c++) {
+        float e = p[c] < nd->lo[c] ? md2__sub(nd->lo[c], p[c])
+                  : p[c] > nd->hi[c] ? md2__sub(p[c], nd->hi[c]) : 0.0f;
+        d = md2__add(d, md2__mul(e, e));
+    }
+    return d;
+}
+
+/* 1 if no triangle of nd can be nearer to p than best: its box is farther,
+ * by a margin that covers the rounding of both (the box's size and the
+ * distance: a big box near the root is always opened). */
+static int box_beyond(const bnode *nd, const float *p, float best)
+{
+    float d = box_dist2(nd, p), e[3];
+    sub3(e, nd->hi, nd->lo);
+    return d > md2__add(md2__mul(best, 1.0002f), md2__mul(md2__add(dot3(e, e), d), 1e-6f));
+}
+
+/* 10 bits of x, spread to every third bit. */
+static uint32_t spread10(uint32_t x)
+{
+    x &= 0x3FFu;
+    x = (x | (x << 16)) & 0x030000FFu;
+    x = (x | (x << 8)) & 0x0300F00Fu;
+    x = (x | (x << 4)) & 0x030C30C3u;
+    x = (x | (x << 2)) & 0x09249249u;
+    return x;
 }
 
 /* The error of the prefix of k steps (replayed in tv): the largest and
- * mean distance over frames and used source vertices to the surface.
- * Per frame, triangles are put in a uniform grid; each vertex's distance
- * to the triangles around the vertex it went into bounds the search. */
+ * mean distance over frames and used source vertices to the surface. Per
+ * frame, the live triangles go in a tree of boxes (in the Morton order of
+ * their centres, halved down to 4 triangles a leaf: O(T log T), whatever
+ * their shapes: the slivers of a fan are grouped by where they are, not
+ * spread over a grid); each vertex's distance to the triangles around the
+ * vertex it went into bounds the search, nearer boxes first. */
 static int measure(sjob *j, size_t k, double *max_out, double *mean_out)
 {
     size_t T = j->T, V = j->V, f, t, v, nt = 0;
@@ -853,9 +1397,12 @@ static int measure(sjob *j, size_t k, double *max_out, double *mean_out)
     uint32_t *vstart = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), &ok);
     uint32_t *vtris = (uint32_t *)alloc_n(j, 3 * T, sizeof(uint32_t), &ok);
     unsigned char *used = (unsigned char *)alloc_n(j, V, 1, &ok);
-    uint32_t *cell_start = NULL, *cell_tris = NULL, *seen = NULL;
-    size_t R = 1, cells, cap_tris = 0;
+    uint32_t *key = (uint32_t *)alloc_n(j, T, 2 * sizeof(uint32_t), &ok);
+    uint32_t *order = (uint32_t *)alloc_n(j, T, 2 * sizeof(uint32_t), &ok);
+    float *tbox = (float *)alloc_n(j, T, 6 * sizeof(float), &ok);
+    bnode *node = (bnode *)alloc_n(j, T, 2 * sizeof(bnode), &ok);
     float worst = 0.0f, total = 0.0f;
+    btree tree;
 
     if (ok) {
         memset(used, 0, V);
@@ -884,136 +1431,131 @@ static int measure(sjob *j, size_t k, double *max_out, double *mean_out)
         for (v = V; v > 0; v--)
             vstart[v] = vstart[v - 1];
         vstart[0] = 0;
-        while ((R + 1) * (R + 1) * (R + 1) <= 2 * nt && R < 64)
-            R++;
-        cells = R * R * R;
-        cell_start = (uint32_t *)alloc_n(j, cells + 1, sizeof(uint32_t), &ok);
-        seen = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
     }
-    for (f = 0; ok && f < j->F; f++) {
-        float lo[3], hi[3], h = 0.0f, frame_total = 0.0f;
-        size_t need = 0;
-        int a;
+    tree.node = node;
+    tree.tbox = tbox;
+    for (f = 0; ok && f < j->F && nt > 0; f++) {
+        float lo[3], hi[3], scale[3], frame_total = 0.0f;
+        uint32_t *src = order, *dst = order + nt, *ks = key, *kd = key + nt;
+        int a, pass;
+        (void)md2_decode_frame(j->m, (uint32_t)f, j->frame, 0, NULL, 0);
+        /* each triangle's box, the box of their centres */
         for (a = 0; a < 3; a++) {
             lo[a] = FLT_MAX;
             hi[a] = -FLT_MAX;
         }
         for (t = 0; t < nt; t++) {
-            int c;
-            for (c = 0; c < 3; c++) {
-                const float *p = P(j, f, j->tv[3 * (size_t)live[t] + (size_t)c]);
-                for (a = 0; a < 3; a++) {
-                    lo[a] = p[a] < lo[a] ? p[a] : lo[a];
-                    hi[a] = p[a] > hi[a] ? p[a] : hi[a];
-                }
+            const uint32_t *c = j->tv + 3 * (size_t)live[t];
+            float *bx = tbox + 6 * t;
+            for (a = 0; a < 3; a++) {
+                float x = FP(j, c[0])[a], y = FP(j, c[1])[a], z = FP(j, c[2])[a], mid;
+                bx[a] = x < y ? (x < z ? x : z) : (y < z ? y : z);
+                bx[3 + a] = x > y ? (x > z ? x : z) : (y > z ? y : z);
+                mid = md2__mul(md2__add(bx[a], bx[3 + a]), 0.5f);
+                lo[a] = mid < lo[a] ? mid : lo[a];
+                hi[a] = mid > hi[a] ? mid : hi[a];
             }
         }
-        for (a = 0; a < 3; a++)
-            if (hi[a] - lo[a] > h)
-                h = hi[a] - lo[a];
-        h = h > 0.0f ? md2__div(h, (float)R) : 1.0f;
-#define CELL(x, a) cell_of((x), lo[a], h, R)
-        /* count, then fill: each triangle into the cells of its box */
-        memset(cell_start, 0, (cells + 1) * sizeof(uint32_t));
-        for (int pass = 0; pass < 2 && ok; pass++) {
+        for (a = 0; a < 3; a++) {
+            float e = md2__sub(hi[a], lo[a]);
+            scale[a] = e > 0.0f ? md2__div(1023.0f, e) : 0.0f;
+        }
+        /* Morton codes of the centres, sorted (3 stable passes of 10 bits:
+         * ties keep the triangles' order) */
+        for (t = 0; t < nt; t++) {
+            const float *bx = tbox + 6 * t;
+            uint32_t code = 0;
+            for (a = 0; a < 3; a++) {
+                float mid = md2__mul(md2__add(bx[a], bx[3 + a]), 0.5f);
+                float q = md2__mul(md2__sub(mid, lo[a]), scale[a]);
+                uint32_t qi = q > 0.0f ? (q < 1023.0f ? (uint32_t)q : 1023u) : 0u;
+                code |= spread10(qi) << a;
+            }
+            ks[t] = code;
+            src[t] = (uint32_t)t;
+        }
+        for (pass = 0; pass < 3; pass++) {
+            uint32_t count[1025], *x;
+            int shift = 10 * pass;
+            memset(count, 0, sizeof count);
+            for (t = 0; t < nt; t++)
+                count[((ks[t] >> shift) & 1023u) + 1]++;
+            for (a = 0; a < 1024; a++)
+                count[a + 1] += count[a];
             for (t = 0; t < nt; t++) {
-                const uint32_t *c = j->tv + 3 * (size_t)live[t];
-                size_t b0[3], b1[3], x, y, z;
-                for (a = 0; a < 3; a++) {
-                    float mn = P(j, f, c[0])[a], mx = mn;
-                    int q;
-                    for (q = 1; q < 3; q++) {
-                        float w = P(j, f, c[q])[a];
-                        mn = w < mn ? w : mn;
-                        mx = w > mx ? w : mx;
-                    }
-                    b0[a] = CELL(mn, a);
-                    b1[a] = CELL(mx, a);
-                }
-                for (z = b0[2]; z <= b1[2]; z++)
-                    for (y = b0[1]; y <= b1[1]; y++)
-                        for (x = b0[0]; x <= b1[0]; x++) {
-                            size_t id = (z * R + y) * R + x;
-                            if (pass == 0)
-                                cell_start[id + 1]++;
-                            else
-                                cell_tris[cell_start[id]++] = live[t];
-                        }
+                uint32_t slot = count[(ks[t] >> shift) & 1023u]++;
+                kd[slot] = ks[t];
+                dst[slot] = src[t];
             }
-            if (pass == 0) {
-                size_t i;
-                for (i = 0; i < cells; i++)
-                    cell_start[i + 1] += cell_start[i];
-                need = cell_start[cells];
-                if (need > cap_tris) {
-                    release(j, cell_tris);
-                    cell_tris = (uint32_t *)alloc_n(j, need, sizeof(uint32_t), &ok);
-                    cap_tris = need;
-                }
-            }
+            x = ks;
+            ks = kd;
+            kd = x;
+            x = src;
+            src = dst;
+            dst = x;
         }
-        if (!ok)
-            break;
-        {
-            size_t i;
-            for (i = cells; i > 0; i--)
-                cell_start[i] = cell_start[i - 1];
-            cell_start[0] = 0;
-        }
-        memset(seen, 0xFF, T * sizeof(uint32_t));
+        tree.order = src;
+        tree.n = 0;
+        (void)btree_build(&tree, 0, nt);
         for (v = 0; v < V; v++) {
-            const float *p = P(j, f, (uint32_t)v);
-            uint32_t r = (uint32_t)v, i;
-            float best = FLT_MAX, reach;
-            size_t b0[3], b1[3], x, y, z;
+            const float *p = FP(j, (uint32_t)v);
+            uint32_t r = (uint32_t)v, i, stack[130];
+            size_t top = 0;
+            float best = FLT_MAX;
             if (!used[v])
                 continue;
             while (j->gone_step[r] != NONE && j->gone_step[r] <= k)
                 r = j->gone_into[r];
-            for (i = vstart[r]; i < vstart[r + 1]; i++) {
+            /* a bound from (at most 16 of) the triangles around the vertex it
+             * went into; 0 (a corner of the level) needs no search */
+            for (i = vstart[r]; i < vstart[r + 1] && i < vstart[r] + 16; i++) {
                 const uint32_t *c = j->tv + 3 * (size_t)vtris[i];
-                float d = dist2_point_triangle(p, P(j, f, c[0]), P(j, f, c[1]), P(j, f, c[2]));
+                float d = dist2_point_triangle(p, FP(j, c[0]), FP(j, c[1]), FP(j, c[2]));
                 best = d < best ? d : best;
             }
-            reach = best < FLT_MAX ? sqrt_f(best) : FLT_MAX;
-            for (a = 0; a < 3; a++) {
-                /* the cells of the box of the sphere of radius reach (the
-                 * box's faces rounded outwards by the sums' rounding) */
-                b0[a] = reach == FLT_MAX ? 0 : CELL(md2__sub(p[a], md2__mul(reach, 1.0001f)), a);
-                b1[a] = reach == FLT_MAX ? R - 1 : CELL(md2__add(p[a], md2__mul(reach, 1.0001f)), a);
-            }
-            for (z = b0[2]; z <= b1[2]; z++)
-                for (y = b0[1]; y <= b1[1]; y++)
-                    for (x = b0[0]; x <= b1[0]; x++) {
-                        size_t id = (z * R + y) * R + x, q;
-                        for (q = cell_start[id]; q < cell_start[id + 1]; q++) {
-                            uint32_t tri = cell_tris[q];
-                            const uint32_t *c = j->tv + 3 * (size_t)tri;
-                            float d;
-                            if (seen[tri] == (uint32_t)v)
-                                continue;
-                            seen[tri] = (uint32_t)v;
-                            d = dist2_point_triangle(p, P(j, f, c[0]), P(j, f, c[1]),
-                                                     P(j, f, c[2]));
-                            best = d < best ? d : best;
-                        }
+            if (best == 0.0f)
+                continue;
+            stack[top++] = 0;
+            while (top > 0) {
+                const bnode *nd = &node[stack[--top]];
+                if (box_beyond(nd, p, best))
+                    continue;
+                if (nd->count > 0) {
+                    uint32_t q;
+                    for (q = nd->first; q < nd->first + nd->count; q++) {
+                        const uint32_t *c = j->tv + 3 * (size_t)live[tree.order[q]];
+                        float d = dist2_point_triangle(p, FP(j, c[0]), FP(j, c[1]),
+                                                       FP(j, c[2]));
+                        best = d < best ? d : best;
                     }
+                } else {
+                    /* the nearer child on top */
+                    uint32_t l = (uint32_t)(nd - node) + 1, rr = nd->first;
+                    if (box_dist2(&node[l], p) <= box_dist2(&node[rr], p)) {
+                        stack[top++] = rr;
+                        stack[top++] = l;
+                    } else {
+                        stack[top++] = l;
+                        stack[top++] = rr;
+                    }
+                }
+            }
             if (best < FLT_MAX) {
                 float d = sqrt_f(best);
                 worst = d > worst ? d : worst;
                 frame_total = md2__add(frame_total, d);
             }
         }
-#undef CELL
         total = md2__add(total, frame_total);
     }
     release(j, live);
     release(j, vstart);
     release(j, vtris);
     release(j, used);
-    release(j, cell_start);
-    release(j, cell_tris);
-    release(j, seen);
+    release(j, key);
+    release(j, order);
+    release(j, tbox);
+    release(j, node);
     if (!ok)
         return 0;
     *max_out = worst;
@@ -1208,16 +1750,34 @@ static md2_result check(const md2_model *m, const md2_simplify_target *targets, 
 
 static md2_result setup(sjob *j)
 {
-    size_t V = j->V, F = j->F, T = j->T, t, f, v;
+    size_t V = j->V, F = j->F, T = j->T, t, f, v, E = 3 * T, cap = 16, i;
     int ok = 1, c;
-    unsigned char *border;
+    unsigned char *border, *ext;
+    uint32_t *etri;
 
-    j->pos = (float *)alloc_n(j, F * V, 3 * sizeof(float), &ok);
+    while (cap < 2 * E && cap < ((size_t)1 << 31))
+        cap *= 2;
+    j->num_edges = E;
+    j->table_mask = cap - 1;
+    j->bx = (unsigned char *)alloc_n(j, F, V, &ok);
+    j->by = (unsigned char *)alloc_n(j, F, V, &ok);
+    j->bz = (unsigned char *)alloc_n(j, F, V, &ok);
+    j->fsx = (float *)alloc_n(j, F, sizeof(float), &ok);
+    j->fsy = (float *)alloc_n(j, F, sizeof(float), &ok);
+    j->fsz = (float *)alloc_n(j, F, sizeof(float), &ok);
+    j->ftx = (float *)alloc_n(j, F, sizeof(float), &ok);
+    j->fty = (float *)alloc_n(j, F, sizeof(float), &ok);
+    j->ftz = (float *)alloc_n(j, F, sizeof(float), &ok);
+    j->frame = (float *)alloc_n(j, V, 3 * sizeof(float), &ok);
+    j->pos0 = (float *)alloc_n(j, V, 3 * sizeof(float), &ok);
     j->K = F < POSES ? F : POSES;
     j->rep = (uint32_t *)alloc_n(j, j->K, sizeof(uint32_t), &ok);
     j->weight = (float *)alloc_n(j, j->K, sizeof(float), &ok);
     j->quad = (float *)alloc_n(j, V * j->K, QN * sizeof(float), &ok);
+    j->rpos = (float *)alloc_n(j, V * j->K, 3 * sizeof(float), &ok);
     j->qc = (float *)alloc_n(j, V, sizeof(float), &ok);
+    j->qw = (float *)alloc_n(j, V, sizeof(float), &ok);
+    j->ver = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
     j->init_v = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
     j->init_s = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
     j->tv = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
@@ -1226,36 +1786,107 @@ static md2_result setup(sjob *j)
     j->next = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
     j->head = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
     j->tail = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->ntris = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->ndeg = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
     j->locked = (unsigned char *)alloc_n(j, V, 1, &ok);
     j->gone_step = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
     j->gone_into = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->heap = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->heap_pos = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->target = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->cost = (float *)alloc_n(j, V, sizeof(float), &ok);
+    j->changes = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->fails = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->nparked = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->edge = (sedge *)alloc_n(j, E, sizeof(sedge), &ok);
+    j->table = (uint32_t *)alloc_n(j, cap, sizeof(uint32_t), &ok);
+    j->key = (float *)alloc_n(j, E, 2 * sizeof(float), &ok);
+    j->serr = (float *)alloc_n(j, E, 2 * sizeof(float), &ok);
+    j->sexact = (unsigned char *)alloc_n(j, E, 2, &ok);
+    j->sver = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
+    j->dver = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
+    j->heap_pos = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
+    j->state = (unsigned char *)alloc_n(j, E, 2, &ok);
+    j->heap = (hent *)alloc_n(j, E, 2 * sizeof(hent), &ok);
     j->log_end = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), &ok);
     j->tris_after = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), &ok);
     j->fan_a = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
     j->fan_b = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
     j->nb = (nbr *)alloc_n(j, V, sizeof(nbr), &ok);
+    j->nbidx = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
     j->mark = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->todo = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
+    j->todo = (uint32_t *)alloc_n(j, V, 2 * sizeof(uint32_t), &ok);
     border = (unsigned char *)alloc_n(j, T, 3, &ok);
+    etri = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
+    ext = (unsigned char *)alloc_n(j, F, 6, &ok);
     if (!ok) {
         release(j, border);
+        release(j, etri);
+        release(j, ext);
         return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
                          "md2_simplify: out of memory for the working state of %lu vertices x %lu frames",
                          (unsigned long)V, (unsigned long)F);
     }
-    for (f = 0; f < F; f++)
-        (void)md2_decode_frame(j->m, (uint32_t)f, j->pos + f * V * 3, 0, NULL, 0);
+    /* each frame's smallest and largest step on each axis (in registers,
+     * one frame at a time), then the steps vertex-major (16 frames at a
+     * time), the transforms, frame 0 */
+    for (f = 0; f < F; f++) {
+        const md2_vertex *fv = j->m->frames[f].vertices;
+        unsigned lo0 = 255, lo1 = 255, lo2 = 255, hi0 = 0, hi1 = 0, hi2 = 0;
+        for (v = 0; v < V; v++) {
+            unsigned x = fv[v].v[0], y = fv[v].v[1], z = fv[v].v[2];
+            lo0 = x < lo0 ? x : lo0;
+            lo1 = y < lo1 ? y : lo1;
+            lo2 = z < lo2 ? z : lo2;
+            hi0 = x > hi0 ? x : hi0;
+            hi1 = y > hi1 ? y : hi1;
+            hi2 = z > hi2 ? z : hi2;
+        }
+        ext[6 * f] = (unsigned char)lo0;
+        ext[6 * f + 1] = (unsigned char)lo1;
+        ext[6 * f + 2] = (unsigned char)lo2;
+        ext[6 * f + 3] = (unsigned char)hi0;
+        ext[6 * f + 4] = (unsigned char)hi1;
+        ext[6 * f + 5] = (unsigned char)hi2;
+    }
+    for (f = 0; f < F; f += 16) {
+        /* the frames' vertices and the outputs in locals: a byte store may
+         * alias anything, so the compiler would load them again each time */
+        size_t nf = f + 16 < F ? 16 : F - f, g;
+        const md2_vertex *src[16];
+        unsigned char *bx = j->bx, *by = j->by, *bz = j->bz;
+        for (g = 0; g < nf; g++)
+            src[g] = j->m->frames[f + g].vertices;
+        for (v = 0; v < V; v++)
+            for (g = 0; g < nf; g++) {
+                const uint8_t *b = src[g][v].v;
+                bx[v * F + f + g] = b[0];
+                by[v * F + f + g] = b[1];
+                bz[v * F + f + g] = b[2];
+            }
+    }
+    for (f = 0; f < F; f++) {
+        const md2_frame *fr = &j->m->frames[f];
+        j->fsx[f] = fr->scale[0];
+        j->fsy[f] = fr->scale[1];
+        j->fsz[f] = fr->scale[2];
+        j->ftx[f] = fr->translate[0];
+        j->fty[f] = fr->translate[1];
+        j->ftz[f] = fr->translate[2];
+    }
+    if (F > 0)
+        (void)md2_decode_frame(j->m, 0, j->pos0, 0, NULL, 0);
     for (v = 0; v < V; v++) {
         j->head[v] = j->tail[v] = NONE;
+        j->ntris[v] = j->ndeg[v] = j->ver[v] = j->changes[v] = j->fails[v] = j->nparked[v] = 0;
         j->locked[v] = 0;
         j->gone_step[v] = j->gone_into[v] = NONE;
-        j->heap_pos[v] = NONE;
         j->mark[v] = 0;
     }
+    j->stamp = 0;
+    for (i = 0; i < E; i++) {
+        j->edge[i].a = NONE;
+        j->edge[i].b = i + 1 < E ? (uint32_t)(i + 1) : NONE;
+    }
+    j->free_edge = E ? 0u : NONE;
+    for (i = 0; i < cap; i++)
+        j->table[i] = NONE;
     j->live = 0;
     for (t = 0; t < T; t++) {
         const md2_triangle *tr = &j->m->triangles[t];
@@ -1271,79 +1902,103 @@ static md2_result setup(sjob *j)
         j->death[t] = ALIVE;
         j->live++;
         for (c = 0; c < 3; c++) {
-            uint32_t corner = (uint32_t)(3 * t + (size_t)c), w = tr->vertex[c];
+            uint32_t corner = (uint32_t)(3 * t + (size_t)c), w = tr->vertex[c], e;
             j->next[corner] = NONE;
             if (j->head[w] == NONE)
                 j->head[w] = corner;
             else
                 j->next[j->tail[w]] = corner;
             j->tail[w] = corner;
+            j->ntris[w]++;
+            e = edge_add(j, w, tr->vertex[(c + 1) % 3]);
+            if (j->edge[e].ntri < 2)
+                etri[2 * e + j->edge[e].ntri] = corner;
+            j->edge[e].ntri++;
         }
     }
     memcpy(j->tv, j->init_v, 3 * T * sizeof(uint32_t));
     memcpy(j->ts, j->init_s, 3 * T * sizeof(uint32_t));
-    /* border edges, and the vertices of edges of 3 or more triangles */
+    /* the vertices of edges of 3 or more triangles never move; border and
+     * seam edges (open in the mesh as it is drawn) */
     memset(border, 0, 3 * T);
-    j->used_vertices = 0;
-    for (v = 0; v < V; v++) {
-        size_t n = fan(j, (uint32_t)v, j->fan_a), num_nb, i, x;
-        if (n == 0)
+    for (t = 0; t < T; t++) {
+        if (j->death[t] == 0)
             continue;
-        j->used_vertices++;
-        num_nb = neighbours(j, (uint32_t)v, j->fan_a, n);
-        for (i = 0; i < num_nb; i++)
-            if (j->nb[i].count > 2)
-                j->locked[v] = j->locked[j->nb[i].vertex] = 1;
-        for (i = 0; i < n; i++) {
-            uint32_t corner = j->fan_a[i], w = j->tv[3 * (corner / 3) + (corner % 3 + 1) % 3];
-            for (x = 0; j->nb[x].vertex != w; x++) {
+        for (c = 0; c < 3; c++) {
+            uint32_t a = j->tv[3 * t + (size_t)c], b = j->tv[3 * t + (size_t)(c + 1) % 3];
+            uint32_t e = edge_find(j, a, b);
+            if (j->edge[e].ntri > 2) {
+                j->locked[a] = j->locked[b] = 1;
+            } else if (j->edge[e].ntri == 1) {
+                border[3 * t + (size_t)c] = 1;
+            } else {
+                uint32_t p = etri[2 * e] / 3, q = etri[2 * e + 1] / 3;
+                border[3 * t + (size_t)c] =
+                    !same_st(j, j->ts[corner_of(j, p, a)], j->ts[corner_of(j, q, a)]) ||
+                    !same_st(j, j->ts[corner_of(j, p, b)], j->ts[corner_of(j, q, b)]);
             }
-            /* border edges, and seam edges (open in the mesh as drawn) */
-            border[corner] = j->nb[x].count == 1 || (j->nb[x].count == 2 && j->nb[x].special);
         }
     }
+    release(j, etri);
+    j->used_vertices = 0;
+    for (v = 0; v < V; v++)
+        j->used_vertices += j->ntris[v] > 0;
     if (!poses(j)) {
         release(j, border);
+        release(j, ext);
         return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
                          "md2_simplify: out of memory choosing the poses of %lu frames",
                          (unsigned long)F);
     }
+    for (i = 0; i < j->K; i++) {
+        (void)md2_decode_frame(j->m, j->rep[i], j->frame, 0, NULL, 0);
+        for (v = 0; v < V; v++)
+            memcpy(j->rpos + (v * j->K + i) * 3, FP(j, (uint32_t)v), 3 * sizeof(float));
+    }
     quadrics(j, border);
     release(j, border);
+    for (v = 0; v < V; v++)
+        quad_sums(j, (uint32_t)v);
     {
-        float lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX}, e[3];
-        size_t i;
-        for (i = 0; i < F * V; i++)
+        /* the box of every frame, from each frame's smallest and largest
+         * step on each axis (decoded as md2_decode_frame() does: the same
+         * floats as the smallest and largest decoded positions) */
+        float e[3], lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+        for (f = 0; f < F && V > 0; f++) {
+            const md2_frame *fr = &j->m->frames[f];
             for (c = 0; c < 3; c++) {
-                float p = j->pos[3 * i + (size_t)c];
-                lo[c] = p < lo[c] ? p : lo[c];
-                hi[c] = p > hi[c] ? p : hi[c];
+                float a = md2__mul_add(fr->scale[c], (float)ext[6 * f + (size_t)c],
+                                       fr->translate[c]);
+                float b = md2__mul_add(fr->scale[c], (float)ext[6 * f + 3 + (size_t)c],
+                                       fr->translate[c]);
+                lo[c] = a < lo[c] ? a : lo[c];
+                lo[c] = b < lo[c] ? b : lo[c];
+                hi[c] = a > hi[c] ? a : hi[c];
+                hi[c] = b > hi[c] ? b : hi[c];
             }
-        sub3(e, hi, lo);
+        }
+        for (c = 0; c < 3; c++)
+            e[c] = lo[c] <= hi[c] ? md2__sub(hi[c], lo[c]) : 0.0f;
         j->diag = sqrt_f(dot3(e, e));
     }
+    release(j, ext);
     j->log_end[0] = 0;
     j->tris_after[0] = (uint32_t)j->live;
     j->steps = 0;
     j->heap_n = 0;
-    for (v = 0; v < V; v++)
-        evaluate(j, (uint32_t)v, 0);
-    return MD2_OK;
-}
-
-/* Collapses until at most goal triangles are left or none is allowed. */
-static md2_result run(sjob *j, size_t goal)
-{
-    while (j->live > goal && j->heap_n > 0) {
-        uint32_t v = j->heap[0];
-        evaluate(j, v, 1); /* what changed around it, and every frame's facing */
-        if (j->heap_n == 0 || j->heap[0] != v)
+    /* every direction that may move, costed, and the heap made in one go */
+    for (i = 0; i < 2 * E; i++) {
+        uint32_t sl = (uint32_t)i;
+        if (j->edge[i / 2].a == NONE || j->locked[slot_src(j, sl)])
             continue;
-        if (!collapse(j, v, j->target[v]))
-            return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
-                             "md2_simplify: out of memory for the log of collapses (step %lu)",
-                             (unsigned long)j->steps + 1);
+        (void)slot_refresh(j, sl);
+        j->state[sl] = SLOT_HEAP;
+        j->heap[j->heap_n].key = j->key[sl];
+        j->heap[j->heap_n].slot = sl;
+        j->heap_pos[sl] = (uint32_t)j->heap_n++;
     }
+    for (i = j->heap_n / 2; i > 0; i--)
+        heap_down(j, i - 1);
     return MD2_OK;
 }
 
@@ -1422,6 +2077,9 @@ md2_result md2_simplify(const md2_model *m, const md2_simplify_target *targets,
     j.V = m->num_vertices;
     j.F = m->num_frames;
     j.T = m->num_triangles;
+#if defined(MD2_SIMPLIFY_AVX2)
+    j.avx2 = __builtin_cpu_supports("avx2");
+#endif
     r = setup(&j);
     for (i = 0; i < num_targets && r == MD2_OK; i++) {
         size_t g = targets[i].kind == MD2_SIMPLIFY_ERROR ? 0 : goal_of(&j, &targets[i]);

@@ -4,15 +4,17 @@
  * md2_simplify() removes triangles from an animated model by half-edge
  * collapses (a vertex merged into a neighbour, which keeps its bytes in
  * every frame), one sequence of collapses for all keyframes, each chosen
- * by its error summed over the keyframes: a quadric of the planes of the
+ * by its error over the keyframes: a quadric of the planes of the
  * vertex's triangles in each of at most 16 representative poses, each
  * weighted by its area and by the frames the pose stands for, summed over
  * the poses (Mohr and Gleicher, "Deformation sensitive decimation", 2003;
- * the poses chosen by farthest-point sampling of the frames). A collapse
+ * the poses chosen by farthest-point sampling of the frames), over the
+ * area it stands for, as meshoptimizer normalises its costs. A collapse
  * never tears the skin (texcoords of the result are texcoords of the
  * source at the surviving vertex; seams and open borders collapse only
- * along themselves), never turns a triangle's normal by more than 90
- * degrees in any keyframe, and keeps the surface manifold where it was.
+ * along themselves), never leaves a triangle facing away (by more than
+ * 90 degrees) from its source triangle in any keyframe, and keeps the
+ * surface manifold where it was.
  * Each result is an ordinary md2_model (one allocation; md2_write() it)
  * with the source's frames, transforms, normals, skins and names, and new
  * GL commands. docs/simplify.md explains the method and its numbers.
@@ -94,15 +96,19 @@ typedef struct md2_lod {
  *  source. GL commands are made anew (none when the skin size is 0).
  *  Triangles with two corners on one vertex are dropped first. Vertices
  *  on an edge of three or more triangles, and seam or border vertices
- *  where seams and borders meet, never move. The collapses stop at a
+ *  where seams and borders meet, never move; a vertex with more than 64
+ *  neighbours moves only once it has fewer. The collapses stop at a
  *  target or when no collapse is allowed (then a level has more triangles
- *  than it asked for). Time: O(T log T) collapse choices, each over at
- *  most 16 representative poses (chosen by one pass over the frames),
- *  and a test of the facing in all F keyframes, O(F), for each candidate
- *  that comes to the top; plus one O(F) measure of the error per level
- *  (an error level: O(log T) of them). Memory: 36 bytes a vertex and pose
- *  for the quadrics, 12 a vertex and frame for the decoded frames, and a
- *  few dozen bytes a triangle.
+ *  than it asked for). Time: O(T log T) whatever the valence of the
+ *  vertices (a collapse computes again the costs of the edges it changed,
+ *  over at most 16 representative poses chosen by one pass over the
+ *  frames), and a test of the facing of the moved triangles in all F
+ *  keyframes, O(F), for each candidate that comes to the top; plus one
+ *  measure of the error per level (in each frame a tree of the level's
+ *  triangles, O(T log T), searched from each vertex; an error level:
+ *  O(log T) measures). Memory: 56 bytes a vertex and pose for the
+ *  quadrics, 3 a vertex and frame for the frames, about 350 bytes a
+ *  triangle, and 120 more while a level is measured.
  *  On failure every level is zeroed and nothing stays allocated. Errors:
  *  MD2_ERR_INVALID_ARGUMENT (m, targets or levels NULL, num_targets 0, a
  *  target's kind or value, reserved_ not zero, unknown flags; the

@@ -277,6 +277,97 @@ done:
     free(used);
 }
 
+static void normal_d(const float *p, const uint32_t *c, double *n)
+{
+    double e1[3], e2[3];
+    int i;
+    for (i = 0; i < 3; i++) {
+        e1[i] = (double)p[3 * c[1] + i] - p[3 * c[0] + i];
+        e2[i] = (double)p[3 * c[2] + i] - p[3 * c[0] + i];
+    }
+    n[0] = e1[1] * e2[2] - e1[2] * e2[1];
+    n[1] = e1[2] * e2[0] - e1[0] * e2[2];
+    n[2] = e1[0] * e2[1] - e1[1] * e2[0];
+}
+
+size_t lod_flipped(const md2_model *src, const uint32_t *tris, const uint32_t *sources,
+                   size_t num_tris)
+{
+    float *p = (float *)malloc((src->num_vertices + 1) * 3 * sizeof(float));
+    unsigned char *bad = (unsigned char *)calloc(num_tris + 1, 1);
+    size_t f, t, count = 0;
+    if (!p || !bad) {
+        free(p);
+        free(bad);
+        return (size_t)-1;
+    }
+    for (f = 0; f < src->num_frames; f++) {
+        (void)md2_decode_frame(src, (uint32_t)f, p, 0, NULL, 0);
+        for (t = 0; t < num_tris; t++) {
+            const uint16_t *o = src->triangles[sources[t]].vertex;
+            uint32_t s[3];
+            double a[3], b[3];
+            s[0] = o[0];
+            s[1] = o[1];
+            s[2] = o[2];
+            normal_d(p, tris + 3 * t, a);
+            normal_d(p, s, b);
+            if (a[0] * b[0] + a[1] * b[1] + a[2] * b[2] < 0.0)
+                bad[t] = 1;
+        }
+    }
+    for (t = 0; t < num_tris; t++)
+        count += bad[t];
+    free(p);
+    free(bad);
+    return count;
+}
+
+md2_model *lod_fan(size_t n)
+{
+    md2_model *m;
+    md2_frame *fr;
+    md2_vertex *v;
+    md2_triangle *t;
+    md2_texcoord *st;
+    size_t i;
+    if (n + 2 > 65536)
+        return NULL;
+    /* one block: the model, its frame, vertices, triangles and a texcoord */
+    m = (md2_model *)calloc(1, sizeof *m + sizeof *fr + (n + 2) * sizeof *v + n * sizeof *t +
+                                   sizeof *st + 16);
+    if (!m)
+        return NULL;
+    fr = (md2_frame *)(m + 1);
+    v = (md2_vertex *)(fr + 1);
+    t = (md2_triangle *)(v + n + 2);
+    st = (md2_texcoord *)(t + n);
+    v[0].v[0] = v[0].v[1] = 128;
+    v[0].v[2] = 200;
+    for (i = 0; i <= n; i++) {
+        double a = 6.0 * (double)i / (double)n;
+        v[i + 1].v[0] = (uint8_t)(128.0 + 120.0 * cos(a));
+        v[i + 1].v[1] = (uint8_t)(128.0 + 120.0 * sin(a));
+        v[i + 1].v[2] = (uint8_t)(i % 2 ? 40 : 0);
+    }
+    for (i = 0; i < n; i++) {
+        t[i].vertex[1] = (uint16_t)(i + 1);
+        t[i].vertex[2] = (uint16_t)(i + 2);
+    }
+    fr->scale[0] = fr->scale[1] = fr->scale[2] = 1.0f;
+    strcpy(fr->name, "fan");
+    fr->vertices = v;
+    m->skin_width = m->skin_height = 64;
+    m->num_vertices = n + 2;
+    m->num_texcoords = 1;
+    m->texcoords = st;
+    m->num_triangles = n;
+    m->triangles = t;
+    m->num_frames = 1;
+    m->frames = fr;
+    return m;
+}
+
 int lod_has_texcoord(const md2_model *src, uint32_t v, md2_texcoord st)
 {
     size_t t;

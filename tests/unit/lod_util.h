@@ -34,6 +34,20 @@ md2_model *lod_plane(size_t n, size_t frames);
 void lod_brute_error(const md2_model *src, const uint32_t *tris, size_t num_tris,
                      double *max_error, double *mean_error);
 
+/* How many of the num_tris triangles tris (3 source vertex indices each)
+ * face away from their source triangle (sources[i], a triangle of src) in
+ * some frame of src: the dot product of the two normals, in double, is
+ * negative. */
+size_t lod_flipped(const md2_model *src, const uint32_t *tris, const uint32_t *sources,
+                   size_t num_tris);
+
+/* A fan of n triangles around one vertex (one frame, made by hand in one
+ * block: free() it): the centre raised, the other n + 1 vertices along six
+ * radians of a circle, every other one raised: a vertex of valence n. NULL
+ * if n + 2 vertices do not fit in MD2's 16-bit indices or memory runs
+ * out. */
+md2_model *lod_fan(size_t n);
+
 /* 1 if source vertex v has texcoord value st at some corner of src. */
 int lod_has_texcoord(const md2_model *src, uint32_t v, md2_texcoord st);
 

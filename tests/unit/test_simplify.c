@@ -263,6 +263,119 @@ static void test_corpus(void **state)
         skip();
 }
 
+/* A fan of 1000 triangles around one vertex (valence 1000: the paths for
+ * vertices of many neighbours, whose costs are brought up to date at the
+ * top of the heap and whose refused collapses wait for many changes):
+ * every promise holds at 50 %, at an error target and as far as it goes. */
+static void test_fan(void **state)
+{
+    md2_model *m = lod_fan(1000);
+    md2_simplify_target tg[3];
+    md2_lod lod[3];
+    size_t i;
+    (void)state;
+    assert_non_null(m);
+    tg[0] = target(MD2_SIMPLIFY_RATIO, 0.5);
+    tg[1] = target(MD2_SIMPLIFY_ERROR, 2.0);
+    tg[2] = target(MD2_SIMPLIFY_TRIANGLES, 0);
+    assert_int_equal(md2_simplify(m, tg, 3, NULL, lod), MD2_OK);
+    assert_int_equal(lod[0].model->num_triangles, 500);
+    assert_true(lod[1].max_error <= 2.0);
+    assert_true(lod[2].model->num_triangles < 50);
+    for (i = 0; i < 3; i++) {
+        char what[64];
+        snprintf(what, sizeof what, "fan, level %lu", (unsigned long)i);
+        print_message("%s: %lu triangles, error max %.4f mean %.5f\n", what,
+                      (unsigned long)lod[i].model->num_triangles, lod[i].max_error,
+                      lod[i].mean_error);
+        check_level(m, &lod[i], what);
+        md2_lod_free(&lod[i]);
+    }
+    free(m);
+}
+
+/* A vertex with more than 64 neighbours does not move: a flat closed fan
+ * of 80 triangles around a centre, the rim a convex polygon of steps (the
+ * primitive directions of at most 5 steps, in order of angle: no three in
+ * a line), so that the centre's collapses are allowed and cost nothing
+ * and would come first; 5 collapses later it is still there with all its
+ * triangles but 5. */
+static void test_hub_stays(void **state)
+{
+    struct {
+        md2_model m;
+        md2_frame frame;
+        md2_vertex v[81];
+        md2_triangle t[80];
+        md2_texcoord st[1];
+    } h;
+    int dirs[80][2], n = 0, dx, dy, i, j, x = 100, y = 180;
+    md2_simplify_target tg = target(MD2_SIMPLIFY_TRIANGLES, 75);
+    md2_lod lod;
+    size_t centre, around = 0, t;
+    (void)state;
+    memset(&h, 0, sizeof h);
+    for (dx = -5; dx <= 5; dx++)
+        for (dy = -5; dy <= 5; dy++) {
+            int a = abs(dx), b = abs(dy);
+            while (b) { /* gcd */
+                int r = a % b;
+                a = b;
+                b = r;
+            }
+            if (a == 1) {
+                dirs[n][0] = dx;
+                dirs[n][1] = dy;
+                n++;
+            }
+        }
+    assert_int_equal(n, 80);
+    for (i = 1; i < n; i++) /* by angle, in order */
+        for (j = i; j > 0 && atan2(dirs[j][1], dirs[j][0]) < atan2(dirs[j - 1][1], dirs[j - 1][0]);
+             j--) {
+            int k0 = dirs[j][0], k1 = dirs[j][1];
+            dirs[j][0] = dirs[j - 1][0];
+            dirs[j][1] = dirs[j - 1][1];
+            dirs[j - 1][0] = k0;
+            dirs[j - 1][1] = k1;
+        }
+    h.v[0].v[0] = 100;
+    h.v[0].v[1] = 125;
+    for (i = 0; i < n; i++) {
+        x += dirs[i][0];
+        y += dirs[i][1];
+        h.v[i + 1].v[0] = (uint8_t)x;
+        h.v[i + 1].v[1] = (uint8_t)y;
+        h.t[i].vertex[1] = (uint16_t)(i + 1);
+        h.t[i].vertex[2] = (uint16_t)(i + 1 < n ? i + 2 : 1);
+    }
+    h.frame.scale[0] = h.frame.scale[1] = h.frame.scale[2] = 1.0f;
+    strcpy(h.frame.name, "flat");
+    h.frame.vertices = h.v;
+    h.m.skin_width = h.m.skin_height = 64;
+    h.m.num_vertices = 81;
+    h.m.num_texcoords = 1;
+    h.m.texcoords = h.st;
+    h.m.num_triangles = 80;
+    h.m.triangles = h.t;
+    h.m.num_frames = 1;
+    h.m.frames = &h.frame;
+    assert_int_equal(md2_simplify(&h.m, &tg, 1, NULL, &lod), MD2_OK);
+    assert_int_equal(lod.model->num_triangles, 75);
+    centre = lod.model->num_vertices;
+    for (t = 0; t < lod.model->num_vertices; t++)
+        if (lod.source_vertex[t] == 0)
+            centre = t;
+    assert_true(centre < lod.model->num_vertices);
+    for (t = 0; t < lod.model->num_triangles; t++) {
+        const uint16_t *c = lod.model->triangles[t].vertex;
+        around += c[0] == centre || c[1] == centre || c[2] == centre;
+    }
+    assert_int_equal(around, 75);
+    check_level(&h.m, &lod, "hub");
+    md2_lod_free(&lod);
+}
+
 /* An error target gives a level within it, as small as the bisection finds,
  * and the same level as the triangle target of its count. */
 static void test_error_target(void **state)
@@ -505,7 +618,9 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_cylinder),     cmocka_unit_test(test_plane),
-        cmocka_unit_test(test_corpus),       cmocka_unit_test(test_error_target),
+        cmocka_unit_test(test_corpus),       cmocka_unit_test(test_fan),
+        cmocka_unit_test(test_hub_stays),
+        cmocka_unit_test(test_error_target),
         cmocka_unit_test(test_targets),      cmocka_unit_test(test_degenerate),
         cmocka_unit_test(test_arguments),    cmocka_unit_test(test_alloc_failures),
     };
