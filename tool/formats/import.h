@@ -103,6 +103,19 @@ int imp_obj_read(const char *const *paths, size_t num_paths, const imp_options *
 int imp_obj_read_memory(const unsigned char *data, size_t size, const char *name, const char *base_dir,
                         const imp_options *opt, imp_scene *out, char *err, size_t err_size);
 
+/* A file a source names (a glTF buffer's or image's relative uri when
+ * percent is 1, percent-decoded first; an OBJ's mtllib, an MTL's map_Kd,
+ * already prefixed with the MTL's folder inside root) as a path inside
+ * the folder root (the source file's folder; "" the current one): '\\'
+ * is read as '/', and a name that is empty, absolute ('/', '//host',
+ * 'C:'), climbs out of root with '..', or (POSIX) is a symbolic link, or
+ * lies under one, whose real path is outside root's real path, is
+ * refused. 1 and *out (malloc'd: root, '/', the name) when it is inside;
+ * 0 with the reason in why (a phrase: "climbs out of its folder with
+ * '..'"); -1 when out of memory. */
+int imp_path_inside(const char *root, const char *name, int percent, char **out, char *why,
+                    size_t why_size);
+
 /* Appends a note (printf-style) to s; 0 when out of memory. */
 int imp_scene_note(imp_scene *s, const char *fmt, ...)
 #if defined(__GNUC__)

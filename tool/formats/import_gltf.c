@@ -344,24 +344,14 @@ static int data_uri(gl *g, const char *uri, const char *where, unsigned char **b
     return 1;
 }
 
-static int hex_value(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* base_dir + "/" + the percent-decoded relative URI. */
+/* base_dir + "/" + the percent-decoded relative URI, which must stay
+ * inside base_dir (imp_path_inside()). */
 static char *file_uri(gl *g, const char *uri, const char *where)
 {
-    size_t blen, i, n = 0;
-    char *path;
+    char *path, why[160];
+    int r;
     const char *colon = strchr(uri, ':'), *slash = strchr(uri, '/');
-    if (!*uri || uri[0] == '/' || (colon && (!slash || colon < slash))) {
+    if (!*uri || uri[0] == '/' || (colon && (!slash || colon < slash) && colon - uri != 1)) {
         fail(g, "%s: \"%s\" is not a relative file path", where, uri);
         return NULL;
     }
@@ -369,29 +359,23 @@ static char *file_uri(gl *g, const char *uri, const char *where)
         fail(g, "%s: \"%s\" is an external file, which is not read here", where, uri);
         return NULL;
     }
-    blen = strlen(g->base_dir);
-    path = (char *)gl_alloc(g, blen + strlen(uri) + 2, 1);
-    if (!path)
+    r = imp_path_inside(g->base_dir, uri, 1, &path, why, sizeof why);
+    if (r < 0) {
+        oom(g);
         return NULL;
-    memcpy(path, g->base_dir, blen);
-    n = blen;
-    path[n++] = '/';
-    for (i = 0; uri[i]; i++) {
-        if (uri[i] == '%') {
-            int hi = hex_value((unsigned char)uri[i + 1]), lo = hi < 0 ? -1 : hex_value((unsigned char)uri[i + 2]);
-            if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
-                free(path);
-                fail(g, "%s: bad percent escape at character %lu of \"%s\"", where, (unsigned long)i, uri);
-                return NULL;
-            }
-            path[n++] = (char)(hi * 16 + lo);
-            i += 2;
-        } else {
-            path[n++] = uri[i];
-        }
     }
-    path[n] = '\0';
+    if (r == 0) {
+        fail(g, "%s: \"%s\" %s: a glTF reads files from its own folder only", where, uri, why);
+        return NULL;
+    }
     return path;
+}
+
+/* The bytes of base_dir and its '/' at the start of a file_uri() path. */
+static size_t root_prefix(const char *base_dir)
+{
+    size_t n = strlen(base_dir);
+    return n + (n && base_dir[n - 1] != '/' ? 1 : 0);
 }
 
 /* The most bytes of a file a glTF reads (the .gltf or .glb, a .bin). */
@@ -1942,7 +1926,7 @@ static int load_image(gl *g, int j, int *index)
                 return 0;
             s->num_images++;
             /* the file's name as the file system has it (percent-decoded) */
-            if (!(im->label = gl_strdup(g, im->path + strlen(g->base_dir) + 1)))
+            if (!(im->label = gl_strdup(g, im->path + root_prefix(g->base_dir))))
                 return 0;
         }
     } else {
