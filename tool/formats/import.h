@@ -76,6 +76,8 @@ typedef struct imp_options {
     size_t num_anims;             /* 0: all of them, in the source's order */
     const char *anim_name;        /* OBJ sequences: the animation's name (--anim-name), or NULL */
     size_t max_bytes;             /* a budget for what a reader may allocate for the scene (0: none) */
+    size_t max_nodes;             /* glTF: the most nodes (0: none); "--max-nodes" raises it with max_bytes_option */
+    size_t max_work;              /* glTF: the most keyframes x (nodes + channels) posed (0: none); "--max-work" */
     const char *max_bytes_option; /* the option that raises it, named in the error ("--max-scene"), or NULL */
 } imp_options;
 
@@ -84,6 +86,10 @@ typedef struct imp_options {
 #define IMP_RAISED_BY(o) ((o) && (o)->max_bytes_option ? "; " : ""), \
     ((o) && (o)->max_bytes_option ? (o)->max_bytes_option : ""), \
     ((o) && (o)->max_bytes_option ? " raises it" : "")
+
+/* The end of a message about another budget of o, raised by the option
+ * named: "; --max-nodes raises it" when the command gave its options. */
+#define IMP_RAISED_BY_OPT(o, name) ((o) && (o)->max_bytes_option ? "; " name " raises it" : "")
 
 /* glTF 2.0 (.gltf with its .bin files or data URIs, .glb). */
 int imp_gltf_read(const char *path, const imp_options *opt, imp_scene *out, char *err, size_t err_size);
