@@ -177,6 +177,7 @@ static int check_image_sizes(const char *source, const imp_scene *s, const unsig
     size_t i;
     double w = 0, h = 0;
     char err[600];
+    const char *one = NULL; /* the label of the one image sized */
     if (count > IMP_MAX_IMAGES) {
         imp_error("%s: the model uses %lu textures, more than the %d a skin is packed from", source,
                   (unsigned long)count, IMP_MAX_IMAGES);
@@ -197,14 +198,19 @@ static int check_image_sizes(const char *source, const imp_scene *s, const unsig
         free(data);
         if (!ok)
             continue;
+        one = im->label;
         w += (double)iw;
         if ((double)ih > h)
             h = (double)ih;
     }
+    if ((w > 32768 || h > 32768 || w * h > (double)TOOL_MAX_SKIN_PIXELS) && count == 1) {
+        imp_error("%s: the texture %s is a %.0fx%.0f image, over the limit of %lu pixels (and 32768 a side) "
+                  "for a skin", source, one, w, h, (unsigned long)TOOL_MAX_SKIN_PIXELS);
+        return 0;
+    }
     if (w > 32768 || h > 32768 || w * h > (double)TOOL_MAX_SKIN_PIXELS) {
-        imp_error("%s: the %lu texture%s side by side would make a %.0fx%.0f skin, over the limit of %lu "
-                  "pixels (and 32768 a side) for a skin", source, (unsigned long)count, count == 1 ? "" : "s",
-                  w, h, (unsigned long)TOOL_MAX_SKIN_PIXELS);
+        imp_error("%s: the %lu textures side by side would make a %.0fx%.0f skin, over the limit of %lu "
+                  "pixels (and 32768 a side) for a skin", source, (unsigned long)count, w, h, (unsigned long)TOOL_MAX_SKIN_PIXELS);
         return 0;
     }
     return 1;

@@ -397,6 +397,23 @@ static int add_numbers(obj_ctx *c, obj_file *f, size_t line, const char *p, cons
 }
 
 /* The statements of one OBJ file: text is size bytes and a NUL, changed in place. */
+/* 0, after adding a hint to the message when the text from p to end has a
+ * CR inside a line: lines that end in CR alone (classic Mac OS) run into
+ * one, and "'v' is not a number" alone would not say why. */
+static int cr_hint(obj_ctx *c, const char *p, const char *end)
+{
+    const char *cr = p;
+    size_t n;
+    while ((cr = memchr(cr, '\r', (size_t)(end - cr))) != NULL && cr + 1 < end && (cr[1] == '\0' || cr[1] == '\n'))
+        cr++;
+    if (!cr || cr + 1 >= end || !c->err || !c->err_size || !c->err[0])
+        return 0;
+    n = strlen(c->err);
+    snprintf(c->err + n, c->err_size - n, " (its lines end in CR alone, as classic Mac OS wrote them: "
+             "convert them to LF or CR LF)");
+    return 0;
+}
+
 static int parse_obj(obj_ctx *c, obj_file *f, char *text, size_t size)
 {
     size_t line = 0;
@@ -450,11 +467,11 @@ static int parse_obj(obj_ctx *c, obj_file *f, char *text, size_t size)
             }
         }
         if (!ok)
-            return 0;
+            return cr_hint(c, p, eol);
         p = eol + 1;
     }
     if (f->ntri == 0)
-        return fail(c, "%s: no faces (f lines)", f->name);
+        return fail(c, "%s: no faces (f lines)", f->name) + cr_hint(c, text, end);
     return 1;
 }
 
