@@ -2224,6 +2224,54 @@ static int joints_in_skin(gl *g, const gl_node *n)
 
 /* The meshes and skins of the scene's mesh nodes; *max_joints the most
  * joints a skin has. The scene must hold a triangle. */
+/* The count of the accessor o[key] names (JSON only, nothing decoded), or
+ * 0 when it names none that has one (loading it says what is wrong). */
+static double accessor_count(gl *g, const cJSON *o, const char *key)
+{
+    const cJSON *v = jget(o, key), *a, *c;
+    if (!is_int(v, 0, GL_MAX_INT) || v->valuedouble >= (double)g->naccessors ||
+        !(a = j_item(g, g->accessors, (size_t)v->valuedouble)))
+        return 0;
+    c = jget(a, "count");
+    return is_int(c, 0, GL_MAX_INT) ? c->valuedouble : 0;
+}
+
+/* The triangles of every use of every mesh of the scene, from the JSON's
+ * counts, against opt->max_bytes before any index is decoded: three
+ * primitives sharing one accessor of 16,777,215 indices made 2.8 GB of
+ * memory before the copies of the first were counted. */
+static int count_triangles(gl *g)
+{
+    size_t it;
+    double bytes = 0;
+    if (!g->opt || !g->opt->max_bytes || (g->naccessors && !j_indexed(g, g->accessors)) ||
+        (g->nmeshes && !j_indexed(g, g->meshes_j)))
+        return !g->opt || !g->opt->max_bytes ? 1 : 0;
+    for (it = 0; it < g->nitems; it++) {
+        int m = g->nodes[g->items[it]].mesh;
+        const cJSON *prims = jget(j_item(g, g->meshes_j, (size_t)m), "primitives"), *po;
+        size_t pi = 0;
+        for (po = cJSON_IsArray(prims) ? prims->child : NULL; po; po = po->next, pi++) {
+            const cJSON *mode = jget(po, "mode");
+            double md = is_int(mode, 0, 6) ? mode->valuedouble : 4, n, ntri;
+            if (md < 4)
+                continue;
+            n = jget(po, "indices") ? accessor_count(g, po, "indices")
+                                    : accessor_count(g, jget(po, "attributes"), "POSITION");
+            ntri = md == 4 ? floor(n / 3) : n >= 3 ? n - 2 : 0;
+            bytes += ntri * GL_TRIANGLE_BYTES + n * 4.0;
+            if (bytes > (double)g->opt->max_bytes - g->spent) {
+                char where[96];
+                pathf(where, sizeof where, "meshes[%d].primitives[%lu]", m, (unsigned long)pi);
+                return fail(g, "%s: the scene's triangles to here (each use of a mesh, each primitive of an "
+                            "accessor) would take %.0f bytes, past the %lu allowed%s%s%s", where,
+                            bytes + g->spent, (unsigned long)g->opt->max_bytes, IMP_RAISED_BY(g->opt));
+            }
+        }
+    }
+    return 1;
+}
+
 static int load_items(gl *g, size_t *max_joints)
 {
     size_t it, pi;
@@ -2498,7 +2546,7 @@ static int read_all(gl *g, const unsigned char *data, size_t size)
         !(g->meshes = (gl_mesh *)gl_alloc(g, g->nmeshes, sizeof(gl_mesh))) ||
         !(g->skins = (gl_skin *)gl_alloc(g, g->nskins, sizeof(gl_skin))))
         return 0;
-    if (!load_nodes(g) || !scene_items(g) || !load_items(g, &max_joints) || !load_anims(g, &c.frames) ||
+    if (!load_nodes(g) || !scene_items(g) || !count_triangles(g) || !load_items(g, &max_joints) || !load_anims(g, &c.frames) ||
         !count_work(g, c.frames))
         return 0;
     /* the nodes that make the model (all of them, unless some are scaled
