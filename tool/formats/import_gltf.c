@@ -1130,9 +1130,11 @@ static void mesh_free(gl_mesh *mesh)
 
 /* ---- nodes and the scene --------------------------------------------------- */
 
-/* The bytes a node costs: its own, its pose (t, r, s and its world matrix)
- * and its places in the walks (order, stack, items). */
-#define GL_NODE_BYTES ((double)sizeof(gl_node) + 26.0 * sizeof(double) + 4.0 * sizeof(void *))
+/* The bytes a node costs, about: its own (some 280 on a 64-bit system),
+ * its pose (t, r, s and its world matrix, 208) and its places in the walks
+ * (order, stack, items); one number everywhere, so that messages are the
+ * same on every system. */
+#define GL_NODE_BYTES 512.0
 
 /* The nodes within opt->max_nodes and max_bytes, counted before anything
  * is made of them (each node has one parent at most, so the children of
@@ -2433,10 +2435,14 @@ static int alloc_scene(gl *g, const gl_counts *c)
     double need = (double)c->frames * (double)c->vertices * 12.0 * (c->all_normals ? 2 : 1);
     if (!spend(g, (double)c->vertices * 8.0 * c->any_uv, "scenes", "the texture coordinates"))
         return 0;
-    if (g->opt && g->opt->max_bytes && need > (double)g->opt->max_bytes)
-        return fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices, more than the %lu "
-                    "allowed%s%s%s", need, (unsigned long)c->frames, (unsigned long)c->vertices,
+    if (g->opt && g->opt->max_bytes && need > (double)g->opt->max_bytes - g->spent) {
+        char before[64] = "";
+        if (need <= (double)g->opt->max_bytes) /* what was counted before makes the difference */
+            pathf(before, sizeof before, " besides the %.0f counted before", g->spent);
+        return fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices%s, more than the %lu "
+                    "allowed%s%s%s", need, (unsigned long)c->frames, (unsigned long)c->vertices, before,
                     (unsigned long)g->opt->max_bytes, IMP_RAISED_BY(g->opt));
+    }
     if (need > (double)((size_t)-1 / 2))
         return fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices", need,
                     (unsigned long)c->frames, (unsigned long)c->vertices);
