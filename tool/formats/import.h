@@ -118,7 +118,8 @@ int imp_obj_read_memory(const unsigned char *data, size_t size, const char *name
  * lies under one, whose real path is outside root's real path, is
  * refused. 1 and *out (malloc'd: root, '/', the name) when it is inside;
  * 0 with the reason in why (a phrase: "climbs out of its folder with
- * '..'"); -1 when out of memory. */
+ * '..'"); -1 when out of memory; -2 for a bad percent escape or %00 (the
+ * phrase in why). */
 int imp_path_inside(const char *root, const char *name, int percent, char **out, char *why,
                     size_t why_size);
 

@@ -426,8 +426,12 @@ static char *file_uri(gl *g, const char *uri, const char *where)
         return NULL;
     }
     r = imp_path_inside(g->base_dir, uri, 1, &path, why, sizeof why);
-    if (r < 0) {
+    if (r == -1) {
         oom(g);
+        return NULL;
+    }
+    if (r == -2) {
+        fail(g, "%s: \"%s\" %s", where, uri, why);
         return NULL;
     }
     if (r == 0) {

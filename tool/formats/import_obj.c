@@ -396,7 +396,6 @@ static int add_numbers(obj_ctx *c, obj_file *f, size_t line, const char *p, cons
     return 1;
 }
 
-/* The statements of one OBJ file: text is size bytes and a NUL, changed in place. */
 /* 0, after adding a hint to the message when the text from p to end has a
  * CR inside a line: lines that end in CR alone (classic Mac OS) run into
  * one, and "'v' is not a number" alone would not say why. */
@@ -414,6 +413,7 @@ static int cr_hint(obj_ctx *c, const char *p, const char *end)
     return 0;
 }
 
+/* The statements of one OBJ file: text is size bytes and a NUL, changed in place. */
 static int parse_obj(obj_ctx *c, obj_file *f, char *text, size_t size)
 {
     size_t line = 0;
@@ -515,7 +515,7 @@ static char *inside_path(obj_ctx *c, const char *dir, const char *name, const ch
     memcpy(rel + dlen, name, nlen + 1);
     r = imp_path_inside(c->root, rel, 0, &path, why, sizeof why);
     free(rel);
-    if (r < 0)
+    if (r < 0) /* (-2, a bad percent escape, needs percent) */
         fail(c, "%s: out of memory", where);
     else if (r == 0)
         fail(c, "%s: %s '%s' %s: md2 import reads the files of an OBJ from its own folder only", where, stmt,

@@ -180,7 +180,7 @@ int imp_path_inside(const char *root, const char *name, int percent, char **out,
         return -1;
     if (!decode_name(name, percent, d, why, why_size)) {
         free(d);
-        return 0;
+        return -2;
     }
     if ((reason = outside_reason(d)) != NULL) {
         snprintf(why, why_size, "%s", reason);
