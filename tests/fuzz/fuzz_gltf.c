@@ -75,6 +75,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     memset(&opt, 0, sizeof opt);
     opt.fps = 10;
     opt.max_bytes = (size_t)64 << 20;
+    opt.max_nodes = 16384;     /* md2 import's defaults: no input may take minutes */
+    opt.max_work = 10000000;
     if (imp_gltf_read_memory(data, size, NULL, &opt, &s, err, sizeof err)) {
         check_scene(&s);
         imp_scene_free(&s);

@@ -8,6 +8,7 @@
  *
  * SPDX-License-Identifier: MIT
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -162,5 +163,22 @@ int main(int argc, char **argv)
     s.skinwidth = 0;
     s.num_st = 0;
     bad |= save(argv[1], "no-texcoords.md2", &s);
+    /* the warnings no seed above raises: MD2_WARN_SAME_NORMALS (every
+     * vertex of every frame on normal index 5), MD2_WARN_SKIN_SIZE_ZERO
+     * (with texcoords), MD2_WARN_FRAME_TRANSFORM (a NaN scale) */
+    tu_spec_default(&s);
+    {
+        int f, v;
+        for (f = 0; f < TU_MAX_FRAMES; f++)
+            for (v = 0; v < TU_MAX_XYZ; v++)
+                s.verts[f][v][3] = 5;
+    }
+    bad |= save(argv[1], "same-normals.md2", &s);
+    tu_spec_default(&s);
+    s.skinheight = 0;
+    bad |= save(argv[1], "skin-size-zero.md2", &s);
+    tu_spec_default(&s);
+    s.scale[1][2] = (float)NAN;
+    bad |= save(argv[1], "frame-transform-nan.md2", &s);
     return bad;
 }

@@ -7,7 +7,12 @@
  * every command of the md2 program at MD2:
  *
  *   info, info --json, validate --strict, export -o OUT.glb,
- *   export -o OUT.obj, render -o OUT.png --size 64x64
+ *   export -o OUT.obj, render -o OUT.png --size 64x64, import -o OUT.md2
+ *
+ * A FILE named .gltf, .glb or .obj (a source of md2 import, with no side
+ * files: data: URIs, GLB chunks) goes through import -o OUT.md2 alone, an
+ * OBJ also as a sequence of three frames (the file three times). The skin
+ * an import writes counts as written with its pixels, as a skin read does.
  *
  * For each run it measures the peak resident memory and the CPU time of
  * md2 (wait4()) and the bytes read (the model, its skin: a skin counts its
@@ -44,9 +49,11 @@
 #define START_SECONDS 0.02
 #define SECONDS_PER_BYTE 1e-6
 
-enum { CMD_INFO, CMD_JSON, CMD_VALIDATE, CMD_GLB, CMD_OBJ, CMD_RENDER, CMD_COUNT };
+enum { CMD_INFO, CMD_JSON, CMD_VALIDATE, CMD_GLB, CMD_OBJ, CMD_RENDER, CMD_IMPORT, CMD_SEQUENCE,
+       CMD_COUNT };
 static const char *const names[CMD_COUNT] = {"info", "info --json", "validate --strict",
-                                             "export .glb", "export .obj", "render 64x64"};
+                                             "export .glb", "export .obj", "render 64x64",
+                                             "import", "import OBJ x3"};
 
 typedef struct worst {
     double rss_ratio, cpu_ratio;
@@ -126,7 +133,8 @@ static int write_all(const char *path, const unsigned char *d, size_t n)
 static void run(const char *md2, int cmd, const char *dir, const char *model, const char *label,
                 double in, int check_rss)
 {
-    static const char *const outs[CMD_COUNT] = {NULL, NULL, NULL, "o.glb", "o.obj", "o.png"};
+    static const char *const outs[CMD_COUNT] = {NULL, NULL, NULL, "o.glb", "o.obj", "o.png", "o.md2",
+                                                "o.md2"};
     const char *argv[16];
     int n = 0;
     pid_t pid;
@@ -134,7 +142,7 @@ static void run(const char *md2, int cmd, const char *dir, const char *model, co
     struct rusage ru;
     char path[4096];
     double out = 0.0, cpu, bound, ratio;
-    const char *made[] = {"stdout", "stderr", "o.glb", "o.obj", "o.mtl", "o.png"};
+    const char *made[] = {"stdout", "stderr", "o.glb", "o.obj", "o.mtl", "o.png", "o.md2"};
     size_t i;
 
     argv[n++] = md2;
@@ -144,6 +152,11 @@ static void run(const char *md2, int cmd, const char *dir, const char *model, co
     case CMD_VALIDATE: argv[n++] = "validate"; argv[n++] = "--strict"; argv[n++] = model; break;
     case CMD_GLB:
     case CMD_OBJ: argv[n++] = "export"; argv[n++] = model; argv[n++] = "-o"; argv[n++] = outs[cmd];
+        break;
+    case CMD_IMPORT: argv[n++] = "import"; argv[n++] = model; argv[n++] = "-o"; argv[n++] = outs[cmd];
+        break;
+    case CMD_SEQUENCE: argv[n++] = "import"; argv[n++] = model; argv[n++] = model; argv[n++] = model;
+        argv[n++] = "-o"; argv[n++] = outs[cmd];
         break;
     default:
         argv[n++] = "render"; argv[n++] = model; argv[n++] = "-o"; argv[n++] = outs[cmd];
@@ -176,6 +189,8 @@ static void run(const char *md2, int cmd, const char *dir, const char *model, co
     for (i = 0; i < sizeof made / sizeof made[0]; i++) {
         snprintf(path, sizeof path, "%s/%s", dir, made[i]);
         out += file_size(path);
+        if ((cmd == CMD_IMPORT || cmd == CMD_SEQUENCE) && strcmp(made[i], "o.png") == 0)
+            out += png_pixel_bytes(path); /* the skin it made, as a skin read counts */
         remove(path);
     }
     if (cmd == CMD_RENDER)
@@ -209,19 +224,32 @@ static void run(const char *md2, int cmd, const char *dir, const char *model, co
     }
 }
 
-/* Every command on the model at path (a copy in dir, its skin beside it). */
+/* The kind of input path is, by its extension: 0 an MD2 model, else a
+ * source of md2 import (1 glTF or GLB, 2 OBJ). */
+static int source_kind(const char *path)
+{
+    const char *dot = strrchr(path, '.');
+    if (dot && (strcmp(dot, ".gltf") == 0 || strcmp(dot, ".glb") == 0))
+        return 1;
+    return dot && strcmp(dot, ".obj") == 0 ? 2 : 0;
+}
+
+/* Every command on the model at path (a copy in dir, its skin beside it);
+ * md2 import alone on a source of another kind (and an OBJ's sequence). */
 static void run_all(const char *md2, const char *dir, const char *name, const char *label,
                     const char *skin, int check_rss)
 {
     char model[4096];
     double in, skin_bytes = 0.0;
-    int c;
+    int c, kind = source_kind(name);
     snprintf(model, sizeof model, "%s/%s", dir, name);
     in = file_size(model);
     if (skin) /* its file, and its pixels up to the skin budget */
         skin_bytes = file_size(skin) + png_pixel_bytes(skin);
     for (c = 0; c < CMD_COUNT; c++)
-        run(md2, c, dir, name, label, in + skin_bytes, check_rss);
+        if ((kind == 0 && c != CMD_SEQUENCE) || (kind != 0 && c == CMD_IMPORT) ||
+            (kind == 2 && c == CMD_SEQUENCE))
+            run(md2, c, dir, name, label, (c == CMD_SEQUENCE ? 3.0 : 1.0) * in + skin_bytes, check_rss);
 }
 
 int main(int argc, char **argv)
@@ -268,7 +296,10 @@ int main(int argc, char **argv)
             skin[0] = '\0';
         mutant = (unsigned char *)malloc(size + 1);
         for (m = 0; m <= mutants && mutant; m++) {
-            snprintf(path, sizeof path, "%s/m.md2", dir);
+            static const char *const ext[3] = {"md2", "gltf", "obj"};
+            const char *dot = strrchr(argv[i], '.');
+            snprintf(path, sizeof path, "%s/m.%s", dir, dot && strcmp(dot, ".glb") == 0 ? "glb"
+                                                                : ext[source_kind(argv[i])]);
             memcpy(mutant, d, size);
             if (m > 0) /* a few bytes set to random values */
                 for (k = 0; k < 1 + next_random() % 8 && size > 0; k++)
@@ -279,7 +310,7 @@ int main(int argc, char **argv)
                 break;
             }
             snprintf(label, sizeof label, "%s, mutant %ld", slash ? slash + 1 : argv[i], m);
-            run_all(md2, dir, "m.md2", label, file_size(copy) > 0.0 ? skin : NULL, check_rss);
+            run_all(md2, dir, strrchr(path, '/') + 1, label, file_size(copy) > 0.0 ? skin : NULL, check_rss);
         }
         remove(path);
         remove(copy);

@@ -20,6 +20,16 @@
  *   bounds_make badtris N FILE   a model of one triangle and N more whose
  *                                vertex indices are out of range: N warnings
  *                                (lenient loading drops them)
+ *   bounds_make gltf SHAPE N FILE  md2 import's hostile glTF (issue #32), one
+ *                                triangle (data: URIs) and: wide, a node of
+ *                                N - 1 children; deep, N nodes nested; keys,
+ *                                N empty nodes beside it and two keys 99,999.9
+ *                                s apart (999,999 keyframes at 10 fps); idx, N
+ *                                primitives sharing an accessor of 16,777,215
+ *                                indices without a buffer view
+ *   bounds_make glb N PNG FILE   a .glb of N images, each the PNG file PNG
+ *                                (one buffer view), on N materials and
+ *                                primitives: N textures side by side
  *
  * The models are written byte by byte from the format (../shared/FORMAT.md),
  * and but for badtris pass md2 validate --strict. Exit status 0, or 1 with a message.
@@ -185,6 +195,141 @@ static int write_model(const char *path, unsigned long num_st, unsigned long num
     return ok ? 0 : fail("cannot write", path);
 }
 
+/* ---- md2 import's hostile glTF ------------------------------------------ */
+
+/* a triangle's positions (0 0 0, 1 0 0, 0 1 0), then the key times 0 and
+ * 99999.9 and two translations (0 0 0, 1 0 0): 68 bytes, base64 */
+#define GLTF_TRIANGLE "AAAAAAAAAAAAAAAAAACAPwAAAAAAAAAAAAAAAAAAgD8AAAAA"
+#define GLTF_KEYS GLTF_TRIANGLE "AAAAAPNPw0cAAAAAAAAAAAAAAAAAAIA/AAAAAAAAAAA="
+
+/* The JSON up to the first accessor's end: views holds more buffer views. */
+static void gltf_start(FILE *f, const char *data, int bytes, const char *views)
+{
+    fprintf(f, "{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":%d,\"uri\":"
+               "\"data:application/octet-stream;base64,%s\"}],\"bufferViews\":[{\"buffer\":0,"
+               "\"byteLength\":36}%s],\"accessors\":[{\"bufferView\":0,\"componentType\":5126,"
+               "\"count\":3,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[1,1,0]}",
+            bytes, data, views);
+}
+
+#define GLTF_MESH "\"meshes\":[{\"primitives\":[{\"attributes\":{\"POSITION\":0}}]}]"
+
+static int make_gltf(const char *shape, long n, const char *path)
+{
+    FILE *f = fopen(path, "wb");
+    long i;
+    if (!f)
+        return fail("cannot write", path);
+    if (strcmp(shape, "wide") == 0) { /* node 0's children: 1 (the mesh), 2 ... n - 1 */
+        gltf_start(f, GLTF_TRIANGLE, 36, "");
+        fputs("]," GLTF_MESH ",\"nodes\":[{\"children\":[", f);
+        for (i = 1; i < n; i++)
+            fprintf(f, "%s%ld", i > 1 ? "," : "", i);
+        fputs("]},{\"mesh\":0}", f);
+        for (i = 2; i < n; i++)
+            fputs(",{}", f);
+        fputs("],\"scenes\":[{\"nodes\":[0]}]}", f);
+    } else if (strcmp(shape, "deep") == 0) { /* node i's child i + 1; the last has the mesh */
+        gltf_start(f, GLTF_TRIANGLE, 36, "");
+        fputs("]," GLTF_MESH ",\"nodes\":[", f);
+        for (i = 0; i + 1 < n; i++)
+            fprintf(f, "{\"children\":[%ld]},", i + 1);
+        fputs("{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}]}", f);
+    } else if (strcmp(shape, "keys") == 0) { /* node 0 moved by two keys, n empty roots */
+        gltf_start(f, GLTF_KEYS, 68, ",{\"buffer\":0,\"byteOffset\":36,\"byteLength\":8},"
+                                     "{\"buffer\":0,\"byteOffset\":44,\"byteLength\":24}");
+        fputs(",{\"bufferView\":1,\"componentType\":5126,\"count\":2,\"type\":\"SCALAR\",\"min\":[0],"
+              "\"max\":[99999.9]},{\"bufferView\":2,\"componentType\":5126,\"count\":2,\"type\":\"VEC3\"}],"
+              GLTF_MESH ",\"nodes\":[{\"mesh\":0}", f);
+        for (i = 0; i < n; i++)
+            fputs(",{}", f);
+        fputs("],\"scenes\":[{\"nodes\":[0", f);
+        for (i = 1; i <= n; i++)
+            fprintf(f, ",%ld", i);
+        fputs("]}],\"animations\":[{\"samplers\":[{\"input\":1,\"output\":2}],\"channels\":[{\"sampler\":0,"
+              "\"target\":{\"node\":0,\"path\":\"translation\"}}]}]}", f);
+    } else if (strcmp(shape, "idx") == 0) { /* n primitives, one accessor of indices */
+        gltf_start(f, GLTF_TRIANGLE, 36, "");
+        fputs(",{\"componentType\":5125,\"count\":16777215,\"type\":\"SCALAR\"}],\"meshes\":[{"
+              "\"primitives\":[", f);
+        for (i = 0; i < n; i++)
+            fprintf(f, "%s{\"attributes\":{\"POSITION\":0},\"indices\":1}", i ? "," : "");
+        fputs("]}],\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}]}", f);
+    } else {
+        fclose(f);
+        return fail("no such shape:", shape);
+    }
+    return fclose(f) == 0 ? 0 : fail("cannot write", path);
+}
+
+/* A .glb of n images that are the PNG file at png, each on a material of
+ * its own, each material on a primitive (one triangle, texture coordinates
+ * 0 0, 1 0, 0 1). */
+static int make_glb(long n, const char *png, const char *path)
+{
+    static const int tri[15] = {0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 1};
+    FILE *in = fopen(png, "rb"), *f;
+    unsigned char *bin = NULL, *json = NULL, head[12];
+    long psize, bsize, jsize = 0, jcap, i;
+    int ok = 1;
+    if (!in || fseek(in, 0, SEEK_END) != 0 || (psize = ftell(in)) <= 0 || fseek(in, 0, SEEK_SET) != 0) {
+        if (in)
+            fclose(in);
+        return fail("cannot read", png);
+    }
+    bsize = (psize + 3) / 4 * 4 + 60;
+    jcap = 400 + n * 200;
+    bin = (unsigned char *)calloc((size_t)bsize, 1);
+    json = (unsigned char *)malloc((size_t)jcap);
+    if (!bin || !json || fread(bin, 1, (size_t)psize, in) != (size_t)psize) {
+        fclose(in);
+        free(bin);
+        free(json);
+        return fail("cannot read", png);
+    }
+    fclose(in);
+    for (i = 0; i < 15; i++) /* little-endian floats: 1.0f is 0x3F800000 */
+        put32(bin + (psize + 3) / 4 * 4 + 4 * i, tri[i] ? 0x3F800000ul : 0ul);
+#define J(...) (jsize += snprintf((char *)json + jsize, (size_t)(jcap - jsize), __VA_ARGS__))
+    J("{\"asset\":{\"version\":\"2.0\"},\"buffers\":[{\"byteLength\":%ld}],\"bufferViews\":[{\"buffer\":0,"
+      "\"byteLength\":%ld},{\"buffer\":0,\"byteOffset\":%ld,\"byteLength\":36},{\"buffer\":0,"
+      "\"byteOffset\":%ld,\"byteLength\":24}],\"accessors\":[{\"bufferView\":1,\"componentType\":5126,"
+      "\"count\":3,\"type\":\"VEC3\",\"min\":[0,0,0],\"max\":[1,1,0]},{\"bufferView\":2,"
+      "\"componentType\":5126,\"count\":3,\"type\":\"VEC2\"}],\"images\":[",
+      bsize, psize, (psize + 3) / 4 * 4, (psize + 3) / 4 * 4 + 36);
+    for (i = 0; i < n; i++)
+        J("%s{\"bufferView\":0,\"mimeType\":\"image/png\"}", i ? "," : "");
+    J("],\"textures\":[");
+    for (i = 0; i < n; i++)
+        J("%s{\"source\":%ld}", i ? "," : "", i);
+    J("],\"materials\":[");
+    for (i = 0; i < n; i++)
+        J("%s{\"pbrMetallicRoughness\":{\"baseColorTexture\":{\"index\":%ld}}}", i ? "," : "", i);
+    J("],\"meshes\":[{\"primitives\":[");
+    for (i = 0; i < n; i++)
+        J("%s{\"attributes\":{\"POSITION\":0,\"TEXCOORD_0\":1},\"material\":%ld}", i ? "," : "", i);
+    J("]}],\"nodes\":[{\"mesh\":0}],\"scenes\":[{\"nodes\":[0]}]}");
+#undef J
+    while (jsize % 4)
+        json[jsize++] = ' ';
+    f = fopen(path, "wb");
+    memcpy(head, "glTF", 4);
+    put32(head + 4, 2);
+    put32(head + 8, (unsigned long)(12 + 8 + jsize + 8 + bsize));
+    ok = f && fwrite(head, 1, 12, f) == 12;
+    put32(head, (unsigned long)jsize);
+    memcpy(head + 4, "JSON", 4);
+    ok = ok && fwrite(head, 1, 8, f) == 8 && fwrite(json, 1, (size_t)jsize, f) == (size_t)jsize;
+    put32(head, (unsigned long)bsize);
+    memcpy(head + 4, "BIN\0", 4);
+    ok = ok && fwrite(head, 1, 8, f) == 8 && fwrite(bin, 1, (size_t)bsize, f) == (size_t)bsize;
+    if (f && fclose(f) != 0)
+        ok = 0;
+    free(bin);
+    free(json);
+    return ok ? 0 : fail("cannot write", path);
+}
+
 int main(int argc, char **argv)
 {
     if (argc == 3 && strcmp(argv[1], "names") == 0)
@@ -203,7 +348,11 @@ int main(int argc, char **argv)
         unsigned long t = strtoul(argv[2], NULL, 10), frames = strtoul(argv[3], NULL, 10);
         return write_model(argv[4], 3 * t, t, frames, 1);
     }
+    if (argc == 5 && strcmp(argv[1], "gltf") == 0)
+        return make_gltf(argv[2], strtol(argv[3], NULL, 10), argv[4]);
+    if (argc == 5 && strcmp(argv[1], "glb") == 0)
+        return make_glb(strtol(argv[2], NULL, 10), argv[3], argv[4]);
     fprintf(stderr, "usage: bounds_make names DIR | png W H FILE | fill N FILE | "
-                    "weld T F FILE | badtris N FILE\n");
+                    "weld T F FILE | badtris N FILE | gltf wide|deep|keys|idx N FILE | glb N PNG FILE\n");
     return 2;
 }

@@ -707,9 +707,27 @@ static void test_budget(void **state)
         ANIM("{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}", "{\"input\":2,\"output\":3}")};
     imp_scene s;
     (void)state;
+    /* every cost counts: the nodes (512 bytes each) first, the accessors
+     * decoded and the triangles (96 bytes each) as they come, then the
+     * positions (688 bytes counted before them here) */
     o.max_bytes = 100;
-    expect_error(-1, p, 1, &o, "the scene needs 288 bytes for 8 keyframes of 3 vertices, more than the 100 allowed");
-    o.max_bytes = 288;
+    expect_error(-1, p, 1, &o, "nodes: the nodes would take the scene past the 100 bytes allowed (512 bytes so far)");
+    o.max_bytes = 664;
+    expect_error(-1, p, 1, &o, "animations[0].samplers[0].output: accessor 3 (24 bytes decoded) would take the scene "
+                               "past the 664 bytes allowed (688 bytes so far)");
+    o.max_bytes = 900;
+    expect_error(-1, p, 1, &o, "the scene needs 288 bytes for 8 keyframes of 3 vertices besides the 688 counted before, "
+                               "more than the 900 allowed");
+    o.max_bytes = 976;
+    read_ok(p, 1, &o, &s);
+    imp_scene_free(&s);
+    /* the poses: 8 keyframes of one node and one channel */
+    o.max_work = 15;
+    expect_error(-1, p, 1, &o, "animations: 8 keyframes of 1 nodes and 1 channels are 16 poses, more than the 15 allowed");
+    o.max_work = 16;
+    read_ok(p, 1, &o, &s);
+    imp_scene_free(&s);
+    o.max_nodes = 1;
     read_ok(p, 1, &o, &s);
     imp_scene_free(&s);
     {
@@ -717,7 +735,8 @@ static void test_budget(void **state)
         static const char *const q[] = {
             ANIM("{\"sampler\":0,\"target\":{\"node\":0,\"path\":\"translation\"}}", "{\"input\":2,\"output\":3}"),
             "\"attributes\":{\"POSITION\":0}", "\"attributes\":{\"POSITION\":0,\"NORMAL\":9}"};
-        expect_error(-1, q, 2, &o, "the scene needs 576 bytes for 8 keyframes of 3 vertices, more than the 288 allowed");
+        expect_error(-1, q, 2, &o, "the scene needs 576 bytes for 8 keyframes of 3 vertices besides the 724 counted "
+                                   "before, more than the 976 allowed");
     }
 }
 

@@ -27,6 +27,11 @@ enum { SRC_NONE, SRC_GLTF, SRC_OBJ, SRC_MD2 };
 #define PATTERN_FIRST_MAX 9999
 /* The most bytes the source's scene may take by default (--max-scene). */
 #define IMPORT_MAX_SCENE ((size_t)1 << 30)
+/* glTF's nodes (--max-nodes) and poses (--max-work) by default: a node
+ * costs about 600 bytes with its JSON, so 16384 of them fit the 16 MiB
+ * that every command may take; a pose about 35 ns (0.35 s for 10^7). */
+#define IMPORT_MAX_NODES 16384L
+#define IMPORT_MAX_WORK 10000000L
 
 typedef struct import_args {
     const char **sources;
@@ -34,6 +39,7 @@ typedef struct import_args {
     const char *out;
     const char *up, *scale, *height, *anim_name, *fps, *skin_name, *skin_size, *profile;
     const char *normals, *palette, *max_scene;
+    const char *max_nodes, *max_work; /* glTF's budgets (import_budgets()) */
     const char **anims;
     size_t num_anims;
     int zero_pad, json, glcmds, shared_box, drop_invalid, anm, pcx;
@@ -97,6 +103,9 @@ static void usage(FILE *f)
           "  --profile P      keep the limits of quake2, yquake2 or ufoai (an error)\n"
           "  --max-scene BYTES  the most memory the source's frames may take (default\n"
           "                   1073741824: 1 GiB), checked before they are made\n"
+          "  --max-nodes N    glTF: the most nodes (default 16384)\n"
+          "  --max-work N     glTF: the most poses, keyframes x (nodes + channels)\n"
+          "                   (default 10000000)\n"
           "  --json           the summary as JSON on stdout\n"
           "  --normals smooth normals from the geometry, not the source's (glTF, OBJ);\n"
           "                   an MD2 source: new ones from its decoded positions\n"
@@ -844,6 +853,20 @@ done:
     return ok ? TOOL_OK : TOOL_FAILED;
 }
 
+/* glTF's budgets of nodes and poses into io: the options' values (checked
+ * in check_budgets()), else the defaults. */
+static void import_budgets(const import_args *a, imp_options *io)
+{
+    long v = IMPORT_MAX_NODES;
+    if (a->max_nodes)
+        tool_parse_long(a->max_nodes, 1, LONG_MAX, &v);
+    io->max_nodes = (size_t)v;
+    v = IMPORT_MAX_WORK;
+    if (a->max_work)
+        tool_parse_long(a->max_work, 1, LONG_MAX, &v);
+    io->max_work = (size_t)v;
+}
+
 /* The sources' scene: glTF, or OBJ files (a pattern expanded). */
 static int read_scene(const import_args *a, int kind, imp_scene *s)
 {
@@ -868,6 +891,7 @@ static int read_scene(const import_args *a, int kind, imp_scene *s)
         io.max_bytes = (size_t)v;
     }
     io.max_bytes_option = "--max-scene";
+    import_budgets(a, &io);
     err[0] = '\0';
     if (kind == SRC_GLTF) {
         ok = imp_gltf_read(a->sources[0], &io, s, err, sizeof err);
@@ -1103,6 +1127,10 @@ static const char **value_option(import_args *a, const char *arg)
         return &a->fps;
     if (strcmp(arg, "--max-scene") == 0)
         return &a->max_scene;
+    if (strcmp(arg, "--max-nodes") == 0)
+        return &a->max_nodes;
+    if (strcmp(arg, "--max-work") == 0)
+        return &a->max_work;
     if (strcmp(arg, "--skin-name") == 0)
         return &a->skin_name;
     if (strcmp(arg, "--skin-size") == 0)
@@ -1240,11 +1268,26 @@ static int check_md2_options(const import_args *a)
                     : a->anim_name ? "--anim-name" : a->fps ? "--fps" : a->skin_name ? "--skin-name"
                     : a->skin_size ? "--skin-size" : a->num_anims ? "--anim"
                     : a->zero_pad ? "--zero-pad" : a->pcx ? "--pcx"
-                    : a->palette ? "--palette" : a->max_scene ? "--max-scene" : NULL;
+                    : a->palette ? "--palette" : a->max_scene ? "--max-scene"
+                    : a->max_nodes ? "--max-nodes" : a->max_work ? "--max-work" : NULL;
     if (bad)
         return !usage_error("%s does not apply to an MD2 source (it is rebuilt as it is)", bad);
     if (a->normals && strcmp(a->normals, "smooth") != 0)
         return !usage_error("bad --normals '%s': smooth is the one kind", a->normals);
+    return 1;
+}
+
+/* --max-nodes and --max-work: glTF's, whole numbers from 1. 0 after a
+ * usage error. */
+static int check_budgets(const import_args *a, int kind)
+{
+    long v;
+    if (kind != SRC_GLTF && (a->max_nodes || a->max_work))
+        return !usage_error("%s applies to glTF sources only", a->max_nodes ? "--max-nodes" : "--max-work");
+    if (a->max_nodes && !tool_parse_long(a->max_nodes, 1, LONG_MAX, &v))
+        return !usage_error("bad --max-nodes '%s': a whole number, at least 1", a->max_nodes);
+    if (a->max_work && !tool_parse_long(a->max_work, 1, LONG_MAX, &v))
+        return !usage_error("bad --max-work '%s': a whole number, at least 1", a->max_work);
     return 1;
 }
 
@@ -1261,6 +1304,8 @@ static int check_scene_options(const import_args *a, int kind)
         return !usage_error("bad --normals '%s': smooth is the one kind", a->normals);
     if (kind == SRC_GLTF && (a->up || a->anim_name))
         return !usage_error("%s applies to OBJ sources only", a->up ? "--up" : "--anim-name");
+    if (!check_budgets(a, kind))
+        return 0;
     if (kind == SRC_OBJ && a->num_anims)
         return !usage_error("%s", "--anim applies to glTF sources (an OBJ sequence is one animation: "
                                   "--anim-name names it)");

@@ -246,6 +246,57 @@ static int ran_out(const char *err)
            strstr(err, "annot allocate memory") || strstr(err, "stb_image cannot read it (");
 }
 
+/* The most images a skin is packed from: each is read and decoded. */
+#define IMP_MAX_IMAGES 256
+
+/* The used images' sizes from their headers, before any is decoded: at
+ * most IMP_MAX_IMAGES of them, and side by side within a skin's limits
+ * (a 57 KB GLB of 40 images naming one 4096 x 4096 PNG took 2.7 GB
+ * decoding them all before the packed skin was found too large). */
+static int check_image_sizes(const char *source, const imp_scene *s, const unsigned char *used, size_t count)
+{
+    size_t i;
+    double w = 0, h = 0;
+    char err[600];
+    const char *one = NULL; /* the label of the one image sized */
+    if (count > IMP_MAX_IMAGES) {
+        imp_error("%s: the model uses %lu textures, more than the %d a skin is packed from", source,
+                  (unsigned long)count, IMP_MAX_IMAGES);
+        return 0;
+    }
+    for (i = 0; i < s->num_images; i++) {
+        const imp_image *im = &s->images[i];
+        unsigned char *data = NULL;
+        size_t size = im->size;
+        long iw = 0, ih = 0;
+        int ok;
+        if (!used[i])
+            continue;
+        /* one that cannot be read or sized is load_images()'s to tell */
+        if (!im->bytes && !tool_read_regular(im->path, (size_t)256 << 20, &data, &size, err, sizeof err))
+            continue;
+        ok = tool_image_size(im->label, im->bytes ? im->bytes : data, size, &iw, &ih, err, sizeof err);
+        free(data);
+        if (!ok)
+            continue;
+        one = im->label;
+        w += (double)iw;
+        if ((double)ih > h)
+            h = (double)ih;
+    }
+    if ((w > 32768 || h > 32768 || w * h > (double)TOOL_MAX_SKIN_PIXELS) && count == 1) {
+        imp_error("%s: the texture %s is a %.0fx%.0f image, over the limit of %lu pixels (and 32768 a side) "
+                  "for a skin", source, one, w, h, (unsigned long)TOOL_MAX_SKIN_PIXELS);
+        return 0;
+    }
+    if (w > 32768 || h > 32768 || w * h > (double)TOOL_MAX_SKIN_PIXELS) {
+        imp_error("%s: the %lu textures side by side would make a %.0fx%.0f skin, over the limit of %lu "
+                  "pixels (and 32768 a side) for a skin", source, (unsigned long)count, w, h, (unsigned long)TOOL_MAX_SKIN_PIXELS);
+        return 0;
+    }
+    return 1;
+}
+
 /* The images the triangles use (used[i] = 1), decoded into imgs. One
  * that cannot be read is left out (used[i] = 0; its materials untextured)
  * and said in warn (warn_size bytes: the first such); so are all of them
@@ -278,6 +329,11 @@ static int load_images(const char *source, const imp_scene *s, unsigned char *us
             (size_t)s->material_image[m] < s->num_images)
             used[s->material_image[m]] = 1;
     }
+    for (i = 0; i < s->num_images; i++)
+        *count += used[i];
+    if (*count && !check_image_sizes(source, s, used, *count))
+        return 0;
+    *count = 0;
     for (i = 0; i < s->num_images; i++) {
         const imp_image *im = &s->images[i];
         int ok;
@@ -305,8 +361,8 @@ static int load_images(const char *source, const imp_scene *s, unsigned char *us
 
 /* The skin from the used images: the one, or all side by side; x[i] the
  * left column of image i. */
-static int pack_skin(const imp_scene *s, const unsigned char *used, tool_image *imgs, size_t count,
-                     tool_image *skin, uint32_t *x)
+static int pack_skin(const char *source, const imp_scene *s, const unsigned char *used, tool_image *imgs,
+                     size_t count, tool_image *skin, uint32_t *x)
 {
     size_t i, w = 0, h = 0, row;
     if (count == 1) {
@@ -327,8 +383,8 @@ static int pack_skin(const imp_scene *s, const unsigned char *used, tool_image *
         if ((size_t)imgs[i].height > h)
             h = (size_t)imgs[i].height;
         if (w > 32768) {
-            tool_error(IMPORT_CMD, "the %lu textures side by side would be over 32768 pixels "
-                                   "wide", (unsigned long)count);
+            imp_error("%s: the %lu textures side by side would be over 32768 pixels wide", source,
+                      (unsigned long)count);
             return 0;
         }
     }
@@ -336,9 +392,9 @@ static int pack_skin(const imp_scene *s, const unsigned char *used, tool_image *
      * allocated (a 1 x 4,000,000 texture beside a wide one would ask for
      * gigabytes) */
     if (h > 32768 || (double)w * (double)h > (double)TOOL_MAX_SKIN_PIXELS) {
-        tool_error(IMPORT_CMD, "the %lu textures side by side would make a %lux%lu skin, over "
-                               "the limit of %lu pixels (and 32768 a side) for a skin",
-                   (unsigned long)count, (unsigned long)w, (unsigned long)h,
+        imp_error("%s: the %lu textures side by side would make a %lux%lu skin, over the limit of %lu "
+                  "pixels (and 32768 a side) for a skin", source, (unsigned long)count, (unsigned long)w,
+                  (unsigned long)h,
                    (unsigned long)TOOL_MAX_SKIN_PIXELS);
         return 0;
     }
@@ -499,7 +555,7 @@ static int make_skin(const char *source, const imp_scene *s, const imp_make_opti
         goto done;
     out->skin_images = count;
     if (count > 0) {
-        if (!pack_skin(s, used, imgs, count, &out->skin, x))
+        if (!pack_skin(source, s, used, imgs, count, &out->skin, x))
             goto done;
         out->in.skin_width = (uint32_t)out->skin.width;
         out->in.skin_height = (uint32_t)out->skin.height;

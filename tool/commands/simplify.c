@@ -114,11 +114,14 @@ static int read_target(simplify_args *s, const char *option, const char *value)
             return usage_error("--triangles '%s' is not a whole number of at least 0", value);
         s->targets[0].kind = MD2_SIMPLIFY_TRIANGLES;
         s->targets[0].value = (double)n;
-    } else if (!tool_parse_double(value, &v) || !(v >= 0.0) ||
+    } else if (!tool_parse_double(value, &v) || !(v >= 0.0) || (v > 0.0 && v < 1e-300) ||
                (strcmp(option, "--ratio") == 0 && v > 1.0) || v > 1e30) {
+        /* the limits as they are: strtod() refuses what a double cannot
+         * hold (1e-320 is below its normal range), and 1e30 is the
+         * coordinates' own limit (MD2_MAX_COORD) */
         return usage_error(strcmp(option, "--ratio") == 0
-                               ? "--ratio '%s' is not a number from 0 to 1"
-                               : "--error '%s' is not a number of at least 0",
+                               ? "--ratio '%s' is not a number from 0 to 1 (0, or from 1e-300 to 1)"
+                               : "--error '%s' is not a number from 0 to 1e30 (0, or from 1e-300 to 1e30)",
                            value);
     } else {
         s->targets[0].kind = strcmp(option, "--ratio") == 0 ? MD2_SIMPLIFY_RATIO : MD2_SIMPLIFY_ERROR;
@@ -176,8 +179,8 @@ static int read_levels(simplify_args *s)
             return usage_error("--levels '%s' is not a list of ratios (R1,R2,...)", s->levels_arg);
         memcpy(word, p, n);
         word[n] = '\0';
-        if (!tool_parse_double(word, &v) || !(v >= 0.0) || v > 1.0)
-            return usage_error("--levels: '%s' is not a ratio from 0 to 1", word);
+        if (!tool_parse_double(word, &v) || !(v >= 0.0) || (v > 0.0 && v < 1e-300) || v > 1.0)
+            return usage_error("--levels: '%s' is not a ratio from 0 to 1 (0, or from 1e-300 to 1)", word);
         if (s->count > SIMPLIFY_MAX_LEVELS)
             return usage_error("--levels '%s': more than 16 levels", s->levels_arg);
         s->targets[s->count].kind = MD2_SIMPLIFY_RATIO;
@@ -205,6 +208,9 @@ static int read_args(int argc, char **argv, simplify_args *s)
         return usage_error("%s", "no output given (-o OUT.md2)");
     if (!s->have_target)
         return usage_error("%s", "no target given (--ratio, --triangles or --error)");
+    /* as md2 import refuses it: the model would be gone if anything failed */
+    if (tool_same_file(s->output, s->model))
+        return usage_error("-o %s is the model: choose another -o", s->output);
     s->count = 1;
     return s->levels_arg ? read_levels(s) : SIMPLIFY_GO_ON;
 }

@@ -76,6 +76,8 @@ typedef struct imp_options {
     size_t num_anims;             /* 0: all of them, in the source's order */
     const char *anim_name;        /* OBJ sequences: the animation's name (--anim-name), or NULL */
     size_t max_bytes;             /* a budget for what a reader may allocate for the scene (0: none) */
+    size_t max_nodes;             /* glTF: the most nodes (0: none); "--max-nodes" raises it with max_bytes_option */
+    size_t max_work;              /* glTF: the most keyframes x (nodes + channels) posed (0: none); "--max-work" */
     const char *max_bytes_option; /* the option that raises it, named in the error ("--max-scene"), or NULL */
 } imp_options;
 
@@ -84,6 +86,10 @@ typedef struct imp_options {
 #define IMP_RAISED_BY(o) ((o) && (o)->max_bytes_option ? "; " : ""), \
     ((o) && (o)->max_bytes_option ? (o)->max_bytes_option : ""), \
     ((o) && (o)->max_bytes_option ? " raises it" : "")
+
+/* The end of a message about another budget of o, raised by the option
+ * named: "; --max-nodes raises it" when the command gave its options. */
+#define IMP_RAISED_BY_OPT(o, name) ((o) && (o)->max_bytes_option ? "; " name " raises it" : "")
 
 /* glTF 2.0 (.gltf with its .bin files or data URIs, .glb). */
 int imp_gltf_read(const char *path, const imp_options *opt, imp_scene *out, char *err, size_t err_size);
@@ -102,6 +108,20 @@ int imp_obj_read(const char *const *paths, size_t num_paths, const imp_options *
  * says so). */
 int imp_obj_read_memory(const unsigned char *data, size_t size, const char *name, const char *base_dir,
                         const imp_options *opt, imp_scene *out, char *err, size_t err_size);
+
+/* A file a source names (a glTF buffer's or image's relative uri when
+ * percent is 1, percent-decoded first; an OBJ's mtllib, an MTL's map_Kd,
+ * already prefixed with the MTL's folder inside root) as a path inside
+ * the folder root (the source file's folder; "" the current one): '\\'
+ * is read as '/', and a name that is empty, absolute ('/', '//host',
+ * 'C:'), climbs out of root with '..', or (POSIX) is a symbolic link, or
+ * lies under one, whose real path is outside root's real path, is
+ * refused. 1 and *out (malloc'd: root, '/', the name) when it is inside;
+ * 0 with the reason in why (a phrase: "climbs out of its folder with
+ * '..'"); -1 when out of memory; -2 for a bad percent escape or %00 (the
+ * phrase in why). */
+int imp_path_inside(const char *root, const char *name, int percent, char **out, char *why,
+                    size_t why_size);
 
 /* Appends a note (printf-style) to s; 0 when out of memory. */
 int imp_scene_note(imp_scene *s, const char *fmt, ...)

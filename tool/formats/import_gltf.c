@@ -115,8 +115,21 @@ typedef struct gl_buf {
     size_t size;
 } gl_buf;
 
+/* A JSON array's elements, indexed once: cJSON_GetArrayItem() walks the
+ * list from its start, which made a loop over 80,000 nodes quadratic. */
+typedef struct gl_index {
+    const cJSON *arr;
+    const cJSON **item;
+    size_t n;
+} gl_index;
+
+/* the top-level arrays j_object() reads: buffers ... scenes */
+#define GL_TOP_ARRAYS 12
+
 typedef struct gl {
     cJSON *root;
+    gl_index tops[GL_TOP_ARRAYS];
+    size_t ntops;
     const char *base_dir;
     const imp_options *opt;
     imp_scene *out;
@@ -133,6 +146,7 @@ typedef struct gl {
     gl_mesh *meshes;
     gl_skin *skins;
     int *image_map; /* glTF image -> scene image, or -1 */
+    double spent;   /* bytes counted against opt->max_bytes (spend()) */
     size_t nitems;
     int *items;     /* nodes with a mesh, in scene order */
     int *order;     /* every node, parents before children */
@@ -176,6 +190,18 @@ static void pathf(char *buf, size_t size, const char *fmt, ...)
 static int oom(gl *g)
 {
     return fail(g, "out of memory");
+}
+
+/* Counts bytes (what is decoded, copied or made: each use of a shared
+ * accessor again) against opt->max_bytes before they are allocated: 0,
+ * said, naming what (at the JSON path where), when they would pass it. */
+static int spend(gl *g, double bytes, const char *where, const char *what)
+{
+    if (g->opt && g->opt->max_bytes && bytes > (double)g->opt->max_bytes - g->spent)
+        return fail(g, "%s: %s would take the scene past the %lu bytes allowed (%.0f bytes so far)%s%s%s", where,
+                    what, (unsigned long)g->opt->max_bytes, g->spent + bytes, IMP_RAISED_BY(g->opt));
+    g->spent += bytes;
+    return 1;
 }
 
 static void *gl_alloc(gl *g, size_t count, size_t size)
@@ -277,10 +303,50 @@ static int j_numbers(gl *g, const cJSON *o, const char *key, const char *where, 
     return 1;
 }
 
+/* arr's elements, indexed once (arr one of the top-level arrays); NULL
+ * when out of memory (said). */
+static gl_index *j_indexed(gl *g, const cJSON *arr)
+{
+    size_t k;
+    const cJSON *e;
+    gl_index *x;
+    for (k = 0; k < g->ntops; k++)
+        if (g->tops[k].arr == arr)
+            return &g->tops[k];
+    if (g->ntops == GL_TOP_ARRAYS) { /* not reached: there are fewer top-level arrays */
+        fail(g, "too many JSON arrays indexed");
+        return NULL;
+    }
+    x = &g->tops[g->ntops];
+    x->n = 0;
+    for (e = arr ? arr->child : NULL; e; e = e->next)
+        x->n++;
+    if (!(x->item = (const cJSON **)gl_alloc(g, x->n ? x->n : 1, sizeof *x->item)))
+        return NULL;
+    x->n = 0;
+    for (e = arr ? arr->child : NULL; e; e = e->next)
+        x->item[x->n++] = e;
+    x->arr = arr;
+    g->ntops++;
+    return x;
+}
+
+/* The i-th element of a top-level array already indexed (by j_object()
+ * or j_indexed()), or NULL. */
+static const cJSON *j_item(gl *g, const cJSON *arr, size_t i)
+{
+    gl_index *x = j_indexed(g, arr);
+    return x && i < x->n ? x->item[i] : NULL;
+}
+
 /* The i-th element of a top-level array, which must be an object. */
 static const cJSON *j_object(gl *g, const cJSON *arr, const char *name, size_t i)
 {
-    const cJSON *o = cJSON_GetArrayItem(arr, (int)i);
+    gl_index *x = j_indexed(g, arr);
+    const cJSON *o;
+    if (!x)
+        return NULL; /* out of memory, said */
+    o = i < x->n ? x->item[i] : NULL;
     if (!cJSON_IsObject(o)) {
         fail(g, "%s[%lu]: not an object", name, (unsigned long)i);
         return NULL;
@@ -344,24 +410,14 @@ static int data_uri(gl *g, const char *uri, const char *where, unsigned char **b
     return 1;
 }
 
-static int hex_value(int c)
-{
-    if (c >= '0' && c <= '9')
-        return c - '0';
-    if (c >= 'a' && c <= 'f')
-        return c - 'a' + 10;
-    if (c >= 'A' && c <= 'F')
-        return c - 'A' + 10;
-    return -1;
-}
-
-/* base_dir + "/" + the percent-decoded relative URI. */
+/* base_dir + "/" + the percent-decoded relative URI, which must stay
+ * inside base_dir (imp_path_inside()). */
 static char *file_uri(gl *g, const char *uri, const char *where)
 {
-    size_t blen, i, n = 0;
-    char *path;
+    char *path, why[160];
+    int r;
     const char *colon = strchr(uri, ':'), *slash = strchr(uri, '/');
-    if (!*uri || uri[0] == '/' || (colon && (!slash || colon < slash))) {
+    if (!*uri || uri[0] == '/' || (colon && (!slash || colon < slash) && colon - uri != 1)) {
         fail(g, "%s: \"%s\" is not a relative file path", where, uri);
         return NULL;
     }
@@ -369,29 +425,27 @@ static char *file_uri(gl *g, const char *uri, const char *where)
         fail(g, "%s: \"%s\" is an external file, which is not read here", where, uri);
         return NULL;
     }
-    blen = strlen(g->base_dir);
-    path = (char *)gl_alloc(g, blen + strlen(uri) + 2, 1);
-    if (!path)
+    r = imp_path_inside(g->base_dir, uri, 1, &path, why, sizeof why);
+    if (r == -1) {
+        oom(g);
         return NULL;
-    memcpy(path, g->base_dir, blen);
-    n = blen;
-    path[n++] = '/';
-    for (i = 0; uri[i]; i++) {
-        if (uri[i] == '%') {
-            int hi = hex_value((unsigned char)uri[i + 1]), lo = hi < 0 ? -1 : hex_value((unsigned char)uri[i + 2]);
-            if (hi < 0 || lo < 0 || (hi == 0 && lo == 0)) {
-                free(path);
-                fail(g, "%s: bad percent escape at character %lu of \"%s\"", where, (unsigned long)i, uri);
-                return NULL;
-            }
-            path[n++] = (char)(hi * 16 + lo);
-            i += 2;
-        } else {
-            path[n++] = uri[i];
-        }
     }
-    path[n] = '\0';
+    if (r == -2) {
+        fail(g, "%s: \"%s\" %s", where, uri, why);
+        return NULL;
+    }
+    if (r == 0) {
+        fail(g, "%s: \"%s\" %s: a glTF reads files from its own folder only", where, uri, why);
+        return NULL;
+    }
     return path;
+}
+
+/* The bytes of base_dir and its '/' at the start of a file_uri() path. */
+static size_t root_prefix(const char *base_dir)
+{
+    size_t n = strlen(base_dir);
+    return n + (n && base_dir[n - 1] != '/' ? 1 : 0);
 }
 
 /* The most bytes of a file a glTF reads (the .gltf or .glb, a .bin). */
@@ -769,6 +823,12 @@ static int decode_accessor(gl *g, int a, const char *where, int comps, int integ
         return fail(g, "%s: accessor %d needs %.0f bytes decoded, more than the %lu allowed%s%s%s", where,
                     a, (double)n * l.rows * l.cols * 4, (unsigned long)g->opt->max_bytes,
                     IMP_RAISED_BY(g->opt));
+    {
+        char what[48];
+        pathf(what, sizeof what, "accessor %d (%.0f bytes decoded)", a, (double)n * l.rows * l.cols * 4);
+        if (!spend(g, (double)n * l.rows * l.cols * 4, where, what))
+            return 0;
+    }
     d->count = n;
     d->comps = l.rows * l.cols;
     if (integer)
@@ -862,7 +922,7 @@ static int load_skin_sets(gl *g, const cJSON *attrs, const char *w, size_t n, gl
 static int load_targets(gl *g, const cJSON *po, const char *where, size_t n, gl_prim *p, size_t *ntargets,
                         int first)
 {
-    const cJSON *targets;
+    const cJSON *targets, *t;
     size_t ntg, i;
     char w[160];
     if (!j_array(g, po, "targets", where, &targets, &ntg))
@@ -877,8 +937,7 @@ static int load_targets(gl *g, const cJSON *po, const char *where, size_t n, gl_
     if (!(p->tpos = (gl_data *)gl_alloc(g, ntg, sizeof(gl_data))) ||
         !(p->tnrm = (gl_data *)gl_alloc(g, ntg, sizeof(gl_data))))
         return 0;
-    for (i = 0; i < ntg; i++) {
-        const cJSON *t = cJSON_GetArrayItem(targets, (int)i);
+    for (i = 0, t = targets->child; i < ntg; i++, t = t->next) {
         pathf(w, sizeof w, "%s.targets[%lu]", where, (unsigned long)i);
         if (!cJSON_IsObject(t))
             return fail(g, "%s: not an object", w);
@@ -911,6 +970,21 @@ static void triangle_corners(int mode, size_t i, size_t *c)
 /* A triangle primitive's triangles (p->tri, p->ntri) in mode: the corners
  * its indices give, each checked to name one of its n vertices, or
  * without indices its vertices in order. */
+/* The bytes a triangle costs on its way to the file: the reader's copy of
+ * its corners (12), the scene's (24, and 4 for its material), the
+ * builder's and the file's (about 56): counted for each use, before the
+ * corners are copied, so that three primitives sharing one accessor of
+ * 16,777,215 indices without a buffer view (705 bytes of JSON) are
+ * refused, not written as an 832 MB model. */
+#define GL_TRIANGLE_BYTES 96.0
+
+static int spend_triangles(gl *g, const char *where, size_t ntri)
+{
+    char what[64];
+    pathf(what, sizeof what, "its %lu triangles", (unsigned long)ntri);
+    return spend(g, (double)ntri * GL_TRIANGLE_BYTES, where, what);
+}
+
 static int load_triangles(gl *g, const cJSON *po, const char *where, int mode, size_t n, gl_prim *p)
 {
     gl_data idx;
@@ -936,7 +1010,8 @@ static int load_triangles(gl *g, const cJSON *po, const char *where, int mode, s
     } else {
         p->ntri = nidx >= 3 ? nidx - 2 : 0;
     }
-    if (!(p->tri = (uint32_t *)gl_alloc(g, p->ntri, 3 * sizeof(uint32_t)))) {
+    if (!spend_triangles(g, where, p->ntri) ||
+        !(p->tri = (uint32_t *)gl_alloc(g, p->ntri, 3 * sizeof(uint32_t)))) {
         data_free(&idx);
         return 0;
     }
@@ -987,7 +1062,7 @@ static int load_prim(gl *g, const cJSON *po, const char *where, gl_prim *p, size
 static int load_mesh(gl *g, int m)
 {
     gl_mesh *mesh = &g->meshes[m];
-    const cJSON *o, *prims;
+    const cJSON *o, *prims, *po;
     size_t i, nw;
     char where[96];
     int first = 1;
@@ -1003,11 +1078,11 @@ static int load_mesh(gl *g, int m)
         return fail(g, "%s.primitives: missing or empty", where);
     if (!(mesh->prims = (gl_prim *)gl_alloc(g, mesh->nprims, sizeof(gl_prim))))
         return 0;
-    for (i = 0; i < mesh->nprims; i++) {
+    for (i = 0, po = prims->child; i < mesh->nprims; i++, po = po->next) {
         char w[128];
         pathf(w, sizeof w, "%s.primitives[%lu]", where, (unsigned long)i);
         mesh->prims[i].material = -1;
-        if (!load_prim(g, cJSON_GetArrayItem(prims, (int)i), w, &mesh->prims[i], &mesh->ntargets, first))
+        if (!load_prim(g, po, w, &mesh->prims[i], &mesh->ntargets, first))
             return 0;
         if (mesh->prims[i].triangles)
             first = 0;
@@ -1059,17 +1134,34 @@ static void mesh_free(gl_mesh *mesh)
 
 /* ---- nodes and the scene --------------------------------------------------- */
 
+/* The bytes a node costs, about: its own (some 280 on a 64-bit system),
+ * its pose (t, r, s and its world matrix, 208) and its places in the walks
+ * (order, stack, items); one number everywhere, so that messages are the
+ * same on every system. */
+#define GL_NODE_BYTES 512.0
+
+/* The nodes within opt->max_nodes and max_bytes, counted before anything
+ * is made of them (each node has one parent at most, so the children of
+ * all nodes are fewer than the nodes). */
+static int count_nodes(gl *g)
+{
+    if (g->opt && g->opt->max_nodes && g->nnodes > g->opt->max_nodes)
+        return fail(g, "nodes: %lu nodes, more than the %lu allowed%s", (unsigned long)g->nnodes,
+                    (unsigned long)g->opt->max_nodes, IMP_RAISED_BY_OPT(g->opt, "--max-nodes"));
+    return spend(g, (double)g->nnodes * GL_NODE_BYTES, "nodes", "the nodes");
+}
+
 static int load_nodes(gl *g)
 {
     size_t i;
-    if (!(g->nodes = (gl_node *)gl_alloc(g, g->nnodes, sizeof(gl_node))))
+    if (!count_nodes(g) || !(g->nodes = (gl_node *)gl_alloc(g, g->nnodes, sizeof(gl_node))))
         return 0;
     for (i = 0; i < g->nnodes; i++)
         g->nodes[i].parent = -1;
     for (i = 0; i < g->nnodes; i++) {
         gl_node *n = &g->nodes[i];
         char where[48];
-        const cJSON *o;
+        const cJSON *o, *c;
         size_t nc, k;
         if (!(o = j_object(g, g->nodes_j, "nodes", i)))
             return 0;
@@ -1088,8 +1180,7 @@ static int load_nodes(gl *g)
         n->weights = jget(o, "weights");
         if (!j_array(g, o, "children", where, &n->children, &nc))
             return 0;
-        for (k = 0; k < nc; k++) {
-            const cJSON *c = cJSON_GetArrayItem(n->children, (int)k);
+        for (k = 0, c = nc ? n->children->child : NULL; c; c = c->next, k++) {
             if (!is_int(c, 0, GL_MAX_INT) || c->valuedouble >= (double)g->nnodes)
                 return fail(g, "%s.children[%lu]: not the index of a node", where, (unsigned long)k);
             if (g->nodes[(size_t)c->valuedouble].parent >= 0)
@@ -1133,7 +1224,7 @@ static int scene_items(gl *g)
     const cJSON *scenes, *sc, *roots, *r;
     size_t nscenes, nroots;
     int s, *stack;
-    size_t *next;
+    const cJSON **next; /* each stacked node's next child */
     double sd;
     if (!j_array(g, g->root, "scenes", "", &scenes, &nscenes))
         return 0;
@@ -1165,7 +1256,7 @@ static int scene_items(gl *g)
         }
     }
     stack = (int *)gl_alloc(g, g->nnodes, sizeof(int));
-    next = (size_t *)gl_alloc(g, g->nnodes, sizeof(size_t));
+    next = (const cJSON **)gl_alloc(g, g->nnodes, sizeof *next);
     g->items = (int *)gl_alloc(g, g->nnodes, sizeof(int));
     if (!stack || !next || !g->items) {
         free(stack);
@@ -1175,19 +1266,18 @@ static int scene_items(gl *g)
     for (r = (roots) ? (roots)->child : NULL; r; r = r->next) {
         size_t top = 1;
         stack[0] = (int)r->valuedouble;
-        next[0] = 0;
+        next[0] = g->nodes[stack[0]].children ? g->nodes[stack[0]].children->child : NULL;
         if (g->nodes[stack[0]].mesh >= 0)
             g->items[g->nitems++] = stack[0];
         while (top) {
-            gl_node *n = &g->nodes[stack[top - 1]];
-            const cJSON *c = cJSON_GetArrayItem(n->children, (int)next[top - 1]);
+            const cJSON *c = next[top - 1];
             if (!c) {
                 top--;
                 continue;
             }
-            next[top - 1]++;
+            next[top - 1] = c->next;
             stack[top] = (int)c->valuedouble;
-            next[top] = 0;
+            next[top] = g->nodes[stack[top]].children ? g->nodes[stack[top]].children->child : NULL;
             if (g->nodes[stack[top]].mesh >= 0)
                 g->items[g->nitems++] = stack[top];
             top++;
@@ -1261,23 +1351,23 @@ static int node_weights(gl *g, int n, double *w)
     if (!cJSON_IsArray(node->weights) || (size_t)cJSON_GetArraySize(node->weights) != m->ntargets)
         return fail(g, "%s.weights: not an array of %lu numbers, one for each morph target of mesh %d", where,
                     (unsigned long)m->ntargets, node->mesh);
-    return j_numbers(g, cJSON_GetArrayItem(g->nodes_j, n), "weights", where, m->ntargets, w);
+    return j_numbers(g, j_item(g, g->nodes_j, (size_t)n), "weights", where, m->ntargets, w);
 }
 
 /* ---- animations ------------------------------------------------------------ */
 
-static int load_channel(gl *g, const cJSON *ao, const char *where, size_t c, gl_channel *ch)
+static int load_channel(gl *g, const cJSON *cho, const gl_index *samplers, const char *where, size_t c,
+                        gl_channel *ch)
 {
-    const cJSON *cho = cJSON_GetArrayItem(jget(ao, "channels"), (int)c), *target, *path, *samplers, *so, *interp;
+    const cJSON *target, *path, *so, *interp;
     char w[128], sw[128];
     int s;
-    size_t nsamplers, keys, per_key, i;
+    size_t keys, per_key, i;
     pathf(w, sizeof w, "%s.channels[%lu]", where, (unsigned long)c);
     ch->node = -1;
     if (!cJSON_IsObject(cho))
         return fail(g, "%s: not an object", w);
-    if (!j_array(g, ao, "samplers", where, &samplers, &nsamplers) ||
-        !j_index(g, cho, "sampler", w, nsamplers, "sampler", &s))
+    if (!j_index(g, cho, "sampler", w, samplers->n, "sampler", &s))
         return 0;
     if (s < 0)
         return fail(g, "%s.sampler: missing", w);
@@ -1317,7 +1407,7 @@ static int load_channel(gl *g, const cJSON *ao, const char *where, size_t c, gl_
         return fail(g, "%s.target: node %d has a matrix, which an animation cannot drive", w, ch->node);
     }
     pathf(sw, sizeof sw, "%s.samplers[%d]", where, s);
-    so = cJSON_GetArrayItem(samplers, s);
+    so = samplers->item[s];
     if (!cJSON_IsObject(so))
         return fail(g, "%s: not an object", sw);
     interp = jget(so, "interpolation");
@@ -1379,13 +1469,15 @@ static int pick_anims(gl *g)
     char buf[32];
     if (!want)
         return 1;
+    if (g->nanimations && !j_indexed(g, g->animations)) /* j_item() below then allocates nothing */
+        return 0;
     if (!(g->anims = (gl_anim *)gl_alloc(g, want, sizeof(gl_anim))))
         return 0;
     for (i = 0; i < want; i++) {
         int found = -1;
         if (g->opt && g->opt->num_anims) {
             for (k = 0; k < g->nanimations && found < 0; k++) {
-                const cJSON *ao = cJSON_GetArrayItem(g->animations, (int)k);
+                const cJSON *ao = j_item(g, g->animations, k);
                 if (strcmp(anim_name(ao, buf, sizeof buf, k), g->opt->anims[i]) == 0)
                     found = (int)k;
             }
@@ -1397,7 +1489,7 @@ static int pick_anims(gl *g)
                 if (!g->nanimations)
                     strncat(g->err, "none", g->err_size - strlen(g->err) - 1);
                 for (k = 0; k < g->nanimations; k++) {
-                    const char *nm = anim_name(cJSON_GetArrayItem(g->animations, (int)k), buf, sizeof buf, k);
+                    const char *nm = anim_name(j_item(g, g->animations, k), buf, sizeof buf, k);
                     size_t len = strlen(g->err);
                     pathf(g->err + len, g->err_size - len, "%s\"%s\"", k ? ", " : "", nm);
                 }
@@ -1409,7 +1501,7 @@ static int pick_anims(gl *g)
         g->anims[i].index = found;
         g->nanims++;
         if (!(g->anims[i].name =
-                  gl_strdup(g, anim_name(cJSON_GetArrayItem(g->animations, found), buf, sizeof buf, (size_t)found))))
+                  gl_strdup(g, anim_name(j_item(g, g->animations, (size_t)found), buf, sizeof buf, (size_t)found))))
             return 0;
     }
     return 1;
@@ -1417,7 +1509,8 @@ static int pick_anims(gl *g)
 
 static int load_anim(gl *g, gl_anim *an)
 {
-    const cJSON *ao, *channels, *extras;
+    const cJSON *ao, *channels, *extras, *cho;
+    gl_index samplers;
     char where[48];
     size_t c, kept = 0;
     double fps = g->opt && g->opt->fps > 0 && isfinite(g->opt->fps) ? g->opt->fps : 10, t1 = 0, x;
@@ -1428,11 +1521,20 @@ static int load_anim(gl *g, gl_anim *an)
         return 0;
     if (!(an->channels = (gl_channel *)gl_alloc(g, an->nchannels, sizeof(gl_channel))))
         return 0;
+    if (!j_array(g, ao, "samplers", where, &samplers.arr, &samplers.n))
+        return 0;
+    /* each channel names its sampler: indexed once, not walked to each time */
+    if (!(samplers.item = (const cJSON **)gl_alloc(g, samplers.n ? samplers.n : 1, sizeof *samplers.item)))
+        return 0;
+    for (c = 0, cho = samplers.arr ? samplers.arr->child : NULL; cho; cho = cho->next)
+        samplers.item[c++] = cho;
     an->t0 = 0;
-    for (c = 0; c < an->nchannels; c++) {
+    for (c = 0, cho = channels ? channels->child : NULL; c < an->nchannels; c++, cho = cho->next) {
         gl_channel *ch = &an->channels[c];
-        if (!load_channel(g, ao, where, c, ch))
+        if (!load_channel(g, cho, &samplers, where, c, ch)) {
+            free((void *)samplers.item);
             return 0;
+        }
         if (ch->node < 0)
             continue;
         if (!kept || ch->in.f[0] < an->t0)
@@ -1441,6 +1543,7 @@ static int load_anim(gl *g, gl_anim *an)
             t1 = ch->in.f[ch->in.count - 1];
         kept++;
     }
+    free((void *)samplers.item);
     if (!kept)
         t1 = an->t0;
     extras = jget(ao, "extras");
@@ -1950,7 +2053,7 @@ static int load_image(gl *g, int j, int *index)
                 return 0;
             s->num_images++;
             /* the file's name as the file system has it (percent-decoded) */
-            if (!(im->label = gl_strdup(g, im->path + strlen(g->base_dir) + 1)))
+            if (!(im->label = gl_strdup(g, im->path + root_prefix(g->base_dir))))
                 return 0;
         }
     } else {
@@ -2135,6 +2238,54 @@ static int joints_in_skin(gl *g, const gl_node *n)
 
 /* The meshes and skins of the scene's mesh nodes; *max_joints the most
  * joints a skin has. The scene must hold a triangle. */
+/* The count of the accessor o[key] names (JSON only, nothing decoded), or
+ * 0 when it names none that has one (loading it says what is wrong). */
+static double accessor_count(gl *g, const cJSON *o, const char *key)
+{
+    const cJSON *v = jget(o, key), *a, *c;
+    if (!is_int(v, 0, GL_MAX_INT) || v->valuedouble >= (double)g->naccessors ||
+        !(a = j_item(g, g->accessors, (size_t)v->valuedouble)))
+        return 0;
+    c = jget(a, "count");
+    return is_int(c, 0, GL_MAX_INT) ? c->valuedouble : 0;
+}
+
+/* The triangles of every use of every mesh of the scene, from the JSON's
+ * counts, against opt->max_bytes before any index is decoded: three
+ * primitives sharing one accessor of 16,777,215 indices made 2.8 GB of
+ * memory before the copies of the first were counted. */
+static int count_triangles(gl *g)
+{
+    size_t it;
+    double bytes = 0;
+    if (!g->opt || !g->opt->max_bytes || (g->naccessors && !j_indexed(g, g->accessors)) ||
+        (g->nmeshes && !j_indexed(g, g->meshes_j)))
+        return !g->opt || !g->opt->max_bytes ? 1 : 0;
+    for (it = 0; it < g->nitems; it++) {
+        int m = g->nodes[g->items[it]].mesh;
+        const cJSON *prims = jget(j_item(g, g->meshes_j, (size_t)m), "primitives"), *po;
+        size_t pi = 0;
+        for (po = cJSON_IsArray(prims) ? prims->child : NULL; po; po = po->next, pi++) {
+            const cJSON *mode = jget(po, "mode");
+            double md = is_int(mode, 0, 6) ? mode->valuedouble : 4, n, ntri;
+            if (md < 4)
+                continue;
+            n = jget(po, "indices") ? accessor_count(g, po, "indices")
+                                    : accessor_count(g, jget(po, "attributes"), "POSITION");
+            ntri = md == 4 ? floor(n / 3) : n >= 3 ? n - 2 : 0;
+            bytes += ntri * GL_TRIANGLE_BYTES + n * 4.0;
+            if (bytes > (double)g->opt->max_bytes - g->spent) {
+                char where[96];
+                pathf(where, sizeof where, "meshes[%d].primitives[%lu]", m, (unsigned long)pi);
+                return fail(g, "%s: the scene's triangles to here (each use of a mesh, each primitive of an "
+                            "accessor) would take %.0f bytes, past the %lu allowed%s%s%s", where,
+                            bytes + g->spent, (unsigned long)g->opt->max_bytes, IMP_RAISED_BY(g->opt));
+            }
+        }
+    }
+    return 1;
+}
+
 static int load_items(gl *g, size_t *max_joints)
 {
     size_t it, pi;
@@ -2299,6 +2450,24 @@ static int load_anims(gl *g, size_t *frames)
     return 1;
 }
 
+/* The keyframes within opt->max_work: each poses every node and samples
+ * every channel (twice: once to find the nodes shown, once for the
+ * positions), so a 2.7 KB file of 999,999 keyframes and 400 empty nodes
+ * is refused at once instead of taking 15 s. */
+static int count_work(gl *g, size_t frames)
+{
+    size_t a, channels = 0;
+    double work;
+    for (a = 0; a < g->nanims; a++)
+        channels += g->anims[a].nchannels;
+    work = (double)frames * ((double)g->nnodes + (double)channels);
+    if (g->opt && g->opt->max_work && work > (double)g->opt->max_work)
+        return fail(g, "animations: %lu keyframes of %lu nodes and %lu channels are %.0f poses, more than the %lu "
+                    "allowed%s", (unsigned long)frames, (unsigned long)g->nnodes, (unsigned long)channels, work,
+                    (unsigned long)g->opt->max_work, IMP_RAISED_BY_OPT(g->opt, "--max-work"));
+    return 1;
+}
+
 /* What sampling the keyframes works with: a pose, the joints' matrices,
  * the mesh nodes that make the model and those a keyframe shows. */
 typedef struct gl_frames {
@@ -2396,10 +2565,16 @@ static int alloc_scene(gl *g, const gl_counts *c)
 {
     imp_scene *s = g->out;
     double need = (double)c->frames * (double)c->vertices * 12.0 * (c->all_normals ? 2 : 1);
-    if (g->opt && g->opt->max_bytes && need > (double)g->opt->max_bytes)
-        return fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices, more than the %lu "
-                    "allowed%s%s%s", need, (unsigned long)c->frames, (unsigned long)c->vertices,
+    if (!spend(g, (double)c->vertices * 8.0 * c->any_uv, "scenes", "the texture coordinates"))
+        return 0;
+    if (g->opt && g->opt->max_bytes && need > (double)g->opt->max_bytes - g->spent) {
+        char before[64] = "";
+        if (need <= (double)g->opt->max_bytes) /* what was counted before makes the difference */
+            pathf(before, sizeof before, " besides the %.0f counted before", g->spent);
+        return fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices%s, more than the %lu "
+                    "allowed%s%s%s", need, (unsigned long)c->frames, (unsigned long)c->vertices, before,
                     (unsigned long)g->opt->max_bytes, IMP_RAISED_BY(g->opt));
+    }
     if (need > (double)((size_t)-1 / 2))
         return fail(g, "the scene needs %.0f bytes for %lu keyframes of %lu vertices", need,
                     (unsigned long)c->frames, (unsigned long)c->vertices);
@@ -2509,7 +2684,8 @@ static int read_all(gl *g, const unsigned char *data, size_t size)
         !(g->meshes = (gl_mesh *)gl_alloc(g, g->nmeshes, sizeof(gl_mesh))) ||
         !(g->skins = (gl_skin *)gl_alloc(g, g->nskins, sizeof(gl_skin))))
         return 0;
-    if (!load_nodes(g) || !scene_items(g) || !load_items(g, &max_joints) || !load_anims(g, &c.frames))
+    if (!load_nodes(g) || !scene_items(g) || !count_triangles(g) || !load_items(g, &max_joints) || !load_anims(g, &c.frames) ||
+        !count_work(g, c.frames))
         return 0;
     /* the nodes that make the model (all of them, unless some are scaled
      * to 0), the scene's size, its triangles, its keyframes */
@@ -2553,6 +2729,8 @@ int imp_gltf_read_memory(const unsigned char *data, size_t size, const char *bas
     free(g.order);
     free(g.items);
     free(g.image_map);
+    for (i = 0; i < g.ntops; i++)
+        free((void *)g.tops[i].item);
     cJSON_Delete(g.root);
     if (!ok) {
         if (err && err_size && !err[0])

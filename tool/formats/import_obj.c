@@ -23,6 +23,7 @@
  */
 #include "import.h"
 #include "image.h"
+#include "platform.h"
 
 #include <errno.h>
 #include <math.h>
@@ -83,6 +84,7 @@ typedef struct obj_ctx {
     size_t err_size;
     obj_mtl *mtls;
     size_t nmtls, cap_mtls;
+    char *root; /* the OBJ's folder ("" the current one): mtllib and map_Kd files stay inside it */
 } obj_ctx;
 
 static int fail(obj_ctx *c, const char *fmt, ...)
@@ -397,6 +399,23 @@ static int add_numbers(obj_ctx *c, obj_file *f, size_t line, const char *p, cons
     return 1;
 }
 
+/* 0, after adding a hint to the message when the text from p to end has a
+ * CR inside a line: lines that end in CR alone (classic Mac OS) run into
+ * one, and "'v' is not a number" alone would not say why. */
+static int cr_hint(obj_ctx *c, const char *p, const char *end)
+{
+    const char *cr = p;
+    size_t n;
+    while ((cr = memchr(cr, '\r', (size_t)(end - cr))) != NULL && cr + 1 < end && (cr[1] == '\0' || cr[1] == '\n'))
+        cr++;
+    if (!cr || cr + 1 >= end || !c->err || !c->err_size || !c->err[0])
+        return 0;
+    n = strlen(c->err);
+    snprintf(c->err + n, c->err_size - n, " (its lines end in CR alone, as classic Mac OS wrote them: "
+             "convert them to LF or CR LF)");
+    return 0;
+}
+
 /* The statements of one OBJ file: text is size bytes and a NUL, changed in place. */
 static int parse_obj(obj_ctx *c, obj_file *f, char *text, size_t size)
 {
@@ -451,11 +470,11 @@ static int parse_obj(obj_ctx *c, obj_file *f, char *text, size_t size)
             }
         }
         if (!ok)
-            return 0;
+            return cr_hint(c, p, eol);
         p = eol + 1;
     }
     if (f->ntri == 0)
-        return fail(c, "%s: no faces (f lines)", f->name);
+        return fail(c, "%s: no faces (f lines)", f->name) + cr_hint(c, text, end);
     return 1;
 }
 
@@ -479,28 +498,59 @@ static char *read_text(obj_ctx *c, const char *path, size_t *size, const char *c
     return (char *)buf;
 }
 
-/* dir (up to and with its last '/', "" for none) + name; name as it is
- * when absolute. */
-static char *join_path(obj_ctx *c, const char *base, const char *name)
+/* The file that name (a statement's file name at where, "FILE:LINE") in
+ * the folder dir (inside the OBJ's folder, "" for itself, else ending in
+ * '/') stands for: root/dir/name, refused when it leaves the OBJ's folder
+ * (imp_path_inside()). */
+static char *inside_path(obj_ctx *c, const char *dir, const char *name, const char *stmt, const char *where)
 {
-    const char *slash = strrchr(base, '/');
-    size_t dlen = name[0] == '/' || !slash ? 0 : (size_t)(slash - base) + 1;
-    size_t nlen = strlen(name);
-    char *p;
-    if (!spend(c, dlen + nlen + 1, base))
+    size_t dlen = strlen(dir), nlen = strlen(name);
+    char *rel, *path = NULL, why[160];
+    int r;
+    if (!spend(c, 2 * (strlen(c->root) + dlen + nlen + 2), where))
         return NULL;
-    p = (char *)malloc(dlen + nlen + 1);
-    if (!p) {
-        fail(c, "%s: out of memory", base);
+    rel = (char *)malloc(dlen + nlen + 1);
+    if (!rel) {
+        fail(c, "%s: out of memory", where);
         return NULL;
     }
-    memcpy(p, base, dlen);
-    memcpy(p + dlen, name, nlen + 1);
-    return p;
+    memcpy(rel, dir, dlen);
+    memcpy(rel + dlen, name, nlen + 1);
+    r = imp_path_inside(c->root, rel, 0, &path, why, sizeof why);
+    free(rel);
+    if (r < 0) /* (-2, a bad percent escape, needs percent) */
+        fail(c, "%s: out of memory", where);
+    else if (r == 0)
+        fail(c, "%s: %s '%s' %s: md2 import reads the files of an OBJ from its own folder only", where, stmt,
+             name, why);
+    return r > 0 ? path : NULL;
 }
 
-/* The materials of the mtl file at path: newmtl NAME and its map_Kd. */
-static int parse_mtl(obj_ctx *c, const char *path, const char *cited)
+/* The bytes of root and its '/' at the start of an inside_path() path. */
+static size_t root_prefix(const char *root)
+{
+    size_t n = strlen(root);
+    return n + (n && root[n - 1] != '/' ? 1 : 0);
+}
+
+/* The folder of path, with its last separator ("" for none), malloc'd. */
+static char *folder_of(const char *path)
+{
+    size_t n = strlen(path), i;
+    char *d;
+    for (i = n; i > 0 && !tool_sys_is_separator(path[i - 1]); i--)
+        ;
+    d = (char *)malloc(i + 1);
+    if (d) {
+        memcpy(d, path, i);
+        d[i] = '\0';
+    }
+    return d;
+}
+
+/* The materials of the mtl file at path (in the folder dir inside the
+ * OBJ's: "" or ending in '/'): newmtl NAME and its map_Kd. */
+static int parse_mtl(obj_ctx *c, const char *path, const char *dir, const char *cited)
 {
     size_t size, line = 0;
     char *text = read_text(c, path, &size, cited);
@@ -579,7 +629,11 @@ static int parse_mtl(obj_ctx *c, const char *path, const char *cited)
             }
             if (!cur->map)
                 goto fail;
-            cur->path = join_path(c, path, cur->map);
+            {
+                char where[512];
+                snprintf(where, sizeof where, "%s:%lu", path, (unsigned long)line);
+                cur->path = inside_path(c, dir, cur->map, "map_Kd", where);
+            }
             if (!cur->path)
                 goto fail;
         }
@@ -868,6 +922,24 @@ static int note_skipped(obj_ctx *c, imp_scene *s, const obj_file *f)
     return 1;
 }
 
+/* The folder its files stay in: first's folder without its last
+ * separator ("" for none, "/" for the top), or base_dir; malloc'd. */
+static char *obj_root(const char *first, const char *base_dir)
+{
+    char *d;
+    size_t n;
+    if (!first) { /* base_dir is the folder itself */
+        n = strlen(base_dir);
+        if ((d = (char *)malloc(n + 1)) != NULL)
+            memcpy(d, base_dir, n + 1);
+        return d;
+    }
+    d = folder_of(first);
+    if (d && (n = strlen(d)) > 1)
+        d[n - 1] = '\0';
+    return d;
+}
+
 /* Reads the files (or the one text, paths NULL) into out. */
 static int read_all(obj_ctx *c, const char *const *paths, size_t num_paths, char *text,
                     size_t text_size, const char *name, const char *base_dir,
@@ -888,6 +960,10 @@ static int read_all(obj_ctx *c, const char *const *paths, size_t num_paths, char
     }
     if (!parse_obj(c, &f0, text, text_size))
         goto done;
+    if (f0.nlibs && (paths || base_dir) && !(c->root = obj_root(paths ? paths[0] : NULL, base_dir))) {
+        fail(c, "%s: out of memory", f0.name);
+        goto done;
+    }
     for (i = 0; i < f0.nlibs; i++) {
         char *mtl;
         if (!paths && !base_dir) {
@@ -898,24 +974,19 @@ static int read_all(obj_ctx *c, const char *const *paths, size_t num_paths, char
             }
             continue;
         }
-        if (paths) {
-            mtl = join_path(c, paths[0], f0.libs[i]);
-        } else {
-            size_t bl = strlen(base_dir), nl = strlen(f0.libs[i]);
-            mtl = NULL;
-            if (spend(c, bl + nl + 2, f0.name))
-                mtl = (char *)malloc(bl + nl + 2);
-            if (mtl)
-                snprintf(mtl, bl + nl + 2, "%s%s%s", base_dir, bl ? "/" : "", f0.libs[i]);
-        }
-        if (!mtl) {
-            fail(c, "%s: out of memory", f0.name);
-            goto done;
-        }
         {
-            char cited[512];
+            char cited[512], *dir;
             snprintf(cited, sizeof cited, "%s:%lu", f0.name, (unsigned long)f0.lib_lines[i]);
-            ok = parse_mtl(c, mtl, cited);
+            if (!(mtl = inside_path(c, "", f0.libs[i], "mtllib", cited)))
+                goto done;
+            dir = folder_of(mtl + root_prefix(c->root));
+            if (!dir) {
+                free(mtl);
+                fail(c, "%s: out of memory", f0.name);
+                goto done;
+            }
+            ok = parse_mtl(c, mtl, dir, cited);
+            free(dir);
         }
         free(mtl);
         if (!ok)
@@ -957,6 +1028,8 @@ done:
     if (paths)
         free(text);
     free_mtls(c);
+    free(c->root);
+    c->root = NULL;
     return ok;
 }
 

@@ -267,6 +267,56 @@ static void pcx_size(const unsigned char *d, size_t n, long *w, long *h)
     *h = (long)(d[10] | d[11] << 8) - (long)(d[6] | d[7] << 8) + 1;
 }
 
+/* The size a PNG's IHDR gives, read here: stb_image refuses one of more
+ * than 2^24 a side, and its stbi_info() then tells "unknown image type". */
+static int png_size(const unsigned char *d, size_t n, long *w, long *h)
+{
+    if (n < 24 || memcmp(d + 12, "IHDR", 4) != 0)
+        return 0;
+    *w = (long)((unsigned long)d[16] << 24 | (unsigned long)d[17] << 16 | (unsigned long)d[18] << 8 | d[19]);
+    *h = (long)((unsigned long)d[20] << 24 | (unsigned long)d[21] << 16 | (unsigned long)d[22] << 8 | d[23]);
+    return 1;
+}
+
+/* The format (FORMAT_*) and size of the image in data from its signature
+ * and header, or FORMAT_UNKNOWN with the reason in err. */
+static int header_of(const char *label, const unsigned char *data, size_t size, long *pw, long *ph,
+                     char *err, size_t err_size)
+{
+    int format, w = 0, h = 0, channels = 0;
+    format = format_of(label, data, size);
+    if (format == FORMAT_UNKNOWN) {
+        snprintf(err, err_size, "%s is not a PCX, PNG, JPEG or BMP file (by its first bytes), "
+                 "nor a TGA file named .tga", label);
+        return FORMAT_UNKNOWN;
+    }
+    /* the pixels, from the header, before any decoder allocates them */
+    if (format == FORMAT_PCX) {
+        pcx_size(data, size, pw, ph);
+    } else if (format == FORMAT_PNG && png_size(data, size, pw, ph) &&
+               (double)*pw * (double)*ph > (double)TOOL_MAX_SKIN_PIXELS) {
+        return format; /* too large: said by the caller, with its limit */
+    } else if (size <= (size_t)INT_MAX && stbi_info_from_memory(data, (int)size, &w, &h,
+                                                               &channels)) {
+        *pw = w;
+        *ph = h;
+    } else {
+        /* no size, no decoding: the pixel limit must hold before a decoder
+         * allocates anything */
+        snprintf(err, err_size, "%s: stb_image cannot read its size (%s)", label,
+                 stbi_failure_reason() ? stbi_failure_reason() : "unknown reason");
+        return FORMAT_UNKNOWN;
+    }
+    return format;
+}
+
+int tool_image_size(const char *label, const unsigned char *data, size_t size, long *w, long *h,
+                    char *err, size_t err_size)
+{
+    *w = *h = 0;
+    return header_of(label, data, size, w, h, err, err_size) != FORMAT_UNKNOWN;
+}
+
 /* The image in data (size bytes; label names it in messages and, for TGA,
  * by its name): its format by signature and its size by its header, both
  * checked before a decoder sees it. */
@@ -274,32 +324,13 @@ static int decode_max(const char *label, const unsigned char *data, size_t size,
                       unsigned long max_pixels, const char *option, tool_image *out, char *err,
                       size_t err_size)
 {
-    int format, w = 0, h = 0, channels = 0;
-    long pw, ph;
+    int format;
+    long pw = 0, ph = 0;
     double pixels;
     memset(out, 0, sizeof *out);
-    format = format_of(label, data, size);
-    if (format == FORMAT_UNKNOWN) {
-        snprintf(err, err_size, "%s is not a PCX, PNG, JPEG or BMP file (by its first bytes), "
-                 "nor a TGA file named .tga", label);
+    if ((format = header_of(label, data, size, &pw, &ph, err, err_size)) == FORMAT_UNKNOWN)
         return 0;
-    }
-    /* the pixels, from the header, before any decoder allocates them */
-    if (format == FORMAT_PCX) {
-        pcx_size(data, size, &pw, &ph);
-        pixels = (double)pw * (double)ph;
-    } else if (size <= (size_t)INT_MAX && stbi_info_from_memory(data, (int)size, &w, &h,
-                                                               &channels)) {
-        pw = w;
-        ph = h;
-        pixels = (double)w * (double)h;
-    } else {
-        /* no size, no decoding: the pixel limit must hold before a decoder
-         * allocates anything */
-        snprintf(err, err_size, "%s: stb_image cannot read its size (%s)", label,
-                 stbi_failure_reason() ? stbi_failure_reason() : "unknown reason");
-        return 0;
-    }
+    pixels = (double)pw * (double)ph;
     if (pixels > (double)max_pixels) {
         snprintf(err, err_size, "%s: a %ldx%ld image is over the limit of %lu pixels for a "
                  "skin%s%s%s", label, pw, ph, max_pixels, option ? "; " : "",

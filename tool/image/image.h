@@ -41,6 +41,13 @@ int tool_image_read(const char *path, tool_image *out, char *err, size_t err_siz
 int tool_image_decode(const char *label, const unsigned char *data, size_t size,
                       tool_image *out, char *err, size_t err_size);
 
+/* The width and height the header of the image in data gives (its format
+ * told as tool_image_decode() tells it; a PNG's IHDR read here, so that
+ * one of 2147483647 x 2147483647 is a size, not an unknown type), without
+ * decoding it: 1, or 0 with the reason in err. */
+int tool_image_size(const char *label, const unsigned char *data, size_t size, long *w, long *h,
+                    char *err, size_t err_size);
+
 /* Releases what tool_image_read() allocated (NULL is a no-op); the struct
  * becomes empty. */
 void tool_image_free(tool_image *img);

@@ -112,6 +112,12 @@ int tool_sys_names_add(char ***names, size_t *count, size_t *cap, char *name);
 /* Frees *names, makes it NULL and *count 0, sets errno to err: 0. */
 int tool_sys_names_fail(char ***names, size_t *count, int err);
 
+/* The canonical absolute path of an existing file or folder, symbolic
+ * links resolved (realpath(); on Windows, GetFinalPathNameByHandleW() with
+ * folders separated by '\\'), malloc'd; NULL with errno (ENOENT when
+ * there is no such file, ENOMEM). */
+char *tool_sys_real_path(const char *path);
+
 /* 1 if f is a terminal (a console on Windows). */
 int tool_sys_is_terminal(FILE *f);
 

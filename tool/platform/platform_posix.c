@@ -4,6 +4,7 @@
  * SPDX-License-Identifier: MIT
  */
 #define _POSIX_C_SOURCE 200809L
+#define _XOPEN_SOURCE 700 /* realpath() */
 /* 64-bit inode numbers, offsets and sizes on 32-bit systems too (readdir()
  * and stat() fail with EOVERFLOW on large ones otherwise). */
 #define _FILE_OFFSET_BITS 64
@@ -191,6 +192,11 @@ int tool_sys_list_dir(const char *dir, char ***names, size_t *count)
         err = errno;
     closedir(d);
     return err ? tool_sys_names_fail(names, count, err) : 1;
+}
+
+char *tool_sys_real_path(const char *path)
+{
+    return realpath(path, NULL);
 }
 
 int tool_sys_is_terminal(FILE *f)

@@ -504,6 +504,35 @@ int tool_sys_list_dir(const char *dir, char ***names, size_t *count)
     return err ? tool_sys_names_fail(names, count, err) : 1;
 }
 
+char *tool_sys_real_path(const char *path)
+{
+    wchar_t *w = wide(path), *full = NULL;
+    char *r = NULL;
+    HANDLE h;
+    DWORD n;
+    if (!w)
+        return NULL;
+    h = CreateFileW(w, 0, FILE_SHARE_READ | FILE_SHARE_WRITE | FILE_SHARE_DELETE, NULL, OPEN_EXISTING,
+                    FILE_FLAG_BACKUP_SEMANTICS, NULL);
+    if (h == INVALID_HANDLE_VALUE) {
+        fail_path(w);
+        free(w);
+        return NULL;
+    }
+    free(w);
+    n = GetFinalPathNameByHandleW(h, NULL, 0, FILE_NAME_NORMALIZED);
+    if (n > 0 && (full = (wchar_t *)malloc(((size_t)n + 1) * sizeof *full)) != NULL &&
+        GetFinalPathNameByHandleW(h, full, n + 1, FILE_NAME_NORMALIZED) > 0)
+        r = narrow(full);
+    else if (n == 0)
+        fail();
+    else if (!full)
+        errno = ENOMEM;
+    free(full);
+    CloseHandle(h);
+    return r;
+}
+
 int tool_sys_is_terminal(FILE *f)
 {
     DWORD mode;
