@@ -33,6 +33,10 @@
  *   import_check nearest X.pcx SRC
  *       Each pixel of X is a colour of X's palette nearest (squared
  *       distance in red, green, blue) to SRC's pixel.
+ *   import_check error X.pcx SRC PAL.pcx RATIO
+ *       X's colour error against SRC (the sum over pixels of the squared
+ *       red, green, blue differences) is at most RATIO times that of SRC
+ *       mapped to the nearest colours of PAL's palette; prints both.
  *   import_check colours IMG MIN
  *       IMG has at least MIN distinct red, green, blue colours.
  *   import_check palette X.pcx SRC
@@ -489,6 +493,43 @@ static int cmp_nearest(char **argv)
     return failures ? 1 : 0;
 }
 
+/* X's colour error against SRC (the sum of squared red, green, blue
+ * differences) within RATIO times that of SRC mapped to the nearest
+ * colour of PAL's palette (an 8-bit PCX's last 768 bytes). */
+static int cmp_error(char **argv)
+{
+    int wx = 0, hx = 0, ws = 0, hs = 0;
+    size_t size = 0;
+    unsigned char *x = decode(argv[2], &wx, &hx), *src = decode(argv[3], &ws, &hs);
+    unsigned char *pal = read_all(argv[4], &size);
+    double ratio = atof(argv[5]);
+    if (!x || !src || !pal || size < 769 || wx != ws || hx != hs) {
+        fail("%s, %s, %s: cannot compare", argv[2], argv[3], argv[4]);
+    } else {
+        const unsigned char *p = pal + size - 768;
+        size_t i, n = (size_t)wx * (size_t)hx;
+        double err = 0, nearest = 0;
+        for (i = 0; i < n; i++) {
+            long best = -1;
+            int e;
+            for (e = 0; e < 256; e++)
+                if (best < 0 || dist2(src + 4 * i, p + 3 * e) < best)
+                    best = dist2(src + 4 * i, p + 3 * e);
+            nearest += (double)best;
+            err += (double)dist2(src + 4 * i, x + 4 * i);
+        }
+        printf("import_check: colour error %.6g, nearest-colour %.6g, ratio %.4f (%lu pixels)\n", err,
+               nearest, nearest > 0 ? err / nearest : (err > 0 ? 1e9 : 1.0), (unsigned long)n);
+        if (err > ratio * nearest)
+            fail("%s: colour error %g is over %g times the nearest colours' %g", argv[2], err, ratio,
+                 nearest);
+    }
+    free(x);
+    free(src);
+    free(pal);
+    return failures ? 1 : 0;
+}
+
 static int cmp_palette(char **argv)
 {
     size_t size = 0;
@@ -568,6 +609,8 @@ int main(int argc, char **argv)
         return cmp_pixels(argc, argv);
     if (argc == 4 && strcmp(argv[1], "nearest") == 0)
         return cmp_nearest(argv);
+    if (argc == 6 && strcmp(argv[1], "error") == 0)
+        return cmp_error(argv);
     if (argc == 4 && strcmp(argv[1], "palette") == 0)
         return cmp_palette(argv);
     if (argc >= 4 && strcmp(argv[1], "same") == 0)

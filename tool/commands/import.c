@@ -33,10 +33,10 @@ typedef struct import_args {
     size_t num_sources;
     const char *out;
     const char *up, *scale, *height, *anim_name, *fps, *skin_name, *skin_size, *profile;
-    const char *normals, *palette, *max_scene;
+    const char *normals, *palette, *max_scene, *game;
     const char **anims;
     size_t num_anims;
-    int zero_pad, json, glcmds, shared_box, drop_invalid, anm, pcx;
+    int zero_pad, json, glcmds, shared_box, drop_invalid, anm, pcx, skin_png;
 } import_args;
 
 /* What the summary reports. */
@@ -47,6 +47,10 @@ typedef struct import_report {
     char *skin_file;     /* the skin written, or NULL */
     const char *skin_name; /* the name in the model, or NULL */
     char *anm_file;      /* the .anm written, or NULL */
+    tool_buf skin_png;   /* --skin-png: the true-colour skin, written to skin_png_file */
+    char *skin_png_file;
+    char *palette;       /* the skin's palette, for the summary (malloc'd), or NULL */
+    const char *palette_kind; /* "game", "own" (an 8-bit skin's own), "none" (PNG), or NULL */
     int skin_w, skin_h;
     double max_error, max_half_steps;
     md2_anim *anims;     /* the animations made (input_anims()) or the MD2 source's */
@@ -64,6 +68,7 @@ static void synopsis(FILE *f)
     fputs("usage: md2 import SOURCE... -o OUT.md2 [--scale S | --height H] [--up y|z]\n"
           "                  [--anim NAME]... [--anim-name NAME] [--fps F] [--zero-pad]\n"
           "                  [--skin-name NAME] [--skin-size WxH] [--pcx [--palette FILE]]\n"
+          "                  [--game DIR [--skin-png]]\n"
           "                  [--anm] [--profile quake2|yquake2|ufoai] [--max-scene BYTES]\n"
           "                  [--json]\n"
           "       md2 import OLD.md2 -o NEW.md2 [--normals smooth] [--glcmds] [--shared-box]\n"
@@ -87,11 +92,18 @@ static void usage(FILE *f)
           "  --anim-name NAME OBJ: the animation's name (default: from the file name)\n"
           "  --fps F          keyframes a second (default 10): glTF sampling, OBJ, .anm\n"
           "  --zero-pad       frame numbers zero-padded (walk01 .. walk12)\n"
-          "  --skin-name NAME the skin's name in the model (default: the written file's)\n"
-          "  --skin-size WxH  the skin size of a model without texture (default 256x256)\n"
+          "  --skin-name NAME the skin's name in the model, ending .pcx or .png; the file\n"
+          "                   is written beside OUT under its file name (under --game's\n"
+          "                   folder: at NAME); default OUT.png (.pcx)\n"
+          "  --skin-size WxH  the skin's size: a texture is resized to it (a model\n"
+          "                   without texture: 256x256 by default)\n"
           "  --pcx            write the skin as 8-bit PCX (OUT.pcx), its palette chosen\n"
           "                   from the image (median cut past 256 colours)\n"
           "  --palette FILE   with --pcx: a PCX's palette, or an image's first 256 pixels\n"
+          "  --game DIR       a Quake II game folder (baseq2, a mod's): the skin as PCX in\n"
+          "                   its palette (pics/colormap.pcx, from its PAKs or files);\n"
+          "                   with -o under DIR, named and written at its game path\n"
+          "  --skin-png       with --game: also the skin as true-colour PNG beside it\n"
           "  --anm            also write OUT.anm (UFO:AI) with the animations and rates\n"
           "  --profile P      keep the limits of quake2, yquake2 or ufoai (an error)\n"
           "  --max-scene BYTES  the most memory the source's frames may take (default\n"
@@ -358,6 +370,10 @@ static void print_text(const import_report *r, const md2_model *m)
         tool_put_clean(f, r->skin_file);
         fprintf(f, " (%dx%d)", r->skin_w, r->skin_h);
     }
+    if (r->skin_png_file) {
+        fputs(", ", f);
+        tool_put_clean(f, r->skin_png_file);
+    }
     if (r->anm_file) {
         fputs(", ", f);
         tool_put_clean(f, r->anm_file);
@@ -372,6 +388,11 @@ static void print_text(const import_report *r, const md2_model *m)
     if (r->skin_name) {
         fputs("  skin name   ", f);
         tool_put_clean(f, r->skin_name);
+        fputc('\n', f);
+    }
+    if (r->palette) {
+        fputs("  palette     ", f);
+        tool_put_clean(f, r->palette);
         fputc('\n', f);
     }
     for (i = 0; i < r->num_anims; i++)
@@ -428,6 +449,16 @@ static void print_json(const import_report *r, const md2_model *m)
     fputs(",\n  \"skin_name\": ", f);
     if (r->skin_name)
         tool_json_string(f, r->skin_name);
+    else
+        fputs("null", f);
+    fputs(",\n  \"skin_palette\": ", f);
+    if (r->palette_kind)
+        tool_json_string(f, r->palette_kind);
+    else
+        fputs("null", f);
+    fputs(",\n  \"skin_png_file\": ", f);
+    if (r->skin_png_file)
+        tool_json_string(f, r->skin_png_file);
     else
         fputs("null", f);
     fputs(",\n  \"anm_file\": ", f);
@@ -583,8 +614,9 @@ static int anm_text(const import_report *r, tool_buf *b)
 
 /* Writes the model (and the skin's PNG, the .anm text) together. */
 static int write_outputs(const char *out, const md2_model *m, const unsigned char *png,
-                         size_t png_size, const char *png_path, const tool_buf *anm,
-                         const char *anm_path, size_t *out_size)
+                         size_t png_size, const char *png_path, const tool_buf *extra,
+                         const char *extra_path, const tool_buf *anm, const char *anm_path,
+                         size_t *out_size)
 {
     tool_outset set;
     size_t size = md2_write_size(m);
@@ -610,6 +642,7 @@ static int write_outputs(const char *out, const md2_model *m, const unsigned cha
     memset(&set, 0, sizeof set);
     set.cmd = IMPORT_CMD;
     ok = (!png_path || tool_outset_write(&set, png_path, png, png_size)) &&
+         (!extra_path || tool_outset_write(&set, extra_path, extra->data, extra->size)) &&
          (!anm_path || tool_outset_write(&set, anm_path, anm->data, anm->size)) &&
          tool_outset_write(&set, out, bytes, size);
     tool_outset_finish(&set, ok);
@@ -676,12 +709,13 @@ static void build_options(unsigned flags, md2_profile profile, md2_diagnostic *d
 }
 
 /* The outputs beside OUT, the report's paths. */
-static int side_paths(const import_args *a, int skin, import_report *r)
+static int side_paths(const import_args *a, imp_skin_plan *plan, import_report *r)
 {
-    if (skin) {
-        r->skin_file = tool_with_extension(a->out, a->pcx ? ".pcx" : ".png");
-        if (!r->skin_file)
-            goto oom;
+    if (plan && plan->file) { /* the plan's paths, now the report's (an MD2 source: none) */
+        r->skin_file = plan->file;
+        r->skin_png_file = plan->png_file;
+        plan->file = NULL;
+        plan->png_file = NULL;
     }
     if (a->anm) {
         r->anm_file = tool_with_extension(a->out, ".anm");
@@ -720,6 +754,9 @@ static int not_a_texture(const imp_scene *s, const import_report *r)
 static void report_free(import_report *r)
 {
     free(r->skin_file);
+    free(r->skin_png_file);
+    free(r->palette);
+    tool_buf_free(&r->skin_png);
     free(r->anm_file);
     free(r->anims);
     free(r->fps);
@@ -737,8 +774,8 @@ static int finish(const import_args *a, const md2_model *m, const unsigned char 
         tool_buf_free(&anm);
         return 0;
     }
-    ok = write_outputs(a->out, m, png, png_size, png ? r->skin_file : NULL, &anm,
-                       a->anm ? r->anm_file : NULL, &r->out_size);
+    ok = write_outputs(a->out, m, png, png_size, png ? r->skin_file : NULL, &r->skin_png,
+                       r->skin_png_file, &anm, a->anm ? r->anm_file : NULL, &r->out_size);
     tool_buf_free(&anm);
     if (!ok)
         return 0;
@@ -808,7 +845,7 @@ static int import_md2(const import_args *a, md2_profile profile)
             }
         }
     }
-    if (!quant_error(m, before, &r) || !side_paths(a, 0, &r))
+    if (!quant_error(m, before, &r) || !side_paths(a, NULL, &r))
         goto done;
     /* the model's animations (its side file's, else from its names), with their rates */
     r.anims = (md2_anim *)calloc(tm.num_anims + 1, sizeof *r.anims);
@@ -900,15 +937,60 @@ static void make_options(const import_args *a, int kind, imp_make_options *mo)
     mo->skin_height = h;
 }
 
+/* What the summary says of the skin's palette (r->palette, r->palette_kind):
+ * the game's, or how to get there. 0 when out of memory (said). */
+static int skin_palette(const import_args *a, const imp_skin_plan *plan, import_report *r)
+{
+    tool_buf b;
+    memset(&b, 0, sizeof b);
+    if (plan->have_palette) {
+        r->palette_kind = "game";
+        tool_buf_printf(&b, "the game's, from %s", plan->palette_source);
+        if (!plan->game_path)
+            tool_buf_printf(&b, "; %s does not lie under %s, so the skin's name is no game path "
+                                "(-o %s/models/.../tris.md2 gives one)", a->out, a->game, a->game);
+    } else {
+        r->palette_kind = plan->pcx ? "own" : "none";
+        tool_buf_printf(&b, "%s, not yet the game's: --game DIR (baseq2, a mod) writes the skin as "
+                            "8-bit PCX in the game's (pics/colormap.pcx)",
+                        plan->pcx ? "the skin's own" : "none (true colour)");
+    }
+    tool_buf_u8(&b, 0);
+    if (b.failed) {
+        tool_buf_free(&b);
+        tool_error(IMPORT_CMD, "out of memory");
+        return 0;
+    }
+    r->palette = (char *)b.data;
+    return 1;
+}
+
 /* The skin's file: mi's skin as PNG, or as PCX with --pcx (*png, *png_size,
  * malloc'd); without texture nothing, and a note in s. 0 after saying why. */
-static int skin_file(const import_args *a, const imp_input *mi, imp_scene *s, unsigned char **png,
-                     size_t *png_size)
+static int skin_file(const import_args *a, const imp_input *mi, const imp_skin_plan *plan,
+                     imp_scene *s, import_report *r, unsigned char **png, size_t *png_size)
 {
-    if (mi->skin_images > 0 && a->pcx)
-        return imp_skin_pcx(&mi->skin, a->palette, png, png_size);
+    char why[256];
+    if (mi->skin_images > 0 && plan->png_file) {
+        unsigned char *b;
+        size_t n;
+        if (!tool_png_encode(&mi->skin, &b, &n, why, sizeof why)) {
+            tool_error(IMPORT_CMD, "cannot convert the skin to PNG: %s", why);
+            return 0;
+        }
+        tool_buf_bytes(&r->skin_png, b, n);
+        free(b);
+        if (r->skin_png.failed) {
+            tool_error(IMPORT_CMD, "out of memory");
+            return 0;
+        }
+    }
+    if (mi->skin_images > 0 && !skin_palette(a, plan, r))
+        return 0;
+    if (mi->skin_images > 0 && plan->pcx)
+        return imp_skin_pcx(&mi->skin, a->palette, plan->have_palette ? plan->palette : NULL, png,
+                            png_size);
     if (mi->skin_images > 0) {
-        char why[256];
         if (!tool_png_encode(&mi->skin, png, png_size, why, sizeof why)) {
             tool_error(IMPORT_CMD, "cannot convert the skin to PNG: %s", why);
             return 0;
@@ -933,8 +1015,7 @@ static int build_model(const import_args *a, md2_profile profile, imp_input *mi,
     md2_diagnostic diag;
     md2_result res;
     const char *skin_names[1];
-    if (a->skin_name || r->skin_file) {
-        r->skin_name = a->skin_name ? a->skin_name : tool_base_name(r->skin_file);
+    if (r->skin_name) {
         skin_names[0] = r->skin_name;
         mi->in.num_skins = 1;
         mi->in.skin_names = skin_names;
@@ -965,10 +1046,12 @@ static int import_scene(const import_args *a, int kind, md2_profile profile)
     imp_make_options mo;
     md2_model *m = NULL;
     import_report r;
+    imp_skin_plan plan;
     unsigned char *png = NULL;
     size_t png_size = 0;
     int ok = 0;
 
+    memset(&plan, 0, sizeof plan);
     memset(&s, 0, sizeof s);
     memset(&mi, 0, sizeof mi);
     memset(&r, 0, sizeof r);
@@ -979,11 +1062,17 @@ static int import_scene(const import_args *a, int kind, md2_profile profile)
         return TOOL_FAILED;
     r.notes = s.notes;
     r.num_notes = s.num_notes;
-    if (!imp_make(a->sources[0], &s, &mo, &mi) || !skin_file(a, &mi, &s, &png, &png_size))
+    if (!imp_make(a->sources[0], &s, &mo, &mi))
         goto done;
-    r.notes = s.notes; /* with skin_file()'s note */
+    if (mi.skin_images > 0 &&
+        !imp_skin_plan_make(a->out, a->skin_name, a->game, a->pcx, a->skin_png, &plan))
+        goto done;
+    r.skin_name = mi.skin_images > 0 ? plan.name : a->skin_name;
+    if (!skin_file(a, &mi, &plan, &s, &r, &png, &png_size))
+        goto done;
+    r.notes = s.notes; /* with skin_file()'s notes */
     r.num_notes = s.num_notes;
-    if (!side_paths(a, mi.skin_images > 0, &r) || !not_a_texture(&s, &r))
+    if (!side_paths(a, &plan, &r) || !not_a_texture(&s, &r))
         goto done;
     r.skin_w = (int)mi.in.skin_width;
     r.skin_h = (int)mi.in.skin_height;
@@ -995,6 +1084,7 @@ done:
     md2_free(m);
     free(png);
     report_free(&r);
+    imp_skin_plan_free(&plan);
     imp_input_free(&mi);
     imp_scene_free(&s);
     return ok ? TOOL_OK : TOOL_FAILED;
@@ -1029,6 +1119,8 @@ static const char **value_option(import_args *a, const char *arg)
         return &a->normals;
     if (strcmp(arg, "--palette") == 0)
         return &a->palette;
+    if (strcmp(arg, "--game") == 0)
+        return &a->game;
     return NULL;
 }
 
@@ -1049,6 +1141,8 @@ static int *flag_option(import_args *a, const char *arg)
         return &a->anm;
     if (strcmp(arg, "--pcx") == 0)
         return &a->pcx;
+    if (strcmp(arg, "--skin-png") == 0)
+        return &a->skin_png;
     return NULL;
 }
 
@@ -1156,7 +1250,8 @@ static int check_md2_options(const import_args *a)
                     : a->anim_name ? "--anim-name" : a->fps ? "--fps" : a->skin_name ? "--skin-name"
                     : a->skin_size ? "--skin-size" : a->num_anims ? "--anim"
                     : a->zero_pad ? "--zero-pad" : a->pcx ? "--pcx"
-                    : a->palette ? "--palette" : a->max_scene ? "--max-scene" : NULL;
+                    : a->palette ? "--palette" : a->max_scene ? "--max-scene" : a->game ? "--game"
+                    : a->skin_png ? "--skin-png" : NULL;
     if (bad)
         return !usage_error("%s does not apply to an MD2 source (it is rebuilt as it is)", bad);
     if (a->normals && strcmp(a->normals, "smooth") != 0)
@@ -1197,6 +1292,16 @@ static int check_scene_options(const import_args *a, int kind)
         return !usage_error("bad --skin-size '%s': WxH, each 1 to 32768", a->skin_size);
     if (a->skin_name && strlen(a->skin_name) >= MD2_SKIN_NAME_SIZE)
         return !usage_error("--skin-name '%s' is too long: under 64 bytes", a->skin_name);
+    if (a->skin_name && imp_skin_name_kind(a->skin_name) < 0)
+        return !usage_error("--skin-name '%s' must end in .pcx or .png: the skin is written as that "
+                            "file", a->skin_name);
+    if (a->skin_name && imp_skin_name_kind(a->skin_name) == 0 && (a->pcx || a->game))
+        return !usage_error("--skin-name '%s' names a PNG, but --pcx or --game writes a PCX",
+                            a->skin_name);
+    if (a->game && a->palette)
+        return !usage_error("%s", "--game and --palette: the game's palette or that one");
+    if (a->skin_png && !a->game)
+        return !usage_error("%s", "--skin-png goes with --game (without it the skin is a PNG already)");
     return 1;
 }
 
