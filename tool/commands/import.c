@@ -69,7 +69,7 @@ static void synopsis(FILE *f)
           "                  [--anim NAME]... [--anim-name NAME] [--fps F] [--zero-pad]\n"
           "                  [--skin-name NAME] [--skin-size WxH] [--pcx [--palette FILE]]\n"
           "                  [--game DIR [--skin-png]]\n"
-          "                  [--anm] [--profile quake2|yquake2|ufoai] [--max-scene BYTES]\n"
+          "                  [--anm] [--profile P] [--max-scene BYTES]\n"
           "                  [--json]\n"
           "       md2 import OLD.md2 -o NEW.md2 [--normals smooth] [--glcmds] [--shared-box]\n"
           "                  [--drop-invalid] [--profile P] [--json]\n",
@@ -105,7 +105,7 @@ static void usage(FILE *f)
           "                   with -o under DIR, named and written at its game path\n"
           "  --skin-png       with --game: also the skin as true-colour PNG beside it\n"
           "  --anm            also write OUT.anm (UFO:AI) with the animations and rates\n"
-          "  --profile P      keep the limits of quake2, yquake2 or ufoai (an error)\n"
+          "  --profile P      keep the limits of quake2, yquake2, ufoai or q2pro (an error)\n"
           "  --max-scene BYTES  the most memory the source's frames may take (default\n"
           "                   1073741824: 1 GiB), checked before they are made\n"
           "  --json           the summary as JSON on stdout\n"
@@ -422,7 +422,7 @@ static void print_text(const import_report *r, const md2_model *m)
         fputc('\n', f);
     }
     if (profiles == 0)
-        fputs("  exceeds     no engine's limits (Quake II, yquake2, UFO:AI)\n", f);
+        fputs("  exceeds     no engine's limits (Quake II, yquake2, UFO:AI, Q2PRO)\n", f);
 }
 
 static void json_float(FILE *f, double v)
@@ -682,16 +682,10 @@ static int quant_error(const md2_model *m, const float *input, import_report *r)
 
 static int parse_profile(const char *s, md2_profile *p)
 {
-    if (!s)
-        *p = MD2_PROFILE_FORMAT;
-    else if (strcmp(s, "quake2") == 0)
-        *p = MD2_PROFILE_QUAKE2;
-    else if (strcmp(s, "yquake2") == 0)
-        *p = MD2_PROFILE_YQUAKE2;
-    else if (strcmp(s, "ufoai") == 0)
-        *p = MD2_PROFILE_UFOAI;
-    else
+    int v = MD2_PROFILE_FORMAT;
+    if (s && !tool_parse_profile(s, &v))
         return 0;
+    *p = (md2_profile)v;
     return 1;
 }
 
@@ -1322,7 +1316,7 @@ int tool_import(int argc, char **argv)
     }
     if (parse_args(argc, argv, &a, &status) && check_files(&a, &kind)) {
         if (!parse_profile(a.profile, &profile))
-            usage_error("bad --profile '%s': quake2, yquake2 or ufoai", a.profile);
+            usage_error("bad --profile '%s': " TOOL_PROFILE_NAMES, a.profile);
         else if (kind == SRC_MD2 ? check_md2_options(&a) : check_scene_options(&a, kind))
             status = kind == SRC_MD2 ? import_md2(&a, profile) : import_scene(&a, kind, profile);
     }
