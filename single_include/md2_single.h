@@ -14476,7 +14476,7 @@ static const struct item {
     {"skin_height", "pixels of skin height", 12},
     {"num_glcmds", "GL command words", 36},
     {"welded_vertices", "welded vertices (distinct vertex and texcoord pairs)", 0},
-    {"ofs_end", "bytes of file", 64},
+    {"ofs_end", "bytes in the file", 64},
 };
 
 /* One limit of one engine: the quantity must lie in [min, max] (max 0: no

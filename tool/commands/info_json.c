@@ -316,8 +316,8 @@ void info_write_json(FILE *f, const info_report *r)
     write_anims(&w, r);
     write_side_files(&w, r);
     write_bounds_memory(&w, r);
-    write_warnings(&w, r->m);
     write_engines(&w, r);
+    write_warnings(&w, r->m);
     jw_close(&w, '}');
     fputc('\n', f);
 }

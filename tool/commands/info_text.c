@@ -338,6 +338,6 @@ void info_write_text(FILE *f, const info_report *r)
     write_anims(f, r);
     write_side(f, r);
     write_bounds_memory(f, r);
-    write_warnings(f, r);
     write_engines(f, r);
+    write_warnings(f, r);
 }
