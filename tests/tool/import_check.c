@@ -33,6 +33,9 @@
  *   import_check nearest X.pcx SRC
  *       Each pixel of X is a colour of X's palette nearest (squared
  *       distance in red, green, blue) to SRC's pixel.
+ *   import_check mean A B TOL
+ *       Images A and B (of any sizes) have mean red, green and blue
+ *       within TOL of each other.
  *   import_check error X.pcx SRC PAL.pcx RATIO
  *       X's colour error against SRC (the sum over pixels of the squared
  *       red, green, blue differences) is at most RATIO times that of SRC
@@ -530,6 +533,34 @@ static int cmp_error(char **argv)
     return failures ? 1 : 0;
 }
 
+/* Images A and B (any sizes) have mean red, green and blue within TOL. */
+static int cmp_mean(char **argv)
+{
+    int w[2] = {0, 0}, h[2] = {0, 0}, k, c;
+    unsigned char *img[2];
+    double mean[2][3] = {{0, 0, 0}, {0, 0, 0}}, tol = atof(argv[4]);
+    img[0] = decode(argv[2], &w[0], &h[0]);
+    img[1] = decode(argv[3], &w[1], &h[1]);
+    if (!img[0] || !img[1]) {
+        fail("%s, %s: cannot compare", argv[2], argv[3]);
+    } else {
+        for (k = 0; k < 2; k++) {
+            size_t i, n = (size_t)w[k] * (size_t)h[k];
+            for (i = 0; i < n; i++)
+                for (c = 0; c < 3; c++)
+                    mean[k][c] += img[k][4 * i + (size_t)c] / (double)n;
+        }
+        printf("import_check: mean colours %.3f %.3f %.3f and %.3f %.3f %.3f\n", mean[0][0],
+               mean[0][1], mean[0][2], mean[1][0], mean[1][1], mean[1][2]);
+        for (c = 0; c < 3; c++)
+            if (fabs(mean[0][c] - mean[1][c]) > tol)
+                fail("%s: mean channel %d differs by more than %g", argv[2], c, tol);
+    }
+    free(img[0]);
+    free(img[1]);
+    return failures ? 1 : 0;
+}
+
 static int cmp_palette(char **argv)
 {
     size_t size = 0;
@@ -609,6 +640,8 @@ int main(int argc, char **argv)
         return cmp_pixels(argc, argv);
     if (argc == 4 && strcmp(argv[1], "nearest") == 0)
         return cmp_nearest(argv);
+    if (argc == 5 && strcmp(argv[1], "mean") == 0)
+        return cmp_mean(argv);
     if (argc == 6 && strcmp(argv[1], "error") == 0)
         return cmp_error(argv);
     if (argc == 4 && strcmp(argv[1], "palette") == 0)

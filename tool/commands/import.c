@@ -1000,10 +1000,47 @@ static int skin_file(const import_args *a, const imp_input *mi, const imp_skin_p
     return 1;
 }
 
+/* After a profile's limit refused the model (d): the fix import can make,
+ * on stderr. The limit is the number the message names ("... limit of N
+ * (SOURCE)", md2_build()'s form). */
+static void suggest_fix(const import_args *a, int kind, const md2_diagnostic *d,
+                        const imp_input *mi)
+{
+    const char *at = strstr(d->message, " limit of ");
+    unsigned long limit = 0;
+    double fps = 10;
+    if (d->warning != 0 || !at || sscanf(at, " limit of %lu", &limit) != 1 || limit == 0)
+        return;
+    if (a->fps)
+        tool_parse_double(a->fps, &fps);
+    if (strcmp(d->field, "num_frames") == 0 && kind == SRC_GLTF) {
+        /* keyframes go with the rate: a lower one, rounded down to 0.1 */
+        double lower = floor(fps * (double)limit / (double)mi->in.num_frames * 10) / 10;
+        if (lower > 0)
+            fprintf(stderr, "md2 import: hint: %lu keyframes at %g fps; --fps %g (or lower) samples "
+                            "about %lu or fewer\n", (unsigned long)mi->in.num_frames, fps, lower,
+                    limit);
+    } else if (strcmp(d->field, "num_frames") == 0 || strcmp(d->field, "ofs_end") == 0) {
+        fputs("md2 import: hint: fewer frames (fewer OBJ files, --anim for some glTF animations, "
+              "or a lower --fps) or fewer vertices (md2 simplify) make a smaller model\n", stderr);
+    } else if (strcmp(d->field, "skin_height") == 0 || strcmp(d->field, "skin_width") == 0) {
+        double w = mi->in.skin_width, h = mi->in.skin_height, k;
+        k = strcmp(d->field, "skin_height") == 0 ? (double)limit / h : (double)limit / w;
+        fprintf(stderr, "md2 import: hint: --skin-size %ldx%ld resizes the %lux%lu skin within "
+                        "the limit\n", (long)(w * k) > 0 ? (long)(w * k) : 1L,
+                (long)(h * k) > 0 ? (long)(h * k) : 1L, (unsigned long)mi->in.skin_width,
+                (unsigned long)mi->in.skin_height);
+    } else if (strcmp(d->field, "num_vertices") == 0 || strcmp(d->field, "num_triangles") == 0 ||
+               strcmp(d->field, "welded_vertices") == 0) {
+        fputs("md2 import: hint: md2 simplify (docs/simplify.md) makes a model of fewer vertices "
+              "and triangles; import it without --profile first\n", stderr);
+    }
+}
+
 /* md2_build() of mi, the skin name its file's (or --skin-name). 0 after
  * saying why. */
-static int build_model(const import_args *a, md2_profile profile, imp_input *mi, import_report *r,
-                       md2_model **m)
+static int build_model(const import_args *a, int kind, md2_profile profile, imp_input *mi,
+                       import_report *r, md2_model **m)
 {
     md2_build_options bo;
     md2_diagnostic diag;
@@ -1026,6 +1063,8 @@ static int build_model(const import_args *a, md2_profile profile, imp_input *mi,
         fputs(": cannot make the model: ", stderr);
         tool_put_clean(stderr, diag.message);
         fputc('\n', stderr);
+        if (res == MD2_ERR_LIMIT_EXCEEDED && profile != MD2_PROFILE_FORMAT)
+            suggest_fix(a, kind, &diag, mi);
         return 0;
     }
     return 1;
@@ -1070,7 +1109,7 @@ static int import_scene(const import_args *a, int kind, md2_profile profile)
         goto done;
     r.skin_w = (int)mi.in.skin_width;
     r.skin_h = (int)mi.in.skin_height;
-    if (!build_model(a, profile, &mi, &r, &m) || !quant_error(m, mi.positions, &r) ||
+    if (!build_model(a, kind, profile, &mi, &r, &m) || !quant_error(m, mi.positions, &r) ||
         !input_anims(&mi, &r))
         goto done;
     ok = finish(a, m, png, png_size, &r);

@@ -22,7 +22,7 @@ typedef struct imp_make_options {
     int up_z;                 /* the source is Z up, X forward (OBJ --up z): kept as it is */
     double scale;             /* --scale S (1 by default) */
     double height;            /* --height H, or 0: then scale */
-    long skin_width, skin_height; /* --skin-size (a model without texture), or 0: the default */
+    long skin_width, skin_height; /* --skin-size: a texture resized to it, a model without one that size; or 0 */
 } imp_make_options;
 
 /* A scene made into the builder's input by imp_make(): in is what
