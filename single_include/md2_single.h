@@ -2087,7 +2087,9 @@ MD2_API const char *md2_profile_string(md2_profile p);
  *  header byte that holds it (0 for welded vertices), index p, and a
  *  message that starts with the engine's name and gives the number, the
  *  limit and its source: "Quake II: 2117 vertices, more than its limit of
- *  2048 (MAX_VERTS in qcommon/qfiles.h; ...)". *broken (if not NULL) gets
+ *  2048 (MAX_VERTS in qcommon/qfiles.h; ...)"; the file's size is field
+ *  "ofs_end" (a loaded model's header value, else md2_write_size()).
+ *  *broken (if not NULL) gets
  *  how many. MD2_PROFILE_FORMAT has no limits of its own here (0 broken).
  *  Welded vertices (distinct pairs of vertex index and texcoord values,
  *  as UFO:AI and Q2PRO weld the corners; triangles with an index out of
@@ -2195,8 +2197,8 @@ typedef struct md2_build_options {
  *  table normals md2_normal_nearest() gives for the given ones, or for
  *  smooth area-weighted normals of the positions (summed per vertex:
  *  smooth across texture seams, which share their vertex). Every input is checked before anything is
- *  allocated (the one derived limit, UFO:AI's welded vertices, is counted
- *  in scratch memory first); warnings (on_warning) are delivered once the
+ *  allocated (the derived limits, UFO:AI's and Q2PRO's welded vertices and
+ *  Quake II's file size, are counted in scratch memory first); warnings (on_warning) are delivered once the
  *  model is complete, so a failed build delivers none. On failure *out
  *  is NULL, nothing stays allocated and opts->error says which input,
  *  element and field is wrong. Errors: MD2_ERR_INVALID_ARGUMENT (NULL, a

@@ -10,6 +10,10 @@
  *       REF.pcx, outside DIR, the same colormap (the reference); TEX.tga
  *       a 64x64 true-colour texture of 4096 colours (red x * 4, green
  *       y * 4, blue (x xor y) * 4), uncompressed 24-bit TGA.
+ *   pak_make game2 DIR REF2.pcx
+ *       DIR/pak2.pak holding another pics/colormap.pcx (the palette with
+ *       its entries in reverse order), and REF2.pcx the same: pak2.pak is
+ *       searched before pak0.pak, so its colormap wins.
  *   pak_make hostile DIR
  *       DIR/NAME.pak for each hostile shape: short, magic, dirofs_neg,
  *       dirlen_odd, dirlen_zero, dir_past_end, dir_over_header, huge
@@ -80,16 +84,17 @@ static unsigned char *pak(const file *files, size_t n, size_t *size)
     return b;
 }
 
-static unsigned char *colormap(size_t *size)
+static unsigned char *colormap(size_t *size, int reverse)
 {
     uint8_t palette[768], idx[256];
     md2_pcx_input in;
     unsigned char *b;
     int i;
     for (i = 0; i < 256; i++) {
-        palette[3 * i] = (uint8_t)(i * 67 % 256);
-        palette[3 * i + 1] = (uint8_t)(i * 149 % 256);
-        palette[3 * i + 2] = (uint8_t)((255 - i) * 11 % 256);
+        int j = reverse ? 255 - i : i;
+        palette[3 * i] = (uint8_t)(j * 67 % 256);
+        palette[3 * i + 1] = (uint8_t)(j * 149 % 256);
+        palette[3 * i + 2] = (uint8_t)((255 - j) * 11 % 256);
         idx[i] = (uint8_t)i;
     }
     memset(&in, 0, sizeof in);
@@ -130,7 +135,7 @@ static int game(const char *dir, const char *ref, const char *tex)
 {
     static const unsigned char text[] = "generated for libmd2's tests\n";
     size_t cm_size, size;
-    unsigned char *cm = colormap(&cm_size), *p;
+    unsigned char *cm = colormap(&cm_size, 0), *p;
     file f[2];
     int ok;
     if (!cm)
@@ -147,6 +152,24 @@ static int game(const char *dir, const char *ref, const char *tex)
     f[0].name = "readme.txt";
     p = ok ? pak(f, 1, &size) : NULL;
     ok = p && write_file(dir, "pak1.pak", p, size) && texture(tex);
+    free(p);
+    free(cm);
+    return ok ? 0 : 1;
+}
+
+static int game2(const char *dir, const char *ref)
+{
+    size_t cm_size, size;
+    unsigned char *cm = colormap(&cm_size, 1), *p;
+    file f;
+    int ok;
+    if (!cm)
+        return 1;
+    f.name = "PICS/COLORMAP.PCX"; /* the name's case does not matter */
+    f.data = cm;
+    f.size = cm_size;
+    p = pak(&f, 1, &size);
+    ok = p && write_file(dir, "pak2.pak", p, size) && write_file(NULL, ref, cm, cm_size);
     free(p);
     free(cm);
     return ok ? 0 : 1;
@@ -217,8 +240,10 @@ int main(int argc, char **argv)
 {
     if (argc == 5 && strcmp(argv[1], "game") == 0)
         return game(argv[2], argv[3], argv[4]);
+    if (argc == 4 && strcmp(argv[1], "game2") == 0)
+        return game2(argv[2], argv[3]);
     if (argc == 3 && strcmp(argv[1], "hostile") == 0)
         return hostile(argv[2]);
-    fputs("usage: pak_make game DIR REF.pcx TEX.tga | pak_make hostile DIR\n", stderr);
+    fputs("usage: pak_make game DIR REF.pcx TEX.tga | game2 DIR REF2.pcx | hostile DIR\n", stderr);
     return 2;
 }
