@@ -392,7 +392,8 @@ int tool_game_find(const char *dir, const char *path, tool_game_file *f, char *w
             names[paks++] = names[i];
             names[i] = t;
         }
-    qsort(names, paks, sizeof *names, search_order);
+    if (paks > 1)
+        qsort(names, paks, sizeof *names, search_order);
     for (i = 0; i < paks && r == 0; i++) {
         full = join(dir, names[i]);
         if (!full) {
