@@ -15,7 +15,8 @@
  */
 #include "pak.h"
 
-#include "platform.h"
+#include "image.h"    /* image/: tool_errno_text() */
+#include "platform.h" /* platform/ */
 
 #include <errno.h>
 #include <stdarg.h>
@@ -281,7 +282,7 @@ static int open_regular(const char *path, uint64_t *size, char *why, size_t n)
         why[0] = '\0';
     if (tool_sys_stat_path(path, 1, &st) != 0) {
         if (errno != ENOENT && errno != ENOTDIR)
-            say(why, n, "%s: %s", path, tool_sys_strerror(errno));
+            say(why, n, "%s: %s", path, tool_errno_text(errno));
         return -1;
     }
     if (st.kind != TOOL_SYS_REGULAR) {
@@ -290,7 +291,7 @@ static int open_regular(const char *path, uint64_t *size, char *why, size_t n)
     }
     fd = tool_sys_open_read(path);
     if (fd < 0) {
-        say(why, n, "%s: %s", path, tool_sys_strerror(errno));
+        say(why, n, "%s: %s", path, tool_errno_text(errno));
         return -1;
     }
     /* the file opened is the one checked: a swap in between is refused */
@@ -383,7 +384,7 @@ int tool_game_find(const char *dir, const char *path, tool_game_file *f, char *w
     memset(f, 0, sizeof *f);
     f->fd = -1;
     if (!tool_sys_list_dir(dir, &names, &count)) {
-        say(why, n, "%s: %s", dir, tool_sys_strerror(errno));
+        say(why, n, "%s: %s", dir, tool_errno_text(errno));
         return -1;
     }
     for (i = 0; i < count; i++) /* the PAKs to the front */
