@@ -702,6 +702,32 @@ static void build_options(unsigned flags, md2_profile profile, md2_diagnostic *d
     bo->warning_user = r;
 }
 
+/* 0 after saying so when the folder that file goes in is not there (what
+ * names the file in the message: "-o", "the skin"). A file with no folder
+ * goes in the current one. */
+static int folder_exists(const char *file, const char *what)
+{
+    size_t n = (size_t)(tool_base_name(file) - file);
+    tool_sys_stat st;
+    char *dir;
+    int ok;
+    if (n == 0)
+        return 1;
+    dir = (char *)malloc(n + 1);
+    if (!dir) {
+        tool_error(IMPORT_CMD, "out of memory");
+        return 0;
+    }
+    memcpy(dir, file, n);
+    dir[n] = '\0';
+    ok = tool_sys_stat_path(dir, 1, &st) == 0 && st.kind == TOOL_SYS_DIRECTORY;
+    if (!ok)
+        tool_error(IMPORT_CMD, "cannot write %s (%s): its folder %s is not there; make it first",
+                   file, what, dir);
+    free(dir);
+    return ok;
+}
+
 /* The outputs beside OUT, the report's paths. */
 static int side_paths(const import_args *a, imp_skin_plan *plan, import_report *r)
 {
@@ -1100,6 +1126,9 @@ static int import_scene(const import_args *a, int kind, md2_profile profile)
     if (mi.skin_images > 0 &&
         !imp_skin_plan_make(a->out, a->skin_name, a->game, a->pcx, a->skin_png, &plan))
         goto done;
+    if (mi.skin_images > 0 && (!folder_exists(plan.file, "the skin") ||
+                               (plan.png_file && !folder_exists(plan.png_file, "the skin's PNG"))))
+        goto done;
     r.skin_name = mi.skin_images > 0 ? plan.name : a->skin_name;
     if (!skin_file(a, &mi, &plan, &s, &r, &png, &png_size))
         goto done;
@@ -1356,7 +1385,11 @@ int tool_import(int argc, char **argv)
     if (parse_args(argc, argv, &a, &status) && check_files(&a, &kind)) {
         if (!parse_profile(a.profile, &profile))
             usage_error("bad --profile '%s': " TOOL_PROFILE_NAMES, a.profile);
-        else if (kind == SRC_MD2 ? check_md2_options(&a) : check_scene_options(&a, kind))
+        else if (!(kind == SRC_MD2 ? check_md2_options(&a) : check_scene_options(&a, kind)))
+            ; /* status: TOOL_USAGE, said */
+        else if (!folder_exists(a.out, "-o")) /* before any work: not the skin's failure later */
+            status = TOOL_FAILED;
+        else
             status = kind == SRC_MD2 ? import_md2(&a, profile) : import_scene(&a, kind, profile);
     }
     free(a.sources);
