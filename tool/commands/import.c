@@ -752,16 +752,20 @@ oom:
  * the source uses (-o model.md2 with a texture model.png). */
 static int not_a_texture(const imp_scene *s, const import_report *r)
 {
-    size_t i;
+    const char *outs[3];
+    size_t i, k;
+    outs[0] = r->skin_file;
+    outs[1] = r->skin_png_file;
+    outs[2] = r->anm_file;
     for (i = 0; i < s->num_images; i++) {
         const char *tex = s->images[i].path;
         if (!tex)
             continue;
-        if ((r->skin_file && tool_same_file(r->skin_file, tex)) ||
-            (r->anm_file && tool_same_file(r->anm_file, tex))) {
+        for (k = 0; k < 3; k++) {
+            if (!outs[k] || !tool_same_file(outs[k], tex))
+                continue;
             fputs("md2 import: ", stderr);
-            tool_put_clean(stderr, r->skin_file && tool_same_file(r->skin_file, tex)
-                                       ? r->skin_file : r->anm_file);
+            tool_put_clean(stderr, outs[k]);
             fputs(" would be written over the texture ", stderr);
             tool_put_clean(stderr, tex);
             fputs(": choose another -o\n", stderr);

@@ -327,6 +327,16 @@ static int is_pak(const char *name)
            lower(name[len - 2]) == 'a' && lower(name[len - 1]) == 'k';
 }
 
+/* 1 if dir/name is a folder (followed through links). */
+static int is_folder(const char *dir, const char *name)
+{
+    tool_sys_stat st;
+    char *full = join(dir, name);
+    int r = full && tool_sys_stat_path(full, 1, &st) == 0 && st.kind == TOOL_SYS_DIRECTORY;
+    free(full);
+    return r;
+}
+
 /* Search order: other PAKs (later names first), then numbered ones
  * (higher first). */
 static int search_order(const void *a, const void *b)
@@ -387,8 +397,8 @@ int tool_game_find(const char *dir, const char *path, tool_game_file *f, char *w
         say(why, n, "%s: %s", dir, tool_errno_text(errno));
         return -1;
     }
-    for (i = 0; i < count; i++) /* the PAKs to the front */
-        if (is_pak(names[i])) {
+    for (i = 0; i < count; i++) /* the PAKs to the front (a folder named x.pak is none) */
+        if (is_pak(names[i]) && !is_folder(dir, names[i])) {
             char *t = names[paks];
             names[paks++] = names[i];
             names[i] = t;
