@@ -1417,6 +1417,23 @@ static void test_profiles(void **state)
             assert_int_equal(b->warnings, warned ? (uint32_t)MD2_WARN_PROFILE_LIMIT : 0u);
             if (p == MD2_PROFILE_FORMAT)
                 check_model_profiles(b, sh->what, sh->breaks, sh->field, sh->also);
+            if (p == MD2_PROFILE_FORMAT && strcmp(sh->field, "welded_vertices") == 0) {
+                /* the welded count's one allocation (the model's allocator)
+                 * failing: an error, nothing reported, nothing kept */
+                limit_seen l;
+                size_t broken = 7, live = e.a.live;
+                memset(&l, 0, sizeof l);
+                l.p = MD2_PROFILE_Q2PRO;
+                l.field = sh->field;
+                l.also = sh->also;
+                e.a.fail_at = e.a.calls + 1;
+                assert_int_equal(md2_profile_check(b, MD2_PROFILE_Q2PRO, on_limit_seen, &l, &broken),
+                                 MD2_ERR_OUT_OF_MEMORY);
+                assert_int_equal(l.count, 0);
+                assert_int_equal(broken, 0);
+                assert_int_equal(e.a.live, live);
+                e.a.fail_at = 0;
+            }
             md2_free(b);
         }
         free(pos);
