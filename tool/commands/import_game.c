@@ -97,6 +97,9 @@ static int check_game_path(const char *name, const char *what)
             why = "upper case: Quake II's game paths are lower case (rename the folder or file)";
         else if (name[i] == '.' && name[i + 1] == '.' && (i == 0 || name[i - 1] == '/'))
             why = "a '..' component";
+        else if ((name[i] == '/' && name[i + 1] == '/') ||
+                 (name[i] == '.' && name[i + 1] == '/' && (i == 0 || name[i - 1] == '/')))
+            why = "an empty or '.' component: the engines look the name up as it is written";
     }
     if (!why && n >= MD2_SKIN_NAME_SIZE)
         why = "longer than 63 bytes (a model's skin name holds 64 with its NUL)";
