@@ -70,9 +70,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     static const char *const paths[2] = {"pics/colormap.pcx", "PICS/COLORMAP.PCX"};
     char why[TOOL_PAK_WHY], again[TOOL_PAK_WHY];
     tool_pak_entry e, e2;
-    int r, r2, k;
+    int k;
 
     for (k = 0; k < 2; k++) {
+        int r, r2;
         memset(&e, 0, sizeof e);
         r = run(data, size, paths[k], &e, why);
         if (r == 1) {

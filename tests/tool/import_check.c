@@ -536,14 +536,16 @@ static int cmp_error(char **argv)
 /* Images A and B (any sizes) have mean red, green and blue within TOL. */
 static int cmp_mean(char **argv)
 {
-    int w[2] = {0, 0}, h[2] = {0, 0}, k, c;
+    int w[2] = {0, 0}, h[2] = {0, 0};
     unsigned char *img[2];
-    double mean[2][3] = {{0, 0, 0}, {0, 0, 0}}, tol = atof(argv[4]);
+    double tol = atof(argv[4]);
     img[0] = decode(argv[2], &w[0], &h[0]);
     img[1] = decode(argv[3], &w[1], &h[1]);
     if (!img[0] || !img[1]) {
         fail("%s, %s: cannot compare", argv[2], argv[3]);
     } else {
+        double mean[2][3] = {{0, 0, 0}, {0, 0, 0}};
+        int k, c;
         for (k = 0; k < 2; k++) {
             size_t i, n = (size_t)w[k] * (size_t)h[k];
             for (i = 0; i < n; i++)

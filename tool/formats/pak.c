@@ -183,7 +183,9 @@ int tool_pak_find(const tool_pak *p, const char *path, tool_pak_entry *e, char *
         return -1;
     }
     for (i = 0; i < count; i += CHUNK) {
-        uint32_t m = count - i < CHUNK ? count - i : CHUNK;
+        uint32_t m = count - i; /* at least 1 */
+        if (m > CHUNK)
+            m = CHUNK;
         if (!p->read(p->user, (uint64_t)dirofs + (uint64_t)i * ENTRY, chunk, (size_t)m * ENTRY, why, n)) {
             free(all);
             return -1;
