@@ -2,7 +2,8 @@
  * PAK archives and game folders, bounded (pak.h).
  *
  * What the engines do, read for this file (docs/tool.md has the list):
- * id's FS_LoadPackFile (qcommon/files.c) trusts dirofs and dirlen; Q2PRO's
+ * id's FS_LoadPackFile (qcommon/files.c) checks the magic and dirlen / 64
+ * against MAX_FILES_IN_PACK (4096), and trusts the rest; Q2PRO's
  * load_pak_file (src/common/files.c) refuses a dirlen that is not a
  * multiple of 64, no entries, more than MAX_FILES_IN_PACK, a dirofs or an
  * entry's end past INT32_MAX; yquake2's FS_LoadPAK refuses a negative
