@@ -2080,12 +2080,37 @@ typedef enum md2_profile {
     MD2_PROFILE_QUAKE2,     /**< Quake II: qfiles.h and what both renderers' loaders refuse (a skin over 480 high, no GL commands for ref_gl) */
     MD2_PROFILE_YQUAKE2,    /**< yquake2: Quake II's model limits kept, triangles and frames unlimited */
     MD2_PROFILE_UFOAI,      /**< UFO:AI: 1023 frames, one below Quake II's other counts, 8191 welded vertices */
+    MD2_PROFILE_Q2PRO,      /**< Q2PRO: 2048 vertices, 6144 triangles, 1024 frames, 6144 welded vertices, a skin 1 to 8192 a side, at least 3 vertices and texcoords */
     MD2_PROFILE_COUNT_      /**< count sentinel, not a profile */
 } md2_profile;
 
-/** The name of a profile ("format", "Quake II", "yquake2", "UFO:AI";
- *  "unknown md2_profile" for another value); never NULL. */
+/** The name of a profile ("format", "Quake II", "yquake2", "UFO:AI",
+ *  "Q2PRO"; "unknown md2_profile" for another value); never NULL. */
 MD2_API const char *md2_profile_string(md2_profile p);
+
+/** Checks a model (loaded, built or rebuilt) against profile p's limits,
+ *  the same ones md2_build() keeps for p (docs/build.md lists them with
+ *  their sources in each engine's code): on_limit (if not NULL) is called
+ *  with user and a diagnostic for each limit m breaks, in the table's
+ *  order: section MD2_SECTION_HEADER, field the quantity ("num_vertices",
+ *  "num_frames", "skin_height", "welded_vertices", ...), offset the
+ *  header byte that holds it (0 for welded vertices), index p, and a
+ *  message that starts with the engine's name and gives the number, the
+ *  limit and its source: "Quake II: 2117 vertices, more than its limit of
+ *  2048 (MAX_VERTS in qcommon/qfiles.h; ...)"; the file's size is field
+ *  "ofs_end" (a loaded model's header value, else md2_write_size()).
+ *  *broken (if not NULL) gets
+ *  how many. MD2_PROFILE_FORMAT has no limits of its own here (0 broken).
+ *  Welded vertices (distinct pairs of vertex index and texcoord values,
+ *  as UFO:AI and Q2PRO weld the corners; triangles with an index out of
+ *  range skipped, as Q2PRO skips them) are counted in one temporary
+ *  allocation of 8 bytes a corner through m->allocator (malloc when it is
+ *  zero), only when p has a welded limit the corners could pass. The
+ *  counts are the model's (a lenient load's triangles are those kept). Thread-safe for distinct diagnostics; m is not changed.
+ *  Errors: MD2_ERR_INVALID_ARGUMENT (m NULL, p not a profile),
+ *  MD2_ERR_OUT_OF_MEMORY (the count's allocation: nothing reported). */
+MD2_API md2_result md2_profile_check(const md2_model *m, md2_profile p, md2_warning_fn on_limit,
+                                     void *user, size_t *broken);
 
 /** Largest magnitude of a coordinate md2_build() takes: with every
  *  coordinate within it, every frame transform decodes within
@@ -2184,8 +2209,8 @@ typedef struct md2_build_options {
  *  table normals md2_normal_nearest() gives for the given ones, or for
  *  smooth area-weighted normals of the positions (summed per vertex:
  *  smooth across texture seams, which share their vertex). Every input is checked before anything is
- *  allocated (the one derived limit, UFO:AI's welded vertices, is counted
- *  in scratch memory first); warnings (on_warning) are delivered once the
+ *  allocated (the derived limits, UFO:AI's and Q2PRO's welded vertices and
+ *  Quake II's file size, are counted in scratch memory first); warnings (on_warning) are delivered once the
  *  model is complete, so a failed build delivers none. On failure *out
  *  is NULL, nothing stays allocated and opts->error says which input,
  *  element and field is wrong. Errors: MD2_ERR_INVALID_ARGUMENT (NULL, a
@@ -12338,6 +12363,7 @@ md2_result md2_mesh_smooth(const md2_mesh *mesh, void *vertices, const md2_verte
 #define check_triangles md2_single__mesh_build_check_triangles
 #define corner_key md2_single__mesh_build_corner_key
 #define hash_slot md2_single__mesh_build_hash_slot
+#define weld md2_single__mesh_build_weld
 #define weld_corners md2_single__mesh_build_weld_corners
 /*
  * Building draw-ready meshes (<md2/mesh.h>): welding the distinct
@@ -12568,6 +12594,7 @@ size_t md2_mesh_memory(const md2_mesh *mesh)
 #undef check_triangles
 #undef corner_key
 #undef hash_slot
+#undef weld
 #undef weld_corners
 
 /* ==== src/tags.c ==== */
@@ -14462,6 +14489,7 @@ const char *md2_profile_string(md2_profile p)
     case MD2_PROFILE_QUAKE2: return "Quake II";
     case MD2_PROFILE_YQUAKE2: return "yquake2";
     case MD2_PROFILE_UFOAI: return "UFO:AI";
+    case MD2_PROFILE_Q2PRO: return "Q2PRO";
     case MD2_PROFILE_COUNT_: break;
     }
     return "unknown md2_profile";
@@ -14474,7 +14502,7 @@ const char *md2_profile_string(md2_profile p)
 /* What a profile limits. */
 enum {
     L_VERTICES, L_TEXCOORDS, L_TRIANGLES, L_FRAMES, L_SKINS, L_SKIN_WIDTH, L_SKIN_HEIGHT,
-    L_GLCMDS, L_WELDED, L_COUNT
+    L_GLCMDS, L_WELDED, L_FILE, L_COUNT
 };
 
 /* Each limited quantity: the diagnostic's field, the noun of its message,
@@ -14493,6 +14521,7 @@ static const struct item {
     {"skin_height", "pixels of skin height", 12},
     {"num_glcmds", "GL command words", 36},
     {"welded_vertices", "welded vertices (distinct vertex and texcoord pairs)", 0},
+    {"ofs_end", "bytes in the file", 64},
 };
 
 /* One limit of one engine: the quantity must lie in [min, max] (max 0: no
@@ -14519,6 +14548,8 @@ static const rule rules[] = {
     {MD2_PROFILE_QUAKE2, L_SKIN_HEIGHT, 0, 480,
      "MAX_LBM_HEIGHT in ref_soft/r_local.h and ref_gl/gl_local.h; Mod_LoadAliasModel refuses a taller skin"},
     {MD2_PROFILE_QUAKE2, L_GLCMDS, 1, 0, "ref_gl draws a model from its GL commands only"},
+    {MD2_PROFILE_QUAKE2, L_FILE, 0, 0x200000,
+     "Mod_LoadModel's Hunk_Begin (0x200000) for an alias model in ref_gl/gl_model.c and ref_soft/r_model.c; Mod_LoadAliasModel's Hunk_Alloc of ofs_end overflows past it"},
     /* yquake2 */
     {MD2_PROFILE_YQUAKE2, L_VERTICES, 0, 2048,
      "MAX_VERTS in src/common/header/files.h; Mod_LoadMD2 refuses more"},
@@ -14545,6 +14576,26 @@ static const rule rules[] = {
     {MD2_PROFILE_UFOAI, L_SKIN_HEIGHT, 1, 0, "R_ModLoadAliasMD2Mesh refuses a skin size of 0"},
     {MD2_PROFILE_UFOAI, L_WELDED, 0, 8191,
      "R_ModLoadAliasMD2Mesh refuses MAX_ALIAS_VERTS (8192, src/client/renderer/r_model_alias.h) or more"},
+    /* Q2PRO: MOD_LoadMD2 and MOD_ValidateMD2 in src/refresh/models.c */
+    {MD2_PROFILE_Q2PRO, L_VERTICES, 3, 0,
+     "MOD_LoadMD2 (src/refresh/models.c) loads a model of fewer than 3 vertices as empty: it draws nothing"},
+    {MD2_PROFILE_Q2PRO, L_VERTICES, 0, 2048,
+     "MD2_MAX_VERTS in inc/format/md2.h; MOD_ValidateMD2 refuses more"},
+    {MD2_PROFILE_Q2PRO, L_TEXCOORDS, 3, 0,
+     "MOD_LoadMD2 loads a model of fewer than 3 texcoords as empty: it draws nothing"},
+    {MD2_PROFILE_Q2PRO, L_TRIANGLES, 1, 0,
+     "MOD_LoadMD2 loads a model without triangles as empty: it draws nothing"},
+    {MD2_PROFILE_Q2PRO, L_TRIANGLES, 0, 6144,
+     "TESS_MAX_INDICES / 3 (TESS_MAX_VERTICES 6144, src/refresh/gl.h); MOD_ValidateMD2 refuses more"},
+    {MD2_PROFILE_Q2PRO, L_FRAMES, 0, 1024,
+     "MD2_MAX_FRAMES in inc/format/md2.h; MOD_ValidateMD2 refuses more"},
+    {MD2_PROFILE_Q2PRO, L_SKINS, 0, 32, "MD2_MAX_SKINS in inc/format/md2.h; MOD_ValidateMD2 refuses more"},
+    {MD2_PROFILE_Q2PRO, L_SKIN_WIDTH, 1, 8192,
+     "MAX_TEXTURE_SIZE (8192, src/refresh/images.h); MOD_ValidateMD2 refuses a skin width outside 1 to it"},
+    {MD2_PROFILE_Q2PRO, L_SKIN_HEIGHT, 1, 8192,
+     "MAX_TEXTURE_SIZE (8192, src/refresh/images.h); MOD_ValidateMD2 refuses a skin height outside 1 to it"},
+    {MD2_PROFILE_Q2PRO, L_WELDED, 0, 6144,
+     "MOD_LoadMD2 welds corners by vertex and texcoord values and refuses more than TESS_MAX_VERTICES (6144, src/refresh/gl.h)"},
 };
 #define NUM_RULES (sizeof rules / sizeof rules[0])
 
@@ -14552,12 +14603,13 @@ static const rule rules[] = {
 typedef struct counts {
     size_t v[L_COUNT];
     int have_welded; /* v[L_WELDED] was counted (only when it can matter) */
+    int have_file;   /* v[L_FILE] was counted (once the GL commands are) */
 } counts;
 
 static int rule_broken(const rule *r, const counts *c)
 {
     size_t v = c->v[r->item];
-    if (r->item == L_WELDED && !c->have_welded)
+    if ((r->item == L_WELDED && !c->have_welded) || (r->item == L_FILE && !c->have_file))
         return 0;
     return v < r->min || (r->max != 0 && v > r->max);
 }
@@ -14794,12 +14846,14 @@ static void release(job *j)
     j->scratch = NULL;
 }
 
-/* UFO:AI welds the corners of the triangles by vertex and texcoord
- * values; its limit matters only when the corners could reach it and the
- * triangles are within its own limit. */
+/* UFO:AI and Q2PRO weld the corners of the triangles by vertex and
+ * texcoord values; their limits matter only when the corners could reach
+ * them and the triangles are within the engines' own limit. */
 static int welded_matters(const job *j)
 {
-    return 3 * j->num_tris > 8191 && j->num_tris <= 4095;
+    /* the lowest welded limit is Q2PRO's 6144; past 6144 triangles every
+     * engine with a welded limit refuses the triangles already */
+    return 3 * j->num_tris > 6144 && j->num_tris <= 6144;
 }
 
 static int compare_keys(const void *a, const void *b)
@@ -14845,7 +14899,14 @@ static md2_result before_model(job *j)
                         "%s: making the GL commands of %lu triangles failed: %s", j->fn,
                         (unsigned long)j->num_tris, md2_result_string(r));
     }
-    return check_file_size(j, j->new_glcmds ? j->num_words : j->kept_glcmds);
+    MD2_TRY(check_file_size(j, j->new_glcmds ? j->num_words : j->kept_glcmds));
+    /* the file's size, now known: Quake II's hunk for it */
+    j->c.v[L_FILE] = (size_t)(MD2_HEADER_SIZE + 64 * (uint64_t)j->num_skins +
+                              4 * (uint64_t)j->num_texcoords + 12 * (uint64_t)j->num_tris +
+                              (40 + 4 * (uint64_t)j->num_vertices) * j->num_frames +
+                              4 * (uint64_t)(j->new_glcmds ? j->num_words : j->kept_glcmds));
+    j->c.have_file = 1;
+    return check_profile(j);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -15757,6 +15818,116 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
     warn_profiles(&j, m);
     release(&j);
     *out = m;
+    return MD2_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* A model against a profile                                                 */
+/* ------------------------------------------------------------------------ */
+
+/* The distinct (vertex, s, t) corners of m's triangles whose indices are
+ * all in range; SIZE_MAX when the keys' allocation fails. */
+static size_t model_welded(const md2_model *m)
+{
+    size_t i, n = 0, distinct = 0;
+    uint64_t *keys;
+    int k;
+    md2_allocator a = m->allocator.alloc && m->allocator.free ? m->allocator : md2__allocator(NULL);
+    if (m->num_triangles == 0)
+        return 0;
+    if (m->num_triangles > SIZE_MAX / 3 / sizeof *keys)
+        return SIZE_MAX;
+    keys = (uint64_t *)a.alloc(a.user, 3 * (size_t)m->num_triangles * sizeof *keys);
+    if (!keys)
+        return SIZE_MAX;
+    for (i = 0; i < m->num_triangles; i++) {
+        const md2_triangle *t = &m->triangles[i];
+        for (k = 0; k < 3; k++)
+            if (t->vertex[k] >= m->num_vertices || t->texcoord[k] >= m->num_texcoords)
+                break;
+        if (k < 3)
+            continue; /* Q2PRO skips such a triangle */
+        for (k = 0; k < 3; k++) {
+            const md2_texcoord *st = &m->texcoords[t->texcoord[k]];
+            keys[n++] = ((uint64_t)t->vertex[k] << 32) | ((uint64_t)(uint16_t)st->s << 16) |
+                        (uint64_t)(uint16_t)st->t;
+        }
+    }
+    qsort(keys, n, sizeof *keys, compare_keys);
+    for (i = 0; i < n; i++)
+        distinct += i == 0 || keys[i] != keys[i - 1];
+    a.free(a.user, keys);
+    return distinct;
+}
+
+static void limit_message(md2_diagnostic *d, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+static void limit_message(md2_diagnostic *d, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    md2__vformat(d, fmt, ap);
+    va_end(ap);
+}
+
+md2_result md2_profile_check(const md2_model *m, md2_profile p, md2_warning_fn on_limit,
+                             void *user, size_t *broken)
+{
+    counts c;
+    size_t i, n = 0;
+    if (broken)
+        *broken = 0;
+    if (!m || (unsigned)p >= (unsigned)MD2_PROFILE_COUNT_)
+        return MD2_ERR_INVALID_ARGUMENT;
+    memset(&c, 0, sizeof c);
+    c.v[L_VERTICES] = m->num_vertices;
+    c.v[L_TEXCOORDS] = m->num_texcoords;
+    c.v[L_TRIANGLES] = m->num_triangles;
+    c.v[L_FRAMES] = m->num_frames;
+    c.v[L_SKINS] = m->num_skins;
+    c.v[L_SKIN_WIDTH] = m->skin_width < 0 ? 0 : (size_t)m->skin_width;
+    c.v[L_SKIN_HEIGHT] = m->skin_height < 0 ? 0 : (size_t)m->skin_height;
+    c.v[L_GLCMDS] = m->num_glcmds;
+    /* a loaded model: its header's ofs_end, what the engines allocate;
+     * another: the file md2_write() makes of it */
+    c.v[L_FILE] = m->header.ident != 0 && m->header.ofs_end > 0 ? (size_t)m->header.ofs_end
+                                                                 : md2_write_size(m);
+    c.have_file = c.v[L_FILE] != 0;
+    for (i = 0; i < NUM_RULES; i++)
+        if (rules[i].profile == p && rules[i].item == L_WELDED &&
+            3 * (uint64_t)m->num_triangles > rules[i].max) {
+            c.v[L_WELDED] = model_welded(m);
+            if (c.v[L_WELDED] == SIZE_MAX)
+                return MD2_ERR_OUT_OF_MEMORY;
+            c.have_welded = 1;
+        }
+    for (i = 0; i < NUM_RULES; i++) {
+        const rule *r = &rules[i];
+        const struct item *it = &items[r->item];
+        size_t v = c.v[r->item];
+        md2_diagnostic d;
+        if (r->profile != p || !rule_broken(r, &c))
+            continue;
+        n++;
+        if (!on_limit)
+            continue;
+        md2__diag_clear(&d);
+        d.section = MD2_SECTION_HEADER;
+        d.field = it->field;
+        d.offset = it->offset;
+        d.index = (size_t)p;
+        limit_message(&d, "%s: %lu %s, %s its %s of %lu (%s)", md2_profile_string(p),
+                    (unsigned long)v, it->noun, v < r->min ? "fewer than" : "more than",
+                    v < r->min ? "minimum" : "limit",
+                    (unsigned long)(v < r->min ? r->min : r->max), r->why);
+        on_limit(user, &d);
+    }
+    if (broken)
+        *broken = n;
     return MD2_OK;
 }
 #undef BAD

@@ -47,12 +47,37 @@ typedef enum md2_profile {
     MD2_PROFILE_QUAKE2,     /**< Quake II: qfiles.h and what both renderers' loaders refuse (a skin over 480 high, no GL commands for ref_gl) */
     MD2_PROFILE_YQUAKE2,    /**< yquake2: Quake II's model limits kept, triangles and frames unlimited */
     MD2_PROFILE_UFOAI,      /**< UFO:AI: 1023 frames, one below Quake II's other counts, 8191 welded vertices */
+    MD2_PROFILE_Q2PRO,      /**< Q2PRO: 2048 vertices, 6144 triangles, 1024 frames, 6144 welded vertices, a skin 1 to 8192 a side, at least 3 vertices and texcoords */
     MD2_PROFILE_COUNT_      /**< count sentinel, not a profile */
 } md2_profile;
 
-/** The name of a profile ("format", "Quake II", "yquake2", "UFO:AI";
- *  "unknown md2_profile" for another value); never NULL. */
+/** The name of a profile ("format", "Quake II", "yquake2", "UFO:AI",
+ *  "Q2PRO"; "unknown md2_profile" for another value); never NULL. */
 MD2_API const char *md2_profile_string(md2_profile p);
+
+/** Checks a model (loaded, built or rebuilt) against profile p's limits,
+ *  the same ones md2_build() keeps for p (docs/build.md lists them with
+ *  their sources in each engine's code): on_limit (if not NULL) is called
+ *  with user and a diagnostic for each limit m breaks, in the table's
+ *  order: section MD2_SECTION_HEADER, field the quantity ("num_vertices",
+ *  "num_frames", "skin_height", "welded_vertices", ...), offset the
+ *  header byte that holds it (0 for welded vertices), index p, and a
+ *  message that starts with the engine's name and gives the number, the
+ *  limit and its source: "Quake II: 2117 vertices, more than its limit of
+ *  2048 (MAX_VERTS in qcommon/qfiles.h; ...)"; the file's size is field
+ *  "ofs_end" (a loaded model's header value, else md2_write_size()).
+ *  *broken (if not NULL) gets
+ *  how many. MD2_PROFILE_FORMAT has no limits of its own here (0 broken).
+ *  Welded vertices (distinct pairs of vertex index and texcoord values,
+ *  as UFO:AI and Q2PRO weld the corners; triangles with an index out of
+ *  range skipped, as Q2PRO skips them) are counted in one temporary
+ *  allocation of 8 bytes a corner through m->allocator (malloc when it is
+ *  zero), only when p has a welded limit the corners could pass. The
+ *  counts are the model's (a lenient load's triangles are those kept). Thread-safe for distinct diagnostics; m is not changed.
+ *  Errors: MD2_ERR_INVALID_ARGUMENT (m NULL, p not a profile),
+ *  MD2_ERR_OUT_OF_MEMORY (the count's allocation: nothing reported). */
+MD2_API md2_result md2_profile_check(const md2_model *m, md2_profile p, md2_warning_fn on_limit,
+                                     void *user, size_t *broken);
 
 /** Largest magnitude of a coordinate md2_build() takes: with every
  *  coordinate within it, every frame transform decodes within
@@ -151,8 +176,8 @@ typedef struct md2_build_options {
  *  table normals md2_normal_nearest() gives for the given ones, or for
  *  smooth area-weighted normals of the positions (summed per vertex:
  *  smooth across texture seams, which share their vertex). Every input is checked before anything is
- *  allocated (the one derived limit, UFO:AI's welded vertices, is counted
- *  in scratch memory first); warnings (on_warning) are delivered once the
+ *  allocated (the derived limits, UFO:AI's and Q2PRO's welded vertices and
+ *  Quake II's file size, are counted in scratch memory first); warnings (on_warning) are delivered once the
  *  model is complete, so a failed build delivers none. On failure *out
  *  is NULL, nothing stays allocated and opts->error says which input,
  *  element and field is wrong. Errors: MD2_ERR_INVALID_ARGUMENT (NULL, a

@@ -35,6 +35,13 @@
  *   import_check nearest X.pcx SRC
  *       Each pixel of X is a colour of X's palette nearest (squared
  *       distance in red, green, blue) to SRC's pixel.
+ *   import_check mean A B TOL
+ *       Images A and B (of any sizes) have mean red, green and blue
+ *       within TOL of each other.
+ *   import_check error X.pcx SRC PAL.pcx RATIO
+ *       X's colour error against SRC (the sum over pixels of the squared
+ *       red, green, blue differences) is at most RATIO times that of SRC
+ *       mapped to the nearest colours of PAL's palette; prints both.
  *   import_check colours IMG MIN
  *       IMG has at least MIN distinct red, green, blue colours.
  *   import_check palette X.pcx SRC
@@ -501,6 +508,73 @@ static int cmp_nearest(char **argv)
     return failures ? 1 : 0;
 }
 
+/* X's colour error against SRC (the sum of squared red, green, blue
+ * differences) within RATIO times that of SRC mapped to the nearest
+ * colour of PAL's palette (an 8-bit PCX's last 768 bytes). */
+static int cmp_error(char **argv)
+{
+    int wx = 0, hx = 0, ws = 0, hs = 0;
+    size_t size = 0;
+    unsigned char *x = decode(argv[2], &wx, &hx), *src = decode(argv[3], &ws, &hs);
+    unsigned char *pal = read_all(argv[4], &size);
+    double ratio = atof(argv[5]);
+    if (!x || !src || !pal || size < 769 || wx != ws || hx != hs) {
+        fail("%s, %s, %s: cannot compare", argv[2], argv[3], argv[4]);
+    } else {
+        const unsigned char *p = pal + size - 768;
+        size_t i, n = (size_t)wx * (size_t)hx;
+        double err = 0, nearest = 0;
+        for (i = 0; i < n; i++) {
+            long best = -1;
+            int e;
+            for (e = 0; e < 256; e++)
+                if (best < 0 || dist2(src + 4 * i, p + 3 * e) < best)
+                    best = dist2(src + 4 * i, p + 3 * e);
+            nearest += (double)best;
+            err += (double)dist2(src + 4 * i, x + 4 * i);
+        }
+        printf("import_check: colour error %.6g, nearest-colour %.6g, ratio %.4f (%lu pixels)\n", err,
+               nearest, nearest > 0 ? err / nearest : (err > 0 ? 1e9 : 1.0), (unsigned long)n);
+        if (err > ratio * nearest)
+            fail("%s: colour error %g is over %g times the nearest colours' %g", argv[2], err, ratio,
+                 nearest);
+    }
+    free(x);
+    free(src);
+    free(pal);
+    return failures ? 1 : 0;
+}
+
+/* Images A and B (any sizes) have mean red, green and blue within TOL. */
+static int cmp_mean(char **argv)
+{
+    int w[2] = {0, 0}, h[2] = {0, 0};
+    unsigned char *img[2];
+    double tol = atof(argv[4]);
+    img[0] = decode(argv[2], &w[0], &h[0]);
+    img[1] = decode(argv[3], &w[1], &h[1]);
+    if (!img[0] || !img[1]) {
+        fail("%s, %s: cannot compare", argv[2], argv[3]);
+    } else {
+        double mean[2][3] = {{0, 0, 0}, {0, 0, 0}};
+        int k, c;
+        for (k = 0; k < 2; k++) {
+            size_t i, n = (size_t)w[k] * (size_t)h[k];
+            for (i = 0; i < n; i++)
+                for (c = 0; c < 3; c++)
+                    mean[k][c] += img[k][4 * i + (size_t)c] / (double)n;
+        }
+        printf("import_check: mean colours %.3f %.3f %.3f and %.3f %.3f %.3f\n", mean[0][0],
+               mean[0][1], mean[0][2], mean[1][0], mean[1][1], mean[1][2]);
+        for (c = 0; c < 3; c++)
+            if (fabs(mean[0][c] - mean[1][c]) > tol)
+                fail("%s: mean channel %d differs by more than %g", argv[2], c, tol);
+    }
+    free(img[0]);
+    free(img[1]);
+    return failures ? 1 : 0;
+}
+
 static int cmp_palette(char **argv)
 {
     size_t size = 0;
@@ -580,6 +654,10 @@ int main(int argc, char **argv)
         return cmp_pixels(argc, argv);
     if (argc == 4 && strcmp(argv[1], "nearest") == 0)
         return cmp_nearest(argv);
+    if (argc == 5 && strcmp(argv[1], "mean") == 0)
+        return cmp_mean(argv);
+    if (argc == 6 && strcmp(argv[1], "error") == 0)
+        return cmp_error(argv);
     if (argc == 4 && strcmp(argv[1], "palette") == 0)
         return cmp_palette(argv);
     if (argc >= 4 && strcmp(argv[1], "same") == 0)

@@ -1288,26 +1288,75 @@ static void shape_input(const shape *sh, float **pos, uint32_t **tris, int16_t *
     in->skin_names = many_skins;
 }
 
+/* md2_profile_check()'s reports: how many, and whether each named one of
+ * the fields expected (field, or one in also). */
+typedef struct limit_seen {
+    size_t count, bad;
+    md2_profile p;
+    const char *field, *also;
+} limit_seen;
+
+static void on_limit_seen(void *user, const md2_diagnostic *d)
+{
+    limit_seen *l = (limit_seen *)user;
+    l->count++;
+    if (d->index != (size_t)l->p || d->section != MD2_SECTION_HEADER ||
+        strncmp(d->message, md2_profile_string(l->p), strlen(md2_profile_string(l->p))) != 0 ||
+        (strcmp(d->field, l->field) != 0 && !strstr(l->also, d->field)))
+        l->bad++;
+}
+
+/* A model made with the format's limits alone, checked against each
+ * profile: refused by exactly the profiles md2_build() refuses it for. */
+static void check_model_profiles(const md2_model *b, const char *what, unsigned breaks,
+                                 const char *field, const char *also)
+{
+    int q;
+    size_t broken = 99;
+    assert_int_equal(md2_profile_check(NULL, MD2_PROFILE_QUAKE2, NULL, NULL, &broken),
+                     MD2_ERR_INVALID_ARGUMENT);
+    assert_int_equal(broken, 0);
+    assert_int_equal(md2_profile_check(b, MD2_PROFILE_COUNT_, NULL, NULL, NULL),
+                     MD2_ERR_INVALID_ARGUMENT);
+    for (q = 0; q < MD2_PROFILE_COUNT_; q++) {
+        limit_seen l;
+        memset(&l, 0, sizeof l);
+        l.p = (md2_profile)q;
+        l.field = field;
+        l.also = also;
+        assert_int_equal(md2_profile_check(b, (md2_profile)q, on_limit_seen, &l, &broken), MD2_OK);
+        assert_int_equal(broken, l.count);
+        if ((l.count > 0) != ((breaks >> q) & 1u) || l.bad)
+            fail_msg("%s: md2_profile_check(%s) found %lu limits (%lu unexpected)", what,
+                     md2_profile_string((md2_profile)q), (unsigned long)l.count, (unsigned long)l.bad);
+    }
+}
+
 static void test_profiles(void **state)
 {
     static const shape shapes[] = {
         {"fits all", 100, 4, 50, 1, 60, 256, 0, 0, "", ""},
         {"2048 vertices", 2048, 1, 20, 1, 20, 256, 0, P(UFOAI), "num_vertices", ""},
-        {"2049 vertices", 2049, 1, 20, 1, 20, 256, 0, P(QUAKE2) | P(YQUAKE2) | P(UFOAI), "num_vertices", ""},
+        {"2049 vertices", 2049, 1, 20, 1, 20, 256, 0, P(QUAKE2) | P(YQUAKE2) | P(UFOAI) | P(Q2PRO), "num_vertices", ""},
         {"4096 triangles", 100, 1, 4096, 1, 20, 256, 0, P(UFOAI), "num_triangles", ""},
         {"4097 triangles", 100, 1, 4097, 1, 20, 256, 0, P(QUAKE2) | P(UFOAI), "num_triangles", ""},
         {"513 frames", 10, 513, 5, 1, 20, 256, 0, P(QUAKE2), "num_frames", ""},
         {"1024 frames", 10, 1024, 5, 1, 20, 256, 0, P(QUAKE2) | P(UFOAI), "num_frames", ""},
         {"32 skins", 10, 1, 5, 32, 20, 256, 0, P(UFOAI), "num_skins", ""},
-        {"33 skins", 10, 1, 5, 33, 20, 256, 0, P(QUAKE2) | P(YQUAKE2) | P(UFOAI), "num_skins", ""},
+        {"33 skins", 10, 1, 5, 33, 20, 256, 0, P(QUAKE2) | P(YQUAKE2) | P(UFOAI) | P(Q2PRO), "num_skins", ""},
         {"no skin", 10, 1, 5, 0, 20, 256, 0, P(UFOAI), "num_skins", ""},
         {"skin 480 high", 10, 1, 5, 1, 20, 480, 0, 0, "", ""},
         {"skin 481 high", 10, 1, 5, 1, 20, 481, 0, P(QUAKE2) | P(YQUAKE2), "skin_height", ""},
         {"2731 triangles, 1000 welded vertices", 100, 1, 2731, 1, 10, 256, 0, 0, "", ""},
-        {"no triangles", 10, 1, 0, 1, 20, 256, 0, P(QUAKE2) | P(YQUAKE2) | P(UFOAI), "num_triangles", "num_glcmds"},
-        {"no texcoords", 10, 1, 0, 1, 0, 256, 0, P(QUAKE2) | P(YQUAKE2) | P(UFOAI), "num_texcoords", "num_triangles num_glcmds"},
+        {"no triangles", 10, 1, 0, 1, 20, 256, 0, P(QUAKE2) | P(YQUAKE2) | P(UFOAI) | P(Q2PRO), "num_triangles", "num_glcmds"},
+        {"no texcoords", 10, 1, 0, 1, 0, 256, 0, P(QUAKE2) | P(YQUAKE2) | P(UFOAI) | P(Q2PRO), "num_texcoords", "num_triangles num_glcmds"},
         {"no GL commands", 10, 1, 5, 1, 20, 256, MD2_BUILD_NO_GLCMDS, P(QUAKE2) | P(YQUAKE2), "num_glcmds", ""},
-        {"8193 welded vertices", 2000, 1, 2731, 1, 8193, 256, 0, P(UFOAI), "welded_vertices", ""},
+        {"8193 welded vertices", 2000, 1, 2731, 1, 8193, 256, 0, P(UFOAI) | P(Q2PRO), "welded_vertices", ""},
+        {"6145 triangles", 100, 1, 6145, 1, 20, 256, 0, P(QUAKE2) | P(UFOAI) | P(Q2PRO), "num_triangles", ""},
+        {"6600 welded vertices", 2000, 1, 2200, 1, 7000, 256, 0, P(Q2PRO), "welded_vertices", ""},
+        {"2 vertices", 2, 1, 1, 1, 20, 256, 0, P(Q2PRO), "num_vertices", ""},
+        {"2 texcoords", 10, 1, 5, 1, 2, 256, 0, P(Q2PRO), "num_texcoords", ""},
+        {"a file over 2 MiB", 2000, 300, 20, 1, 20, 256, 0, P(QUAKE2), "ofs_end", ""},
     };
     size_t c;
     (void)state;
@@ -1315,6 +1364,7 @@ static void test_profiles(void **state)
     assert_string_equal(md2_profile_string(MD2_PROFILE_QUAKE2), "Quake II");
     assert_string_equal(md2_profile_string(MD2_PROFILE_YQUAKE2), "yquake2");
     assert_string_equal(md2_profile_string(MD2_PROFILE_UFOAI), "UFO:AI");
+    assert_string_equal(md2_profile_string(MD2_PROFILE_Q2PRO), "Q2PRO");
     assert_string_equal(md2_profile_string(MD2_PROFILE_COUNT_), "unknown md2_profile");
     assert_string_equal(md2_profile_string((md2_profile)-1), "unknown md2_profile");
     for (c = 0; c < COUNT(shapes); c++) {
@@ -1344,8 +1394,12 @@ static void test_profiles(void **state)
                 assert_non_null(strstr(e.d.message, md2_profile_string((md2_profile)p)));
                 assert_int_equal(e.h.count, 0);
                 assert_int_equal(e.a.live, 0);
-                /* only the welded count needs the scratch first */
-                assert_int_equal(e.a.calls, strcmp(e.d.field, "welded_vertices") == 0 ? 1u : 0u);
+                /* only the welded count needs the scratch first, and the file's
+                 * size the GL commands too */
+                if (strcmp(e.d.field, "ofs_end") == 0)
+                    assert_true(e.a.calls >= 1);
+                else
+                    assert_int_equal(e.a.calls, strcmp(e.d.field, "welded_vertices") == 0 ? 1u : 0u);
                 continue;
             }
             if (r != MD2_OK)
@@ -1368,6 +1422,24 @@ static void test_profiles(void **state)
             assert_int_equal(warned, sh->breaks & ~(1u << p));
             assert_true(e.h.count >= bits_set(warned));
             assert_int_equal(b->warnings, warned ? (uint32_t)MD2_WARN_PROFILE_LIMIT : 0u);
+            if (p == MD2_PROFILE_FORMAT)
+                check_model_profiles(b, sh->what, sh->breaks, sh->field, sh->also);
+            if (p == MD2_PROFILE_FORMAT && strcmp(sh->field, "welded_vertices") == 0) {
+                /* the welded count's one allocation (the model's allocator)
+                 * failing: an error, nothing reported, nothing kept */
+                limit_seen l;
+                size_t broken = 7, live = e.a.live;
+                memset(&l, 0, sizeof l);
+                l.p = MD2_PROFILE_Q2PRO;
+                l.field = sh->field;
+                l.also = sh->also;
+                e.a.fail_at = e.a.calls + 1;
+                assert_int_equal(md2_profile_check(b, MD2_PROFILE_Q2PRO, on_limit_seen, &l, &broken),
+                                 MD2_ERR_OUT_OF_MEMORY);
+                assert_int_equal(l.count, 0);
+                assert_int_equal(broken, 0);
+                assert_int_equal(e.a.live, live); /* e is made again for the next profile */
+            }
             md2_free(b);
         }
         free(pos);

@@ -38,11 +38,11 @@ typedef struct import_args {
     size_t num_sources;
     const char *out;
     const char *up, *scale, *height, *anim_name, *fps, *skin_name, *skin_size, *profile;
-    const char *normals, *palette, *max_scene;
+    const char *normals, *palette, *max_scene, *game;
     const char *max_nodes, *max_work; /* glTF's budgets (import_budgets()) */
     const char **anims;
     size_t num_anims;
-    int zero_pad, json, glcmds, shared_box, drop_invalid, anm, pcx;
+    int zero_pad, json, glcmds, shared_box, drop_invalid, anm, pcx, skin_png;
 } import_args;
 
 /* What the summary reports. */
@@ -53,6 +53,10 @@ typedef struct import_report {
     char *skin_file;     /* the skin written, or NULL */
     const char *skin_name; /* the name in the model, or NULL */
     char *anm_file;      /* the .anm written, or NULL */
+    tool_buf skin_png;   /* --skin-png: the true-colour skin, written to skin_png_file */
+    char *skin_png_file;
+    char *palette;       /* the skin's palette, for the summary (malloc'd), or NULL */
+    const char *palette_kind; /* "game", "own" (an 8-bit skin's own), "none" (PNG), or NULL */
     int skin_w, skin_h;
     double max_error, max_half_steps;
     md2_anim *anims;     /* the animations made (input_anims()) or the MD2 source's */
@@ -71,8 +75,9 @@ static void synopsis(FILE *f)
     fputs("usage: md2 import SOURCE... -o OUT.md2 [--scale S | --height H] [--up y|z]\n"
           "                  [--anim NAME]... [--anim-name NAME] [--fps F] [--zero-pad]\n"
           "                  [--skin-name NAME] [--skin-size WxH] [--pcx [--palette FILE]]\n"
-          "                  [--anm] [--profile quake2|yquake2|ufoai] [--max-scene BYTES]\n"
-          "                  [--normals smooth] [--json]\n"
+          "                  [--game DIR [--skin-png]]\n"
+          "                  [--anm] [--profile P] [--max-scene BYTES]\n"
+          "                  [--normals smooth] [--max-nodes N] [--max-work N] [--json]\n"
           "       md2 import OLD.md2 -o NEW.md2 [--normals smooth] [--glcmds] [--shared-box]\n"
           "                  [--drop-invalid] [--profile P] [--json]\n",
           f);
@@ -94,13 +99,20 @@ static void usage(FILE *f)
           "  --anim-name NAME OBJ: the animation's name (default: from the file name)\n"
           "  --fps F          keyframes a second (default 10): glTF sampling, OBJ, .anm\n"
           "  --zero-pad       frame numbers zero-padded (walk01 .. walk12)\n"
-          "  --skin-name NAME the skin's name in the model (default: the written file's)\n"
-          "  --skin-size WxH  the skin size of a model without texture (default 256x256)\n"
+          "  --skin-name NAME the skin's name in the model, ending .pcx or .png; the file\n"
+          "                   is written beside OUT under its file name (under --game's\n"
+          "                   folder: at NAME); default OUT.png (.pcx)\n"
+          "  --skin-size WxH  the skin's size: a texture is resized to it (a model\n"
+          "                   without texture: 256x256 by default)\n"
           "  --pcx            write the skin as 8-bit PCX (OUT.pcx), its palette chosen\n"
           "                   from the image (median cut past 256 colours)\n"
           "  --palette FILE   with --pcx: a PCX's palette, or an image's first 256 pixels\n"
+          "  --game DIR       a Quake II game folder (baseq2, a mod's): the skin as PCX in\n"
+          "                   its palette (pics/colormap.pcx, from its PAKs or files);\n"
+          "                   with -o under DIR, named and written at its game path\n"
+          "  --skin-png       with --game: also the skin as true-colour PNG beside it\n"
           "  --anm            also write OUT.anm (UFO:AI) with the animations and rates\n"
-          "  --profile P      keep the limits of quake2, yquake2 or ufoai (an error)\n"
+          "  --profile P      keep the limits of quake2, yquake2, ufoai or q2pro (an error)\n"
           "  --max-scene BYTES  the most memory the source's frames may take (default\n"
           "                   1073741824: 1 GiB), checked before they are made\n"
           "  --max-nodes N    glTF: the most nodes (default 16384)\n"
@@ -370,6 +382,10 @@ static void print_text(const import_report *r, const md2_model *m)
         tool_put_clean(f, r->skin_file);
         fprintf(f, " (%dx%d)", r->skin_w, r->skin_h);
     }
+    if (r->skin_png_file) {
+        fputs(", ", f);
+        tool_put_clean(f, r->skin_png_file);
+    }
     if (r->anm_file) {
         fputs(", ", f);
         tool_put_clean(f, r->anm_file);
@@ -384,6 +400,11 @@ static void print_text(const import_report *r, const md2_model *m)
     if (r->skin_name) {
         fputs("  skin name   ", f);
         tool_put_clean(f, r->skin_name);
+        fputc('\n', f);
+    }
+    if (r->palette) {
+        fputs("  palette     ", f);
+        tool_put_clean(f, r->palette);
         fputc('\n', f);
     }
     for (i = 0; i < r->num_anims; i++)
@@ -413,7 +434,7 @@ static void print_text(const import_report *r, const md2_model *m)
         fputc('\n', f);
     }
     if (profiles == 0)
-        fputs("  exceeds     no engine's limits (Quake II, yquake2, UFO:AI)\n", f);
+        fputs("  exceeds     no engine's limits (Quake II, yquake2, UFO:AI, Q2PRO)\n", f);
 }
 
 static void json_float(FILE *f, double v)
@@ -440,6 +461,16 @@ static void print_json(const import_report *r, const md2_model *m)
     fputs(",\n  \"skin_name\": ", f);
     if (r->skin_name)
         tool_json_string(f, r->skin_name);
+    else
+        fputs("null", f);
+    fputs(",\n  \"skin_palette\": ", f);
+    if (r->palette_kind)
+        tool_json_string(f, r->palette_kind);
+    else
+        fputs("null", f);
+    fputs(",\n  \"skin_png_file\": ", f);
+    if (r->skin_png_file)
+        tool_json_string(f, r->skin_png_file);
     else
         fputs("null", f);
     fputs(",\n  \"anm_file\": ", f);
@@ -605,8 +636,9 @@ static int anm_text(const import_report *r, tool_buf *b)
 
 /* Writes the model (and the skin's PNG, the .anm text) together. */
 static int write_outputs(const char *out, const md2_model *m, const unsigned char *png,
-                         size_t png_size, const char *png_path, const tool_buf *anm,
-                         const char *anm_path, size_t *out_size)
+                         size_t png_size, const char *png_path, const tool_buf *extra,
+                         const char *extra_path, const tool_buf *anm, const char *anm_path,
+                         size_t *out_size)
 {
     tool_outset set;
     size_t size = md2_write_size(m);
@@ -632,6 +664,7 @@ static int write_outputs(const char *out, const md2_model *m, const unsigned cha
     memset(&set, 0, sizeof set);
     set.cmd = IMPORT_CMD;
     ok = (!png_path || tool_outset_write(&set, png_path, png, png_size)) &&
+         (!extra_path || tool_outset_write(&set, extra_path, extra->data, extra->size)) &&
          (!anm_path || tool_outset_write(&set, anm_path, anm->data, anm->size)) &&
          tool_outset_write(&set, out, bytes, size);
     tool_outset_finish(&set, ok);
@@ -671,16 +704,10 @@ static int quant_error(const md2_model *m, const float *input, import_report *r)
 
 static int parse_profile(const char *s, md2_profile *p)
 {
-    if (!s)
-        *p = MD2_PROFILE_FORMAT;
-    else if (strcmp(s, "quake2") == 0)
-        *p = MD2_PROFILE_QUAKE2;
-    else if (strcmp(s, "yquake2") == 0)
-        *p = MD2_PROFILE_YQUAKE2;
-    else if (strcmp(s, "ufoai") == 0)
-        *p = MD2_PROFILE_UFOAI;
-    else
+    int v = MD2_PROFILE_FORMAT;
+    if (s && !tool_parse_profile(s, &v))
         return 0;
+    *p = (md2_profile)v;
     return 1;
 }
 
@@ -697,13 +724,40 @@ static void build_options(unsigned flags, md2_profile profile, md2_diagnostic *d
     bo->warning_user = r;
 }
 
-/* The outputs beside OUT, the report's paths. */
-static int side_paths(const import_args *a, int skin, import_report *r)
+/* 0 after saying so when the folder that file goes in is not there (what
+ * names the file in the message: "-o", "the skin"). A file with no folder
+ * goes in the current one. */
+static int folder_exists(const char *file, const char *what)
 {
-    if (skin) {
-        r->skin_file = tool_with_extension(a->out, a->pcx ? ".pcx" : ".png");
-        if (!r->skin_file)
-            goto oom;
+    size_t n = (size_t)(tool_base_name(file) - file);
+    tool_sys_stat st;
+    char *dir;
+    int ok;
+    if (n == 0)
+        return 1;
+    dir = (char *)malloc(n + 1);
+    if (!dir) {
+        tool_error(IMPORT_CMD, "out of memory");
+        return 0;
+    }
+    memcpy(dir, file, n);
+    dir[n] = '\0';
+    ok = tool_sys_stat_path(dir, 1, &st) == 0 && st.kind == TOOL_SYS_DIRECTORY;
+    if (!ok)
+        tool_error(IMPORT_CMD, "cannot write %s (%s): its folder %s is not there; make it first",
+                   file, what, dir);
+    free(dir);
+    return ok;
+}
+
+/* The outputs beside OUT, the report's paths. */
+static int side_paths(const import_args *a, imp_skin_plan *plan, import_report *r)
+{
+    if (plan && plan->file) { /* the plan's paths, now the report's (an MD2 source: none) */
+        r->skin_file = plan->file;
+        r->skin_png_file = plan->png_file;
+        plan->file = NULL;
+        plan->png_file = NULL;
     }
     if (a->anm) {
         r->anm_file = tool_with_extension(a->out, ".anm");
@@ -720,16 +774,20 @@ oom:
  * the source uses (-o model.md2 with a texture model.png). */
 static int not_a_texture(const imp_scene *s, const import_report *r)
 {
-    size_t i;
+    const char *outs[3];
+    size_t i, k;
+    outs[0] = r->skin_file;
+    outs[1] = r->skin_png_file;
+    outs[2] = r->anm_file;
     for (i = 0; i < s->num_images; i++) {
         const char *tex = s->images[i].path;
         if (!tex)
             continue;
-        if ((r->skin_file && tool_same_file(r->skin_file, tex)) ||
-            (r->anm_file && tool_same_file(r->anm_file, tex))) {
+        for (k = 0; k < 3; k++) {
+            if (!outs[k] || !tool_same_file(outs[k], tex))
+                continue;
             fputs("md2 import: ", stderr);
-            tool_put_clean(stderr, r->skin_file && tool_same_file(r->skin_file, tex)
-                                       ? r->skin_file : r->anm_file);
+            tool_put_clean(stderr, outs[k]);
             fputs(" would be written over the texture ", stderr);
             tool_put_clean(stderr, tex);
             fputs(": choose another -o\n", stderr);
@@ -742,6 +800,9 @@ static int not_a_texture(const imp_scene *s, const import_report *r)
 static void report_free(import_report *r)
 {
     free(r->skin_file);
+    free(r->skin_png_file);
+    free(r->palette);
+    tool_buf_free(&r->skin_png);
     free(r->anm_file);
     free(r->anims);
     free(r->fps);
@@ -759,8 +820,8 @@ static int finish(const import_args *a, const md2_model *m, const unsigned char 
         tool_buf_free(&anm);
         return 0;
     }
-    ok = write_outputs(a->out, m, png, png_size, png ? r->skin_file : NULL, &anm,
-                       a->anm ? r->anm_file : NULL, &r->out_size);
+    ok = write_outputs(a->out, m, png, png_size, png ? r->skin_file : NULL, &r->skin_png,
+                       r->skin_png_file, &anm, a->anm ? r->anm_file : NULL, &r->out_size);
     tool_buf_free(&anm);
     if (!ok)
         return 0;
@@ -830,7 +891,7 @@ static int import_md2(const import_args *a, md2_profile profile)
             }
         }
     }
-    if (!quant_error(m, before, &r) || !side_paths(a, 0, &r))
+    if (!quant_error(m, before, &r) || !side_paths(a, NULL, &r))
         goto done;
     /* the model's animations (its side file's, else from its names), with their rates */
     r.anims = (md2_anim *)calloc(tm.num_anims + 1, sizeof *r.anims);
@@ -938,15 +999,60 @@ static void make_options(const import_args *a, int kind, imp_make_options *mo)
     mo->smooth_normals = a->normals != NULL;
 }
 
+/* What the summary says of the skin's palette (r->palette, r->palette_kind):
+ * the game's, or how to get there. 0 when out of memory (said). */
+static int skin_palette(const import_args *a, const imp_skin_plan *plan, import_report *r)
+{
+    tool_buf b;
+    memset(&b, 0, sizeof b);
+    if (plan->have_palette) {
+        r->palette_kind = "game";
+        tool_buf_printf(&b, "the game's, from %s", plan->palette_source);
+        if (!plan->game_path)
+            tool_buf_printf(&b, "; %s does not lie under %s, so the skin's name is no game path "
+                                "(-o %s/models/.../tris.md2 gives one)", a->out, a->game, a->game);
+    } else {
+        r->palette_kind = plan->pcx ? "own" : "none";
+        tool_buf_printf(&b, "%s, not yet the game's: --game DIR (baseq2, a mod) writes the skin as "
+                            "8-bit PCX in the game's (pics/colormap.pcx)",
+                        plan->pcx ? "the skin's own" : "none (true colour)");
+    }
+    tool_buf_u8(&b, 0);
+    if (b.failed) {
+        tool_buf_free(&b);
+        tool_error(IMPORT_CMD, "out of memory");
+        return 0;
+    }
+    r->palette = (char *)b.data;
+    return 1;
+}
+
 /* The skin's file: mi's skin as PNG, or as PCX with --pcx (*png, *png_size,
  * malloc'd); without texture nothing, and a note in s. 0 after saying why. */
-static int skin_file(const import_args *a, const imp_input *mi, imp_scene *s, unsigned char **png,
-                     size_t *png_size)
+static int skin_file(const import_args *a, const imp_input *mi, const imp_skin_plan *plan,
+                     imp_scene *s, import_report *r, unsigned char **png, size_t *png_size)
 {
-    if (mi->skin_images > 0 && a->pcx)
-        return imp_skin_pcx(&mi->skin, a->palette, png, png_size);
+    char why[256];
+    if (mi->skin_images > 0 && plan->png_file) {
+        unsigned char *b;
+        size_t n;
+        if (!tool_png_encode(&mi->skin, &b, &n, why, sizeof why)) {
+            tool_error(IMPORT_CMD, "cannot convert the skin to PNG: %s", why);
+            return 0;
+        }
+        tool_buf_bytes(&r->skin_png, b, n);
+        free(b);
+        if (r->skin_png.failed) {
+            tool_error(IMPORT_CMD, "out of memory");
+            return 0;
+        }
+    }
+    if (mi->skin_images > 0 && !skin_palette(a, plan, r))
+        return 0;
+    if (mi->skin_images > 0 && plan->pcx)
+        return imp_skin_pcx(&mi->skin, a->palette, plan->have_palette ? plan->palette : NULL, png,
+                            png_size);
     if (mi->skin_images > 0) {
-        char why[256];
         if (!tool_png_encode(&mi->skin, png, png_size, why, sizeof why)) {
             tool_error(IMPORT_CMD, "cannot convert the skin to PNG: %s", why);
             return 0;
@@ -962,17 +1068,53 @@ static int skin_file(const import_args *a, const imp_input *mi, imp_scene *s, un
     return 1;
 }
 
+/* After a profile's limit refused the model (d): the fix import can make,
+ * on stderr. The limit is the number the message names ("... limit of N
+ * (SOURCE)", md2_build()'s form). */
+static void suggest_fix(const import_args *a, int kind, const md2_diagnostic *d,
+                        const imp_input *mi)
+{
+    const char *at = strstr(d->message, " limit of ");
+    unsigned long limit = 0;
+    double fps = 10;
+    if (d->warning != 0 || !at || sscanf(at, " limit of %lu", &limit) != 1 || limit == 0)
+        return;
+    if (a->fps)
+        tool_parse_double(a->fps, &fps);
+    if (strcmp(d->field, "num_frames") == 0 && kind == SRC_GLTF) {
+        /* keyframes go with the rate: a lower one, rounded down to 0.1 */
+        double lower = floor(fps * (double)limit / (double)mi->in.num_frames * 10) / 10;
+        if (lower > 0)
+            fprintf(stderr, "md2 import: hint: %lu keyframes at %g fps; --fps %g (or lower) samples "
+                            "about %lu or fewer\n", (unsigned long)mi->in.num_frames, fps, lower,
+                    limit);
+    } else if (strcmp(d->field, "num_frames") == 0 || strcmp(d->field, "ofs_end") == 0) {
+        fputs("md2 import: hint: fewer frames (fewer OBJ files, --anim for some glTF animations, "
+              "or a lower --fps) or fewer vertices (md2 simplify) make a smaller model\n", stderr);
+    } else if (strcmp(d->field, "skin_height") == 0 || strcmp(d->field, "skin_width") == 0) {
+        double w = mi->in.skin_width, h = mi->in.skin_height, k;
+        k = strcmp(d->field, "skin_height") == 0 ? (double)limit / h : (double)limit / w;
+        fprintf(stderr, "md2 import: hint: --skin-size %ldx%ld resizes the %lux%lu skin within "
+                        "the limit\n", (long)(w * k) > 0 ? (long)(w * k) : 1L,
+                (long)(h * k) > 0 ? (long)(h * k) : 1L, (unsigned long)mi->in.skin_width,
+                (unsigned long)mi->in.skin_height);
+    } else if (strcmp(d->field, "num_vertices") == 0 || strcmp(d->field, "num_triangles") == 0 ||
+               strcmp(d->field, "welded_vertices") == 0) {
+        fputs("md2 import: hint: md2 simplify (docs/simplify.md) makes a model of fewer vertices "
+              "and triangles; import it without --profile first\n", stderr);
+    }
+}
+
 /* md2_build() of mi, the skin name its file's (or --skin-name). 0 after
  * saying why. */
-static int build_model(const import_args *a, md2_profile profile, imp_input *mi, import_report *r,
-                       md2_model **m)
+static int build_model(const import_args *a, int kind, md2_profile profile, imp_input *mi,
+                       import_report *r, md2_model **m)
 {
     md2_build_options bo;
     md2_diagnostic diag;
     md2_result res;
     const char *skin_names[1];
-    if (a->skin_name || r->skin_file) {
-        r->skin_name = a->skin_name ? a->skin_name : tool_base_name(r->skin_file);
+    if (r->skin_name) {
         skin_names[0] = r->skin_name;
         mi->in.num_skins = 1;
         mi->in.skin_names = skin_names;
@@ -989,6 +1131,8 @@ static int build_model(const import_args *a, md2_profile profile, imp_input *mi,
         fputs(": cannot make the model: ", stderr);
         tool_put_clean(stderr, diag.message);
         fputc('\n', stderr);
+        if (res == MD2_ERR_LIMIT_EXCEEDED && profile != MD2_PROFILE_FORMAT)
+            suggest_fix(a, kind, &diag, mi);
         return 0;
     }
     return 1;
@@ -1059,10 +1203,12 @@ static int import_scene(const import_args *a, int kind, md2_profile profile)
     imp_make_options mo;
     md2_model *m = NULL;
     import_report r;
+    imp_skin_plan plan;
     unsigned char *png = NULL;
     size_t png_size = 0;
     int ok = 0;
 
+    memset(&plan, 0, sizeof plan);
     memset(&s, 0, sizeof s);
     memset(&mi, 0, sizeof mi);
     memset(&r, 0, sizeof r);
@@ -1077,11 +1223,18 @@ static int import_scene(const import_args *a, int kind, md2_profile profile)
         goto done;
     if (mi.texture_warning[0])
         r.own_warning = mi.texture_warning;
-    if (!skin_file(a, &mi, &s, &png, &png_size))
+    if (mi.skin_images > 0 &&
+        !imp_skin_plan_make(a->out, a->skin_name, a->game, a->pcx, a->skin_png, &plan))
         goto done;
-    r.notes = s.notes; /* with skin_file()'s note */
+    if (mi.skin_images > 0 && (!folder_exists(plan.file, "the skin") ||
+                               (plan.png_file && !folder_exists(plan.png_file, "the skin's PNG"))))
+        goto done;
+    r.skin_name = mi.skin_images > 0 ? plan.name : a->skin_name;
+    if (!skin_file(a, &mi, &plan, &s, &r, &png, &png_size))
+        goto done;
+    r.notes = s.notes; /* with skin_file()'s notes */
     r.num_notes = s.num_notes;
-    if (!side_paths(a, mi.skin_images > 0, &r) || !not_a_texture(&s, &r))
+    if (!side_paths(a, &plan, &r) || !not_a_texture(&s, &r))
         goto done;
     r.skin_w = (int)mi.in.skin_width;
     r.skin_h = (int)mi.in.skin_height;
@@ -1095,7 +1248,7 @@ static int import_scene(const import_args *a, int kind, md2_profile profile)
                   (unsigned long)md2_limits_quake2().max_vertices, (unsigned long)MD2_MAX_INDEXABLE);
         goto done;
     }
-    if (!build_model(a, profile, &mi, &r, &m) || !anims_come_back(a->sources[0], &mi, &r, m) ||
+    if (!build_model(a, kind, profile, &mi, &r, &m) || !anims_come_back(a->sources[0], &mi, &r, m) ||
         !quant_error(m, mi.positions, &r) || !input_anims(&mi, &r))
         goto done;
     ok = finish(a, m, png, png_size, &r);
@@ -1103,6 +1256,7 @@ done:
     md2_free(m);
     free(png);
     report_free(&r);
+    imp_skin_plan_free(&plan);
     imp_input_free(&mi);
     imp_scene_free(&s);
     return ok ? TOOL_OK : TOOL_FAILED;
@@ -1141,6 +1295,8 @@ static const char **value_option(import_args *a, const char *arg)
         return &a->normals;
     if (strcmp(arg, "--palette") == 0)
         return &a->palette;
+    if (strcmp(arg, "--game") == 0)
+        return &a->game;
     return NULL;
 }
 
@@ -1161,6 +1317,8 @@ static int *flag_option(import_args *a, const char *arg)
         return &a->anm;
     if (strcmp(arg, "--pcx") == 0)
         return &a->pcx;
+    if (strcmp(arg, "--skin-png") == 0)
+        return &a->skin_png;
     return NULL;
 }
 
@@ -1269,7 +1427,8 @@ static int check_md2_options(const import_args *a)
                     : a->skin_size ? "--skin-size" : a->num_anims ? "--anim"
                     : a->zero_pad ? "--zero-pad" : a->pcx ? "--pcx"
                     : a->palette ? "--palette" : a->max_scene ? "--max-scene"
-                    : a->max_nodes ? "--max-nodes" : a->max_work ? "--max-work" : NULL;
+                    : a->max_nodes ? "--max-nodes" : a->max_work ? "--max-work"
+                    : a->game ? "--game" : a->skin_png ? "--skin-png" : NULL;
     if (bad)
         return !usage_error("%s does not apply to an MD2 source (it is rebuilt as it is)", bad);
     if (a->normals && strcmp(a->normals, "smooth") != 0)
@@ -1327,42 +1486,17 @@ static int check_scene_options(const import_args *a, int kind)
         return !usage_error("bad --skin-size '%s': WxH, each 1 to 32768", a->skin_size);
     if (a->skin_name && strlen(a->skin_name) >= MD2_SKIN_NAME_SIZE)
         return !usage_error("--skin-name '%s' is too long: under 64 bytes", a->skin_name);
+    if (a->skin_name && imp_skin_name_kind(a->skin_name) < 0)
+        return !usage_error("--skin-name '%s' must end in .pcx or .png: the skin is written as that "
+                            "file", a->skin_name);
+    if (a->skin_name && imp_skin_name_kind(a->skin_name) == 0 && (a->pcx || a->game))
+        return !usage_error("--skin-name '%s' names a PNG, but --pcx or --game writes a PCX",
+                            a->skin_name);
+    if (a->game && a->palette)
+        return !usage_error("%s", "--game and --palette: the game's palette or that one");
+    if (a->skin_png && !a->game)
+        return !usage_error("%s", "--skin-png goes with --game (without it the skin is a PNG already)");
     return 1;
-}
-
-/* 0 after saying so when -o's folder is missing or not a folder: the
- * output folder's problem, said before any work (not as the first output
- * that cannot be written, the skin). */
-static int out_folder(const char *out)
-{
-    size_t n = strlen(out);
-    char *dir;
-    tool_sys_stat st;
-    int ok, rc, e;
-    while (n > 0 && !tool_sys_is_separator(out[n - 1]))
-        n--;
-    if (n == 0)
-        return 1; /* the current folder */
-    dir = (char *)malloc(n + 2);
-    if (!dir) {
-        tool_error(IMPORT_CMD, "out of memory");
-        return 0;
-    }
-    memcpy(dir, out, n);
-    dir[n] = '.'; /* "a/." is a's folder itself, "/." the root */
-    dir[n + 1] = '\0';
-    rc = tool_sys_stat_path(dir, 1, &st);
-    e = errno;
-    ok = rc == 0 && st.kind == TOOL_SYS_DIRECTORY;
-    if (!ok) {
-        dir[n] = '\0';
-        imp_error("-o %s: the output folder %s %s", out, dir,
-                  rc == 0 || e == ENOTDIR ? "is not a folder"
-                  : e == ENOENT ? "does not exist (md2 import makes no folders: make it first)"
-                  : tool_sys_strerror(e));
-    }
-    free(dir);
-    return ok;
 }
 
 int tool_import(int argc, char **argv)
@@ -1382,10 +1516,10 @@ int tool_import(int argc, char **argv)
     }
     if (parse_args(argc, argv, &a, &status) && check_files(&a, &kind)) {
         if (!parse_profile(a.profile, &profile))
-            usage_error("bad --profile '%s': quake2, yquake2 or ufoai", a.profile);
+            usage_error("bad --profile '%s': " TOOL_PROFILE_NAMES, a.profile);
         else if (!(kind == SRC_MD2 ? check_md2_options(&a) : check_scene_options(&a, kind)))
-            ; /* the usage error said */
-        else if (!out_folder(a.out))
+            ; /* status: TOOL_USAGE, said */
+        else if (!folder_exists(a.out, "-o")) /* before any work: not the skin's failure later */
             status = TOOL_FAILED;
         else
             status = kind == SRC_MD2 ? import_md2(&a, profile) : import_scene(&a, kind, profile);

@@ -22,7 +22,7 @@ typedef struct imp_make_options {
     int up_z;                 /* the source is Z up, X forward (OBJ --up z): kept as it is */
     double scale;             /* --scale S (1 by default) */
     double height;            /* --height H, or 0: then scale */
-    long skin_width, skin_height; /* --skin-size (a model without texture), or 0: the default */
+    long skin_width, skin_height; /* --skin-size: a texture resized to it, a model without one that size; or 0 */
     int smooth_normals;       /* --normals smooth: the source's normals not used, the builder's from the geometry */
 } imp_make_options;
 
@@ -68,7 +68,29 @@ void imp_input_free(imp_input *out);
  * 256 pixels in row order), or without one the image's colours when there
  * are at most 256, else 256 by median cut; each pixel the nearest entry.
  * A malloc'd file in *out (*out_size bytes); 0 after printing why. */
-int imp_skin_pcx(const tool_image *img, const char *palette_path, unsigned char **out,
-                 size_t *out_size);
+int imp_skin_pcx(const tool_image *img, const char *palette_path, const uint8_t *game_palette,
+                 unsigned char **out, size_t *out_size);
+
+/* Where the skin goes and its name in the model (import_game.c). */
+typedef struct imp_skin_plan {
+    char *file;          /* the skin's file to write (malloc'd) */
+    char *name;          /* its name in the model (malloc'd) */
+    char *png_file;      /* --skin-png: the true-colour PNG beside file, or NULL */
+    int pcx;             /* file is an 8-bit PCX (else a PNG) */
+    int game_path;       /* name is a game path under --game's folder */
+    int have_palette;    /* palette is the game's (--game) */
+    uint8_t palette[768];
+    char *palette_source; /* where the palette was read ("DIR/pak0.pak, entry 3"), or NULL */
+} imp_skin_plan;
+
+/* 1 for a name ending in .pcx, 0 for .png (any case), -1 for another. */
+int imp_skin_name_kind(const char *name);
+/* The plan for OUT with --skin-name (or NULL), --game DIR (or NULL),
+ * --pcx and --skin-png: with DIR, its palette read (pak.h) and, when out
+ * lies under DIR, a game path checked (relative, '/', lower case, under 64
+ * bytes). 0 after saying why, p then empty. */
+int imp_skin_plan_make(const char *out, const char *skin_name, const char *game, int pcx,
+                       int skin_png, imp_skin_plan *p);
+void imp_skin_plan_free(imp_skin_plan *p);
 
 #endif /* MD2_TOOL_IMPORT_CMD_H */

@@ -536,8 +536,9 @@ static int check_triangles(const char *source, const imp_scene *s)
 }
 
 /* The skin (out->skin, out->skin_images, in.skin_width and skin_height)
- * from the images the triangles use, or the size of opt (default
- * IMP_DEFAULT_SKIN_SIZE) without any; cuv: each corner's uv on it. */
+ * from the images the triangles use (resized to opt's size when it has
+ * one), or the size of opt (default IMP_DEFAULT_SKIN_SIZE) without any;
+ * cuv: each corner's uv on it. */
 static int make_skin(const char *source, const imp_scene *s, const imp_make_options *opt,
                      imp_input *out, float *cuv)
 {
@@ -564,6 +565,22 @@ static int make_skin(const char *source, const imp_scene *s, const imp_make_opti
         out->in.skin_height = opt->skin_height > 0 ? (uint32_t)opt->skin_height : IMP_DEFAULT_SKIN_SIZE;
     }
     ok = corner_uvs(source, s, imgs, used, x, count > 1, &out->in, cuv);
+    if (ok && count > 0 && opt->skin_width > 0 &&
+        (opt->skin_width != out->skin.width || opt->skin_height != out->skin.height)) {
+        /* --skin-size: the texture resampled; the uvs, 0 to 1 across the
+         * skin, stay as they are */
+        tool_image small;
+        if (!tool_image_resize(&out->skin, (int)opt->skin_width, (int)opt->skin_height, &small)) {
+            tool_error(IMPORT_CMD, "out of memory resizing the skin to %ldx%ld", opt->skin_width,
+                       opt->skin_height);
+            ok = 0;
+        } else {
+            tool_image_free(&out->skin);
+            out->skin = small;
+            out->in.skin_width = (uint32_t)small.width;
+            out->in.skin_height = (uint32_t)small.height;
+        }
+    }
 done:
     if (imgs)
         for (i = 0; i < s->num_images; i++)

@@ -186,8 +186,8 @@ static uint8_t nearest(const uint8_t *palette, const unsigned char *p)
     return (uint8_t)at;
 }
 
-int imp_skin_pcx(const tool_image *img, const char *palette_path, unsigned char **out,
-                 size_t *out_size)
+int imp_skin_pcx(const tool_image *img, const char *palette_path, const uint8_t *game_palette,
+                 unsigned char **out, size_t *out_size)
 {
     size_t n = (size_t)img->width * (size_t)img->height, i, size;
     unsigned char *rgba = NULL;
@@ -213,9 +213,11 @@ int imp_skin_pcx(const tool_image *img, const char *palette_path, unsigned char 
     for (i = 0; i < n; i++)
         rgba[4 * i + 3] = 255;
     in.rgba = rgba;
-    if (palette_path || md2_pcx_encode_size(&in) == 0) {
+    if (palette_path || game_palette || md2_pcx_encode_size(&in) == 0) {
         /* a palette given, or more than 256 colours: indices into one */
-        if (palette_path) {
+        if (game_palette) {
+            memcpy(palette, game_palette, 768);
+        } else if (palette_path) {
             if (!load_palette(palette_path, palette))
                 goto done;
         } else {

@@ -15,16 +15,18 @@
 
 static void usage(FILE *f)
 {
-    fputs("usage: md2 info MODEL [--json]\n"
+    fputs("usage: md2 info MODEL [--json] [--profile P]\n"
           "\n"
           "Prints what MODEL holds: its header, counts, skins, frame names, animations\n"
           "(from the frame names, or from the .anm or .framegroups file beside it), its\n"
           ".tag file's tags, its bounding box, the memory it takes when loaded, and every\n"
-          "warning raised while loading it and its side files.\n"
+          "warning raised while loading it and its side files, and which engines' loaders\n"
+          "would refuse it and why (each limit with its source in the engine's code).\n"
           "\n"
           "options:\n"
           "  --json      print one JSON object instead (key \"md2_info_version\": 1;\n"
           "              docs/tool.md describes every key)\n"
+          "  --profile P only engine P's verdict (quake2, yquake2, ufoai, q2pro)\n"
           "  -h, --help  print this help\n"
           "\n"
           "Exit status: 0 done, 1 the model could not be loaded (the reason on stderr,\n"
@@ -34,11 +36,11 @@ static void usage(FILE *f)
 
 static int usage_error(void)
 {
-    fputs("usage: md2 info MODEL [--json]  (md2 info --help for more)\n", stderr);
+    fputs("usage: md2 info MODEL [--json] [--profile P]  (md2 info --help for more)\n", stderr);
     return TOOL_USAGE;
 }
 
-static int run(const char *path, int json)
+static int run(const char *path, int json, int profile)
 {
     tool_model m;
     md2_diagnostic d;
@@ -50,7 +52,7 @@ static int run(const char *path, int json)
         tool_load_error("info", path, &d);
         return TOOL_FAILED;
     }
-    if (!info_report_make(&r, path, &m)) {
+    if (!info_report_make(&r, path, &m) || !info_report_engines(&r, profile)) {
         status = TOOL_FAILED;
     } else {
         if (json)
@@ -70,7 +72,7 @@ static int run(const char *path, int json)
 int tool_info(int argc, char **argv)
 {
     const char *path = NULL;
-    int i, json = 0, options = 1;
+    int i, json = 0, options = 1, profile = 0; /* MD2_PROFILE_FORMAT: every engine */
     for (i = 1; i < argc; i++) {
         const char *a = argv[i];
         if (options && strcmp(a, "--") == 0) {
@@ -80,6 +82,15 @@ int tool_info(int argc, char **argv)
             return TOOL_OK;
         } else if (options && strcmp(a, "--json") == 0) {
             json = 1;
+        } else if (options && strcmp(a, "--profile") == 0) {
+            if (i + 1 >= argc) {
+                tool_error("info", "--profile needs a value: " TOOL_PROFILE_NAMES);
+                return usage_error();
+            }
+            if (!tool_parse_profile(argv[++i], &profile)) {
+                tool_error("info", "bad --profile '%s': " TOOL_PROFILE_NAMES, argv[i]);
+                return usage_error();
+            }
         } else if (options && a[0] == '-' && a[1] != '\0') {
             tool_error("info", "unknown option '%s'", a);
             return usage_error();
@@ -94,5 +105,5 @@ int tool_info(int argc, char **argv)
         tool_error("info", "no MODEL given");
         return usage_error();
     }
-    return run(path, json);
+    return run(path, json, profile);
 }

@@ -8,6 +8,8 @@
  */
 #include "info_report.h"
 
+#include <md2/build.h>
+
 #include <math.h>
 #include <string.h>
 
@@ -265,6 +267,36 @@ static void write_warnings(jw *w, const tool_model *m)
     jw_close(w, ']');
 }
 
+/* "engines": each profile checked, whether it loads the model, and the
+ * limits it refuses it for. */
+static void write_engines(jw *w, const info_report *r)
+{
+    int p;
+    size_t i;
+    jw_open(w, "engines", '[', 0);
+    for (p = r->engines_from; p < r->engines_to; p++) {
+        int refused = 0;
+        for (i = 0; i < r->num_refusals; i++)
+            refused += r->refusals[i].profile == p;
+        jw_open(w, NULL, '{', 1);
+        jw_str(w, "profile", tool_profile_name(p));
+        jw_str(w, "engine", md2_profile_string((md2_profile)p));
+        jw_bool(w, "loads", !refused);
+        jw_open(w, "refusals", '[', 1);
+        for (i = 0; i < r->num_refusals; i++) {
+            if (r->refusals[i].profile != p)
+                continue;
+            jw_open(w, NULL, '{', 1);
+            jw_str(w, "field", r->refusals[i].field);
+            jw_str(w, "message", r->refusals[i].message);
+            jw_close(w, '}');
+        }
+        jw_close(w, ']');
+        jw_close(w, '}');
+    }
+    jw_close(w, ']');
+}
+
 void info_write_json(FILE *f, const info_report *r)
 {
     jw w;
@@ -284,6 +316,7 @@ void info_write_json(FILE *f, const info_report *r)
     write_anims(&w, r);
     write_side_files(&w, r);
     write_bounds_memory(&w, r);
+    write_engines(&w, r);
     write_warnings(&w, r->m);
     jw_close(&w, '}');
     fputc('\n', f);

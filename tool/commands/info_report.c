@@ -7,6 +7,9 @@
 #include "info_util.h"
 #include "platform.h"
 
+#include <md2/build.h>
+
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -91,9 +94,58 @@ int info_report_make(info_report *r, const char *path, const tool_model *m)
     return 1;
 }
 
+/* Keeps one refusal (on_limit of md2_profile_check()); a failure to keep
+ * it marks r->cap_refusals SIZE_MAX. */
+static void keep_refusal(void *user, const md2_diagnostic *d)
+{
+    info_report *r = (info_report *)user;
+    info_refusal *x;
+    if (r->cap_refusals == SIZE_MAX)
+        return;
+    if (r->num_refusals == r->cap_refusals) {
+        size_t cap = r->cap_refusals ? 2 * r->cap_refusals : 8;
+        x = (info_refusal *)realloc(r->refusals, cap * sizeof *x);
+        if (!x) {
+            r->cap_refusals = SIZE_MAX;
+            return;
+        }
+        r->refusals = x;
+        r->cap_refusals = cap;
+    }
+    x = &r->refusals[r->num_refusals];
+    x->profile = (int)d->index;
+    x->field = d->field;
+    x->message = (char *)malloc(strlen(d->message) + 1);
+    if (!x->message) {
+        r->cap_refusals = SIZE_MAX;
+        return;
+    }
+    strcpy(x->message, d->message);
+    r->num_refusals++;
+}
+
+int info_report_engines(info_report *r, int only)
+{
+    int p;
+    r->engines_from = only == MD2_PROFILE_FORMAT ? 1 : only;
+    r->engines_to = only == MD2_PROFILE_FORMAT ? MD2_PROFILE_COUNT_ : only + 1;
+    for (p = r->engines_from; p < r->engines_to; p++) {
+        if (md2_profile_check(r->m->model, (md2_profile)p, keep_refusal, r, NULL) != MD2_OK ||
+            r->cap_refusals == SIZE_MAX) {
+            tool_error("info", "out of memory");
+            return 0;
+        }
+    }
+    return 1;
+}
+
 void info_report_free(info_report *r)
 {
     int k;
+    size_t i;
+    for (i = 0; i < r->num_refusals; i++)
+        free(r->refusals[i].message);
+    free(r->refusals);
     for (k = 0; k < INFO_SIDE_COUNT; k++)
         free(r->side[k]);
     memset(r, 0, sizeof *r);

@@ -20,6 +20,13 @@
  * info_report.side. */
 enum { INFO_SIDE_ANM, INFO_SIDE_FRAMEGROUPS, INFO_SIDE_TAG, INFO_SIDE_COUNT };
 
+/* A limit an engine's loader refuses the model for (md2_profile_check()). */
+typedef struct info_refusal {
+    int profile;         /* an md2_profile */
+    const char *field;   /* the quantity: "num_vertices", ... (static) */
+    char *message;       /* "Quake II: 2117 vertices, more than ... (SOURCE)" (malloc'd) */
+} info_refusal;
+
 typedef struct info_report {
     const char *path;              /* the model's path as given */
     const tool_model *m;
@@ -29,6 +36,10 @@ typedef struct info_report {
     size_t strips, fans;           /* GL commands */
     char skin_file[MD2_SKIN_PATH_MAX]; /* the first skin found on disk, or "" */
     char *side[INFO_SIDE_COUNT];   /* paths of the side files read, NULL for others */
+    /* the engines' verdicts (info_report_engines()) */
+    int engines_from, engines_to;  /* the profiles checked: [from, to) */
+    info_refusal *refusals;        /* each limit broken, in profile order */
+    size_t num_refusals, cap_refusals;
 } info_report;
 
 /* The name of side file kind k ("anm", "framegroups", "tag"). */
@@ -38,6 +49,10 @@ const char *info_side_name(int k);
  * printing why) when out of memory; info_report_free() is safe then. */
 int info_report_make(info_report *r, const char *path, const tool_model *m);
 void info_report_free(info_report *r);
+/* The verdict of each engine profile (only, or every one when only is
+ * MD2_PROFILE_FORMAT) on r's model, into r->refusals. 0 (after printing
+ * why) when out of memory. */
+int info_report_engines(info_report *r, int only);
 
 /* "names", "anm" or "framegroups". */
 const char *info_anim_source(md2_anim_source s);

@@ -6,6 +6,8 @@
  * SPDX-License-Identifier: MIT
  */
 #include "info_report.h"
+
+#include <md2/build.h>
 #include "info_util.h"
 
 #include <string.h>
@@ -298,6 +300,35 @@ static void write_warnings(FILE *f, const info_report *r)
     }
 }
 
+/* Each engine: "loads it", or each limit it refuses the model for. */
+static void write_engines(FILE *f, const info_report *r)
+{
+    int p;
+    size_t i;
+    label(f, "engines");
+    for (p = r->engines_from; p < r->engines_to; p++) {
+        const char *name = md2_profile_string((md2_profile)p);
+        int refused = 0;
+        if (p != r->engines_from)
+            indent(f);
+        for (i = 0; i < r->num_refusals; i++) {
+            const char *msg = r->refusals[i].message;
+            if (r->refusals[i].profile != p)
+                continue;
+            if (refused++)
+                indent(f);
+            /* the message starts with the engine's name and ": " */
+            if (strncmp(msg, name, strlen(name)) == 0 && msg[strlen(name)] == ':')
+                msg += strlen(name) + 2;
+            fprintf(f, "%s refuses it: ", name);
+            tool_put_clean(f, msg);
+            fputc('\n', f);
+        }
+        if (!refused)
+            fprintf(f, "%s loads it\n", name);
+    }
+}
+
 void info_write_text(FILE *f, const info_report *r)
 {
     write_file(f, r);
@@ -307,5 +338,6 @@ void info_write_text(FILE *f, const info_report *r)
     write_anims(f, r);
     write_side(f, r);
     write_bounds_memory(f, r);
+    write_engines(f, r);
     write_warnings(f, r);
 }

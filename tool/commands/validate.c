@@ -1,7 +1,9 @@
 /*
- * md2 validate [--strict] PATH...: loads every model named, and every
- * .md2 file in the directory trees named, with its side files, and says
- * which load with warnings and which are refused (docs/tool.md).
+ * md2 validate [--strict] [--profile P] PATH...: loads every model named,
+ * and every .md2 file in the directory trees named, with its side files,
+ * and says which load with warnings and which are refused, by libmd2 or
+ * (--profile) by an engine's loader rules (md2_profile_check())
+ * (docs/tool.md).
  *
  * SPDX-License-Identifier: MIT
  */
@@ -10,6 +12,8 @@
 #include "platform.h"
 #include "walk.h"
 #include "progress.h"
+
+#include <md2/build.h>
 
 #include <errno.h>
 #include <stdlib.h>
@@ -23,7 +27,7 @@ typedef struct tally {
 
 static void usage(FILE *f)
 {
-    fputs("usage: md2 validate [--strict] PATH...\n"
+    fputs("usage: md2 validate [--strict] [--profile P] PATH...\n"
           "\n"
           "Loads each model PATH names, with the side files beside it (.anm or\n"
           ".framegroups, .tag), as a game would. A PATH that is a directory stands for\n"
@@ -35,6 +39,9 @@ static void usage(FILE *f)
           "\n"
           "options:\n"
           "  --strict    refuse the quirks that are only warnings by default\n"
+          "  --profile P refuse what engine P's loader refuses (quake2, yquake2,\n"
+          "              ufoai, q2pro): \"PATH: refused: ENGINE: ...\" for each limit,\n"
+          "              with its source in the engine's code\n"
           "  -h, --help  print this help\n"
           "\n"
           "Exit status: 0 every file loads (warnings or not), 1 a file is refused or\n"
@@ -44,7 +51,8 @@ static void usage(FILE *f)
 
 static int usage_error(void)
 {
-    fputs("usage: md2 validate [--strict] PATH...  (md2 validate --help for more)\n", stderr);
+    fputs("usage: md2 validate [--strict] [--profile P] PATH...  (md2 validate --help for more)\n",
+          stderr);
     return TOOL_USAGE;
 }
 
@@ -78,7 +86,19 @@ static void report_warnings(tool_progress *p, const char *path, const tool_model
         report(p, path, "warning", "more warnings, not kept (out of memory)", 1);
 }
 
-static void check(tool_progress *p, const char *path, uint32_t strict, tally *t)
+/* What on_limit of md2_profile_check() reports to. */
+typedef struct limits {
+    tool_progress *p;
+    const char *path;
+} limits;
+
+static void on_limit(void *user, const md2_diagnostic *d)
+{
+    const limits *l = (const limits *)user;
+    report(l->p, l->path, "refused", d->message, 1);
+}
+
+static void check(tool_progress *p, const char *path, uint32_t strict, int profile, tally *t)
 {
     tool_model m;
     md2_diagnostic d;
@@ -87,6 +107,21 @@ static void check(tool_progress *p, const char *path, uint32_t strict, tally *t)
         report(p, path, "refused", tool_message(path, &d), 1);
         t->refused++;
         return;
+    }
+    if (profile != MD2_PROFILE_FORMAT) {
+        limits l;
+        size_t broken = 0;
+        l.p = p;
+        l.path = path;
+        if (md2_profile_check(m.model, (md2_profile)profile, on_limit, &l, &broken) != MD2_OK) {
+            report(p, path, "refused", "out of memory counting the welded vertices", 1);
+            broken = 1;
+        }
+        if (broken) {
+            t->refused++;
+            tool_model_free(&m);
+            return;
+        }
     }
     if (m.warning_count == 0 && !m.warnings_lost && m.bundle->warnings == 0) {
         t->ok++;
@@ -97,7 +132,7 @@ static void check(tool_progress *p, const char *path, uint32_t strict, tally *t)
     tool_model_free(&m);
 }
 
-static int run(const tool_walk_list *l, uint32_t strict)
+static int run(const tool_walk_list *l, uint32_t strict, int profile)
 {
     tool_progress p;
     tally t;
@@ -110,7 +145,7 @@ static int run(const tool_walk_list *l, uint32_t strict)
             report(&p, e->path, "refused", e->error, 1);
             t.refused++;
         } else {
-            check(&p, e->path, strict, &t);
+            check(&p, e->path, strict, profile, &t);
         }
         tool_progress_step(&p);
     }
@@ -125,9 +160,9 @@ static int run(const tool_walk_list *l, uint32_t strict)
     return t.refused ? TOOL_FAILED : TOOL_OK;
 }
 
-/* Reads the command line: *strict, and the PATH arguments marked in
- * is_path. Returns -1 to go on, or the exit status. */
-static int parse(int argc, char **argv, uint32_t *strict, unsigned char *is_path)
+/* Reads the command line: *strict, *profile and the PATH arguments
+ * marked in is_path. Returns -1 to go on, or the exit status. */
+static int parse(int argc, char **argv, uint32_t *strict, int *profile, unsigned char *is_path)
 {
     int i, options = 1, paths = 0;
     for (i = 1; i < argc; i++) {
@@ -139,6 +174,16 @@ static int parse(int argc, char **argv, uint32_t *strict, unsigned char *is_path
             return TOOL_OK;
         } else if (options && strcmp(a, "--strict") == 0) {
             *strict = MD2_STRICT_ALL;
+        } else if (options && strcmp(a, "--profile") == 0) {
+            if (i + 1 >= argc) {
+                tool_error("validate", "--profile needs a value: " TOOL_PROFILE_NAMES);
+                return usage_error();
+            }
+            if (!tool_parse_profile(argv[i + 1], profile)) {
+                tool_error("validate", "bad --profile '%s': " TOOL_PROFILE_NAMES, argv[i + 1]);
+                return usage_error();
+            }
+            i++;
         } else if (options && a[0] == '-' && a[1] != '\0') {
             tool_error("validate", "unknown option '%s'", a);
             return usage_error();
@@ -159,13 +204,13 @@ int tool_validate(int argc, char **argv)
     unsigned char *is_path = (unsigned char *)calloc((size_t)argc + 1, 1);
     tool_walk_list l;
     uint32_t strict = 0;
-    int i, status;
+    int i, status, profile = MD2_PROFILE_FORMAT;
     memset(&l, 0, sizeof l);
     if (!is_path) {
         tool_error("validate", "out of memory");
         return TOOL_FAILED;
     }
-    status = parse(argc, argv, &strict, is_path);
+    status = parse(argc, argv, &strict, &profile, is_path);
     for (i = 1; status < 0 && i < argc; i++) {
         if (is_path[i] && !tool_walk(&l, argv[i])) {
             tool_error("validate", "out of memory listing the files of '%s'", argv[i]);
@@ -178,7 +223,7 @@ int tool_validate(int argc, char **argv)
         status = TOOL_FAILED;
     }
     if (status < 0)
-        status = run(&l, strict);
+        status = run(&l, strict, profile);
     tool_walk_free(&l);
     free(is_path);
     return status;

@@ -132,6 +132,28 @@ int tool_parse_double(const char *arg, double *out)
     return 1;
 }
 
+/* In md2_profile order; a profile added to the library without a name
+ * here is "unknown" and cannot be chosen. */
+static const char *const profile_names[MD2_PROFILE_COUNT_] = {"format", "quake2", "yquake2",
+                                                               "ufoai", "q2pro"};
+
+int tool_parse_profile(const char *arg, int *p)
+{
+    int i;
+    for (i = 1; i < MD2_PROFILE_COUNT_; i++) {
+        if (profile_names[i] && strcmp(arg, profile_names[i]) == 0) {
+            *p = i;
+            return 1;
+        }
+    }
+    return 0;
+}
+
+const char *tool_profile_name(int p)
+{
+    return p >= 0 && p < MD2_PROFILE_COUNT_ && profile_names[p] ? profile_names[p] : "unknown";
+}
+
 int tool_parse_pair(const char *arg, long max, long *a, long *b)
 {
     const char *x;

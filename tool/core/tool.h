@@ -58,6 +58,15 @@ int tool_parse_long(const char *arg, long min, long max, long *out);
 int tool_parse_double(const char *arg, double *out);
 /* Parses "AxB" (two whole numbers in [1, max]) into *a and *b. */
 int tool_parse_pair(const char *arg, long max, long *a, long *b);
+/* The engine profiles the command names (--profile): "quake2", "yquake2",
+ * "ufoai", "q2pro", in md2_profile order from MD2_PROFILE_QUAKE2; the
+ * list for messages. Parses one into *p (an md2_profile); 0 if arg is
+ * none of them. */
+#define TOOL_PROFILE_NAMES "quake2, yquake2, ufoai or q2pro"
+int tool_parse_profile(const char *arg, int *p);
+/* The command-line name of profile p ("quake2"), "format" for
+ * MD2_PROFILE_FORMAT. */
+const char *tool_profile_name(int p);
 
 /* The largest side file (.anm, .framegroups, .tag) the command reads: the
  * real ones are a few kilobytes; a larger one is refused unread. */

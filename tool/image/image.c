@@ -374,3 +374,65 @@ void tool_image_free(tool_image *img)
     free(img->rgba);
     memset(img, 0, sizeof *img);
 }
+
+/* The source pixels [*first, *last) an output pixel i of n covers along an
+ * axis of size from, and the weight of each in w (at most from + 1). */
+static void footprint(int i, int n, int from, int *first, int *last, double *w)
+{
+    double a = (double)i * from / n, b = (double)(i + 1) * from / n;
+    int k;
+    *first = (int)a;
+    *last = (int)b;
+    if (*last < from && (double)*last < b)
+        (*last)++;
+    if (*last <= *first)
+        *last = *first + 1;
+    for (k = *first; k < *last; k++) {
+        double lo = k > a ? k : a, hi = k + 1 < b ? k + 1 : b;
+        w[k - *first] = hi > lo ? hi - lo : 0;
+    }
+}
+
+int tool_image_resize(const tool_image *src, int width, int height, tool_image *out)
+{
+    double *wx, *wy;
+    int x, y;
+    out->width = out->height = 0;
+    out->rgba = NULL;
+    if (width < 1 || height < 1 || (unsigned long)width * (unsigned long)height > TOOL_MAX_SKIN_PIXELS)
+        return 0;
+    out->rgba = (unsigned char *)malloc((size_t)width * (size_t)height * 4);
+    wx = (double *)malloc(((size_t)src->width + 2) * sizeof *wx);
+    wy = (double *)malloc(((size_t)src->height + 2) * sizeof *wy);
+    if (!out->rgba || !wx || !wy) {
+        free(out->rgba);
+        free(wx);
+        free(wy);
+        out->rgba = NULL;
+        return 0;
+    }
+    out->width = width;
+    out->height = height;
+    for (y = 0; y < height; y++) {
+        int y0, y1, x0, x1, i, j, c;
+        footprint(y, height, src->height, &y0, &y1, wy);
+        for (x = 0; x < width; x++) {
+            double sum[4] = {0, 0, 0, 0}, total = 0;
+            footprint(x, width, src->width, &x0, &x1, wx);
+            for (j = y0; j < y1; j++)
+                for (i = x0; i < x1; i++) {
+                    const unsigned char *p = src->rgba + 4 * ((size_t)j * (size_t)src->width + (size_t)i);
+                    double w = wx[i - x0] * wy[j - y0];
+                    for (c = 0; c < 4; c++)
+                        sum[c] += w * p[c];
+                    total += w;
+                }
+            for (c = 0; c < 4; c++)
+                out->rgba[4 * ((size_t)y * (size_t)width + (size_t)x) + (size_t)c] =
+                    (unsigned char)(total > 0 ? sum[c] / total + 0.5 : 0);
+        }
+    }
+    free(wx);
+    free(wy);
+    return 1;
+}

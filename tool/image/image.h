@@ -48,6 +48,13 @@ int tool_image_decode(const char *label, const unsigned char *data, size_t size,
 int tool_image_size(const char *label, const unsigned char *data, size_t size, long *w, long *h,
                     char *err, size_t err_size);
 
+/* src resampled to width x height (each 1 or more) into *out: each new
+ * pixel the area-weighted mean of the source pixels its footprint covers
+ * (red, green, blue and alpha apart, rounded), so a smaller skin keeps
+ * each region's mean colour and a larger one repeats pixels. 0 when out
+ * of memory or too large (more than TOOL_MAX_SKIN_PIXELS), *out empty. */
+int tool_image_resize(const tool_image *src, int width, int height, tool_image *out);
+
 /* Releases what tool_image_read() allocated (NULL is a no-op); the struct
  * becomes empty. */
 void tool_image_free(tool_image *img);

@@ -58,6 +58,9 @@ int tool_sys_open_read(const char *path);
 /* read() of up to size bytes: the count (0 at the end), or -1 with errno
  * (EINTR: try again). */
 long tool_sys_read(int fd, void *dst, size_t size);
+/* Moves a regular file's read position to offset bytes from its start
+ * (lseek(); _lseeki64()): 0, or -1 with errno. */
+int tool_sys_seek(int fd, unsigned long long offset);
 void tool_sys_close(int fd);
 
 /* Creates path as a new file (never one that is there, never through a

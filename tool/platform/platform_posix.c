@@ -99,6 +99,16 @@ long tool_sys_read(int fd, void *dst, size_t size)
     return (long)read(fd, dst, size);
 }
 
+int tool_sys_seek(int fd, unsigned long long offset)
+{
+    off_t at = (off_t)offset;
+    if (at < 0 || (unsigned long long)at != offset) {
+        errno = EOVERFLOW;
+        return -1;
+    }
+    return lseek(fd, at, SEEK_SET) == at ? 0 : -1;
+}
+
 void tool_sys_close(int fd)
 {
     close(fd);

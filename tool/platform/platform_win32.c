@@ -290,6 +290,15 @@ long tool_sys_read(int fd, void *dst, size_t size)
     return (long)_read(fd, dst, (unsigned)size);
 }
 
+int tool_sys_seek(int fd, unsigned long long offset)
+{
+    if (offset > 0x7fffffffffffffffull) {
+        errno = EINVAL;
+        return -1;
+    }
+    return _lseeki64(fd, (__int64)offset, SEEK_SET) == (__int64)offset ? 0 : -1;
+}
+
 void tool_sys_close(int fd)
 {
     _close(fd);
