@@ -2168,9 +2168,11 @@ typedef enum md2_quantize {
      *  a frame that is an earlier one moved, that frame's translate moved by
      *  as much): a vertex whose position is the same in two frames of an
      *  animation decodes to the same bits in both, a frame that is another
-     *  moved decodes to the same shape moved. md2_rebuild() first takes
-     *  movements of less than half a step, and one-step flickers of a vertex
-     *  whose neighbours hold still, for no movement (a repair of wobble) */
+     *  moved decodes to the same shape moved. md2_rebuild() first holds
+     *  each decoded coordinate still over the consecutive frames whose
+     *  half-step intervals around it overlap, at the middle of the overlap
+     *  (a repair of wobble: a coordinate stays within half a step of what
+     *  the file decodes to) */
     MD2_QUANTIZE_STABLE,
     MD2_QUANTIZE_COUNT_ /**< count sentinel, not a mode */
 } md2_quantize;
@@ -14879,7 +14881,6 @@ typedef struct job {
     float *decoded;                 /* md2_rebuild: one frame decoded (stable: all), or NULL */
     void *stable;                   /* md2__quantize_stable() scratch, or NULL */
     md2_anim *clips;                /* the animations of the stable grids, or NULL */
-    unsigned char *states;          /* md2_rebuild stable: 2 bytes a vertex, or NULL */
     md2_anim *anims_back;           /* md2_anims_from_names() of the result, or NULL */
     uint64_t *welded;               /* keys of the corners, or NULL */
     int32_t *words;                 /* new GL commands */
@@ -15065,7 +15066,7 @@ static size_t reserve(size_t *total, size_t count, size_t elem)
 
 /* What the scratch holds: byte offsets (0 and a zero size: absent). */
 typedef struct scratch_plan {
-    size_t tris, st, smooth, decoded, anims, stable, states, welded, total;
+    size_t tris, st, smooth, decoded, anims, stable, welded, total;
 } scratch_plan;
 
 static md2_result alloc_scratch(job *j, const scratch_plan *p)
@@ -15929,28 +15930,51 @@ static int degenerate(const md2_triangle *t)
            t->vertex[0] == t->vertex[2];
 }
 
-/* The repair before stable grids: all frames decoded into j->decoded,
- * then, frame by frame, a vertex whose movement from its (repaired)
- * position in the frame before rounds to no step, or to one step while
- * every vertex it shares a triangle with holds still, keeps that
- * position. */
+/* The repair before stable grids: all frames decoded into j->decoded, then
+ * each coordinate held over every run of consecutive frames whose
+ * intervals of half a step around it (the positions that decode to what
+ * the file has) overlap: set to the middle of their overlap, so that a
+ * vertex the source held still is still again, and every coordinate stays
+ * within half a step of its decoded value. */
+static void hold_coordinate(const job *j, const md2_model *src, size_t i, int k)
+{
+    size_t n = j->num_vertices, f, run = 0;
+    float *d = j->decoded + 3 * i + (size_t)k;
+    double lo = 0.0, hi = 0.0;
+    for (f = 0; f <= j->num_frames; f++) {
+        double x = 0.0, h = 0.0, nlo = 0.0, nhi = 0.0;
+        if (f < j->num_frames) {
+            x = d[f * 3 * n];
+            h = 0.5 * fabs((double)src->frames[f].scale[k]);
+            nlo = f > run && x - h > lo ? x - h : (f > run ? lo : x - h);
+            nhi = f > run && x + h < hi ? x + h : (f > run ? hi : x + h);
+        }
+        if (f == j->num_frames || (f > run && nlo > nhi)) {
+            if (f - run > 1) { /* a run of frames: the middle of the overlap */
+                float mid = (float)(0.5 * (lo + hi));
+                size_t g;
+                for (g = run; g < f; g++)
+                    d[g * 3 * n] = mid;
+            }
+            run = f;
+            lo = x - h;
+            hi = x + h;
+        } else {
+            lo = nlo;
+            hi = nhi;
+        }
+    }
+}
+
 static void decode_steady(const job *j, const md2_model *src)
 {
     size_t n = j->num_vertices, f, i;
-    unsigned char *state = j->states, *busy = j->states + n;
+    int k;
     for (f = 0; f < j->num_frames; f++) /* checked: it cannot fail */
         (void)md2_decode_frame(src, (uint32_t)f, j->decoded + f * 3 * n, 0, NULL, 0);
-    for (f = 1; f < j->num_frames; f++) {
-        float *prev = j->decoded + (f - 1) * 3 * n, *cur = j->decoded + f * 3 * n, h[3];
-        int k;
+    for (i = 0; i < n; i++)
         for (k = 0; k < 3; k++)
-            h[k] = fabsf(src->frames[f - 1].scale[k]) > fabsf(src->frames[f].scale[k])
-                       ? fabsf(src->frames[f - 1].scale[k]) : fabsf(src->frames[f].scale[k]);
-        md2__wobble_states(prev, cur, n, h, j->tris, j->num_tris, state, busy);
-        for (i = 0; i < n; i++)
-            if (state[i] == 0 || (state[i] == 1 && !busy[i]))
-                memcpy(cur + 3 * i, prev + 3 * i, 3 * sizeof *cur);
-    }
+            hold_coordinate(j, src, i, k);
 }
 
 static void rebuild_frames(const job *j, const md2_model *src, md2_model *m)
@@ -16077,7 +16101,6 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
         p.decoded = reserve(&p.total, rows, 3 * sizeof(float));
         p.anims = reserve(&p.total, j.num_frames, sizeof(md2_anim));
         p.stable = reserve(&p.total, 1, md2__stable_scratch_size(j.num_frames));
-        p.states = reserve(&p.total, 2, j.num_vertices);
     } else if (requantize || normals) {
         p.decoded = reserve(&p.total, 3 * j.num_vertices, sizeof(float));
     }
@@ -16102,7 +16125,6 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
     if (j.quantize == MD2_QUANTIZE_STABLE) {
         j.clips = (md2_anim *)scratch_at(&j, p.anims);
         j.stable = scratch_at(&j, p.stable);
-        j.states = (unsigned char *)scratch_at(&j, p.states);
     }
 
     r = before_model(&j);
