@@ -1218,51 +1218,48 @@ static int degenerate(const md2_triangle *t)
            t->vertex[0] == t->vertex[2];
 }
 
-/* The repair before stable grids: all frames decoded into j->decoded, then
- * each coordinate held over every run of consecutive frames whose
- * intervals of half a step around it (the positions that decode to what
- * the file has) overlap: set to the middle of their overlap, so that a
- * vertex the source held still is still again, and every coordinate stays
- * within half a step of its decoded value. */
-static void hold_coordinate(const job *j, const md2_model *src, size_t i, int k)
+/* The repair before stable grids: all frames decoded into j->decoded; then
+ * each coordinate whose intervals of half a step around it (the positions
+ * that decode to what the file has) overlap over every frame of its
+ * animation, held at the middle of their overlap: a part the source held
+ * still through an animation is still again, and every coordinate stays
+ * within half a step of its decoded value. (A coordinate that holds still
+ * for a part of an animation only is left as it is: holding every run of
+ * overlapping frames turns a slow movement into a step now and then, which
+ * is wobble of another kind.) */
+static void hold_coordinate(const job *j, const md2_model *src, size_t i, int k, size_t first,
+                            size_t count)
 {
-    size_t n = j->num_vertices, f, run = 0;
-    float *d = j->decoded + 3 * i + (size_t)k;
-    double lo = 0.0, hi = 0.0;
-    for (f = 0; f <= j->num_frames; f++) {
-        double x = 0.0, h = 0.0, nlo = 0.0, nhi = 0.0;
-        if (f < j->num_frames) {
-            x = d[f * 3 * n];
-            h = 0.5 * fabs((double)src->frames[f].scale[k]);
-            nlo = f > run && x - h > lo ? x - h : (f > run ? lo : x - h);
-            nhi = f > run && x + h < hi ? x + h : (f > run ? hi : x + h);
-        }
-        if (f == j->num_frames || (f > run && nlo > nhi)) {
-            if (f - run > 1) { /* a run of frames: the middle of the overlap */
-                float mid = (float)(0.5 * (lo + hi));
-                size_t g;
-                for (g = run; g < f; g++)
-                    d[g * 3 * n] = mid;
-            }
-            run = f;
-            lo = x - h;
-            hi = x + h;
-        } else {
-            lo = nlo;
-            hi = nhi;
-        }
+    size_t n = j->num_vertices, f;
+    float *d = j->decoded + 3 * i + (size_t)k, mid;
+    double lo = -HUGE_VAL, hi = HUGE_VAL;
+    for (f = first; f < first + count; f++) {
+        double x = d[f * 3 * n], h = 0.5 * fabs((double)src->frames[f].scale[k]);
+        lo = x - h > lo ? x - h : lo;
+        hi = x + h < hi ? x + h : hi;
+        if (lo > hi)
+            return;
     }
+    mid = (float)(0.5 * (lo + hi));
+    for (f = first; f < first + count; f++)
+        d[f * 3 * n] = mid;
 }
 
 static void decode_steady(const job *j, const md2_model *src)
 {
-    size_t n = j->num_vertices, f, i;
+    size_t n = j->num_vertices, f, i, c, count;
     int k;
     for (f = 0; f < j->num_frames; f++) /* checked: it cannot fail */
         (void)md2_decode_frame(src, (uint32_t)f, j->decoded + f * 3 * n, 0, NULL, 0);
-    for (i = 0; i < n; i++)
-        for (k = 0; k < 3; k++)
-            hold_coordinate(j, src, i, k);
+    count = md2_anims_from_names(src, j->clips, j->num_frames);
+    for (c = 0; c < count; c++) {
+        size_t first = j->clips[c].first, frames = j->clips[c].last - first + 1;
+        if (frames < 2 || j->clips[c].last >= j->num_frames)
+            continue;
+        for (i = 0; i < n; i++)
+            for (k = 0; k < 3; k++)
+                hold_coordinate(j, src, i, k, first, frames);
+    }
 }
 
 static void rebuild_frames(const job *j, const md2_model *src, md2_model *m)

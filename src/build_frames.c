@@ -254,7 +254,10 @@ void md2__quantize_stable(const float *pos, size_t vstride, size_t fstride, size
                 double dd = 0.5 * (((double)sf[f].lo[k] + (double)sf[f].hi[k]) -
                                    ((double)sf[r].lo[k] + (double)sf[r].hi[k]));
                 sf[f].t[k] = sf[r].t[k] + (long long)floor(dd / unit + 0.5);
-                if (sf[f].t[k] > -(1LL << 24) + 255 * S && sf[f].t[k] < (1LL << 24) - 255 * S)
+                /* the move's rounding, at most 2^(e - 1), is below 1/2048 of a
+                 * step (S >= 1024), and the decode stays exact */
+                if (S >= 1024 && sf[f].t[k] > -(1LL << 24) + 255 * S &&
+                    sf[f].t[k] < (1LL << 24) - 255 * S)
                     sf[f].copy[k] = 1;
             }
             if (!sf[f].copy[k]) { /* the lattice point at or below the least coordinate */

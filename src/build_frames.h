@@ -45,7 +45,8 @@ void md2__quantize(const float *pos, size_t stride, size_t n, const float scale[
  * exact in float: a position held in two frames decodes to the same bits.
  * A frame that is its predecessor's reference frame moved by d (every
  * vertex within a few float roundings) gets that frame's translate moved
- * by d rounded to 2^e and that frame's bytes: the same shape, moved. An
+ * by d rounded to 2^e and that frame's bytes: the same shape, moved (on an
+ * axis whose S is 1024 or more: the rounding below 1/2048 of a step). An
  * axis that no lattice within float's 24 bits reaches (coordinates of
  * more than about 2^8 steps at the step's finest), or whose one box for
  * the animation has the finer step, gets that box for every frame. An

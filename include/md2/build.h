@@ -146,10 +146,10 @@ typedef enum md2_quantize {
      *  as much): a vertex whose position is the same in two frames of an
      *  animation decodes to the same bits in both, a frame that is another
      *  moved decodes to the same shape moved. md2_rebuild() first holds
-     *  each decoded coordinate still over the consecutive frames whose
-     *  half-step intervals around it overlap, at the middle of the overlap
-     *  (a repair of wobble: a coordinate stays within half a step of what
-     *  the file decodes to) */
+     *  still each decoded coordinate whose half-step intervals overlap over
+     *  every frame of its animation, at the middle of the overlap (a repair
+     *  of wobble: a coordinate stays within half a step of what the file
+     *  decodes to) */
     MD2_QUANTIZE_STABLE,
     MD2_QUANTIZE_COUNT_ /**< count sentinel, not a mode */
 } md2_quantize;
