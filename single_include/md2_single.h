@@ -2169,10 +2169,10 @@ typedef enum md2_quantize {
      *  as much): a vertex whose position is the same in two frames of an
      *  animation decodes to the same bits in both, a frame that is another
      *  moved decodes to the same shape moved. md2_rebuild() first holds
-     *  each decoded coordinate still over the consecutive frames whose
-     *  half-step intervals around it overlap, at the middle of the overlap
-     *  (a repair of wobble: a coordinate stays within half a step of what
-     *  the file decodes to) */
+     *  still each decoded coordinate whose half-step intervals overlap over
+     *  every frame of its animation, at the middle of the overlap (a repair
+     *  of wobble: a coordinate stays within half a step of what the file
+     *  decodes to) */
     MD2_QUANTIZE_STABLE,
     MD2_QUANTIZE_COUNT_ /**< count sentinel, not a mode */
 } md2_quantize;
@@ -14257,7 +14257,8 @@ void md2__quantize(const float *pos, size_t stride, size_t n, const float scale[
  * exact in float: a position held in two frames decodes to the same bits.
  * A frame that is its predecessor's reference frame moved by d (every
  * vertex within a few float roundings) gets that frame's translate moved
- * by d rounded to 2^e and that frame's bytes: the same shape, moved. An
+ * by d rounded to 2^e and that frame's bytes: the same shape, moved (on an
+ * axis whose S is 1024 or more: the rounding below 1/2048 of a step). An
  * axis that no lattice within float's 24 bits reaches (coordinates of
  * more than about 2^8 steps at the step's finest), or whose one box for
  * the animation has the finer step, gets that box for every frame. An
@@ -14546,7 +14547,10 @@ void md2__quantize_stable(const float *pos, size_t vstride, size_t fstride, size
                 double dd = 0.5 * (((double)sf[f].lo[k] + (double)sf[f].hi[k]) -
                                    ((double)sf[r].lo[k] + (double)sf[r].hi[k]));
                 sf[f].t[k] = sf[r].t[k] + (long long)floor(dd / unit + 0.5);
-                if (sf[f].t[k] > -(1LL << 24) + 255 * S && sf[f].t[k] < (1LL << 24) - 255 * S)
+                /* the move's rounding, at most 2^(e - 1), is below 1/2048 of a
+                 * step (S >= 1024), and the decode stays exact */
+                if (S >= 1024 && sf[f].t[k] > -(1LL << 24) + 255 * S &&
+                    sf[f].t[k] < (1LL << 24) - 255 * S)
                     sf[f].copy[k] = 1;
             }
             if (!sf[f].copy[k]) { /* the lattice point at or below the least coordinate */
@@ -15930,51 +15934,48 @@ static int degenerate(const md2_triangle *t)
            t->vertex[0] == t->vertex[2];
 }
 
-/* The repair before stable grids: all frames decoded into j->decoded, then
- * each coordinate held over every run of consecutive frames whose
- * intervals of half a step around it (the positions that decode to what
- * the file has) overlap: set to the middle of their overlap, so that a
- * vertex the source held still is still again, and every coordinate stays
- * within half a step of its decoded value. */
-static void hold_coordinate(const job *j, const md2_model *src, size_t i, int k)
+/* The repair before stable grids: all frames decoded into j->decoded; then
+ * each coordinate whose intervals of half a step around it (the positions
+ * that decode to what the file has) overlap over every frame of its
+ * animation, held at the middle of their overlap: a part the source held
+ * still through an animation is still again, and every coordinate stays
+ * within half a step of its decoded value. (A coordinate that holds still
+ * for a part of an animation only is left as it is: holding every run of
+ * overlapping frames turns a slow movement into a step now and then, which
+ * is wobble of another kind.) */
+static void hold_coordinate(const job *j, const md2_model *src, size_t i, int k, size_t first,
+                            size_t count)
 {
-    size_t n = j->num_vertices, f, run = 0;
-    float *d = j->decoded + 3 * i + (size_t)k;
-    double lo = 0.0, hi = 0.0;
-    for (f = 0; f <= j->num_frames; f++) {
-        double x = 0.0, h = 0.0, nlo = 0.0, nhi = 0.0;
-        if (f < j->num_frames) {
-            x = d[f * 3 * n];
-            h = 0.5 * fabs((double)src->frames[f].scale[k]);
-            nlo = f > run && x - h > lo ? x - h : (f > run ? lo : x - h);
-            nhi = f > run && x + h < hi ? x + h : (f > run ? hi : x + h);
-        }
-        if (f == j->num_frames || (f > run && nlo > nhi)) {
-            if (f - run > 1) { /* a run of frames: the middle of the overlap */
-                float mid = (float)(0.5 * (lo + hi));
-                size_t g;
-                for (g = run; g < f; g++)
-                    d[g * 3 * n] = mid;
-            }
-            run = f;
-            lo = x - h;
-            hi = x + h;
-        } else {
-            lo = nlo;
-            hi = nhi;
-        }
+    size_t n = j->num_vertices, f;
+    float *d = j->decoded + 3 * i + (size_t)k, mid;
+    double lo = -HUGE_VAL, hi = HUGE_VAL;
+    for (f = first; f < first + count; f++) {
+        double x = d[f * 3 * n], h = 0.5 * fabs((double)src->frames[f].scale[k]);
+        lo = x - h > lo ? x - h : lo;
+        hi = x + h < hi ? x + h : hi;
+        if (lo > hi)
+            return;
     }
+    mid = (float)(0.5 * (lo + hi));
+    for (f = first; f < first + count; f++)
+        d[f * 3 * n] = mid;
 }
 
 static void decode_steady(const job *j, const md2_model *src)
 {
-    size_t n = j->num_vertices, f, i;
+    size_t n = j->num_vertices, f, i, c, count;
     int k;
     for (f = 0; f < j->num_frames; f++) /* checked: it cannot fail */
         (void)md2_decode_frame(src, (uint32_t)f, j->decoded + f * 3 * n, 0, NULL, 0);
-    for (i = 0; i < n; i++)
-        for (k = 0; k < 3; k++)
-            hold_coordinate(j, src, i, k);
+    count = md2_anims_from_names(src, j->clips, j->num_frames);
+    for (c = 0; c < count; c++) {
+        size_t first = j->clips[c].first, frames = j->clips[c].last - first + 1;
+        if (frames < 2 || j->clips[c].last >= j->num_frames)
+            continue;
+        for (i = 0; i < n; i++)
+            for (k = 0; k < 3; k++)
+                hold_coordinate(j, src, i, k, first, frames);
+    }
 }
 
 static void rebuild_frames(const job *j, const md2_model *src, md2_model *m)
