@@ -2197,11 +2197,16 @@ typedef struct md2_build_options {
 /** Builds a model from in into *out (released with md2_free()): one
  *  allocation through opts->allocator, its header filled in as
  *  md2_write() writes it, md2_model.warnings the builder's warning flags
- *  raised. Each frame gets the box of its vertices (MD2_BUILD_SHARED_BOX:
- *  one box for all) and every coordinate decodes, through md2_lerp()
- *  and md2_decode_frame(), to the nearest of the 256 values its axis can
+ *  raised. Each frame gets its grid as opts->quantize says (by default
+ *  stable grids: a vertex the input holds still in two frames of an
+ *  animation decodes to the same bits in both; MD2_QUANTIZE_PER_FRAME: the
+ *  box of its vertices; MD2_BUILD_SHARED_BOX or MD2_QUANTIZE_SHARED: one
+ *  box for all) and every coordinate decodes, through md2_lerp() and
+ *  md2_decode_frame(), to the nearest of the 256 values its axis can
  *  decode to: within half a step (scale / 2) of the input plus the float
- *  rounding of the decode (docs/build.md has the bound). Normals are the
+ *  rounding of the decode (docs/build.md has the bound; a frame of stable
+ *  grids that is an earlier frame moved takes that frame's bytes, within
+ *  half a step plus 1/2048 of a step). Normals are the
  *  table normals md2_normal_nearest() gives for the given ones, or for
  *  smooth area-weighted normals of the positions (summed per vertex:
  *  smooth across texture seams, which share their vertex). Every input is checked before anything is
@@ -2220,8 +2225,10 @@ MD2_API md2_result md2_build(const md2_build_input *in, const md2_build_options 
 /** Builds a model from model m into *out, keeping its skins, texcoords,
  *  triangles, frame names, transforms and vertices byte for byte and its
  *  GL commands as they are, unless opts->flags asks for a change
- *  (MD2_REBUILD_*; MD2_BUILD_SHARED_BOX asks for a new, shared grid and
- *  MD2_BUILD_NO_GLCMDS for no GL commands). m may be loaded or made by
+ *  (MD2_REBUILD_*; MD2_BUILD_SHARED_BOX asks for a new, shared grid,
+ *  opts->quantize other than MD2_QUANTIZE_DEFAULT for new grids of that
+ *  kind from the decoded frames, and MD2_BUILD_NO_GLCMDS for no GL
+ *  commands). m may be loaded or made by
  *  hand; the new model is one allocation as md2_build() makes it, with
  *  md2_model.warnings the builder's warnings (not m's). Errors as
  *  md2_build() (MD2_ERR_INVALID_ARGUMENT also when a new grid is asked
@@ -13425,7 +13432,7 @@ void md2__orient_blend(const float a[MD2_TAG_FRAME_FLOATS],
         orthonormalize(blended[0], blended[1], blended[2], &ub, &ua, out);
     /* the origin as md2_lerp() blends a position */
     for (k = 0; k < 3; k++)
-        out[9 + k] = md2__blend2(wa, a[9 + k], t, b[9 + k]);
+        out[9 + k] = md2__keep2(wa, a[9 + k], t, b[9 + k]);
 }
 
 void md2__orient_matrix(const float o[MD2_TAG_FRAME_FLOATS], float m[16])
