@@ -1305,6 +1305,8 @@ static void wobble_distance(const md2_model *a, const md2_model *b, const float 
         }
     }
     *mean /= (double)(n * a->num_frames);
+    free(pa);
+    free(pb);
 }
 
 /* One row of the table: m's score, its repair's and what the repair

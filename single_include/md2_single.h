@@ -546,7 +546,10 @@ MD2_API unsigned md2_normal_nearest(float x, float y, float z);
  *  (0: 3 * sizeof(float)). If normals is not NULL, the linear blend of the
  *  two table normals is written likewise: shorter than 1 between keyframes
  *  (call md2_normalize() on the buffer for unit normals). t = 0 gives
- *  frame_a exactly and t = 1 frame_b exactly, table normals included.
+ *  frame_a exactly and t = 1 frame_b exactly, table normals included;
+ *  a coordinate that decodes to the same value in both keyframes is that
+ *  value at every t (a vertex held still stays still in between; the
+ *  blend alone can be an ulp off).
  *  Buffers: positions must hold (num_vertices - 1) * stride + 12 bytes
  *  (same for normals). A stride must be 0 or a multiple of sizeof(float)
  *  that is at least 12.
@@ -2252,8 +2255,9 @@ MD2_API md2_result md2_rebuild(const md2_model *m, const md2_build_options *opts
  *  Decodes as md2_decode_frame() does. Uses 2 decoded frames and 2 bytes
  *  a vertex of memory through allocator (NULL or without functions:
  *  malloc/free), freed before it returns. Errors: MD2_ERR_INVALID_ARGUMENT
- *  (m or count NULL, m without frames or vertices, or with a triangle
- *  index at or past num_vertices), MD2_ERR_OUT_OF_MEMORY; *count is 0
+ *  (m or count NULL, m without frames or vertices, a frame without its
+ *  vertex array, a triangle index at or past num_vertices, non-zero
+ *  reserved_), MD2_ERR_OUT_OF_MEMORY; *count is 0
  *  then. Thread-safe; reads m only. */
 MD2_API md2_result md2_wobble_score(const md2_model *m, const md2_allocator *allocator,
                                     size_t *count);
@@ -14616,11 +14620,14 @@ void md2__wobble_states(const float *a, const float *b, size_t n, const float h[
     for (i = 0; i < num_tris; i++) {
         const uint16_t *v = tris[i].vertex;
         int c;
-        for (c = 0; c < 3; c++)
-            if (state[v[c]] != 0) {
-                busy[v[(c + 1) % 3]] = 1;
-                busy[v[(c + 2) % 3]] = 1;
-            }
+        for (c = 0; c < 3; c++) {
+            int o;
+            if (state[v[c]] == 0)
+                continue;
+            for (o = 1; o < 3; o++) /* its neighbours (not itself, in a degenerate triangle) */
+                if (v[(c + o) % 3] != v[c])
+                    busy[v[(c + o) % 3]] = 1;
+        }
     }
 }
 
@@ -16193,13 +16200,19 @@ md2_result md2_wobble_score(const md2_model *m, const md2_allocator *allocator, 
         return MD2_ERR_OUT_OF_MEMORY;
     rows[0] = (float *)(void *)mem;
     rows[1] = rows[0] + 3 * n;
-    (void)md2_decode_frame(m, 0, rows[0], 0, NULL, 0);
+    if (md2_decode_frame(m, 0, rows[0], 0, NULL, 0) != MD2_OK) {
+        a.free(a.user, mem);
+        return MD2_ERR_INVALID_ARGUMENT; /* a frame without vertices */
+    }
     for (f = 1; f < m->num_frames; f++) {
         const float *prev = rows[(f - 1) & 1];
         float *cur = rows[f & 1], h[3];
         unsigned char *state = mem + n * 2 * (3 * sizeof(float)), *busy = state + n;
         int k;
-        (void)md2_decode_frame(m, (uint32_t)f, cur, 0, NULL, 0);
+        if (md2_decode_frame(m, (uint32_t)f, cur, 0, NULL, 0) != MD2_OK) {
+            a.free(a.user, mem);
+            return MD2_ERR_INVALID_ARGUMENT;
+        }
         for (k = 0; k < 3; k++)
             h[k] = fabsf(m->frames[f - 1].scale[k]) > fabsf(m->frames[f].scale[k]) ? fabsf(m->frames[f - 1].scale[k])
                                                                      : fabsf(m->frames[f].scale[k]);

@@ -1470,13 +1470,19 @@ md2_result md2_wobble_score(const md2_model *m, const md2_allocator *allocator, 
         return MD2_ERR_OUT_OF_MEMORY;
     rows[0] = (float *)(void *)mem;
     rows[1] = rows[0] + 3 * n;
-    (void)md2_decode_frame(m, 0, rows[0], 0, NULL, 0);
+    if (md2_decode_frame(m, 0, rows[0], 0, NULL, 0) != MD2_OK) {
+        a.free(a.user, mem);
+        return MD2_ERR_INVALID_ARGUMENT; /* a frame without vertices */
+    }
     for (f = 1; f < m->num_frames; f++) {
         const float *prev = rows[(f - 1) & 1];
         float *cur = rows[f & 1], h[3];
         unsigned char *state = mem + n * 2 * (3 * sizeof(float)), *busy = state + n;
         int k;
-        (void)md2_decode_frame(m, (uint32_t)f, cur, 0, NULL, 0);
+        if (md2_decode_frame(m, (uint32_t)f, cur, 0, NULL, 0) != MD2_OK) {
+            a.free(a.user, mem);
+            return MD2_ERR_INVALID_ARGUMENT;
+        }
         for (k = 0; k < 3; k++)
             h[k] = fabsf(m->frames[f - 1].scale[k]) > fabsf(m->frames[f].scale[k]) ? fabsf(m->frames[f - 1].scale[k])
                                                                      : fabsf(m->frames[f].scale[k]);

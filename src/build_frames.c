@@ -316,11 +316,14 @@ void md2__wobble_states(const float *a, const float *b, size_t n, const float h[
     for (i = 0; i < num_tris; i++) {
         const uint16_t *v = tris[i].vertex;
         int c;
-        for (c = 0; c < 3; c++)
-            if (state[v[c]] != 0) {
-                busy[v[(c + 1) % 3]] = 1;
-                busy[v[(c + 2) % 3]] = 1;
-            }
+        for (c = 0; c < 3; c++) {
+            int o;
+            if (state[v[c]] == 0)
+                continue;
+            for (o = 1; o < 3; o++) /* its neighbours (not itself, in a degenerate triangle) */
+                if (v[(c + o) % 3] != v[c])
+                    busy[v[(c + o) % 3]] = 1;
+        }
     }
 }
 

@@ -229,8 +229,9 @@ MD2_API md2_result md2_rebuild(const md2_model *m, const md2_build_options *opts
  *  Decodes as md2_decode_frame() does. Uses 2 decoded frames and 2 bytes
  *  a vertex of memory through allocator (NULL or without functions:
  *  malloc/free), freed before it returns. Errors: MD2_ERR_INVALID_ARGUMENT
- *  (m or count NULL, m without frames or vertices, or with a triangle
- *  index at or past num_vertices), MD2_ERR_OUT_OF_MEMORY; *count is 0
+ *  (m or count NULL, m without frames or vertices, a frame without its
+ *  vertex array, a triangle index at or past num_vertices, non-zero
+ *  reserved_), MD2_ERR_OUT_OF_MEMORY; *count is 0
  *  then. Thread-safe; reads m only. */
 MD2_API md2_result md2_wobble_score(const md2_model *m, const md2_allocator *allocator,
                                     size_t *count);

@@ -568,6 +568,19 @@ static void test_lerp_on_stable_grids(void **state)
     source_free(&s);
 }
 
+static void *fail_alloc(void *user, size_t size)
+{
+    (void)user;
+    (void)size;
+    return NULL;
+}
+
+static void never_free(void *user, void *p)
+{
+    (void)user;
+    assert_null(p);
+}
+
 /* The score counts one-step flickers of a vertex whose neighbours hold
  * still, and nothing else. */
 static void test_wobble_score_counts(void **state)
@@ -606,6 +619,21 @@ static void test_wobble_score_counts(void **state)
     verts[1][1].v[0]++; /* its neighbour moves too: neither counts */
     assert_int_equal(md2_wobble_score(&m, NULL, &count), MD2_OK);
     assert_int_equal(count, 0);
+    verts[2][3].v[2] -= 4; /* vertex 3, alone in a degenerate triangle, a step off: counts */
+    assert_int_equal(md2_wobble_score(&m, NULL, &count), MD2_OK);
+    assert_int_equal(count, 1);
+    {
+        md2_allocator none;
+        none.alloc = fail_alloc;
+        none.free = never_free;
+        none.user = NULL;
+        count = 7;
+        assert_int_equal(md2_wobble_score(&m, &none, &count), MD2_ERR_OUT_OF_MEMORY);
+        assert_int_equal(count, 0);
+    }
+    frames[2].vertices = NULL; /* a frame without its vertices */
+    assert_int_equal(md2_wobble_score(&m, NULL, &count), MD2_ERR_INVALID_ARGUMENT);
+    frames[2].vertices = verts[2];
     tri[1].vertex[2] = 4; /* out of range */
     assert_int_equal(md2_wobble_score(&m, NULL, &count), MD2_ERR_INVALID_ARGUMENT);
     assert_int_equal(count, 0);
