@@ -535,7 +535,8 @@ static void test_lerp_keeps_held(void **state)
 }
 
 /* On stable grids: a vertex held between consecutive keyframes, whose
- * bytes and transforms differ, stays exactly where it is in between. */
+ * bytes and transforms differ, stays exactly where it is in between; the
+ * player's box contains every pose. */
 static void test_lerp_on_stable_grids(void **state)
 {
     source s;
@@ -563,6 +564,28 @@ static void test_lerp_on_stable_grids(void **state)
             }
         }
     assert_true(checked > 0);
+    /* and md2_player_bounds() still contains the pose it shows */
+    {
+        md2_player pl;
+        md2_anim idle;
+        memset(&idle, 0, sizeof idle);
+        idle.first = 0;
+        idle.last = LAMP_FRAMES - 1;
+        idle.fps = 24.0f;
+        idle.loop = 1;
+        md2_player_init(&pl);
+        assert_int_equal(md2_player_play(&pl, &idle, MD2_PLAY_LOOP, 1.0f), MD2_OK);
+        for (j = 0; j < 200; j++) {
+            float lo[3], hi[3];
+            int k;
+            (void)md2_player_advance(&pl, 0.0137);
+            assert_int_equal(md2_player_pose(&pl, st, out, 0, NULL, 0), MD2_OK);
+            assert_int_equal(md2_player_bounds(&pl, st, lo, hi), MD2_OK);
+            for (i = 0; i < s.n; i++)
+                for (k = 0; k < 3; k++)
+                    assert_true(out[3 * i + k] >= lo[k] && out[3 * i + k] <= hi[k]);
+        }
+    }
     free(out);
     md2_free(st);
     source_free(&s);
