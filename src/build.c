@@ -1231,16 +1231,16 @@ static void hold_coordinate(const job *j, const md2_model *src, size_t i, int k,
                             size_t count)
 {
     size_t n = j->num_vertices, f;
-    float *d = j->decoded + 3 * i + (size_t)k, mid;
-    double lo = -HUGE_VAL, hi = HUGE_VAL;
-    for (f = first; f < first + count; f++) {
-        double x = d[f * 3 * n], h = 0.5 * fabs((double)src->frames[f].scale[k]);
-        lo = x - h > lo ? x - h : lo;
-        hi = x + h < hi ? x + h : hi;
+    float *d = j->decoded + 3 * i + (size_t)k, mid, lo = -HUGE_VALF, hi = HUGE_VALF;
+    for (f = first; f < first + count; f++) { /* in float, rounded as everywhere (round.h) */
+        float x = d[f * 3 * n], h = md2__mul(0.5f, fabsf(src->frames[f].scale[k]));
+        float a = md2__sub(x, h), b = md2__add(x, h);
+        lo = a > lo ? a : lo;
+        hi = b < hi ? b : hi;
         if (lo > hi)
             return;
     }
-    mid = (float)(0.5 * (lo + hi));
+    mid = md2__add(md2__mul(0.5f, lo), md2__mul(0.5f, hi));
     for (f = first; f < first + count; f++)
         d[f * 3 * n] = mid;
 }
