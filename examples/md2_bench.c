@@ -4,6 +4,7 @@
  * the file and against decompressed frames.
  *
  * Usage: md2_bench [--quick] [--json] [MODEL.md2]
+ *        md2_bench --wobble [MODEL.md2...]
  *        md2_bench --help
  *
  *   MODEL.md2  the model to measure (default: the bundled sample model,
@@ -41,10 +42,13 @@
  *                       cross-fade: four keyframes, two blends of two
  *   md2_build           the model decoded to floats (every frame, uv,
  *                       triangles, frame names) built again with the
- *                       defaults: a box per frame, smooth normals, GL
+ *                       defaults: stable grids, smooth normals, GL
  *                       commands; in vertex-frames (vertices x frames)
- *   md2_build quantise  the same with the decoded normals given and no GL
- *                       commands: quantisation and md2_normal_nearest()
+ *   build per-frame     the same with a box per frame (MD2_QUANTIZE_PER_FRAME)
+ *   md2_build quantise  the defaults with the decoded normals given and no
+ *                       GL commands: quantisation and md2_normal_nearest()
+ *   quantise per-frame  the same with a box per frame
+ *   (then the two ratios, stable grids' time over a box per frame's)
  *
  * Columns: the time of one call, the speed in units (bytes, vertices,
  * triangles) a second, "vs naive": how many times faster than a plain C
@@ -161,6 +165,7 @@ typedef struct bench {
     uint32_t frame;             /* next frame pair */
     const md2_build_input *build_in; /* the model as floats, for md2_build */
     unsigned build_flags;       /* md2_build_options.flags of the build row */
+    md2_quantize build_quantize; /* md2_build_options.quantize of the build row */
 } bench;
 
 typedef void (*bench_fn)(bench *b, long reps);
@@ -254,6 +259,7 @@ static void run_build(bench *b, long reps)
     long i;
     memset(&o, 0, sizeof o);
     o.flags = b->build_flags;
+    o.quantize = b->build_quantize;
     for (i = 0; i < reps; i++) {
         md2_model *m = NULL;
         if (md2_build(b->build_in, &o, &m) == MD2_OK)
@@ -593,7 +599,7 @@ typedef struct row {
     size_t copy_bytes;   /* bytes memcpy copies */
 } row;
 
-#define MAX_ROWS 12
+#define MAX_ROWS 16
 
 typedef struct report {
     const char *label;
@@ -604,6 +610,7 @@ typedef struct report {
     int num_rows;
     double threads_1, threads_2; /* instances a second, 0: not measured */
     size_t instances;
+    double stable_full, stable_quantise; /* md2_build's time, stable / per-frame */
 } report;
 
 static void print_time(double s)
@@ -649,6 +656,8 @@ static void print_report(const report *r)
            r->same_bits ? "equal" : "do not equal",
            r->same_bits ? "" : " (the loop's C floats are evaluated in a wider type here, "
                                "FLT_EVAL_METHOD != 0; libmd2's are not)");
+    printf("stable grids (the default) against a box per frame: %.2fx the time of a build, "
+           "%.2fx of quantisation alone\n", r->stable_full, r->stable_quantise);
     if (r->threads_1 > 0.0)
         printf("posing %lu instances of the model (md2_lerp, positions and normals): "
                "1 thread %.0f/s, 2 threads %.0f/s (%.2fx)\n",
@@ -695,7 +704,9 @@ static void json_report(const report *r)
                (unsigned long)w->copy_bytes, (double)w->copy_bytes / w->t_copy,
                w->t_lib / w->t_copy);
     }
-    printf("],\n  \"threads\": {\"instances\": %lu, \"one_thread_per_second\": %.4g, "
+    printf("],\n  \"stable_vs_per_frame\": {\"build\": %.4g, \"quantise\": %.4g}",
+           r->stable_full, r->stable_quantise);
+    printf(",\n  \"threads\": {\"instances\": %lu, \"one_thread_per_second\": %.4g, "
            "\"two_threads_per_second\": %.4g, \"scaling\": %.4g},\n"
            "  \"memory_bytes\": %lu, \"mesh_memory_bytes\": %lu}",
            (unsigned long)r->instances, r->threads_1, r->threads_2,
@@ -986,17 +997,27 @@ static int bench_model(const char *label, const unsigned char *data, size_t size
         measure_row(r, &b, "md2_mesh_pose fade", "welded", run_mesh_fade, run_naive_mesh_fade,
                     w, w * 8 * sizeof(float), budget);
     }
-    /* the builder: vertex-frames a second; memcpy of the positions given */
+    /* the builder: vertex-frames a second; memcpy of the positions given. The
+     * defaults (stable grids), then a box per frame, in one run: their ratio */
     b.build_in = &bf.in;
     b.build_flags = 0;
     measure_row(r, &b, "md2_build", "vframe", run_build, NULL, n * m->num_frames, build_bytes,
                 budget);
+    b.build_quantize = MD2_QUANTIZE_PER_FRAME;
+    measure_row(r, &b, "build per-frame", "vframe", run_build, NULL, n * m->num_frames,
+                build_bytes, budget);
+    b.build_quantize = MD2_QUANTIZE_DEFAULT;
     given = bf.in;
     given.normals = bf.nrm;
     b.build_in = &given;
     b.build_flags = MD2_BUILD_NO_GLCMDS;
     measure_row(r, &b, "md2_build quantise", "vframe", run_build, NULL, n * m->num_frames,
                 build_bytes, budget);
+    b.build_quantize = MD2_QUANTIZE_PER_FRAME;
+    measure_row(r, &b, "quantise per-frame", "vframe", run_build, NULL, n * m->num_frames,
+                build_bytes, budget);
+    r->stable_full = r->rows[r->num_rows - 4].t_lib / r->rows[r->num_rows - 3].t_lib;
+    r->stable_quantise = r->rows[r->num_rows - 2].t_lib / r->rows[r->num_rows - 1].t_lib;
     r->instances = INSTANCES;
     r->threads_1 = instances_per_second(m, 1, budget);
     r->threads_2 = r->threads_1 > 0.0 ? instances_per_second(m, 2, budget) : 0.0;
@@ -1523,11 +1544,205 @@ done:
     }
 }
 
+/* ------------------------------------------------------------------------ */
+/* Wobble (--wobble): the score and the repair                               */
+/* ------------------------------------------------------------------------ */
+
+/* Largest and mean distance between the frames of a and b (decoded), or of
+ * a and the source floats src (b NULL) */
+static void wobble_distance(const md2_model *a, const md2_model *b, const float *src,
+                            double *mean, double *largest)
+{
+    size_t n = a->num_vertices, i;
+    float *pa = (float *)malloc(n * 3 * sizeof(float)), *pb = (float *)malloc(n * 3 * sizeof(float));
+    uint32_t f;
+    *mean = 0.0;
+    *largest = 0.0;
+    if (!pa || !pb) {
+        free(pa);
+        free(pb);
+        *mean = *largest = -1.0;
+        return;
+    }
+    for (f = 0; f < a->num_frames; f++) {
+        md2_decode_frame(a, f, pa, 0, NULL, 0);
+        if (b)
+            md2_decode_frame(b, f, pb, 0, NULL, 0);
+        else
+            memcpy(pb, src + (size_t)f * n * 3, n * 3 * sizeof(float));
+        for (i = 0; i < n; i++) {
+            double d = 0.0;
+            int k;
+            for (k = 0; k < 3; k++)
+                d += ((double)pa[3 * i + k] - pb[3 * i + k]) * ((double)pa[3 * i + k] - pb[3 * i + k]);
+            d = sqrt(d);
+            *mean += d;
+            if (d > *largest)
+                *largest = d;
+        }
+    }
+    *mean /= (double)(n * a->num_frames);
+    free(pa);
+    free(pb);
+}
+
+/* One row of the table: m's score, its repair's and what the repair
+ * moved (and, with src, both models' error against the source floats).
+ * 0 if the repair moved nothing further than half a step of the old grid
+ * plus half a step of the new one. */
+static int wobble_row(const char *label, const md2_model *m, const float *src)
+{
+    md2_model *fixed = NULL;
+    md2_build_options o;
+    size_t before = 0, after = 0, f;
+    double mean, largest, bound = 0.0, em = 0.0, el = 0.0, fm = 0.0, fl = 0.0;
+    memset(&o, 0, sizeof o);
+    o.quantize = MD2_QUANTIZE_STABLE;
+    if (md2_wobble_score(m, NULL, &before) != MD2_OK || md2_rebuild(m, &o, &fixed) != MD2_OK ||
+        md2_wobble_score(fixed, NULL, &after) != MD2_OK) {
+        printf("%-34s (cannot score or repair it)\n", label);
+        md2_free(fixed);
+        return 1;
+    }
+    wobble_distance(fixed, m, NULL, &mean, &largest);
+    for (f = 0; f < m->num_frames; f++) { /* half an old step plus half a new one, per axis */
+        int k;
+        double b2 = 0.0;
+        for (k = 0; k < 3; k++) {
+            double h = 0.5 * (fabs((double)m->frames[f].scale[k]) + fabs((double)fixed->frames[f].scale[k]));
+            b2 += h * h;
+        }
+        if (sqrt(b2) > bound)
+            bound = sqrt(b2);
+    }
+    printf("%-34s %6lu %6lu %9lu %9lu %10.5f %10.5f", label, (unsigned long)m->num_vertices,
+           (unsigned long)m->num_frames, (unsigned long)before, (unsigned long)after, mean, largest);
+    if (src) {
+        wobble_distance(m, NULL, src, &em, &el);
+        wobble_distance(fixed, NULL, src, &fm, &fl);
+        printf("  %.5f -> %.5f (largest %.5f -> %.5f)", em, fm, el, fl);
+    }
+    printf("\n");
+    md2_free(fixed);
+    return largest > bound * (1.0 + 1e-6);
+}
+
+/* A generated source: a grid of 20 x 20 vertices (its triangles), 40
+ * frames; swing: the half at x < 0 still, the other half turning about the
+ * z axis through x = 0; hop: the whole grid moved forward and up and down */
+#define WG 20
+#define WF 40
+static float *wobble_source(int hop, md2_build_input *in, uint32_t *tris, int16_t *texel)
+{
+    float *pos = (float *)malloc((size_t)WG * WG * WF * 3 * sizeof(float));
+    size_t t = 0;
+    int f, r, c;
+    if (!pos)
+        return NULL;
+    for (f = 0; f < WF; f++) {
+        double a = 0.5 * sin(6.28318530718 * f / WF), u = (double)f / (WF - 1);
+        for (r = 0; r < WG; r++)
+            for (c = 0; c < WG; c++) {
+                float *p = pos + 3 * ((size_t)f * WG * WG + (size_t)r * WG + (size_t)c);
+                double x = (c - WG / 2 + 0.5) * 0.1, y = r * 0.1, z = 0.05 * sin(r + 2.0 * c);
+                if (hop) {
+                    p[0] = (float)x + (float)(2.0 * u);
+                    p[1] = (float)y;
+                    p[2] = (float)z + (float)(4.0 * u * (1.0 - u));
+                } else if (x < 0.0) {
+                    p[0] = (float)x, p[1] = (float)y, p[2] = (float)z;
+                } else {
+                    p[0] = (float)(x * cos(a) - z * sin(a));
+                    p[1] = (float)y;
+                    p[2] = (float)(x * sin(a) + z * cos(a));
+                }
+            }
+    }
+    for (r = 0; r + 1 < WG; r++)
+        for (c = 0; c + 1 < WG; c++) {
+            uint32_t v = (uint32_t)(r * WG + c), q[6] = {0, 0, 1, 0, WG, 0};
+            uint32_t q2[6] = {1, 0, WG + 1, 0, WG, 0};
+            int k;
+            for (k = 0; k < 6; k += 2) {
+                tris[6 * t + (size_t)k] = v + q[k];
+                tris[6 * t + 6 + (size_t)k] = v + q2[k];
+                tris[6 * t + (size_t)k + 1] = 0;
+                tris[6 * t + 6 + (size_t)k + 1] = 0;
+            }
+            t += 2;
+        }
+    memset(in, 0, sizeof *in);
+    in->num_frames = WF;
+    in->num_vertices = WG * WG;
+    in->positions = pos;
+    in->num_triangles = t;
+    in->triangles = tris;
+    in->num_texcoords = 1;
+    texel[0] = texel[1] = 0;
+    in->texels = texel;
+    in->skin_width = in->skin_height = 64;
+    return pos;
+}
+
+/* md2_bench --wobble [MODEL.md2...]: the table of docs/builder.md */
+static int wobble_table(int count, char **paths, const unsigned char *big, size_t big_size)
+{
+    static uint32_t tris[6 * 2 * (WG - 1) * (WG - 1)];
+    int16_t texel[2];
+    md2_build_input in;
+    md2_model *m = NULL;
+    int i, bad = 0, hop;
+    printf("%-34s %6s %6s %9s %9s %10s %10s  %s\n", "model", "verts", "frames", "wobble",
+           "repaired", "moved mean", "largest", "error vs source: before -> after");
+    for (i = 0; i < count; i++) {
+        size_t size;
+        unsigned char *data = read_file(paths[i], &size);
+        const char *name = strrchr(paths[i], '/') ? strrchr(paths[i], '/') + 1 : paths[i];
+        if (!data || md2_parse(data, size, NULL, &m) != MD2_OK) {
+            printf("%-34s (cannot read it)\n", name);
+            bad = 1;
+        } else {
+            bad |= wobble_row(name, m, NULL);
+        }
+        md2_free(m);
+        m = NULL;
+        free(data);
+    }
+    if (md2_parse(big, big_size, NULL, &m) == MD2_OK)
+        bad |= wobble_row("generated 1480 x 1007 (md2_bench)", m, NULL);
+    md2_free(m);
+    for (hop = 0; hop < 2; hop++) {
+        float *pos = wobble_source(hop, &in, tris, texel);
+        int q;
+        for (q = 0; pos && q < 3; q++) {
+            static const md2_quantize kinds[3] = {MD2_QUANTIZE_PER_FRAME, MD2_QUANTIZE_SHARED,
+                                                  MD2_QUANTIZE_STABLE};
+            static const char *const names[2][3] = {
+                {"swing, per-frame boxes", "swing, shared box", "swing, stable grids"},
+                {"hop, per-frame boxes", "hop, shared box", "hop, stable grids"}};
+            md2_build_options o;
+            memset(&o, 0, sizeof o);
+            o.quantize = kinds[q];
+            m = NULL;
+            if (md2_build(&in, &o, &m) == MD2_OK)
+                bad |= wobble_row(names[hop][q], m, pos);
+            else
+                bad = 1;
+            md2_free(m);
+        }
+        free(pos);
+    }
+    printf("(wobble: md2_wobble_score(); repaired: md2 import X.md2 --quantize stable, "
+           "md2_rebuild() with MD2_QUANTIZE_STABLE; moved: how far the repair moved vertices, "
+           "mean and largest, in units)\n");
+    return bad;
+}
+
 int main(int argc, char **argv)
 {
     const char *path = NULL;
     double budget = 0.2, t_big, t_export = -1.0, t_import = -1.0;
-    int json = 0, quick = 0, i, rc = 1;
+    int json = 0, quick = 0, i, rc = 1, wobble = 0;
     unsigned char *data = NULL, *big = NULL;
     size_t size = 0, big_size = 0, big_welded = 0;
     nearest_result nearest;
@@ -1540,14 +1755,20 @@ int main(int argc, char **argv)
             json = 1;
         } else if (strcmp(argv[i], "--quick") == 0) {
             quick = 1;
+        } else if (strcmp(argv[i], "--wobble") == 0) {
+            wobble = i + 1; /* the rest are models */
+            break;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("usage: md2_bench [--quick] [--json] [MODEL.md2]\n"
+                   "       md2_bench --wobble [MODEL.md2...]\n"
                    "Times md2_parse, md2_lerp, md2_mesh_lerp and md2_write against memcpy of\n"
                    "the same bytes and against plain C loops, on the model (default: %s)\n"
                    "and on a generated 1480-vertex, 1007-frame model (about 10 s; --quick:\n"
                    "about 1 s), then, built beside the md2 command, its export of that model\n"
                    "to .glb and import of the .glb (3 runs each; --quick: 1) and their ratio.\n"
-                   "--json prints one JSON object.\n",
+                   "--json prints one JSON object. --wobble prints the wobble\n"
+                   "table of docs/builder.md for the models and generated ones (exit 1 if a\n"
+                   "repair moved a vertex too far).\n",
                    DEFAULT_MODEL);
             free(reports);
             return 0;
@@ -1558,6 +1779,13 @@ int main(int argc, char **argv)
         } else {
             path = argv[i];
         }
+    }
+    if (wobble) {
+        big = md2_bench_big_model(&big_size);
+        rc = big ? wobble_table(argc - wobble, argv + wobble, big, big_size) : 1;
+        free(big);
+        free(reports);
+        return rc;
     }
     if (!path)
         path = DEFAULT_MODEL;

@@ -546,7 +546,10 @@ MD2_API unsigned md2_normal_nearest(float x, float y, float z);
  *  (0: 3 * sizeof(float)). If normals is not NULL, the linear blend of the
  *  two table normals is written likewise: shorter than 1 between keyframes
  *  (call md2_normalize() on the buffer for unit normals). t = 0 gives
- *  frame_a exactly and t = 1 frame_b exactly, table normals included.
+ *  frame_a exactly and t = 1 frame_b exactly, table normals included;
+ *  a coordinate that decodes to the same value in both keyframes is that
+ *  value at every t (a vertex held still stays still in between; the
+ *  blend alone can be an ulp off).
  *  Buffers: positions must hold (num_vertices - 1) * stride + 12 bytes
  *  (same for normals). A stride must be 0 or a multiple of sizeof(float)
  *  that is at least 12.
@@ -2089,7 +2092,7 @@ typedef enum md2_profile {
 MD2_API const char *md2_profile_string(md2_profile p);
 
 /** Checks a model (loaded, built or rebuilt) against profile p's limits,
- *  the same ones md2_build() keeps for p (docs/build.md lists them with
+ *  the same ones md2_build() keeps for p (docs/builder.md lists them with
  *  their sources in each engine's code): on_limit (if not NULL) is called
  *  with user and a diagnostic for each limit m breaks, in the table's
  *  order: section MD2_SECTION_HEADER, field the quantity ("num_vertices",
@@ -2185,9 +2188,38 @@ typedef struct md2_build_input {
 #define MD2_REBUILD_GLCMDS 32u     /**< new GL commands from the triangles (replaces the model's) */
 #define MD2_REBUILD_DROP_DEGENERATE 64u /**< drop triangles with two corners on one vertex (md2_build() too) */
 
+/** How md2_build() and md2_rebuild() choose each frame's grid (its scale
+ *  and translate), md2_build_options.quantize. docs/builder.md compares them
+ *  with numbers. */
+typedef enum md2_quantize {
+    /** md2_build(): MD2_QUANTIZE_STABLE (MD2_QUANTIZE_SHARED with
+     *  MD2_BUILD_SHARED_BOX); md2_rebuild(): the frames kept byte for byte
+     *  (MD2_REBUILD_REQUANTIZE: MD2_QUANTIZE_PER_FRAME, MD2_BUILD_SHARED_BOX:
+     *  MD2_QUANTIZE_SHARED) */
+    MD2_QUANTIZE_DEFAULT = 0,
+    /** each frame the box of its vertices: the finest steps, but a vertex
+     *  that holds still can decode a step apart in two frames (wobble) */
+    MD2_QUANTIZE_PER_FRAME,
+    /** one box for all frames (as MD2_BUILD_SHARED_BOX): still vertices
+     *  keep their bits, at the cost of coarse steps when the model travels */
+    MD2_QUANTIZE_SHARED,
+    /** per animation (md2_anims_from_names() of the frame names) one step
+     *  per axis, each frame's translate on the lattice of that step (or, for
+     *  a frame that is an earlier one moved, that frame's translate moved by
+     *  as much): a vertex whose position is the same in two frames of an
+     *  animation decodes to the same bits in both, a frame that is another
+     *  moved decodes to the same shape moved. md2_rebuild() first holds
+     *  still each decoded coordinate whose half-step intervals overlap over
+     *  every frame of its animation, at the middle of the overlap (a repair
+     *  of wobble: a coordinate stays within half a step of what the file
+     *  decodes to) */
+    MD2_QUANTIZE_STABLE,
+    MD2_QUANTIZE_COUNT_ /**< count sentinel, not a mode */
+} md2_quantize;
+
 /** Options of md2_build() and md2_rebuild(). Zero-initialise (or pass
- *  NULL): malloc/free, per-frame boxes, GL commands, the format's limits,
- *  no diagnostic. */
+ *  NULL): malloc/free, stable grids (md2_rebuild(): the frames kept), GL
+ *  commands, the format's limits, no diagnostic. */
 typedef struct md2_build_options {
     md2_allocator allocator;    /**< the model's allocation; zero: malloc/free */
     unsigned flags;             /**< MD2_BUILD_* and MD2_REBUILD_* (md2_build(): MD2_REBUILD_DROP_DEGENERATE only; other bits are refused) */
@@ -2195,17 +2227,26 @@ typedef struct md2_build_options {
     md2_diagnostic *error;      /**< if not NULL, filled when the build fails */
     md2_warning_fn on_warning;  /**< if not NULL, called for each warning */
     void *warning_user;         /**< passed to on_warning */
-    uintptr_t reserved_[8];     /**< must be zero: room for new options */
+    /** the grids (0: MD2_QUANTIZE_DEFAULT); MD2_BUILD_SHARED_BOX with
+     *  another than DEFAULT or SHARED is refused, as is a value past
+     *  MD2_QUANTIZE_STABLE (field "quantize") */
+    md2_quantize quantize;
+    uintptr_t reserved_[7];     /**< must be zero: room for new options */
 } md2_build_options;
 
 /** Builds a model from in into *out (released with md2_free()): one
  *  allocation through opts->allocator, its header filled in as
  *  md2_write() writes it, md2_model.warnings the builder's warning flags
- *  raised. Each frame gets the box of its vertices (MD2_BUILD_SHARED_BOX:
- *  one box for all) and every coordinate decodes, through md2_lerp()
- *  and md2_decode_frame(), to the nearest of the 256 values its axis can
+ *  raised. Each frame gets its grid as opts->quantize says (by default
+ *  stable grids: a vertex the input holds still in two frames of an
+ *  animation decodes to the same bits in both; MD2_QUANTIZE_PER_FRAME: the
+ *  box of its vertices; MD2_BUILD_SHARED_BOX or MD2_QUANTIZE_SHARED: one
+ *  box for all) and every coordinate decodes, through md2_lerp() and
+ *  md2_decode_frame(), to the nearest of the 256 values its axis can
  *  decode to: within half a step (scale / 2) of the input plus the float
- *  rounding of the decode (docs/builder.md has the bound). Normals are the
+ *  rounding of the decode (docs/builder.md has the bound; a frame of stable
+ *  grids that is an earlier frame moved takes that frame's bytes, within
+ *  half a step plus 1/2048 of a step). Normals are the
  *  table normals md2_normal_nearest() gives for the given ones, or for
  *  smooth area-weighted normals of the positions (summed per vertex:
  *  smooth across texture seams, which share their vertex). Every input is checked before anything is
@@ -2224,8 +2265,10 @@ MD2_API md2_result md2_build(const md2_build_input *in, const md2_build_options 
 /** Builds a model from model m into *out, keeping its skins, texcoords,
  *  triangles, frame names, transforms and vertices byte for byte and its
  *  GL commands as they are, unless opts->flags asks for a change
- *  (MD2_REBUILD_*; MD2_BUILD_SHARED_BOX asks for a new, shared grid and
- *  MD2_BUILD_NO_GLCMDS for no GL commands). m may be loaded or made by
+ *  (MD2_REBUILD_*; MD2_BUILD_SHARED_BOX asks for a new, shared grid,
+ *  opts->quantize other than MD2_QUANTIZE_DEFAULT for new grids of that
+ *  kind from the decoded frames, and MD2_BUILD_NO_GLCMDS for no GL
+ *  commands). m may be loaded or made by
  *  hand; the new model is one allocation as md2_build() makes it, with
  *  md2_model.warnings the builder's warnings (not m's). Errors as
  *  md2_build() (MD2_ERR_INVALID_ARGUMENT also when a new grid is asked
@@ -2235,6 +2278,26 @@ MD2_API md2_result md2_build(const md2_build_input *in, const md2_build_options 
  *  need one). */
 MD2_API md2_result md2_rebuild(const md2_model *m, const md2_build_options *opts,
                                md2_model **out);
+
+/** The wobble score of model m: over every pair of consecutive frames
+ *  (f, f + 1), the number of vertices that move by one step while every
+ *  vertex that shares a triangle with them holds still, summed. A vertex
+ *  moves by n steps when n is its largest movement over the three axes,
+ *  each the decoded movement divided by the larger of the two frames'
+ *  scales on that axis, rounded to the nearest whole number (an axis whose
+ *  scales are both 0 counts as 0 steps when it does not move, 2 when it
+ *  does); it holds still when n is 0. So a file whose still parts flicker
+ *  by a step, the wobble players see, scores high; one that keeps still
+ *  parts still scores 0 there (docs/builder.md has the corpus' scores).
+ *  Decodes as md2_decode_frame() does. Uses 2 decoded frames and 2 bytes
+ *  a vertex of memory through allocator (NULL or without functions:
+ *  malloc/free), freed before it returns. Errors: MD2_ERR_INVALID_ARGUMENT
+ *  (m or count NULL, m without frames or vertices, a frame without its
+ *  vertex array, a triangle index at or past num_vertices, non-zero
+ *  reserved_), MD2_ERR_OUT_OF_MEMORY; *count is 0
+ *  then. Thread-safe; reads m only. */
+MD2_API md2_result md2_wobble_score(const md2_model *m, const md2_allocator *allocator,
+                                    size_t *count);
 
 #ifdef __cplusplus
 }
@@ -2824,7 +2887,8 @@ md2_result md2__reserved_build_anims(const struct md2_build_anim *anims, size_t 
 #define FIELDS2(s) s ".reserved_[0]", s ".reserved_[1]"
 #define FIELDS4(s) FIELDS2(s), s ".reserved_[2]", s ".reserved_[3]"
 #define FIELDS6(s) FIELDS4(s), s ".reserved_[4]", s ".reserved_[5]"
-#define FIELDS8(s) FIELDS6(s), s ".reserved_[6]", s ".reserved_[7]"
+#define FIELDS7(s) FIELDS6(s), s ".reserved_[6]"
+#define FIELDS8(s) FIELDS7(s), s ".reserved_[7]"
 
 static const char *const options_fields[] = {FIELDS8("md2_options")};
 static const char *const limits_fields[] = {FIELDS4("md2_limits")};
@@ -2835,7 +2899,7 @@ static const char *const mesh_options_fields[] = {FIELDS6("md2_mesh_options")};
 static const char *const mesh_fields[] = {FIELDS4("md2_mesh")};
 static const char *const layout_fields[] = {FIELDS2("md2_vertex_layout")};
 static const char *const tags_fields[] = {FIELDS4("md2_tags")};
-static const char *const build_options_fields[] = {FIELDS8("md2_build_options")};
+static const char *const build_options_fields[] = {FIELDS7("md2_build_options")};
 static const char *const build_input_fields[] = {FIELDS8("md2_build_input")};
 static const char *const build_anim_fields[] = {FIELDS2("md2_build_anim")};
 
@@ -3064,6 +3128,7 @@ md2_result md2__reserved_build_anims(const md2_build_anim *anims, size_t count,
 #undef FIELDS2
 #undef FIELDS4
 #undef FIELDS6
+#undef FIELDS7
 #undef FIELDS8
 #undef SAME_COUNT
 #undef refuse
@@ -3551,6 +3616,31 @@ static inline float md2__blend2(float wa, float a, float wb, float b)
     float y = md2__to_float(md2__to_float(wb) * b);
     float sum = md2__to_float(x + y);
     return sum;
+}
+
+/* md2__blend2(), but a itself when a == b: a position both keyframes hold
+ * is that position at every weight (the blend alone can be an ulp off:
+ * (1 - t) * a + t * a is not always a in float). */
+static inline float md2__keep2(float wa, float a, float wb, float b)
+{
+    return a == b ? a : md2__blend2(wa, a, wb, b);
+}
+
+/* Bounds of md2__keep2() over a box: the least (lo) and the largest (hi)
+ * it gives for any a >= al, b >= bl (lo), or a <= ah, b <= bh (hi). The
+ * blend of the bounds, but no further in than the nearer bound: where a
+ * == b, md2__keep2() gives a, which is at least max(al, bl) (at most
+ * min(ah, bh)); elsewhere the blend, monotonic in a and b. */
+static inline float md2__keep2_lo(float wa, float al, float wb, float bl)
+{
+    float r = md2__blend2(wa, al, wb, bl), m = al > bl ? al : bl;
+    return r < m ? r : m;
+}
+
+static inline float md2__keep2_hi(float wa, float ah, float wb, float bh)
+{
+    float r = md2__blend2(wa, ah, wb, bh), m = ah < bh ? ah : bh;
+    return r > m ? r : m;
 }
 
 #endif /* MD2_ROUND_H */
@@ -7812,12 +7902,12 @@ md2_result md2__pair_bounds(const md2_model *m, uint32_t a, uint32_t b, float t,
         return md2_frame_bounds(m, b, min, max);
     MD2_TRY(md2_frame_bounds(m, a, mna, mxa));
     MD2_TRY(md2_frame_bounds(m, b, mnb, mxb));
-    /* The same rounded operations as the pose: each is monotonic, so the
-     * box contains the pose on every host. */
+    /* The same rounded operations as the pose, a held position kept
+     * (md2__keep2_lo/hi): the box contains the pose on every host. */
     wa = 1.0f - t;
     for (k = 0; k < 3; k++) {
-        min[k] = md2__blend2(wa, mna[k], t, mnb[k]);
-        max[k] = md2__blend2(wa, mxa[k], t, mxb[k]);
+        min[k] = md2__keep2_lo(wa, mna[k], t, mnb[k]);
+        max[k] = md2__keep2_hi(wa, mxa[k], t, mxb[k]);
     }
     return MD2_OK;
 }
@@ -7981,8 +8071,8 @@ static inline void scalar_vertex(const md2__pose_pair *p, size_t s, float pos[3]
     } else {
         const md2_vertex *b = &p->vb[s];
         for (k = 0; k < 3; k++)
-            pos[k] = md2__blend2(p->wa, md2__mul_add(p->sa[k], (float)a->v[k], p->ta[k]),
-                                 p->wb, md2__mul_add(p->sb[k], (float)b->v[k], p->tb[k]));
+            pos[k] = md2__keep2(p->wa, md2__mul_add(p->sa[k], (float)a->v[k], p->ta[k]),
+                                p->wb, md2__mul_add(p->sb[k], (float)b->v[k], p->tb[k]));
         if (nrm) {
             const float *na = md2__normals4[a->normal], *nb = md2__normals4[b->normal];
             for (k = 0; k < 3; k++)
@@ -8015,7 +8105,7 @@ void md2__pose_scalar(const md2__pose_job *job)
             int k;
             scalar_vertex(&j->from, s, po, j->nrm ? no : NULL);
             for (k = 0; k < 3; k++) {
-                pos[k] = md2__blend2(j->w_from, po[k], j->w_cur, pos[k]);
+                pos[k] = md2__keep2(j->w_from, po[k], j->w_cur, pos[k]);
                 if (j->nrm)
                     nrm[k] = md2__blend2(j->w_from, no[k], j->w_cur, nrm[k]);
             }
@@ -8097,6 +8187,13 @@ static inline __m128 sse2_decode(const md2_vertex *v, __m128 s, __m128 t)
     return _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(b), s), t);
 }
 
+/* a where a == b, else r */
+static inline __m128 sse2_keep(__m128 a, __m128 b, __m128 r)
+{
+    __m128 same = _mm_cmpeq_ps(a, b);
+    return _mm_or_ps(_mm_and_ps(same, a), _mm_andnot_ps(same, r));
+}
+
 static inline void sse2_put3(float *p, __m128 v)
 {
     _mm_storel_pi((__m64 *)(void *)p, v);
@@ -8141,6 +8238,7 @@ static inline void sse2_put_uv(float *p, const float *src, int flip)
 #define v_set1 _mm_set1_ps
 #define v_mul _mm_mul_ps
 #define v_add _mm_add_ps
+#define v_keep sse2_keep
 #define v_decode sse2_decode
 #define v_put3 sse2_put3
 #define v_put4 sse2_put4
@@ -8160,6 +8258,9 @@ static inline void sse2_put_uv(float *p, const float *src, int flip)
  *                         load of it would wait for the stores to retire)
  *   v_set1(x)             x in every lane
  *   v_mul(a, b), v_add(a, b)   lane-wise, one rounding each, never fused
+ *   v_keep(a, b, r)       lane-wise a where a == b, else r (a position held
+ *                         by both keyframes is that position, not a blend
+ *                         an ulp off it: md2__keep2() in round.h)
  *   v_decode(v, s, t)     s * (float)v->v[k] + t lane by lane ([3]: 0)
  *   v_put3(p, v), v_put4(p, v)   store lanes 0-2, or 0-3
  *   v_unit(v)             md2__unit_normal() of lanes 0-2
@@ -8206,7 +8307,7 @@ static inline void ROWS(vertex)(const ROWS(pair) *k, size_t s, int key, int norm
         const md2_vertex *b = k->vb + s;
         VEC pa = v_decode(a, k->sa, k->ta);
         VEC pb = v_decode(b, k->sb, k->tb);
-        *pos = v_add(v_mul(k->wa, pa), v_mul(k->wb, pb));
+        *pos = v_keep(pa, pb, v_add(v_mul(k->wa, pa), v_mul(k->wb, pb)));
         if (normals) {
             VEC na = v_load(md2__normals4[a->normal]);
             VEC nb = v_load(md2__normals4[b->normal]);
@@ -8246,7 +8347,7 @@ static inline void ROWS(loop)(const md2__pose_job *j, size_t begin, size_t end, 
         if (fade) { /* w_from * from + w_cur * cur */
             VEC po, no = n;
             ROWS(vertex)(&from, s, from_key, normals, &po, &no);
-            p = v_add(v_mul(w_from, po), v_mul(w_cur, p));
+            p = v_keep(po, p, v_add(v_mul(w_from, po), v_mul(w_cur, p)));
             if (normals)
                 n = v_add(v_mul(w_from, no), v_mul(w_cur, n));
         }
@@ -8289,6 +8390,7 @@ static void ROWS(rows)(const md2__pose_job *j, size_t begin, size_t end)
 #undef v_set1
 #undef v_mul
 #undef v_add
+#undef v_keep
 #undef v_decode
 #undef v_put3
 #undef v_put4
@@ -8396,14 +8498,20 @@ __attribute__((target("avx2"))) static inline __m256 avx2_decode(__m256i src, __
     return _mm256_add_ps(_mm256_mul_ps(v, s), t);
 }
 
-/* One group of a blend: wa * a + wb * b */
+/* a where a == b, else r */
+__attribute__((target("avx2"))) static inline __m256 avx2_keep(__m256 a, __m256 b, __m256 r)
+{
+    return _mm256_blendv_ps(r, a, _mm256_cmp_ps(a, b, _CMP_EQ_OQ));
+}
+
+/* One group of a blend: wa * a + wb * b (a where a == b) */
 __attribute__((target("avx2"))) static inline __m256 avx2_mid(const avx2_group *c, __m256 wa,
                                                               __m256 wb, __m256i src_a,
                                                               __m256i src_b)
 {
     __m256 pa = avx2_decode(src_a, c->bytes, c->sa, c->ta);
     __m256 pb = avx2_decode(src_b, c->bytes, c->sb, c->tb);
-    return _mm256_add_ps(_mm256_mul_ps(wa, pa), _mm256_mul_ps(wb, pb));
+    return avx2_keep(pa, pb, _mm256_add_ps(_mm256_mul_ps(wa, pa), _mm256_mul_ps(wb, pb)));
 }
 
 /* Rows of vertices s0 and s1 of frame v: s * (x, y, z, index) + t, with
@@ -8565,9 +8673,10 @@ __attribute__((target("avx2"))) static void avx2_pairs(const md2__pose_job *j, s
         __m256 p = avx2_pair_decode(va, s0, s1, sa, ta), n = p;
         __m128 uv = one;
         int half;
-        if (!key)
-            p = _mm256_add_ps(_mm256_mul_ps(wa, p),
-                              _mm256_mul_ps(wb, avx2_pair_decode(vb, s0, s1, sb, tb)));
+        if (!key) {
+            __m256 pb = avx2_pair_decode(vb, s0, s1, sb, tb);
+            p = avx2_keep(p, pb, _mm256_add_ps(_mm256_mul_ps(wa, p), _mm256_mul_ps(wb, pb)));
+        }
         if (y_up)
             p = avx2_yup(p);
         if (nrm) {
@@ -8620,9 +8729,10 @@ __attribute__((target("avx2"))) static void avx2_mesh_default(const md2__pose_jo
         __m256 p = avx2_pair_decode(va, s0, s1, sa, ta);
         __m256 n = avx2_pair_normals(va, vb, key, s0, s1, wa, wb);
         __m128 uv01 = _mm_loadu_ps(uv); /* u0 v0 u1 v1 */
-        if (!key)
-            p = _mm256_add_ps(_mm256_mul_ps(wa, p),
-                              _mm256_mul_ps(wb, avx2_pair_decode(vb, s0, s1, sb, tb)));
+        if (!key) {
+            __m256 pb = avx2_pair_decode(vb, s0, s1, sb, tb);
+            p = avx2_keep(p, pb, _mm256_add_ps(_mm256_mul_ps(wa, p), _mm256_mul_ps(wb, pb)));
+        }
         /* row by row, vertex by vertex: each 16-byte row store spills
          * into the next attribute, written right after (wide_plan) */
         _mm_storeu_ps(out, _mm256_castps256_ps128(p));
@@ -8783,6 +8893,7 @@ static inline void neon_put_uv(float *p, const float *src, int flip)
 #define v_set1 vdupq_n_f32
 #define v_mul vmulq_f32
 #define v_add vaddq_f32
+#define v_keep(a, b, r) vbslq_f32(vceqq_f32((a), (b)), (a), (r))
 #define v_decode neon_decode
 #define v_put3 neon_put3
 #define v_put4 neon_put4
@@ -8802,6 +8913,9 @@ static inline void neon_put_uv(float *p, const float *src, int flip)
  *                         load of it would wait for the stores to retire)
  *   v_set1(x)             x in every lane
  *   v_mul(a, b), v_add(a, b)   lane-wise, one rounding each, never fused
+ *   v_keep(a, b, r)       lane-wise a where a == b, else r (a position held
+ *                         by both keyframes is that position, not a blend
+ *                         an ulp off it: md2__keep2() in round.h)
  *   v_decode(v, s, t)     s * (float)v->v[k] + t lane by lane ([3]: 0)
  *   v_put3(p, v), v_put4(p, v)   store lanes 0-2, or 0-3
  *   v_unit(v)             md2__unit_normal() of lanes 0-2
@@ -8848,7 +8962,7 @@ static inline void ROWS(vertex)(const ROWS(pair) *k, size_t s, int key, int norm
         const md2_vertex *b = k->vb + s;
         VEC pa = v_decode(a, k->sa, k->ta);
         VEC pb = v_decode(b, k->sb, k->tb);
-        *pos = v_add(v_mul(k->wa, pa), v_mul(k->wb, pb));
+        *pos = v_keep(pa, pb, v_add(v_mul(k->wa, pa), v_mul(k->wb, pb)));
         if (normals) {
             VEC na = v_load(md2__normals4[a->normal]);
             VEC nb = v_load(md2__normals4[b->normal]);
@@ -8888,7 +9002,7 @@ static inline void ROWS(loop)(const md2__pose_job *j, size_t begin, size_t end, 
         if (fade) { /* w_from * from + w_cur * cur */
             VEC po, no = n;
             ROWS(vertex)(&from, s, from_key, normals, &po, &no);
-            p = v_add(v_mul(w_from, po), v_mul(w_cur, p));
+            p = v_keep(po, p, v_add(v_mul(w_from, po), v_mul(w_cur, p)));
             if (normals)
                 n = v_add(v_mul(w_from, no), v_mul(w_cur, n));
         }
@@ -8931,6 +9045,7 @@ static void ROWS(rows)(const md2__pose_job *j, size_t begin, size_t end)
 #undef v_set1
 #undef v_mul
 #undef v_add
+#undef v_keep
 #undef v_decode
 #undef v_put3
 #undef v_put4
@@ -9002,6 +9117,7 @@ static inline void wasm_put_uv(float *p, const float *src, int flip)
 #define v_set1 wasm_f32x4_splat
 #define v_mul wasm_f32x4_mul
 #define v_add wasm_f32x4_add
+#define v_keep(a, b, r) wasm_v128_bitselect((a), (r), wasm_f32x4_eq((a), (b)))
 #define v_decode wasm_decode
 #define v_put3 wasm_put3
 #define v_put4 wasm_put4
@@ -9021,6 +9137,9 @@ static inline void wasm_put_uv(float *p, const float *src, int flip)
  *                         load of it would wait for the stores to retire)
  *   v_set1(x)             x in every lane
  *   v_mul(a, b), v_add(a, b)   lane-wise, one rounding each, never fused
+ *   v_keep(a, b, r)       lane-wise a where a == b, else r (a position held
+ *                         by both keyframes is that position, not a blend
+ *                         an ulp off it: md2__keep2() in round.h)
  *   v_decode(v, s, t)     s * (float)v->v[k] + t lane by lane ([3]: 0)
  *   v_put3(p, v), v_put4(p, v)   store lanes 0-2, or 0-3
  *   v_unit(v)             md2__unit_normal() of lanes 0-2
@@ -9067,7 +9186,7 @@ static inline void ROWS(vertex)(const ROWS(pair) *k, size_t s, int key, int norm
         const md2_vertex *b = k->vb + s;
         VEC pa = v_decode(a, k->sa, k->ta);
         VEC pb = v_decode(b, k->sb, k->tb);
-        *pos = v_add(v_mul(k->wa, pa), v_mul(k->wb, pb));
+        *pos = v_keep(pa, pb, v_add(v_mul(k->wa, pa), v_mul(k->wb, pb)));
         if (normals) {
             VEC na = v_load(md2__normals4[a->normal]);
             VEC nb = v_load(md2__normals4[b->normal]);
@@ -9107,7 +9226,7 @@ static inline void ROWS(loop)(const md2__pose_job *j, size_t begin, size_t end, 
         if (fade) { /* w_from * from + w_cur * cur */
             VEC po, no = n;
             ROWS(vertex)(&from, s, from_key, normals, &po, &no);
-            p = v_add(v_mul(w_from, po), v_mul(w_cur, p));
+            p = v_keep(po, p, v_add(v_mul(w_from, po), v_mul(w_cur, p)));
             if (normals)
                 n = v_add(v_mul(w_from, no), v_mul(w_cur, n));
         }
@@ -9150,6 +9269,7 @@ static void ROWS(rows)(const md2__pose_job *j, size_t begin, size_t end)
 #undef v_set1
 #undef v_mul
 #undef v_add
+#undef v_keep
 #undef v_decode
 #undef v_put3
 #undef v_put4
@@ -9225,6 +9345,7 @@ md2__pose_fn md2__pose_kernel_named(const char *name)
 #undef v_set1
 #undef v_mul
 #undef v_add
+#undef v_keep
 #undef v_decode
 #undef v_put3
 #undef v_put4
@@ -11825,8 +11946,8 @@ md2_result md2__frames_bounds(const md2_model *m, const md2_player_frames *st,
     MD2_TRY(md2__pair_bounds(m, st->from_a, st->from_b, st->from_t, mno, mxo));
     wo = 1.0f - st->weight; /* as md2_player_pose() blends the two poses */
     for (k = 0; k < 3; k++) {
-        min[k] = md2__blend2(wo, mno[k], st->weight, mnc[k]);
-        max[k] = md2__blend2(wo, mxo[k], st->weight, mxc[k]);
+        min[k] = md2__keep2_lo(wo, mno[k], st->weight, mnc[k]);
+        max[k] = md2__keep2_hi(wo, mxo[k], st->weight, mxc[k]);
     }
     return MD2_OK;
 }
@@ -13384,7 +13505,7 @@ void md2__orient_blend(const float a[MD2_TAG_FRAME_FLOATS],
         orthonormalize(blended[0], blended[1], blended[2], &ub, &ua, out);
     /* the origin as md2_lerp() blends a position */
     for (k = 0; k < 3; k++)
-        out[9 + k] = md2__blend2(wa, a[9 + k], t, b[9 + k]);
+        out[9 + k] = md2__keep2(wa, a[9 + k], t, b[9 + k]);
 }
 
 void md2__orient_matrix(const float o[MD2_TAG_FRAME_FLOATS], float m[16])
@@ -14205,6 +14326,43 @@ void md2__box_transform(const float lo[3], const float hi[3], float scale[3],
 void md2__quantize(const float *pos, size_t stride, size_t n, const float scale[3],
                    const float translate[3], md2_vertex *out);
 
+/* The stable grids (MD2_QUANTIZE_STABLE) of one animation: frames
+ * [first, first + count) of positions (row i of frame f at pos + f *
+ * fstride + i * vstride, n rows a frame) into frames[f]: scale, translate
+ * and every vertex's v (normals left alone). On each axis, one step
+ * S * 2^e (S an integer below 2^16) for the animation, at least the
+ * largest extent of a frame / 254, and each frame's translate T * 2^e on
+ * the lattice of that step, the multiple of the step at or below the
+ * frame's least coordinate, so that every decode, (S * v + T) * 2^e, is
+ * exact in float: a position held in two frames decodes to the same bits.
+ * A frame that is its predecessor's reference frame moved by d (every
+ * vertex within a few float roundings) gets that frame's translate moved
+ * by d rounded to 2^e and that frame's bytes: the same shape, moved (on an
+ * axis whose S is 1024 or more: the rounding below 1/2048 of a step). An
+ * axis that no lattice within float's 24 bits reaches (coordinates of
+ * more than about 2^8 steps at the step's finest), or whose one box for
+ * the animation has the finer step, gets that box for every frame. An
+ * axis flat in every frame keeps scale 0 and translate the frame's
+ * coordinate. scratch: md2__stable_scratch_size(count) bytes. */
+typedef struct md2__stable_frame {
+    float lo[3], hi[3];
+    size_t ref;       /* the frame this one is a moved copy of (itself: none) */
+    long long t[3];   /* translate in units of 2^e */
+    int copy[3];      /* the axis' bytes are the reference frame's */
+} md2__stable_frame;
+
+size_t md2__stable_scratch_size(size_t count);
+void md2__quantize_stable(const float *pos, size_t vstride, size_t fstride, size_t n,
+                          size_t first, size_t count, void *scratch, md2_frame *frames);
+
+/* Movement in whole steps of n vertices from a (row i at a + 3 * i) to b
+ * with steps h (the larger scale of the two frames on each axis):
+ * state[i] 0 (still), 1 (one step) or 2 (more); busy[i] 1 when a vertex
+ * that shares one of the triangles with it does not hold still. */
+void md2__wobble_states(const float *a, const float *b, size_t n, const float h[3],
+                        const md2_triangle *tris, size_t num_tris, unsigned char *state,
+                        unsigned char *busy);
+
 /* out[i].normal = md2_normal_nearest() of row i of n given normals. */
 void md2__normals_given(const float *nrm, size_t stride, size_t n, md2_vertex *out);
 
@@ -14342,6 +14500,202 @@ void md2__quantize(const float *pos, size_t stride, size_t n, const float scale[
                                            guess_step(p[k], translate[k], inverse[k]));
             else
                 out[i].v[k] = 0; /* a flat axis: every step decodes to translate */
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Stable grids                                                              */
+/* ------------------------------------------------------------------------ */
+
+size_t md2__stable_scratch_size(size_t count)
+{
+    return count * sizeof(md2__stable_frame);
+}
+
+/* Whether frame b is frame a moved (every coordinate of b within tol of
+ * a's plus the difference of the boxes' centres); the move into d. */
+static int stable_moved(const float *pa, const float *pb, size_t vstride, size_t n,
+                        const md2__stable_frame *fa, const md2__stable_frame *fb, double d[3])
+{
+    double mag = 0.0, tol;
+    size_t i;
+    int k;
+    for (k = 0; k < 3; k++) {
+        double ea = (double)fa->hi[k] - (double)fa->lo[k];
+        double eb = (double)fb->hi[k] - (double)fb->lo[k];
+        double m = fabs((double)fa->lo[k]);
+        if (fabs((double)fa->hi[k]) > m)
+            m = fabs((double)fa->hi[k]);
+        if (fabs((double)fb->lo[k]) > m)
+            m = fabs((double)fb->lo[k]);
+        if (fabs((double)fb->hi[k]) > m)
+            m = fabs((double)fb->hi[k]);
+        if (m > mag)
+            mag = m;
+        d[k] = 0.5 * (((double)fb->lo[k] + (double)fb->hi[k]) -
+                      ((double)fa->lo[k] + (double)fa->hi[k]));
+        if (fabs(ea - eb) > 4.0 * ldexp(m, -23))
+            return 0;
+    }
+    tol = 4.0 * ldexp(mag, -23); /* a few roundings of the largest coordinate */
+    for (i = 0; i < n; i++) {
+        const float *a = row(pa, vstride, i), *b = row(pb, vstride, i);
+        for (k = 0; k < 3; k++)
+            if (fabs((double)b[k] - (double)a[k] - d[k]) > tol)
+                return 0;
+    }
+    return 1;
+}
+
+/* The step of an axis: S * 2^e, S below 2^16, at least need; e large
+ * enough that every value within mag is below 2^24 units. 0 when no such
+ * step keeps S at 16 or more (or 2^e is below float's least). */
+static int stable_step(double need, double mag, long long *S, int *e)
+{
+    int x, y, e0, er;
+    (void)frexp(need, &x);     /* need < 2^x */
+    (void)frexp(mag, &y);      /* mag < 2^y */
+    e0 = x - 16;
+    er = y - 24;
+    *e = e0 > er ? e0 : er;
+    if (*e < -149)
+        return 0;
+    *S = (long long)ceil(ldexp(need, -*e));
+    return *S >= 16 && *S <= 65536; /* 255 * 65536 < 2^24 */
+}
+
+void md2__quantize_stable(const float *pos, size_t vstride, size_t fstride, size_t n,
+                          size_t first, size_t count, void *scratch, md2_frame *frames)
+{
+    md2__stable_frame *sf = (md2__stable_frame *)scratch;
+    size_t f;
+    int k;
+
+    for (f = 0; f < count; f++) {
+        const float *p = row(pos, fstride, first + f);
+        double d[3];
+        md2__box_empty(sf[f].lo, sf[f].hi);
+        md2__box_add(p, vstride, n, sf[f].lo, sf[f].hi);
+        sf[f].ref = f;
+        if (f > 0) {
+            size_t r = sf[f - 1].ref;
+            if (stable_moved(row(pos, fstride, first + r), p, vstride, n, &sf[r], &sf[f], d))
+                sf[f].ref = r;
+        }
+    }
+    for (k = 0; k < 3; k++) {
+        double extent = 0.0, mag = 0.0, need, unit;
+        float clo = HUGE_VALF, chi = -HUGE_VALF, box_scale, box_t;
+        long long S = 0;
+        int e = 0, lattice;
+        for (f = 0; f < count; f++) {
+            double ext = (double)sf[f].hi[k] - (double)sf[f].lo[k];
+            if (ext > extent)
+                extent = ext;
+            if (fabs((double)sf[f].lo[k]) > mag)
+                mag = fabs((double)sf[f].lo[k]);
+            if (fabs((double)sf[f].hi[k]) > mag)
+                mag = fabs((double)sf[f].hi[k]);
+            if (sf[f].lo[k] < clo)
+                clo = sf[f].lo[k];
+            if (sf[f].hi[k] > chi)
+                chi = sf[f].hi[k];
+        }
+        /* the animation's one box, as md2__box_transform() makes it */
+        box_scale = md2__div(md2__sub(chi, clo), 255.0f);
+        box_t = clo;
+        need = extent / 254.0;
+        lattice = extent > 0.0 && stable_step(need, mag + 4.0 * need, &S, &e) &&
+                  ldexp((double)S, e) < (double)box_scale;
+        unit = ldexp(1.0, e);
+        for (f = 0; f < count; f++) {
+            md2_frame *fr = &frames[first + f];
+            size_t r = sf[f].ref;
+            sf[f].copy[k] = 0;
+            if (extent == 0.0) { /* flat in every frame: exact */
+                fr->scale[k] = 0.0f;
+                fr->translate[k] = sf[f].lo[k];
+                continue;
+            }
+            if (!lattice) {
+                fr->scale[k] = box_scale;
+                fr->translate[k] = box_t;
+                continue;
+            }
+            if (r != f) { /* moved: the reference's translate moved by d */
+                double dd = 0.5 * (((double)sf[f].lo[k] + (double)sf[f].hi[k]) -
+                                   ((double)sf[r].lo[k] + (double)sf[r].hi[k]));
+                sf[f].t[k] = sf[r].t[k] + (long long)floor(dd / unit + 0.5);
+                /* the move's rounding, at most 2^(e - 1), is below 1/2048 of a
+                 * step (S >= 1024), and the decode stays exact */
+                if (S >= 1024 && sf[f].t[k] > -(1LL << 24) + 255 * S &&
+                    sf[f].t[k] < (1LL << 24) - 255 * S)
+                    sf[f].copy[k] = 1;
+            }
+            if (!sf[f].copy[k]) { /* the lattice point at or below the least coordinate */
+                double lo = (double)sf[f].lo[k];
+                long long t = (long long)floor(lo / ldexp((double)S, e)) * S;
+                while (ldexp((double)t, e) > lo)
+                    t -= S;
+                while (ldexp((double)(t + S), e) <= lo)
+                    t += S;
+                sf[f].t[k] = t;
+            }
+            fr->scale[k] = (float)ldexp((double)S, e);
+            fr->translate[k] = (float)ldexp((double)sf[f].t[k], e);
+        }
+    }
+    for (f = 0; f < count; f++) {
+        md2_frame *fr = &frames[first + f];
+        md2_vertex *out = (md2_vertex *)(void *)(uintptr_t)fr->vertices;
+        size_t r = sf[f].ref, i;
+        md2__quantize(row(pos, fstride, first + f), vstride, n, fr->scale, fr->translate, out);
+        if (r == f)
+            continue;
+        for (k = 0; k < 3; k++) {
+            const md2_vertex *src = frames[first + r].vertices;
+            if (!sf[f].copy[k])
+                continue;
+            for (i = 0; i < n; i++)
+                out[i].v[k] = src[i].v[k];
+        }
+    }
+}
+
+void md2__wobble_states(const float *a, const float *b, size_t n, const float h[3],
+                        const md2_triangle *tris, size_t num_tris, unsigned char *state,
+                        unsigned char *busy)
+{
+    size_t i;
+    int k;
+    for (i = 0; i < n; i++) {
+        int steps = 0;
+        for (k = 0; k < 3; k++) {
+            float d = fabsf(md2__sub(b[3 * i + k], a[3 * i + k]));
+            int s;
+            if (d == 0.0f)
+                s = 0;
+            else if (!(h[k] > 0.0f))
+                s = 2;
+            else
+                s = d < md2__mul(0.5f, h[k]) ? 0 : d < md2__mul(1.5f, h[k]) ? 1 : 2;
+            if (s > steps)
+                steps = s;
+        }
+        state[i] = (unsigned char)steps;
+        busy[i] = 0;
+    }
+    for (i = 0; i < num_tris; i++) {
+        const uint16_t *v = tris[i].vertex;
+        int c;
+        for (c = 0; c < 3; c++) {
+            int o;
+            if (state[v[c]] == 0)
+                continue;
+            for (o = 1; o < 3; o++) /* its neighbours (not itself, in a degenerate triangle) */
+                if (v[(c + o) % 3] != v[c])
+                    busy[v[(c + o) % 3]] = 1;
         }
     }
 }
@@ -14624,6 +14978,7 @@ typedef struct job {
     md2_diagnostic *err;
     unsigned flags;
     md2_profile profile;
+    md2_quantize quantize;          /* resolved: never MD2_QUANTIZE_DEFAULT when regridding */
     md2_allocator a;
     /* the model to be made */
     size_t num_frames, num_vertices, num_texcoords, num_skins, num_tris;
@@ -14636,7 +14991,9 @@ typedef struct job {
     md2_triangle *tris;             /* the triangles to keep */
     md2_texcoord *st;               /* the texcoords */
     void *smooth;                   /* md2__normals_smooth() scratch, or NULL */
-    float *decoded;                 /* md2_rebuild: one frame decoded, or NULL */
+    float *decoded;                 /* md2_rebuild: one frame decoded (stable: all), or NULL */
+    void *stable;                   /* md2__quantize_stable() scratch, or NULL */
+    md2_anim *clips;                /* the animations of the stable grids, or NULL */
     md2_anim *anims_back;           /* md2_anims_from_names() of the result, or NULL */
     uint64_t *welded;               /* keys of the corners, or NULL */
     int32_t *words;                 /* new GL commands */
@@ -14699,6 +15056,7 @@ static md2_result start(job *j, const char *fn, const md2_build_options *opts)
     j->err = opts ? opts->error : NULL;
     j->flags = opts ? opts->flags : 0u;
     j->profile = opts ? opts->profile : MD2_PROFILE_FORMAT;
+    j->quantize = opts ? opts->quantize : MD2_QUANTIZE_DEFAULT;
     j->a = md2__allocator(NULL);
     if (opts && opts->allocator.alloc && opts->allocator.free)
         j->a = opts->allocator;
@@ -14725,6 +15083,15 @@ static md2_result check_flags(const job *j, const char *fn, unsigned allowed)
         return fail(j, BAD, MD2_SECTION_NONE, "profile", 0, 0,
                     "%s: profile %d is no md2_profile (0 to %d)", fn, (int)j->profile,
                     (int)MD2_PROFILE_COUNT_ - 1);
+    if ((unsigned)j->quantize >= (unsigned)MD2_QUANTIZE_COUNT_)
+        return fail(j, BAD, MD2_SECTION_NONE, "quantize", 0, 0,
+                    "%s: quantize %d is no md2_quantize (0 to %d)", fn, (int)j->quantize,
+                    (int)MD2_QUANTIZE_COUNT_ - 1);
+    if ((j->flags & MD2_BUILD_SHARED_BOX) && j->quantize != MD2_QUANTIZE_DEFAULT &&
+        j->quantize != MD2_QUANTIZE_SHARED)
+        return fail(j, BAD, MD2_SECTION_NONE, "quantize", 0, 0,
+                    "%s: flags ask for one shared box (MD2_BUILD_SHARED_BOX) and quantize for %s grids",
+                    fn, j->quantize == MD2_QUANTIZE_STABLE ? "stable" : "per-frame");
     return MD2_OK;
 }
 
@@ -14812,7 +15179,7 @@ static size_t reserve(size_t *total, size_t count, size_t elem)
 
 /* What the scratch holds: byte offsets (0 and a zero size: absent). */
 typedef struct scratch_plan {
-    size_t tris, st, smooth, decoded, anims, welded, total;
+    size_t tris, st, smooth, decoded, anims, stable, welded, total;
 } scratch_plan;
 
 static md2_result alloc_scratch(job *j, const scratch_plan *p)
@@ -15489,14 +15856,36 @@ static const float *frame_rows(const float *base, size_t fstride, size_t f)
     return (const float *)(const void *)((const char *)base + f * fstride);
 }
 
+/* The stable grids of every animation of m (its frames named): the
+ * animations md2_anims_from_names() finds (they cover every frame). */
+static void stable_grids(const job *j, md2_model *m, const float *pos, size_t vstride,
+                         size_t fstride)
+{
+    size_t count = md2_anims_from_names(m, j->clips, j->num_frames), c, next = 0;
+    for (c = 0; c < count; c++) {
+        size_t first = j->clips[c].first, last = j->clips[c].last;
+        if (first != next || last < first || last >= j->num_frames)
+            break; /* cannot happen: consecutive, covering; one clip then */
+        md2__quantize_stable(pos, vstride, fstride, j->num_vertices, first, last - first + 1,
+                             j->stable, frames_of(m));
+        next = last + 1;
+    }
+    if (next < j->num_frames)
+        md2__quantize_stable(pos, vstride, fstride, j->num_vertices, next,
+                             j->num_frames - next, j->stable, frames_of(m));
+}
+
 static void build_frames(const job *j, const md2_build_input *in, const size_t strides[4],
                          md2_model *m)
 {
     md2_frame *frames = frames_of(m);
     float lo[3], hi[3], scale[3], translate[3];
     size_t f;
+    int stable = j->quantize == MD2_QUANTIZE_STABLE;
 
-    if (j->flags & MD2_BUILD_SHARED_BOX) {
+    if (stable)
+        stable_grids(j, m, in->positions, strides[0], strides[1]);
+    if (j->quantize == MD2_QUANTIZE_SHARED) {
         md2__box_empty(lo, hi);
         for (f = 0; f < j->num_frames; f++)
             md2__box_add(frame_rows(in->positions, strides[1], f), strides[0],
@@ -15506,14 +15895,16 @@ static void build_frames(const job *j, const md2_build_input *in, const size_t s
     for (f = 0; f < j->num_frames; f++) {
         const float *pos = frame_rows(in->positions, strides[1], f);
         md2_vertex *out = vertices_of(m, f);
-        if (!(j->flags & MD2_BUILD_SHARED_BOX)) {
-            md2__box_empty(lo, hi);
-            md2__box_add(pos, strides[0], j->num_vertices, lo, hi);
-            md2__box_transform(lo, hi, scale, translate);
+        if (!stable) {
+            if (j->quantize == MD2_QUANTIZE_PER_FRAME) {
+                md2__box_empty(lo, hi);
+                md2__box_add(pos, strides[0], j->num_vertices, lo, hi);
+                md2__box_transform(lo, hi, scale, translate);
+            }
+            memcpy(frames[f].scale, scale, sizeof scale);
+            memcpy(frames[f].translate, translate, sizeof translate);
+            md2__quantize(pos, strides[0], j->num_vertices, scale, translate, out);
         }
-        memcpy(frames[f].scale, scale, sizeof scale);
-        memcpy(frames[f].translate, translate, sizeof translate);
-        md2__quantize(pos, strides[0], j->num_vertices, scale, translate, out);
         if (in->normals)
             md2__normals_given(frame_rows(in->normals, strides[3], f), strides[2],
                                j->num_vertices, out);
@@ -15565,6 +15956,8 @@ md2_result md2_build(const md2_build_input *in, const md2_build_options *opts,
     MD2_TRY(md2__reserved_build_input(in, j.err));
     MD2_TRY(md2__reserved_build_anims(in->anims, in->num_anims, j.err));
     MD2_TRY(check_flags(&j, "md2_build", BUILD_FLAGS));
+    if (j.quantize == MD2_QUANTIZE_DEFAULT)
+        j.quantize = (j.flags & MD2_BUILD_SHARED_BOX) ? MD2_QUANTIZE_SHARED : MD2_QUANTIZE_STABLE;
     MD2_TRY(check_input(&j, in, strides));
     one = default_anim(in->num_frames);
     anims = in->num_anims ? in->anims : &one;
@@ -15587,11 +15980,17 @@ md2_result md2_build(const md2_build_input *in, const md2_build_options *opts,
     p.st = reserve(&p.total, j.num_texcoords, sizeof(md2_texcoord));
     if (!in->normals)
         p.smooth = reserve(&p.total, 1, md2__smooth_scratch_size(j.num_vertices));
-    if (!in->frame_names)
+    if (!in->frame_names || j.quantize == MD2_QUANTIZE_STABLE)
         p.anims = reserve(&p.total, j.num_frames, sizeof(md2_anim));
+    if (j.quantize == MD2_QUANTIZE_STABLE)
+        p.stable = reserve(&p.total, 1, md2__stable_scratch_size(j.num_frames));
     if (welded_matters(&j))
         p.welded = reserve(&p.total, 3 * j.num_tris, sizeof(uint64_t));
     MD2_TRY(alloc_scratch(&j, &p));
+    if (j.quantize == MD2_QUANTIZE_STABLE) {
+        j.clips = (md2_anim *)scratch_at(&j, p.anims);
+        j.stable = scratch_at(&j, p.stable);
+    }
     j.tris = (md2_triangle *)scratch_at(&j, p.tris);
     j.st = (md2_texcoord *)scratch_at(&j, p.st);
     j.smooth = in->normals ? NULL : scratch_at(&j, p.smooth);
@@ -15679,15 +16078,78 @@ static int degenerate(const md2_triangle *t)
            t->vertex[0] == t->vertex[2];
 }
 
+/* The repair before stable grids: all frames decoded into j->decoded; then
+ * each coordinate whose intervals of half a step around it (the positions
+ * that decode to what the file has) overlap over every frame of its
+ * animation, held at the middle of their overlap: a part the source held
+ * still through an animation is still again, and every coordinate stays
+ * within half a step of its decoded value. (A coordinate that holds still
+ * for a part of an animation only is left as it is: holding every run of
+ * overlapping frames turns a slow movement into a step now and then, which
+ * is wobble of another kind.) */
+static void hold_coordinate(const job *j, const md2_model *src, size_t i, int k, size_t first,
+                            size_t count)
+{
+    size_t n = j->num_vertices, f;
+    float *d = j->decoded + 3 * i + (size_t)k, mid, lo = -HUGE_VALF, hi = HUGE_VALF;
+    for (f = first; f < first + count; f++) { /* in float, rounded as everywhere (round.h) */
+        float x = d[f * 3 * n], h = md2__mul(0.5f, fabsf(src->frames[f].scale[k]));
+        float a = md2__sub(x, h), b = md2__add(x, h);
+        lo = a > lo ? a : lo;
+        hi = b < hi ? b : hi;
+        if (lo > hi)
+            return;
+    }
+    mid = md2__add(md2__mul(0.5f, lo), md2__mul(0.5f, hi));
+    for (f = first; f < first + count; f++)
+        d[f * 3 * n] = mid;
+}
+
+static void decode_steady(const job *j, const md2_model *src)
+{
+    size_t n = j->num_vertices, f, i, c, count;
+    int k;
+    for (f = 0; f < j->num_frames; f++) /* checked: it cannot fail */
+        (void)md2_decode_frame(src, (uint32_t)f, j->decoded + f * 3 * n, 0, NULL, 0);
+    count = md2_anims_from_names(src, j->clips, j->num_frames);
+    for (c = 0; c < count; c++) {
+        size_t first = j->clips[c].first, frames = j->clips[c].last - first + 1;
+        if (frames < 2 || j->clips[c].last >= j->num_frames)
+            continue;
+        for (i = 0; i < n; i++)
+            for (k = 0; k < 3; k++)
+                hold_coordinate(j, src, i, k, first, frames);
+    }
+}
+
 static void rebuild_frames(const job *j, const md2_model *src, md2_model *m)
 {
-    int requantize = (j->flags & (MD2_REBUILD_REQUANTIZE | MD2_BUILD_SHARED_BOX)) != 0;
+    int stable = j->quantize == MD2_QUANTIZE_STABLE;
+    int requantize = j->quantize != MD2_QUANTIZE_DEFAULT;
     int normals = (j->flags & MD2_REBUILD_NORMALS) != 0;
-    int shared = (j->flags & MD2_BUILD_SHARED_BOX) != 0;
+    int shared = j->quantize == MD2_QUANTIZE_SHARED;
     md2_frame *frames = frames_of(m);
     size_t n = j->num_vertices, f;
     float lo[3], hi[3], scale[3], translate[3];
 
+    if (stable) {
+        for (f = 0; f < j->num_frames; f++) /* the names first: the animations */
+            memcpy(frames[f].name, src->frames[f].name, MD2_FRAME_NAME_SIZE);
+        decode_steady(j, src);
+        stable_grids(j, m, j->decoded, 12, 12 * n);
+        for (f = 0; f < j->num_frames; f++) {
+            const md2_vertex *s = src->frames[f].vertices;
+            md2_vertex *out = vertices_of(m, f);
+            size_t i;
+            if (normals)
+                md2__normals_smooth(j->decoded + f * 3 * n, 12, n, j->tris, j->num_tris,
+                                    j->smooth, out);
+            else
+                for (i = 0; i < n; i++)
+                    out[i].normal = s[i].normal;
+        }
+        return;
+    }
     if (shared) {
         md2__box_empty(lo, hi);
         for (f = 0; f < j->num_frames; f++) {
@@ -15743,7 +16205,11 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
     MD2_TRY(check_flags(&j, "md2_rebuild", ALL_FLAGS));
     MD2_TRY(check_model(&j, src));
     drop = (j.flags & MD2_REBUILD_DROP_DEGENERATE) != 0;
-    requantize = (j.flags & (MD2_REBUILD_REQUANTIZE | MD2_BUILD_SHARED_BOX)) != 0;
+    if (j.quantize == MD2_QUANTIZE_DEFAULT && (j.flags & MD2_BUILD_SHARED_BOX))
+        j.quantize = MD2_QUANTIZE_SHARED;
+    else if (j.quantize == MD2_QUANTIZE_DEFAULT && (j.flags & MD2_REBUILD_REQUANTIZE))
+        j.quantize = MD2_QUANTIZE_PER_FRAME;
+    requantize = j.quantize != MD2_QUANTIZE_DEFAULT;
     normals = (j.flags & MD2_REBUILD_NORMALS) != 0;
     j.num_frames = src->num_frames;
     j.num_vertices = src->num_vertices;
@@ -15775,8 +16241,14 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
     memset(&p, 0, sizeof p);
     if (drop)
         p.tris = reserve(&p.total, j.num_tris, sizeof(md2_triangle));
-    if (requantize || normals)
+    if (j.quantize == MD2_QUANTIZE_STABLE) {
+        size_t rows = j.num_vertices * j.num_frames; /* below 2^29: a file under 2^31 bytes */
+        p.decoded = reserve(&p.total, rows, 3 * sizeof(float));
+        p.anims = reserve(&p.total, j.num_frames, sizeof(md2_anim));
+        p.stable = reserve(&p.total, 1, md2__stable_scratch_size(j.num_frames));
+    } else if (requantize || normals) {
         p.decoded = reserve(&p.total, 3 * j.num_vertices, sizeof(float));
+    }
     if (normals)
         p.smooth = reserve(&p.total, 1, md2__smooth_scratch_size(j.num_vertices));
     if (welded_matters(&j))
@@ -15795,6 +16267,10 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
     j.decoded = (requantize || normals) ? (float *)scratch_at(&j, p.decoded) : NULL;
     j.smooth = normals ? scratch_at(&j, p.smooth) : NULL;
     j.welded = welded_matters(&j) ? (uint64_t *)scratch_at(&j, p.welded) : NULL;
+    if (j.quantize == MD2_QUANTIZE_STABLE) {
+        j.clips = (md2_anim *)scratch_at(&j, p.anims);
+        j.stable = scratch_at(&j, p.stable);
+    }
 
     r = before_model(&j);
     if (r == MD2_OK)
@@ -15928,6 +16404,64 @@ md2_result md2_profile_check(const md2_model *m, md2_profile p, md2_warning_fn o
     }
     if (broken)
         *broken = n;
+    return MD2_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* md2_wobble_score                                                          */
+/* ------------------------------------------------------------------------ */
+
+md2_result md2_wobble_score(const md2_model *m, const md2_allocator *allocator, size_t *count)
+{
+    md2_allocator a = md2__allocator(NULL);
+    size_t n, f, i, total = 0, bytes;
+    unsigned char *mem;
+    float *rows[2];
+
+    if (count)
+        *count = 0;
+    if (!m || !count || !m->frames || m->num_frames == 0 || m->num_vertices == 0 ||
+        (m->num_triangles > 0 && !m->triangles))
+        return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_model(m, NULL));
+    n = m->num_vertices;
+    for (i = 0; i < m->num_triangles; i++) {
+        const uint16_t *v = m->triangles[i].vertex;
+        if (v[0] >= n || v[1] >= n || v[2] >= n)
+            return MD2_ERR_INVALID_ARGUMENT;
+    }
+    if (allocator && allocator->alloc && allocator->free)
+        a = *allocator;
+    if (n > (SIZE_MAX / 2 - 2) / (12 + 1))
+        return MD2_ERR_OUT_OF_MEMORY;
+    bytes = n * 2 * (3 * sizeof(float)) + 2 * n;
+    mem = (unsigned char *)a.alloc(a.user, bytes);
+    if (!mem)
+        return MD2_ERR_OUT_OF_MEMORY;
+    rows[0] = (float *)(void *)mem;
+    rows[1] = rows[0] + 3 * n;
+    if (md2_decode_frame(m, 0, rows[0], 0, NULL, 0) != MD2_OK) {
+        a.free(a.user, mem);
+        return MD2_ERR_INVALID_ARGUMENT; /* a frame without vertices */
+    }
+    for (f = 1; f < m->num_frames; f++) {
+        const float *prev = rows[(f - 1) & 1];
+        float *cur = rows[f & 1], h[3];
+        unsigned char *state = mem + n * 2 * (3 * sizeof(float)), *busy = state + n;
+        int k;
+        if (md2_decode_frame(m, (uint32_t)f, cur, 0, NULL, 0) != MD2_OK) {
+            a.free(a.user, mem);
+            return MD2_ERR_INVALID_ARGUMENT;
+        }
+        for (k = 0; k < 3; k++)
+            h[k] = fabsf(m->frames[f - 1].scale[k]) > fabsf(m->frames[f].scale[k]) ? fabsf(m->frames[f - 1].scale[k])
+                                                                     : fabsf(m->frames[f].scale[k]);
+        md2__wobble_states(prev, cur, n, h, m->triangles, m->num_triangles, state, busy);
+        for (i = 0; i < n; i++)
+            total += state[i] == 1 && !busy[i];
+    }
+    a.free(a.user, mem);
+    *count = total;
     return MD2_OK;
 }
 #undef BAD

@@ -178,6 +178,7 @@ typedef struct job {
     md2_diagnostic *err;
     unsigned flags;
     md2_profile profile;
+    md2_quantize quantize;          /* resolved: never MD2_QUANTIZE_DEFAULT when regridding */
     md2_allocator a;
     /* the model to be made */
     size_t num_frames, num_vertices, num_texcoords, num_skins, num_tris;
@@ -190,7 +191,9 @@ typedef struct job {
     md2_triangle *tris;             /* the triangles to keep */
     md2_texcoord *st;               /* the texcoords */
     void *smooth;                   /* md2__normals_smooth() scratch, or NULL */
-    float *decoded;                 /* md2_rebuild: one frame decoded, or NULL */
+    float *decoded;                 /* md2_rebuild: one frame decoded (stable: all), or NULL */
+    void *stable;                   /* md2__quantize_stable() scratch, or NULL */
+    md2_anim *clips;                /* the animations of the stable grids, or NULL */
     md2_anim *anims_back;           /* md2_anims_from_names() of the result, or NULL */
     uint64_t *welded;               /* keys of the corners, or NULL */
     int32_t *words;                 /* new GL commands */
@@ -253,6 +256,7 @@ static md2_result start(job *j, const char *fn, const md2_build_options *opts)
     j->err = opts ? opts->error : NULL;
     j->flags = opts ? opts->flags : 0u;
     j->profile = opts ? opts->profile : MD2_PROFILE_FORMAT;
+    j->quantize = opts ? opts->quantize : MD2_QUANTIZE_DEFAULT;
     j->a = md2__allocator(NULL);
     if (opts && opts->allocator.alloc && opts->allocator.free)
         j->a = opts->allocator;
@@ -279,6 +283,15 @@ static md2_result check_flags(const job *j, const char *fn, unsigned allowed)
         return fail(j, BAD, MD2_SECTION_NONE, "profile", 0, 0,
                     "%s: profile %d is no md2_profile (0 to %d)", fn, (int)j->profile,
                     (int)MD2_PROFILE_COUNT_ - 1);
+    if ((unsigned)j->quantize >= (unsigned)MD2_QUANTIZE_COUNT_)
+        return fail(j, BAD, MD2_SECTION_NONE, "quantize", 0, 0,
+                    "%s: quantize %d is no md2_quantize (0 to %d)", fn, (int)j->quantize,
+                    (int)MD2_QUANTIZE_COUNT_ - 1);
+    if ((j->flags & MD2_BUILD_SHARED_BOX) && j->quantize != MD2_QUANTIZE_DEFAULT &&
+        j->quantize != MD2_QUANTIZE_SHARED)
+        return fail(j, BAD, MD2_SECTION_NONE, "quantize", 0, 0,
+                    "%s: flags ask for one shared box (MD2_BUILD_SHARED_BOX) and quantize for %s grids",
+                    fn, j->quantize == MD2_QUANTIZE_STABLE ? "stable" : "per-frame");
     return MD2_OK;
 }
 
@@ -366,7 +379,7 @@ static size_t reserve(size_t *total, size_t count, size_t elem)
 
 /* What the scratch holds: byte offsets (0 and a zero size: absent). */
 typedef struct scratch_plan {
-    size_t tris, st, smooth, decoded, anims, welded, total;
+    size_t tris, st, smooth, decoded, anims, stable, welded, total;
 } scratch_plan;
 
 static md2_result alloc_scratch(job *j, const scratch_plan *p)
@@ -1043,14 +1056,36 @@ static const float *frame_rows(const float *base, size_t fstride, size_t f)
     return (const float *)(const void *)((const char *)base + f * fstride);
 }
 
+/* The stable grids of every animation of m (its frames named): the
+ * animations md2_anims_from_names() finds (they cover every frame). */
+static void stable_grids(const job *j, md2_model *m, const float *pos, size_t vstride,
+                         size_t fstride)
+{
+    size_t count = md2_anims_from_names(m, j->clips, j->num_frames), c, next = 0;
+    for (c = 0; c < count; c++) {
+        size_t first = j->clips[c].first, last = j->clips[c].last;
+        if (first != next || last < first || last >= j->num_frames)
+            break; /* cannot happen: consecutive, covering; one clip then */
+        md2__quantize_stable(pos, vstride, fstride, j->num_vertices, first, last - first + 1,
+                             j->stable, frames_of(m));
+        next = last + 1;
+    }
+    if (next < j->num_frames)
+        md2__quantize_stable(pos, vstride, fstride, j->num_vertices, next,
+                             j->num_frames - next, j->stable, frames_of(m));
+}
+
 static void build_frames(const job *j, const md2_build_input *in, const size_t strides[4],
                          md2_model *m)
 {
     md2_frame *frames = frames_of(m);
     float lo[3], hi[3], scale[3], translate[3];
     size_t f;
+    int stable = j->quantize == MD2_QUANTIZE_STABLE;
 
-    if (j->flags & MD2_BUILD_SHARED_BOX) {
+    if (stable)
+        stable_grids(j, m, in->positions, strides[0], strides[1]);
+    if (j->quantize == MD2_QUANTIZE_SHARED) {
         md2__box_empty(lo, hi);
         for (f = 0; f < j->num_frames; f++)
             md2__box_add(frame_rows(in->positions, strides[1], f), strides[0],
@@ -1060,14 +1095,16 @@ static void build_frames(const job *j, const md2_build_input *in, const size_t s
     for (f = 0; f < j->num_frames; f++) {
         const float *pos = frame_rows(in->positions, strides[1], f);
         md2_vertex *out = vertices_of(m, f);
-        if (!(j->flags & MD2_BUILD_SHARED_BOX)) {
-            md2__box_empty(lo, hi);
-            md2__box_add(pos, strides[0], j->num_vertices, lo, hi);
-            md2__box_transform(lo, hi, scale, translate);
+        if (!stable) {
+            if (j->quantize == MD2_QUANTIZE_PER_FRAME) {
+                md2__box_empty(lo, hi);
+                md2__box_add(pos, strides[0], j->num_vertices, lo, hi);
+                md2__box_transform(lo, hi, scale, translate);
+            }
+            memcpy(frames[f].scale, scale, sizeof scale);
+            memcpy(frames[f].translate, translate, sizeof translate);
+            md2__quantize(pos, strides[0], j->num_vertices, scale, translate, out);
         }
-        memcpy(frames[f].scale, scale, sizeof scale);
-        memcpy(frames[f].translate, translate, sizeof translate);
-        md2__quantize(pos, strides[0], j->num_vertices, scale, translate, out);
         if (in->normals)
             md2__normals_given(frame_rows(in->normals, strides[3], f), strides[2],
                                j->num_vertices, out);
@@ -1119,6 +1156,8 @@ md2_result md2_build(const md2_build_input *in, const md2_build_options *opts,
     MD2_TRY(md2__reserved_build_input(in, j.err));
     MD2_TRY(md2__reserved_build_anims(in->anims, in->num_anims, j.err));
     MD2_TRY(check_flags(&j, "md2_build", BUILD_FLAGS));
+    if (j.quantize == MD2_QUANTIZE_DEFAULT)
+        j.quantize = (j.flags & MD2_BUILD_SHARED_BOX) ? MD2_QUANTIZE_SHARED : MD2_QUANTIZE_STABLE;
     MD2_TRY(check_input(&j, in, strides));
     one = default_anim(in->num_frames);
     anims = in->num_anims ? in->anims : &one;
@@ -1141,11 +1180,17 @@ md2_result md2_build(const md2_build_input *in, const md2_build_options *opts,
     p.st = reserve(&p.total, j.num_texcoords, sizeof(md2_texcoord));
     if (!in->normals)
         p.smooth = reserve(&p.total, 1, md2__smooth_scratch_size(j.num_vertices));
-    if (!in->frame_names)
+    if (!in->frame_names || j.quantize == MD2_QUANTIZE_STABLE)
         p.anims = reserve(&p.total, j.num_frames, sizeof(md2_anim));
+    if (j.quantize == MD2_QUANTIZE_STABLE)
+        p.stable = reserve(&p.total, 1, md2__stable_scratch_size(j.num_frames));
     if (welded_matters(&j))
         p.welded = reserve(&p.total, 3 * j.num_tris, sizeof(uint64_t));
     MD2_TRY(alloc_scratch(&j, &p));
+    if (j.quantize == MD2_QUANTIZE_STABLE) {
+        j.clips = (md2_anim *)scratch_at(&j, p.anims);
+        j.stable = scratch_at(&j, p.stable);
+    }
     j.tris = (md2_triangle *)scratch_at(&j, p.tris);
     j.st = (md2_texcoord *)scratch_at(&j, p.st);
     j.smooth = in->normals ? NULL : scratch_at(&j, p.smooth);
@@ -1233,15 +1278,78 @@ static int degenerate(const md2_triangle *t)
            t->vertex[0] == t->vertex[2];
 }
 
+/* The repair before stable grids: all frames decoded into j->decoded; then
+ * each coordinate whose intervals of half a step around it (the positions
+ * that decode to what the file has) overlap over every frame of its
+ * animation, held at the middle of their overlap: a part the source held
+ * still through an animation is still again, and every coordinate stays
+ * within half a step of its decoded value. (A coordinate that holds still
+ * for a part of an animation only is left as it is: holding every run of
+ * overlapping frames turns a slow movement into a step now and then, which
+ * is wobble of another kind.) */
+static void hold_coordinate(const job *j, const md2_model *src, size_t i, int k, size_t first,
+                            size_t count)
+{
+    size_t n = j->num_vertices, f;
+    float *d = j->decoded + 3 * i + (size_t)k, mid, lo = -HUGE_VALF, hi = HUGE_VALF;
+    for (f = first; f < first + count; f++) { /* in float, rounded as everywhere (round.h) */
+        float x = d[f * 3 * n], h = md2__mul(0.5f, fabsf(src->frames[f].scale[k]));
+        float a = md2__sub(x, h), b = md2__add(x, h);
+        lo = a > lo ? a : lo;
+        hi = b < hi ? b : hi;
+        if (lo > hi)
+            return;
+    }
+    mid = md2__add(md2__mul(0.5f, lo), md2__mul(0.5f, hi));
+    for (f = first; f < first + count; f++)
+        d[f * 3 * n] = mid;
+}
+
+static void decode_steady(const job *j, const md2_model *src)
+{
+    size_t n = j->num_vertices, f, i, c, count;
+    int k;
+    for (f = 0; f < j->num_frames; f++) /* checked: it cannot fail */
+        (void)md2_decode_frame(src, (uint32_t)f, j->decoded + f * 3 * n, 0, NULL, 0);
+    count = md2_anims_from_names(src, j->clips, j->num_frames);
+    for (c = 0; c < count; c++) {
+        size_t first = j->clips[c].first, frames = j->clips[c].last - first + 1;
+        if (frames < 2 || j->clips[c].last >= j->num_frames)
+            continue;
+        for (i = 0; i < n; i++)
+            for (k = 0; k < 3; k++)
+                hold_coordinate(j, src, i, k, first, frames);
+    }
+}
+
 static void rebuild_frames(const job *j, const md2_model *src, md2_model *m)
 {
-    int requantize = (j->flags & (MD2_REBUILD_REQUANTIZE | MD2_BUILD_SHARED_BOX)) != 0;
+    int stable = j->quantize == MD2_QUANTIZE_STABLE;
+    int requantize = j->quantize != MD2_QUANTIZE_DEFAULT;
     int normals = (j->flags & MD2_REBUILD_NORMALS) != 0;
-    int shared = (j->flags & MD2_BUILD_SHARED_BOX) != 0;
+    int shared = j->quantize == MD2_QUANTIZE_SHARED;
     md2_frame *frames = frames_of(m);
     size_t n = j->num_vertices, f;
     float lo[3], hi[3], scale[3], translate[3];
 
+    if (stable) {
+        for (f = 0; f < j->num_frames; f++) /* the names first: the animations */
+            memcpy(frames[f].name, src->frames[f].name, MD2_FRAME_NAME_SIZE);
+        decode_steady(j, src);
+        stable_grids(j, m, j->decoded, 12, 12 * n);
+        for (f = 0; f < j->num_frames; f++) {
+            const md2_vertex *s = src->frames[f].vertices;
+            md2_vertex *out = vertices_of(m, f);
+            size_t i;
+            if (normals)
+                md2__normals_smooth(j->decoded + f * 3 * n, 12, n, j->tris, j->num_tris,
+                                    j->smooth, out);
+            else
+                for (i = 0; i < n; i++)
+                    out[i].normal = s[i].normal;
+        }
+        return;
+    }
     if (shared) {
         md2__box_empty(lo, hi);
         for (f = 0; f < j->num_frames; f++) {
@@ -1297,7 +1405,11 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
     MD2_TRY(check_flags(&j, "md2_rebuild", ALL_FLAGS));
     MD2_TRY(check_model(&j, src));
     drop = (j.flags & MD2_REBUILD_DROP_DEGENERATE) != 0;
-    requantize = (j.flags & (MD2_REBUILD_REQUANTIZE | MD2_BUILD_SHARED_BOX)) != 0;
+    if (j.quantize == MD2_QUANTIZE_DEFAULT && (j.flags & MD2_BUILD_SHARED_BOX))
+        j.quantize = MD2_QUANTIZE_SHARED;
+    else if (j.quantize == MD2_QUANTIZE_DEFAULT && (j.flags & MD2_REBUILD_REQUANTIZE))
+        j.quantize = MD2_QUANTIZE_PER_FRAME;
+    requantize = j.quantize != MD2_QUANTIZE_DEFAULT;
     normals = (j.flags & MD2_REBUILD_NORMALS) != 0;
     j.num_frames = src->num_frames;
     j.num_vertices = src->num_vertices;
@@ -1329,8 +1441,14 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
     memset(&p, 0, sizeof p);
     if (drop)
         p.tris = reserve(&p.total, j.num_tris, sizeof(md2_triangle));
-    if (requantize || normals)
+    if (j.quantize == MD2_QUANTIZE_STABLE) {
+        size_t rows = j.num_vertices * j.num_frames; /* below 2^29: a file under 2^31 bytes */
+        p.decoded = reserve(&p.total, rows, 3 * sizeof(float));
+        p.anims = reserve(&p.total, j.num_frames, sizeof(md2_anim));
+        p.stable = reserve(&p.total, 1, md2__stable_scratch_size(j.num_frames));
+    } else if (requantize || normals) {
         p.decoded = reserve(&p.total, 3 * j.num_vertices, sizeof(float));
+    }
     if (normals)
         p.smooth = reserve(&p.total, 1, md2__smooth_scratch_size(j.num_vertices));
     if (welded_matters(&j))
@@ -1349,6 +1467,10 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
     j.decoded = (requantize || normals) ? (float *)scratch_at(&j, p.decoded) : NULL;
     j.smooth = normals ? scratch_at(&j, p.smooth) : NULL;
     j.welded = welded_matters(&j) ? (uint64_t *)scratch_at(&j, p.welded) : NULL;
+    if (j.quantize == MD2_QUANTIZE_STABLE) {
+        j.clips = (md2_anim *)scratch_at(&j, p.anims);
+        j.stable = scratch_at(&j, p.stable);
+    }
 
     r = before_model(&j);
     if (r == MD2_OK)
@@ -1482,5 +1604,63 @@ md2_result md2_profile_check(const md2_model *m, md2_profile p, md2_warning_fn o
     }
     if (broken)
         *broken = n;
+    return MD2_OK;
+}
+
+/* ------------------------------------------------------------------------ */
+/* md2_wobble_score                                                          */
+/* ------------------------------------------------------------------------ */
+
+md2_result md2_wobble_score(const md2_model *m, const md2_allocator *allocator, size_t *count)
+{
+    md2_allocator a = md2__allocator(NULL);
+    size_t n, f, i, total = 0, bytes;
+    unsigned char *mem;
+    float *rows[2];
+
+    if (count)
+        *count = 0;
+    if (!m || !count || !m->frames || m->num_frames == 0 || m->num_vertices == 0 ||
+        (m->num_triangles > 0 && !m->triangles))
+        return MD2_ERR_INVALID_ARGUMENT;
+    MD2_TRY(md2__reserved_model(m, NULL));
+    n = m->num_vertices;
+    for (i = 0; i < m->num_triangles; i++) {
+        const uint16_t *v = m->triangles[i].vertex;
+        if (v[0] >= n || v[1] >= n || v[2] >= n)
+            return MD2_ERR_INVALID_ARGUMENT;
+    }
+    if (allocator && allocator->alloc && allocator->free)
+        a = *allocator;
+    if (n > (SIZE_MAX / 2 - 2) / (12 + 1))
+        return MD2_ERR_OUT_OF_MEMORY;
+    bytes = n * 2 * (3 * sizeof(float)) + 2 * n;
+    mem = (unsigned char *)a.alloc(a.user, bytes);
+    if (!mem)
+        return MD2_ERR_OUT_OF_MEMORY;
+    rows[0] = (float *)(void *)mem;
+    rows[1] = rows[0] + 3 * n;
+    if (md2_decode_frame(m, 0, rows[0], 0, NULL, 0) != MD2_OK) {
+        a.free(a.user, mem);
+        return MD2_ERR_INVALID_ARGUMENT; /* a frame without vertices */
+    }
+    for (f = 1; f < m->num_frames; f++) {
+        const float *prev = rows[(f - 1) & 1];
+        float *cur = rows[f & 1], h[3];
+        unsigned char *state = mem + n * 2 * (3 * sizeof(float)), *busy = state + n;
+        int k;
+        if (md2_decode_frame(m, (uint32_t)f, cur, 0, NULL, 0) != MD2_OK) {
+            a.free(a.user, mem);
+            return MD2_ERR_INVALID_ARGUMENT;
+        }
+        for (k = 0; k < 3; k++)
+            h[k] = fabsf(m->frames[f - 1].scale[k]) > fabsf(m->frames[f].scale[k]) ? fabsf(m->frames[f - 1].scale[k])
+                                                                     : fabsf(m->frames[f].scale[k]);
+        md2__wobble_states(prev, cur, n, h, m->triangles, m->num_triangles, state, busy);
+        for (i = 0; i < n; i++)
+            total += state[i] == 1 && !busy[i];
+    }
+    a.free(a.user, mem);
+    *count = total;
     return MD2_OK;
 }

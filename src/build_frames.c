@@ -132,6 +132,202 @@ void md2__quantize(const float *pos, size_t stride, size_t n, const float scale[
 }
 
 /* ------------------------------------------------------------------------ */
+/* Stable grids                                                              */
+/* ------------------------------------------------------------------------ */
+
+size_t md2__stable_scratch_size(size_t count)
+{
+    return count * sizeof(md2__stable_frame);
+}
+
+/* Whether frame b is frame a moved (every coordinate of b within tol of
+ * a's plus the difference of the boxes' centres); the move into d. */
+static int stable_moved(const float *pa, const float *pb, size_t vstride, size_t n,
+                        const md2__stable_frame *fa, const md2__stable_frame *fb, double d[3])
+{
+    double mag = 0.0, tol;
+    size_t i;
+    int k;
+    for (k = 0; k < 3; k++) {
+        double ea = (double)fa->hi[k] - (double)fa->lo[k];
+        double eb = (double)fb->hi[k] - (double)fb->lo[k];
+        double m = fabs((double)fa->lo[k]);
+        if (fabs((double)fa->hi[k]) > m)
+            m = fabs((double)fa->hi[k]);
+        if (fabs((double)fb->lo[k]) > m)
+            m = fabs((double)fb->lo[k]);
+        if (fabs((double)fb->hi[k]) > m)
+            m = fabs((double)fb->hi[k]);
+        if (m > mag)
+            mag = m;
+        d[k] = 0.5 * (((double)fb->lo[k] + (double)fb->hi[k]) -
+                      ((double)fa->lo[k] + (double)fa->hi[k]));
+        if (fabs(ea - eb) > 4.0 * ldexp(m, -23))
+            return 0;
+    }
+    tol = 4.0 * ldexp(mag, -23); /* a few roundings of the largest coordinate */
+    for (i = 0; i < n; i++) {
+        const float *a = row(pa, vstride, i), *b = row(pb, vstride, i);
+        for (k = 0; k < 3; k++)
+            if (fabs((double)b[k] - (double)a[k] - d[k]) > tol)
+                return 0;
+    }
+    return 1;
+}
+
+/* The step of an axis: S * 2^e, S below 2^16, at least need; e large
+ * enough that every value within mag is below 2^24 units. 0 when no such
+ * step keeps S at 16 or more (or 2^e is below float's least). */
+static int stable_step(double need, double mag, long long *S, int *e)
+{
+    int x, y, e0, er;
+    (void)frexp(need, &x);     /* need < 2^x */
+    (void)frexp(mag, &y);      /* mag < 2^y */
+    e0 = x - 16;
+    er = y - 24;
+    *e = e0 > er ? e0 : er;
+    if (*e < -149)
+        return 0;
+    *S = (long long)ceil(ldexp(need, -*e));
+    return *S >= 16 && *S <= 65536; /* 255 * 65536 < 2^24 */
+}
+
+void md2__quantize_stable(const float *pos, size_t vstride, size_t fstride, size_t n,
+                          size_t first, size_t count, void *scratch, md2_frame *frames)
+{
+    md2__stable_frame *sf = (md2__stable_frame *)scratch;
+    size_t f;
+    int k;
+
+    for (f = 0; f < count; f++) {
+        const float *p = row(pos, fstride, first + f);
+        double d[3];
+        md2__box_empty(sf[f].lo, sf[f].hi);
+        md2__box_add(p, vstride, n, sf[f].lo, sf[f].hi);
+        sf[f].ref = f;
+        if (f > 0) {
+            size_t r = sf[f - 1].ref;
+            if (stable_moved(row(pos, fstride, first + r), p, vstride, n, &sf[r], &sf[f], d))
+                sf[f].ref = r;
+        }
+    }
+    for (k = 0; k < 3; k++) {
+        double extent = 0.0, mag = 0.0, need, unit;
+        float clo = HUGE_VALF, chi = -HUGE_VALF, box_scale, box_t;
+        long long S = 0;
+        int e = 0, lattice;
+        for (f = 0; f < count; f++) {
+            double ext = (double)sf[f].hi[k] - (double)sf[f].lo[k];
+            if (ext > extent)
+                extent = ext;
+            if (fabs((double)sf[f].lo[k]) > mag)
+                mag = fabs((double)sf[f].lo[k]);
+            if (fabs((double)sf[f].hi[k]) > mag)
+                mag = fabs((double)sf[f].hi[k]);
+            if (sf[f].lo[k] < clo)
+                clo = sf[f].lo[k];
+            if (sf[f].hi[k] > chi)
+                chi = sf[f].hi[k];
+        }
+        /* the animation's one box, as md2__box_transform() makes it */
+        box_scale = md2__div(md2__sub(chi, clo), 255.0f);
+        box_t = clo;
+        need = extent / 254.0;
+        lattice = extent > 0.0 && stable_step(need, mag + 4.0 * need, &S, &e) &&
+                  ldexp((double)S, e) < (double)box_scale;
+        unit = ldexp(1.0, e);
+        for (f = 0; f < count; f++) {
+            md2_frame *fr = &frames[first + f];
+            size_t r = sf[f].ref;
+            sf[f].copy[k] = 0;
+            if (extent == 0.0) { /* flat in every frame: exact */
+                fr->scale[k] = 0.0f;
+                fr->translate[k] = sf[f].lo[k];
+                continue;
+            }
+            if (!lattice) {
+                fr->scale[k] = box_scale;
+                fr->translate[k] = box_t;
+                continue;
+            }
+            if (r != f) { /* moved: the reference's translate moved by d */
+                double dd = 0.5 * (((double)sf[f].lo[k] + (double)sf[f].hi[k]) -
+                                   ((double)sf[r].lo[k] + (double)sf[r].hi[k]));
+                sf[f].t[k] = sf[r].t[k] + (long long)floor(dd / unit + 0.5);
+                /* the move's rounding, at most 2^(e - 1), is below 1/2048 of a
+                 * step (S >= 1024), and the decode stays exact */
+                if (S >= 1024 && sf[f].t[k] > -(1LL << 24) + 255 * S &&
+                    sf[f].t[k] < (1LL << 24) - 255 * S)
+                    sf[f].copy[k] = 1;
+            }
+            if (!sf[f].copy[k]) { /* the lattice point at or below the least coordinate */
+                double lo = (double)sf[f].lo[k];
+                long long t = (long long)floor(lo / ldexp((double)S, e)) * S;
+                while (ldexp((double)t, e) > lo)
+                    t -= S;
+                while (ldexp((double)(t + S), e) <= lo)
+                    t += S;
+                sf[f].t[k] = t;
+            }
+            fr->scale[k] = (float)ldexp((double)S, e);
+            fr->translate[k] = (float)ldexp((double)sf[f].t[k], e);
+        }
+    }
+    for (f = 0; f < count; f++) {
+        md2_frame *fr = &frames[first + f];
+        md2_vertex *out = (md2_vertex *)(void *)(uintptr_t)fr->vertices;
+        size_t r = sf[f].ref, i;
+        md2__quantize(row(pos, fstride, first + f), vstride, n, fr->scale, fr->translate, out);
+        if (r == f)
+            continue;
+        for (k = 0; k < 3; k++) {
+            const md2_vertex *src = frames[first + r].vertices;
+            if (!sf[f].copy[k])
+                continue;
+            for (i = 0; i < n; i++)
+                out[i].v[k] = src[i].v[k];
+        }
+    }
+}
+
+void md2__wobble_states(const float *a, const float *b, size_t n, const float h[3],
+                        const md2_triangle *tris, size_t num_tris, unsigned char *state,
+                        unsigned char *busy)
+{
+    size_t i;
+    int k;
+    for (i = 0; i < n; i++) {
+        int steps = 0;
+        for (k = 0; k < 3; k++) {
+            float d = fabsf(md2__sub(b[3 * i + k], a[3 * i + k]));
+            int s;
+            if (d == 0.0f)
+                s = 0;
+            else if (!(h[k] > 0.0f))
+                s = 2;
+            else
+                s = d < md2__mul(0.5f, h[k]) ? 0 : d < md2__mul(1.5f, h[k]) ? 1 : 2;
+            if (s > steps)
+                steps = s;
+        }
+        state[i] = (unsigned char)steps;
+        busy[i] = 0;
+    }
+    for (i = 0; i < num_tris; i++) {
+        const uint16_t *v = tris[i].vertex;
+        int c;
+        for (c = 0; c < 3; c++) {
+            int o;
+            if (state[v[c]] == 0)
+                continue;
+            for (o = 1; o < 3; o++) /* its neighbours (not itself, in a degenerate triangle) */
+                if (v[(c + o) % 3] != v[c])
+                    busy[v[(c + o) % 3]] = 1;
+        }
+    }
+}
+
+/* ------------------------------------------------------------------------ */
 /* Normals                                                                   */
 /* ------------------------------------------------------------------------ */
 

@@ -34,6 +34,43 @@ void md2__box_transform(const float lo[3], const float hi[3], float scale[3],
 void md2__quantize(const float *pos, size_t stride, size_t n, const float scale[3],
                    const float translate[3], md2_vertex *out);
 
+/* The stable grids (MD2_QUANTIZE_STABLE) of one animation: frames
+ * [first, first + count) of positions (row i of frame f at pos + f *
+ * fstride + i * vstride, n rows a frame) into frames[f]: scale, translate
+ * and every vertex's v (normals left alone). On each axis, one step
+ * S * 2^e (S an integer below 2^16) for the animation, at least the
+ * largest extent of a frame / 254, and each frame's translate T * 2^e on
+ * the lattice of that step, the multiple of the step at or below the
+ * frame's least coordinate, so that every decode, (S * v + T) * 2^e, is
+ * exact in float: a position held in two frames decodes to the same bits.
+ * A frame that is its predecessor's reference frame moved by d (every
+ * vertex within a few float roundings) gets that frame's translate moved
+ * by d rounded to 2^e and that frame's bytes: the same shape, moved (on an
+ * axis whose S is 1024 or more: the rounding below 1/2048 of a step). An
+ * axis that no lattice within float's 24 bits reaches (coordinates of
+ * more than about 2^8 steps at the step's finest), or whose one box for
+ * the animation has the finer step, gets that box for every frame. An
+ * axis flat in every frame keeps scale 0 and translate the frame's
+ * coordinate. scratch: md2__stable_scratch_size(count) bytes. */
+typedef struct md2__stable_frame {
+    float lo[3], hi[3];
+    size_t ref;       /* the frame this one is a moved copy of (itself: none) */
+    long long t[3];   /* translate in units of 2^e */
+    int copy[3];      /* the axis' bytes are the reference frame's */
+} md2__stable_frame;
+
+size_t md2__stable_scratch_size(size_t count);
+void md2__quantize_stable(const float *pos, size_t vstride, size_t fstride, size_t n,
+                          size_t first, size_t count, void *scratch, md2_frame *frames);
+
+/* Movement in whole steps of n vertices from a (row i at a + 3 * i) to b
+ * with steps h (the larger scale of the two frames on each axis):
+ * state[i] 0 (still), 1 (one step) or 2 (more); busy[i] 1 when a vertex
+ * that shares one of the triangles with it does not hold still. */
+void md2__wobble_states(const float *a, const float *b, size_t n, const float h[3],
+                        const md2_triangle *tris, size_t num_tris, unsigned char *state,
+                        unsigned char *busy);
+
 /* out[i].normal = md2_normal_nearest() of row i of n given normals. */
 void md2__normals_given(const float *nrm, size_t stride, size_t n, md2_vertex *out);
 

@@ -493,8 +493,8 @@ md2_result md2__frames_bounds(const md2_model *m, const md2_player_frames *st,
     MD2_TRY(md2__pair_bounds(m, st->from_a, st->from_b, st->from_t, mno, mxo));
     wo = 1.0f - st->weight; /* as md2_player_pose() blends the two poses */
     for (k = 0; k < 3; k++) {
-        min[k] = md2__blend2(wo, mno[k], st->weight, mnc[k]);
-        max[k] = md2__blend2(wo, mxo[k], st->weight, mxc[k]);
+        min[k] = md2__keep2_lo(wo, mno[k], st->weight, mnc[k]);
+        max[k] = md2__keep2_hi(wo, mxo[k], st->weight, mxc[k]);
     }
     return MD2_OK;
 }

@@ -151,12 +151,12 @@ md2_result md2__pair_bounds(const md2_model *m, uint32_t a, uint32_t b, float t,
         return md2_frame_bounds(m, b, min, max);
     MD2_TRY(md2_frame_bounds(m, a, mna, mxa));
     MD2_TRY(md2_frame_bounds(m, b, mnb, mxb));
-    /* The same rounded operations as the pose: each is monotonic, so the
-     * box contains the pose on every host. */
+    /* The same rounded operations as the pose, a held position kept
+     * (md2__keep2_lo/hi): the box contains the pose on every host. */
     wa = 1.0f - t;
     for (k = 0; k < 3; k++) {
-        min[k] = md2__blend2(wa, mna[k], t, mnb[k]);
-        max[k] = md2__blend2(wa, mxa[k], t, mxb[k]);
+        min[k] = md2__keep2_lo(wa, mna[k], t, mnb[k]);
+        max[k] = md2__keep2_hi(wa, mxa[k], t, mxb[k]);
     }
     return MD2_OK;
 }

@@ -153,8 +153,8 @@ static inline void scalar_vertex(const md2__pose_pair *p, size_t s, float pos[3]
     } else {
         const md2_vertex *b = &p->vb[s];
         for (k = 0; k < 3; k++)
-            pos[k] = md2__blend2(p->wa, md2__mul_add(p->sa[k], (float)a->v[k], p->ta[k]),
-                                 p->wb, md2__mul_add(p->sb[k], (float)b->v[k], p->tb[k]));
+            pos[k] = md2__keep2(p->wa, md2__mul_add(p->sa[k], (float)a->v[k], p->ta[k]),
+                                p->wb, md2__mul_add(p->sb[k], (float)b->v[k], p->tb[k]));
         if (nrm) {
             const float *na = md2__normals4[a->normal], *nb = md2__normals4[b->normal];
             for (k = 0; k < 3; k++)
@@ -187,7 +187,7 @@ void md2__pose_scalar(const md2__pose_job *job)
             int k;
             scalar_vertex(&j->from, s, po, j->nrm ? no : NULL);
             for (k = 0; k < 3; k++) {
-                pos[k] = md2__blend2(j->w_from, po[k], j->w_cur, pos[k]);
+                pos[k] = md2__keep2(j->w_from, po[k], j->w_cur, pos[k]);
                 if (j->nrm)
                     nrm[k] = md2__blend2(j->w_from, no[k], j->w_cur, nrm[k]);
             }
@@ -269,6 +269,13 @@ static inline __m128 sse2_decode(const md2_vertex *v, __m128 s, __m128 t)
     return _mm_add_ps(_mm_mul_ps(_mm_cvtepi32_ps(b), s), t);
 }
 
+/* a where a == b, else r */
+static inline __m128 sse2_keep(__m128 a, __m128 b, __m128 r)
+{
+    __m128 same = _mm_cmpeq_ps(a, b);
+    return _mm_or_ps(_mm_and_ps(same, a), _mm_andnot_ps(same, r));
+}
+
 static inline void sse2_put3(float *p, __m128 v)
 {
     _mm_storel_pi((__m64 *)(void *)p, v);
@@ -313,6 +320,7 @@ static inline void sse2_put_uv(float *p, const float *src, int flip)
 #define v_set1 _mm_set1_ps
 #define v_mul _mm_mul_ps
 #define v_add _mm_add_ps
+#define v_keep sse2_keep
 #define v_decode sse2_decode
 #define v_put3 sse2_put3
 #define v_put4 sse2_put4
@@ -420,14 +428,20 @@ __attribute__((target("avx2"))) static inline __m256 avx2_decode(__m256i src, __
     return _mm256_add_ps(_mm256_mul_ps(v, s), t);
 }
 
-/* One group of a blend: wa * a + wb * b */
+/* a where a == b, else r */
+__attribute__((target("avx2"))) static inline __m256 avx2_keep(__m256 a, __m256 b, __m256 r)
+{
+    return _mm256_blendv_ps(r, a, _mm256_cmp_ps(a, b, _CMP_EQ_OQ));
+}
+
+/* One group of a blend: wa * a + wb * b (a where a == b) */
 __attribute__((target("avx2"))) static inline __m256 avx2_mid(const avx2_group *c, __m256 wa,
                                                               __m256 wb, __m256i src_a,
                                                               __m256i src_b)
 {
     __m256 pa = avx2_decode(src_a, c->bytes, c->sa, c->ta);
     __m256 pb = avx2_decode(src_b, c->bytes, c->sb, c->tb);
-    return _mm256_add_ps(_mm256_mul_ps(wa, pa), _mm256_mul_ps(wb, pb));
+    return avx2_keep(pa, pb, _mm256_add_ps(_mm256_mul_ps(wa, pa), _mm256_mul_ps(wb, pb)));
 }
 
 /* Rows of vertices s0 and s1 of frame v: s * (x, y, z, index) + t, with
@@ -589,9 +603,10 @@ __attribute__((target("avx2"))) static void avx2_pairs(const md2__pose_job *j, s
         __m256 p = avx2_pair_decode(va, s0, s1, sa, ta), n = p;
         __m128 uv = one;
         int half;
-        if (!key)
-            p = _mm256_add_ps(_mm256_mul_ps(wa, p),
-                              _mm256_mul_ps(wb, avx2_pair_decode(vb, s0, s1, sb, tb)));
+        if (!key) {
+            __m256 pb = avx2_pair_decode(vb, s0, s1, sb, tb);
+            p = avx2_keep(p, pb, _mm256_add_ps(_mm256_mul_ps(wa, p), _mm256_mul_ps(wb, pb)));
+        }
         if (y_up)
             p = avx2_yup(p);
         if (nrm) {
@@ -644,9 +659,10 @@ __attribute__((target("avx2"))) static void avx2_mesh_default(const md2__pose_jo
         __m256 p = avx2_pair_decode(va, s0, s1, sa, ta);
         __m256 n = avx2_pair_normals(va, vb, key, s0, s1, wa, wb);
         __m128 uv01 = _mm_loadu_ps(uv); /* u0 v0 u1 v1 */
-        if (!key)
-            p = _mm256_add_ps(_mm256_mul_ps(wa, p),
-                              _mm256_mul_ps(wb, avx2_pair_decode(vb, s0, s1, sb, tb)));
+        if (!key) {
+            __m256 pb = avx2_pair_decode(vb, s0, s1, sb, tb);
+            p = avx2_keep(p, pb, _mm256_add_ps(_mm256_mul_ps(wa, p), _mm256_mul_ps(wb, pb)));
+        }
         /* row by row, vertex by vertex: each 16-byte row store spills
          * into the next attribute, written right after (wide_plan) */
         _mm_storeu_ps(out, _mm256_castps256_ps128(p));
@@ -807,6 +823,7 @@ static inline void neon_put_uv(float *p, const float *src, int flip)
 #define v_set1 vdupq_n_f32
 #define v_mul vmulq_f32
 #define v_add vaddq_f32
+#define v_keep(a, b, r) vbslq_f32(vceqq_f32((a), (b)), (a), (r))
 #define v_decode neon_decode
 #define v_put3 neon_put3
 #define v_put4 neon_put4
@@ -878,6 +895,7 @@ static inline void wasm_put_uv(float *p, const float *src, int flip)
 #define v_set1 wasm_f32x4_splat
 #define v_mul wasm_f32x4_mul
 #define v_add wasm_f32x4_add
+#define v_keep(a, b, r) wasm_v128_bitselect((a), (r), wasm_f32x4_eq((a), (b)))
 #define v_decode wasm_decode
 #define v_put3 wasm_put3
 #define v_put4 wasm_put4

@@ -10,6 +10,9 @@
  *                         load of it would wait for the stores to retire)
  *   v_set1(x)             x in every lane
  *   v_mul(a, b), v_add(a, b)   lane-wise, one rounding each, never fused
+ *   v_keep(a, b, r)       lane-wise a where a == b, else r (a position held
+ *                         by both keyframes is that position, not a blend
+ *                         an ulp off it: md2__keep2() in round.h)
  *   v_decode(v, s, t)     s * (float)v->v[k] + t lane by lane ([3]: 0)
  *   v_put3(p, v), v_put4(p, v)   store lanes 0-2, or 0-3
  *   v_unit(v)             md2__unit_normal() of lanes 0-2
@@ -56,7 +59,7 @@ static inline void ROWS(vertex)(const ROWS(pair) *k, size_t s, int key, int norm
         const md2_vertex *b = k->vb + s;
         VEC pa = v_decode(a, k->sa, k->ta);
         VEC pb = v_decode(b, k->sb, k->tb);
-        *pos = v_add(v_mul(k->wa, pa), v_mul(k->wb, pb));
+        *pos = v_keep(pa, pb, v_add(v_mul(k->wa, pa), v_mul(k->wb, pb)));
         if (normals) {
             VEC na = v_load(md2__normals4[a->normal]);
             VEC nb = v_load(md2__normals4[b->normal]);
@@ -96,7 +99,7 @@ static inline void ROWS(loop)(const md2__pose_job *j, size_t begin, size_t end, 
         if (fade) { /* w_from * from + w_cur * cur */
             VEC po, no = n;
             ROWS(vertex)(&from, s, from_key, normals, &po, &no);
-            p = v_add(v_mul(w_from, po), v_mul(w_cur, p));
+            p = v_keep(po, p, v_add(v_mul(w_from, po), v_mul(w_cur, p)));
             if (normals)
                 n = v_add(v_mul(w_from, no), v_mul(w_cur, n));
         }
@@ -139,6 +142,7 @@ static void ROWS(rows)(const md2__pose_job *j, size_t begin, size_t end)
 #undef v_set1
 #undef v_mul
 #undef v_add
+#undef v_keep
 #undef v_decode
 #undef v_put3
 #undef v_put4

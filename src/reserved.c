@@ -25,7 +25,8 @@
 #define FIELDS2(s) s ".reserved_[0]", s ".reserved_[1]"
 #define FIELDS4(s) FIELDS2(s), s ".reserved_[2]", s ".reserved_[3]"
 #define FIELDS6(s) FIELDS4(s), s ".reserved_[4]", s ".reserved_[5]"
-#define FIELDS8(s) FIELDS6(s), s ".reserved_[6]", s ".reserved_[7]"
+#define FIELDS7(s) FIELDS6(s), s ".reserved_[6]"
+#define FIELDS8(s) FIELDS7(s), s ".reserved_[7]"
 
 static const char *const options_fields[] = {FIELDS8("md2_options")};
 static const char *const limits_fields[] = {FIELDS4("md2_limits")};
@@ -36,7 +37,7 @@ static const char *const mesh_options_fields[] = {FIELDS6("md2_mesh_options")};
 static const char *const mesh_fields[] = {FIELDS4("md2_mesh")};
 static const char *const layout_fields[] = {FIELDS2("md2_vertex_layout")};
 static const char *const tags_fields[] = {FIELDS4("md2_tags")};
-static const char *const build_options_fields[] = {FIELDS8("md2_build_options")};
+static const char *const build_options_fields[] = {FIELDS7("md2_build_options")};
 static const char *const build_input_fields[] = {FIELDS8("md2_build_input")};
 static const char *const build_anim_fields[] = {FIELDS2("md2_build_anim")};
 

@@ -83,4 +83,29 @@ static inline float md2__blend2(float wa, float a, float wb, float b)
     return sum;
 }
 
+/* md2__blend2(), but a itself when a == b: a position both keyframes hold
+ * is that position at every weight (the blend alone can be an ulp off:
+ * (1 - t) * a + t * a is not always a in float). */
+static inline float md2__keep2(float wa, float a, float wb, float b)
+{
+    return a == b ? a : md2__blend2(wa, a, wb, b);
+}
+
+/* Bounds of md2__keep2() over a box: the least (lo) and the largest (hi)
+ * it gives for any a >= al, b >= bl (lo), or a <= ah, b <= bh (hi). The
+ * blend of the bounds, but no further in than the nearer bound: where a
+ * == b, md2__keep2() gives a, which is at least max(al, bl) (at most
+ * min(ah, bh)); elsewhere the blend, monotonic in a and b. */
+static inline float md2__keep2_lo(float wa, float al, float wb, float bl)
+{
+    float r = md2__blend2(wa, al, wb, bl), m = al > bl ? al : bl;
+    return r < m ? r : m;
+}
+
+static inline float md2__keep2_hi(float wa, float ah, float wb, float bh)
+{
+    float r = md2__blend2(wa, ah, wb, bh), m = ah < bh ? ah : bh;
+    return r > m ? r : m;
+}
+
 #endif /* MD2_ROUND_H */

@@ -733,7 +733,7 @@ void md2__orient_blend(const float a[MD2_TAG_FRAME_FLOATS],
         orthonormalize(blended[0], blended[1], blended[2], &ub, &ua, out);
     /* the origin as md2_lerp() blends a position */
     for (k = 0; k < 3; k++)
-        out[9 + k] = md2__blend2(wa, a[9 + k], t, b[9 + k]);
+        out[9 + k] = md2__keep2(wa, a[9 + k], t, b[9 + k]);
 }
 
 void md2__orient_matrix(const float o[MD2_TAG_FRAME_FLOATS], float m[16])

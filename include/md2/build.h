@@ -56,7 +56,7 @@ typedef enum md2_profile {
 MD2_API const char *md2_profile_string(md2_profile p);
 
 /** Checks a model (loaded, built or rebuilt) against profile p's limits,
- *  the same ones md2_build() keeps for p (docs/build.md lists them with
+ *  the same ones md2_build() keeps for p (docs/builder.md lists them with
  *  their sources in each engine's code): on_limit (if not NULL) is called
  *  with user and a diagnostic for each limit m breaks, in the table's
  *  order: section MD2_SECTION_HEADER, field the quantity ("num_vertices",
@@ -152,9 +152,38 @@ typedef struct md2_build_input {
 #define MD2_REBUILD_GLCMDS 32u     /**< new GL commands from the triangles (replaces the model's) */
 #define MD2_REBUILD_DROP_DEGENERATE 64u /**< drop triangles with two corners on one vertex (md2_build() too) */
 
+/** How md2_build() and md2_rebuild() choose each frame's grid (its scale
+ *  and translate), md2_build_options.quantize. docs/builder.md compares them
+ *  with numbers. */
+typedef enum md2_quantize {
+    /** md2_build(): MD2_QUANTIZE_STABLE (MD2_QUANTIZE_SHARED with
+     *  MD2_BUILD_SHARED_BOX); md2_rebuild(): the frames kept byte for byte
+     *  (MD2_REBUILD_REQUANTIZE: MD2_QUANTIZE_PER_FRAME, MD2_BUILD_SHARED_BOX:
+     *  MD2_QUANTIZE_SHARED) */
+    MD2_QUANTIZE_DEFAULT = 0,
+    /** each frame the box of its vertices: the finest steps, but a vertex
+     *  that holds still can decode a step apart in two frames (wobble) */
+    MD2_QUANTIZE_PER_FRAME,
+    /** one box for all frames (as MD2_BUILD_SHARED_BOX): still vertices
+     *  keep their bits, at the cost of coarse steps when the model travels */
+    MD2_QUANTIZE_SHARED,
+    /** per animation (md2_anims_from_names() of the frame names) one step
+     *  per axis, each frame's translate on the lattice of that step (or, for
+     *  a frame that is an earlier one moved, that frame's translate moved by
+     *  as much): a vertex whose position is the same in two frames of an
+     *  animation decodes to the same bits in both, a frame that is another
+     *  moved decodes to the same shape moved. md2_rebuild() first holds
+     *  still each decoded coordinate whose half-step intervals overlap over
+     *  every frame of its animation, at the middle of the overlap (a repair
+     *  of wobble: a coordinate stays within half a step of what the file
+     *  decodes to) */
+    MD2_QUANTIZE_STABLE,
+    MD2_QUANTIZE_COUNT_ /**< count sentinel, not a mode */
+} md2_quantize;
+
 /** Options of md2_build() and md2_rebuild(). Zero-initialise (or pass
- *  NULL): malloc/free, per-frame boxes, GL commands, the format's limits,
- *  no diagnostic. */
+ *  NULL): malloc/free, stable grids (md2_rebuild(): the frames kept), GL
+ *  commands, the format's limits, no diagnostic. */
 typedef struct md2_build_options {
     md2_allocator allocator;    /**< the model's allocation; zero: malloc/free */
     unsigned flags;             /**< MD2_BUILD_* and MD2_REBUILD_* (md2_build(): MD2_REBUILD_DROP_DEGENERATE only; other bits are refused) */
@@ -162,17 +191,26 @@ typedef struct md2_build_options {
     md2_diagnostic *error;      /**< if not NULL, filled when the build fails */
     md2_warning_fn on_warning;  /**< if not NULL, called for each warning */
     void *warning_user;         /**< passed to on_warning */
-    uintptr_t reserved_[8];     /**< must be zero: room for new options */
+    /** the grids (0: MD2_QUANTIZE_DEFAULT); MD2_BUILD_SHARED_BOX with
+     *  another than DEFAULT or SHARED is refused, as is a value past
+     *  MD2_QUANTIZE_STABLE (field "quantize") */
+    md2_quantize quantize;
+    uintptr_t reserved_[7];     /**< must be zero: room for new options */
 } md2_build_options;
 
 /** Builds a model from in into *out (released with md2_free()): one
  *  allocation through opts->allocator, its header filled in as
  *  md2_write() writes it, md2_model.warnings the builder's warning flags
- *  raised. Each frame gets the box of its vertices (MD2_BUILD_SHARED_BOX:
- *  one box for all) and every coordinate decodes, through md2_lerp()
- *  and md2_decode_frame(), to the nearest of the 256 values its axis can
+ *  raised. Each frame gets its grid as opts->quantize says (by default
+ *  stable grids: a vertex the input holds still in two frames of an
+ *  animation decodes to the same bits in both; MD2_QUANTIZE_PER_FRAME: the
+ *  box of its vertices; MD2_BUILD_SHARED_BOX or MD2_QUANTIZE_SHARED: one
+ *  box for all) and every coordinate decodes, through md2_lerp() and
+ *  md2_decode_frame(), to the nearest of the 256 values its axis can
  *  decode to: within half a step (scale / 2) of the input plus the float
- *  rounding of the decode (docs/builder.md has the bound). Normals are the
+ *  rounding of the decode (docs/builder.md has the bound; a frame of stable
+ *  grids that is an earlier frame moved takes that frame's bytes, within
+ *  half a step plus 1/2048 of a step). Normals are the
  *  table normals md2_normal_nearest() gives for the given ones, or for
  *  smooth area-weighted normals of the positions (summed per vertex:
  *  smooth across texture seams, which share their vertex). Every input is checked before anything is
@@ -191,8 +229,10 @@ MD2_API md2_result md2_build(const md2_build_input *in, const md2_build_options 
 /** Builds a model from model m into *out, keeping its skins, texcoords,
  *  triangles, frame names, transforms and vertices byte for byte and its
  *  GL commands as they are, unless opts->flags asks for a change
- *  (MD2_REBUILD_*; MD2_BUILD_SHARED_BOX asks for a new, shared grid and
- *  MD2_BUILD_NO_GLCMDS for no GL commands). m may be loaded or made by
+ *  (MD2_REBUILD_*; MD2_BUILD_SHARED_BOX asks for a new, shared grid,
+ *  opts->quantize other than MD2_QUANTIZE_DEFAULT for new grids of that
+ *  kind from the decoded frames, and MD2_BUILD_NO_GLCMDS for no GL
+ *  commands). m may be loaded or made by
  *  hand; the new model is one allocation as md2_build() makes it, with
  *  md2_model.warnings the builder's warnings (not m's). Errors as
  *  md2_build() (MD2_ERR_INVALID_ARGUMENT also when a new grid is asked
@@ -202,6 +242,26 @@ MD2_API md2_result md2_build(const md2_build_input *in, const md2_build_options 
  *  need one). */
 MD2_API md2_result md2_rebuild(const md2_model *m, const md2_build_options *opts,
                                md2_model **out);
+
+/** The wobble score of model m: over every pair of consecutive frames
+ *  (f, f + 1), the number of vertices that move by one step while every
+ *  vertex that shares a triangle with them holds still, summed. A vertex
+ *  moves by n steps when n is its largest movement over the three axes,
+ *  each the decoded movement divided by the larger of the two frames'
+ *  scales on that axis, rounded to the nearest whole number (an axis whose
+ *  scales are both 0 counts as 0 steps when it does not move, 2 when it
+ *  does); it holds still when n is 0. So a file whose still parts flicker
+ *  by a step, the wobble players see, scores high; one that keeps still
+ *  parts still scores 0 there (docs/builder.md has the corpus' scores).
+ *  Decodes as md2_decode_frame() does. Uses 2 decoded frames and 2 bytes
+ *  a vertex of memory through allocator (NULL or without functions:
+ *  malloc/free), freed before it returns. Errors: MD2_ERR_INVALID_ARGUMENT
+ *  (m or count NULL, m without frames or vertices, a frame without its
+ *  vertex array, a triangle index at or past num_vertices, non-zero
+ *  reserved_), MD2_ERR_OUT_OF_MEMORY; *count is 0
+ *  then. Thread-safe; reads m only. */
+MD2_API md2_result md2_wobble_score(const md2_model *m, const md2_allocator *allocator,
+                                    size_t *count);
 
 #ifdef __cplusplus
 }

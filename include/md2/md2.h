@@ -518,7 +518,10 @@ MD2_API unsigned md2_normal_nearest(float x, float y, float z);
  *  (0: 3 * sizeof(float)). If normals is not NULL, the linear blend of the
  *  two table normals is written likewise: shorter than 1 between keyframes
  *  (call md2_normalize() on the buffer for unit normals). t = 0 gives
- *  frame_a exactly and t = 1 frame_b exactly, table normals included.
+ *  frame_a exactly and t = 1 frame_b exactly, table normals included;
+ *  a coordinate that decodes to the same value in both keyframes is that
+ *  value at every t (a vertex held still stays still in between; the
+ *  blend alone can be an ulp off).
  *  Buffers: positions must hold (num_vertices - 1) * stride + 12 bytes
  *  (same for normals). A stride must be 0 or a multiple of sizeof(float)
  *  that is at least 12.

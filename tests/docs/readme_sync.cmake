@@ -113,7 +113,7 @@ foreach(p IN LISTS packages)
   endif()
 endforeach()
 
-# Every relative link of README.md and docs/*.md names a file there is (docs/build.md became builder.md).
+# Every relative link of README.md and docs/*.md names a file there is (docs/builder.md became builder.md).
 file(GLOB docs "${SOURCE_DIR}/docs/*.md")
 foreach(md IN ITEMS "${SOURCE_DIR}/README.md" ${docs})
   file(READ "${md}" text)

@@ -620,7 +620,9 @@ static void test_corpus_round_trip(void **state)
         floats_from_model(&fl, m, 1);
         /* given normals: each the table normal it was */
         env_init(&e, 0, MD2_PROFILE_FORMAT);
+        e.o.quantize = MD2_QUANTIZE_PER_FRAME;
         b = build_ok(&fl.in, &e);
+        e.o.quantize = MD2_QUANTIZE_DEFAULT;
         worst = check_built(b, &fl.in, fl.pos, fl.nrm, 0);
         print_message("%s, box per frame, given normals: largest error %.6f steps\n",
                       corpus_files[k], worst);
@@ -707,6 +709,7 @@ static void test_shared_box_no_wobble(void **state)
     env_init(&e, MD2_BUILD_SHARED_BOX, MD2_PROFILE_FORMAT);
     shared = build_ok(&s.in, &e);
     env_init(&e, 0, MD2_PROFILE_FORMAT);
+    e.o.quantize = MD2_QUANTIZE_PER_FRAME;
     per = build_ok(&s.in, &e);
     dec = (float *)malloc(s.n * 3 * sizeof(float));
     assert_non_null(dec);
@@ -1811,7 +1814,9 @@ static void rebuild_checks(const md2_model *m)
     /* everything new: what md2_build() makes of the decoded floats */
     floats_from_model(&fl, m, 0);
     e.o.flags = 0;
+    e.o.quantize = MD2_QUANTIZE_PER_FRAME; /* what MD2_REBUILD_REQUANTIZE gives */
     built = build_ok(&fl.in, &e);
+    e.o.quantize = MD2_QUANTIZE_DEFAULT;
     e.o.flags = MD2_REBUILD_NORMALS | MD2_REBUILD_REQUANTIZE | MD2_REBUILD_GLCMDS;
     assert_int_equal(md2_rebuild(m, &e.o, &r), MD2_OK);
     tu_assert_models_equal(built, r);

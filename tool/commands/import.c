@@ -38,7 +38,7 @@ typedef struct import_args {
     size_t num_sources;
     const char *out;
     const char *up, *scale, *height, *anim_name, *fps, *skin_name, *skin_size, *profile;
-    const char *normals, *palette, *max_scene, *game;
+    const char *normals, *palette, *max_scene, *game, *quantize;
     const char *max_nodes, *max_work; /* glTF's budgets (import_budgets()) */
     const char **anims;
     size_t num_anims;
@@ -59,6 +59,8 @@ typedef struct import_report {
     const char *palette_kind; /* "game", "own" (an 8-bit skin's own), "none" (PNG), or NULL */
     int skin_w, skin_h;
     double max_error, max_half_steps;
+    double held_move;    /* largest decoded movement of a vertex the source holds still */
+    size_t held;         /* such vertices, summed over consecutive frame pairs */
     md2_anim *anims;     /* the animations made (input_anims()) or the MD2 source's */
     double *fps;         /* their rates, num_anims of them */
     size_t num_anims;
@@ -77,9 +79,11 @@ static void synopsis(FILE *f)
           "                  [--skin-name NAME] [--skin-size WxH] [--pcx [--palette FILE]]\n"
           "                  [--game DIR [--skin-png]]\n"
           "                  [--anm] [--profile P] [--max-scene BYTES]\n"
-          "                  [--normals smooth] [--max-nodes N] [--max-work N] [--json]\n"
+          "                  [--normals smooth] [--max-nodes N] [--max-work N]\n"
+          "                  [--quantize per-frame|shared|stable] [--json]\n"
           "       md2 import OLD.md2 -o NEW.md2 [--normals smooth] [--glcmds] [--shared-box]\n"
-          "                  [--drop-invalid] [--profile P] [--json]\n",
+          "                  [--quantize per-frame|shared|stable] [--drop-invalid] [--profile P]\n"
+          "                  [--json]\n",
           f);
 }
 
@@ -118,6 +122,10 @@ static void usage(FILE *f)
           "  --max-nodes N    glTF: the most nodes (default 16384)\n"
           "  --max-work N     glTF: the most poses, keyframes x (nodes + channels)\n"
           "                   (default 10000000)\n"
+          "  --quantize Q     the frames' grids: stable (default; still parts stay still,\n"
+          "                   docs/builder.md), per-frame (a box a frame) or shared (one box);\n"
+          "                   an MD2 source is requantised from its decoded frames (stable:\n"
+          "                   its wobble repaired)\n"
           "  --json           the summary as JSON on stdout\n"
           "  --normals smooth normals from the geometry, not the source's (glTF, OBJ);\n"
           "                   an MD2 source: new ones from its decoded positions\n"
@@ -423,6 +431,8 @@ static void print_text(const import_report *r, const md2_model *m)
     }
     fprintf(f, "  quantised   within %.3g units of the input (%.3g half-steps)\n", r->max_error,
             r->max_half_steps);
+    fprintf(f, "  held still  %lu vert%s between keyframes in the input, moving up to %.3g units\n",
+            (unsigned long)r->held, r->held == 1 ? "ex" : "ices", r->held_move);
     fprintf(f, "  glcmds      %lu words, %.2f a triangle\n", (unsigned long)m->num_glcmds,
             m->num_triangles ? (double)m->num_glcmds / (double)m->num_triangles : 0.0);
     for (i = 0; i < r->num_warnings; i++) {
@@ -501,6 +511,8 @@ static void print_json(const import_report *r, const md2_model *m)
     json_float(f, r->max_error);
     fputs(",\n  \"max_half_steps\": ", f);
     json_float(f, r->max_half_steps);
+    fprintf(f, ",\n  \"held_vertices\": %lu,\n  \"held_max_move\": ", (unsigned long)r->held);
+    json_float(f, r->held_move);
     fputs(",\n  \"profiles_exceeded\": [", f);
     for (i = 0; i < r->num_warnings; i++) {
         const md2_diagnostic *w = &r->warnings[i];
@@ -677,16 +689,30 @@ static int write_outputs(const char *out, const md2_model *m, const unsigned cha
  * half-steps (the frame's scale on that axis over 2). */
 static int quant_error(const md2_model *m, const float *input, import_report *r)
 {
-    float *pos = (float *)malloc(m->num_vertices * 3 * sizeof *pos);
+    size_t n = m->num_vertices;
+    float *two = (float *)malloc(2 * n * 3 * sizeof *two), *pos;
     uint32_t f;
     size_t i;
-    if (!pos) {
+    if (!two) {
         tool_error(IMPORT_CMD, "out of memory");
         return 0;
     }
     for (f = 0; f < m->num_frames; f++) {
+        const float *prev = two + 3 * n * ((f + 1) & 1);
+        pos = two + 3 * n * (f & 1);
         if (md2_decode_frame(m, f, pos, 0, NULL, 0) != MD2_OK)
             continue;
+        /* vertices the input holds still from the frame before: how far they move */
+        for (i = 0; f > 0 && i < n; i++) {
+            const float *a = input + 3 * n * (f - 1) + 3 * i, *b = a + 3 * n;
+            int k;
+            if (memcmp(a, b, 3 * sizeof *a) != 0)
+                continue;
+            r->held++;
+            for (k = 0; k < 3; k++)
+                if (fabs((double)pos[3 * i + k] - (double)prev[3 * i + k]) > r->held_move)
+                    r->held_move = fabs((double)pos[3 * i + k] - (double)prev[3 * i + k]);
+        }
         for (i = 0; i < 3 * m->num_vertices; i++) {
             double d = fabs((double)pos[i] - (double)input[3 * m->num_vertices * f + i]);
             double half = (double)m->frames[f].scale[i % 3] / 2;
@@ -696,7 +722,7 @@ static int quant_error(const md2_model *m, const float *input, import_report *r)
                 r->max_half_steps = d / half;
         }
     }
-    free(pos);
+    free(two);
     return 1;
 }
 
@@ -711,12 +737,29 @@ static int parse_profile(const char *s, md2_profile *p)
     return 1;
 }
 
-/* The builder's options (both paths): flags, the profile, its error in
- * diag and its warnings into r. */
-static void build_options(unsigned flags, md2_profile profile, md2_diagnostic *diag,
-                          import_report *r, md2_build_options *bo)
+/* --quantize (NULL: the default) */
+static int parse_quantize(const char *s, md2_quantize *q)
+{
+    if (!s)
+        *q = MD2_QUANTIZE_DEFAULT;
+    else if (strcmp(s, "per-frame") == 0)
+        *q = MD2_QUANTIZE_PER_FRAME;
+    else if (strcmp(s, "shared") == 0)
+        *q = MD2_QUANTIZE_SHARED;
+    else if (strcmp(s, "stable") == 0)
+        *q = MD2_QUANTIZE_STABLE;
+    else
+        return 0;
+    return 1;
+}
+
+/* The builder's options (both paths): flags, --quantize, the profile, its
+ * error in diag and its warnings into r. */
+static void build_options(const import_args *a, unsigned flags, md2_profile profile,
+                          md2_diagnostic *diag, import_report *r, md2_build_options *bo)
 {
     memset(bo, 0, sizeof *bo);
+    (void)parse_quantize(a->quantize, &bo->quantize); /* checked */
     bo->flags = flags;
     bo->profile = profile;
     bo->error = diag;
@@ -862,7 +905,7 @@ static int import_md2(const import_args *a, md2_profile profile)
     }
     r.source = a->sources[0];
     r.out = a->out;
-    build_options((a->normals ? MD2_REBUILD_NORMALS : 0u) | (a->glcmds ? MD2_REBUILD_GLCMDS : 0u) |
+    build_options(a, (a->normals ? MD2_REBUILD_NORMALS : 0u) | (a->glcmds ? MD2_REBUILD_GLCMDS : 0u) |
                       (a->shared_box ? MD2_BUILD_SHARED_BOX : 0u) |
                       (a->drop_invalid ? MD2_REBUILD_DROP_DEGENERATE : 0u),
                   profile, &diag, &r, &bo);
@@ -1119,7 +1162,7 @@ static int build_model(const import_args *a, int kind, md2_profile profile, imp_
         mi->in.num_skins = 1;
         mi->in.skin_names = skin_names;
     }
-    build_options((a->zero_pad ? MD2_BUILD_ZERO_PAD : 0u) | (a->shared_box ? MD2_BUILD_SHARED_BOX : 0u) |
+    build_options(a, (a->zero_pad ? MD2_BUILD_ZERO_PAD : 0u) | (a->shared_box ? MD2_BUILD_SHARED_BOX : 0u) |
                       (a->drop_invalid ? MD2_REBUILD_DROP_DEGENERATE : 0u),
                   profile, &diag, r, &bo);
     res = md2_build(&mi->in, &bo, m);
@@ -1297,6 +1340,8 @@ static const char **value_option(import_args *a, const char *arg)
         return &a->palette;
     if (strcmp(arg, "--game") == 0)
         return &a->game;
+    if (strcmp(arg, "--quantize") == 0)
+        return &a->quantize;
     return NULL;
 }
 
@@ -1515,8 +1560,13 @@ int tool_import(int argc, char **argv)
         return TOOL_FAILED;
     }
     if (parse_args(argc, argv, &a, &status) && check_files(&a, &kind)) {
+        md2_quantize q;
         if (!parse_profile(a.profile, &profile))
             usage_error("bad --profile '%s': " TOOL_PROFILE_NAMES, a.profile);
+        else if (!parse_quantize(a.quantize, &q))
+            usage_error("bad --quantize '%s': per-frame, shared or stable", a.quantize);
+        else if (a.shared_box && q != MD2_QUANTIZE_DEFAULT && q != MD2_QUANTIZE_SHARED)
+            usage_error("--shared-box and --quantize %s: one or the other", a.quantize);
         else if (!(kind == SRC_MD2 ? check_md2_options(&a) : check_scene_options(&a, kind)))
             ; /* status: TOOL_USAGE, said */
         else if (!folder_exists(a.out, "-o")) /* before any work: not the skin's failure later */

@@ -232,6 +232,10 @@ static void write_bounds_memory(jw *w, const info_report *r)
     jw_vec3(w, "max", r->max);
     jw_vec3(w, "size", size);
     jw_close(w, '}');
+    if (r->has_wobble)
+        jw_uint(w, "wobble", r->wobble);
+    else
+        jw_str(w, "wobble", NULL);
     jw_open(w, "memory", '{', 0);
     jw_uint(w, "model", model);
     jw_uint(w, "tags", tags);

@@ -80,6 +80,16 @@ int info_report_make(info_report *r, const char *path, const tool_model *m)
     }
     model_bounds(m->model, r->min, r->max);
     count_glcmds(m->model, &r->strips, &r->fans);
+    switch (md2_wobble_score(m->model, NULL, &r->wobble)) {
+    case MD2_OK:
+        r->has_wobble = 1;
+        break;
+    case MD2_ERR_OUT_OF_MEMORY:
+        tool_error("info", "out of memory");
+        return 0;
+    default: /* a model without frames or vertices: no score */
+        break;
+    }
     if (!tool_find_skin(path, m->model, r->skin_file, sizeof r->skin_file))
         r->skin_file[0] = '\0';
     for (k = 0; k < INFO_SIDE_COUNT; k++) {

@@ -34,6 +34,8 @@ typedef struct info_report {
     unsigned long long file_size;  /* bytes of the model file */
     float min[3], max[3];          /* box of every frame's vertices */
     size_t strips, fans;           /* GL commands */
+    int has_wobble;                /* 1 if wobble is known (md2_wobble_score()) */
+    size_t wobble;                 /* md2_wobble_score() */
     char skin_file[MD2_SKIN_PATH_MAX]; /* the first skin found on disk, or "" */
     char *side[INFO_SIDE_COUNT];   /* paths of the side files read, NULL for others */
     /* the engines' verdicts (info_report_engines()) */

@@ -267,6 +267,12 @@ static void write_bounds_memory(FILE *f, const info_report *r)
     fprintf(f, "min %g %g %g, max %g %g %g, size %g x %g x %g\n", r->min[0], r->min[1],
             r->min[2], r->max[0], r->max[1], r->max[2], r->max[0] - r->min[0],
             r->max[1] - r->min[1], r->max[2] - r->min[2]);
+    label(f, "wobble");
+    if (r->has_wobble)
+        fprintf(f, "%lu (a vertex a step off while its neighbours hold still, between consecutive frames)\n",
+                (unsigned long)r->wobble);
+    else
+        fputs("none (no frames or vertices)\n", f);
     label(f, "memory");
     fprintf(f, "%lu bytes", (unsigned long)(model + tags));
     if (tags)
