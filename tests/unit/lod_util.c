@@ -23,8 +23,13 @@ static md2_model *build(size_t frames, size_t nv, float *pos, size_t ntris, uint
                         size_t nst, float *uv)
 {
     md2_build_input in;
+    md2_build_options o;
     md2_model *m = NULL;
     memset(&in, 0, sizeof in);
+    memset(&o, 0, sizeof o);
+    /* a box a frame: the shapes docs/simplify.md's table measures, as they
+     * were before stable grids became md2_build()'s default */
+    o.quantize = MD2_QUANTIZE_PER_FRAME;
     in.num_frames = frames;
     in.num_vertices = nv;
     in.positions = pos;
@@ -34,7 +39,7 @@ static md2_model *build(size_t frames, size_t nv, float *pos, size_t ntris, uint
     in.uv = uv;
     in.skin_width = 256;
     in.skin_height = 256;
-    if (md2_build(&in, NULL, &m) != MD2_OK)
+    if (md2_build(&in, &o, &m) != MD2_OK)
         m = NULL;
     free(pos);
     free(tris);
