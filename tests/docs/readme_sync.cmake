@@ -4,7 +4,7 @@
 #    tests/docs/readme_example.c between its README markers (built and run by readme_example);
 #  - "Animations" shows the block of docs/animation.md that tests/unit/test_playback.c compiles;
 #  - "Draw it" shows the region of examples/md2_draw_cpu.c between its README markers (md2_view_cpu_* draw with it);
-#  - "The md2 command" shows the path from Blender that the case readme_blender of import.cases runs,
+#  - "The md2 command" shows the paths from Blender that the cases readme_blender and readme_game run,
 #    and the packages it needs as tool/CMakeLists.txt names them, each of which tests/run.sh installs;
 #  - every relative link of README.md and docs/*.md names a file that is there;
 #  - and README has no other C block: a new one must come from tested code.
@@ -90,6 +90,16 @@ if(at EQUAL -1)
   message(FATAL_ERROR "the case readme_blender of tests/tool/import.cases no longer runs README's "
     "two commands: md2 import model.glb -o model.md2 --height 56, md2 render model.md2 -o look.png")
 endif()
+set(_q2 "models/monsters/blocky/tris.md2")
+shows("The md2 command" "the path into Quake II of the case readme_game of tests/tool/import.cases"
+  "# in Blender: File > Export > glTF 2.0 (.glb), as model.glb (Animation on: one action a clip)\nmkdir -p baseq2/models/monsters/blocky\nmd2 import model.glb -o baseq2/${_q2} --game baseq2 --height 56 --fps 10 --profile quake2\nmd2 validate --profile quake2 baseq2/${_q2}\nmd2 info baseq2/${_q2}\n" sh)
+foreach(line IN ITEMS "readme_game  0  md2 info baseq2/${_q2}" "    before  run md2 validate --profile quake2 baseq2/${_q2}"
+    "    before  run md2 import model.glb -o baseq2/${_q2} --game baseq2 --height 56 --fps 10 --profile quake2")
+  string(FIND "${cases}" "\n${line}\n" at)
+  if(at EQUAL -1)
+    message(FATAL_ERROR "the case readme_game of tests/tool/import.cases no longer runs README's line: ${line}")
+  endif()
+endforeach()
 
 # The md2 command's packages: README's apt-get line is tool/CMakeLists.txt's, and tests/run.sh installs each.
 file(READ "${SOURCE_DIR}/tool/CMakeLists.txt" tool)
