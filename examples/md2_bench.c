@@ -1738,25 +1738,100 @@ static int wobble_table(int count, char **paths, const unsigned char *big, size_
     return bad;
 }
 
-int main(int argc, char **argv)
-{
-    const char *path = NULL;
-    double budget = 0.2, t_big, t_export = -1.0, t_import = -1.0;
-    int json = 0, quick = 0, i, rc = 1, wobble = 0;
-    unsigned char *data = NULL, *big = NULL;
-    size_t size = 0, big_size = 0, big_welded = 0;
-    nearest_result nearest;
-    simplify_result simp, simp_big;
-    double fan_small, fan_large;
-    report *reports = (report *)calloc(2, sizeof(report));
+/* The rows measured after the two models' reports. */
+typedef struct extra_rows {
+    double t_big;                   /* the 65000-triangle mesh build, s (below 0: failed) */
+    size_t big_welded;              /* its welded vertices */
+    nearest_result nearest;         /* md2_normal_nearest against the brute force */
+    simplify_result simp, simp_big; /* md2_simplify of the model and of the generated one */
+    double fan_small, fan_large;    /* md2_simplify of the fans of 8000 and 32000 triangles, s */
+    double t_export, t_import;      /* the md2 command's round trip, s (below 0: not run) */
+} extra_rows;
 
+/* Measures the extra rows on the model (data) and the generated one (big);
+ * quick: one run of the round trip, not 3. */
+static void bench_extras(const unsigned char *data, size_t size, const unsigned char *big,
+                         size_t big_size, double budget, int quick, extra_rows *x)
+{
+    double fans[2];
+    x->t_export = x->t_import = -1.0;
+    x->big_welded = 0;
+    x->t_big = time_big_mesh(65000, &x->big_welded);
+    x->nearest = bench_nearest(budget);
+    x->simp = bench_simplify(data, size, budget);
+    x->simp_big = bench_simplify(big, big_size, budget);
+    bench_fans(10.0 * budget, fans); /* more samples: the ratio of the two matters */
+    x->fan_small = fans[0];
+    x->fan_large = fans[1];
+#ifdef BENCH_TOOL
+    if (!bench_round_trip(big, big_size, quick ? 1 : 3, &x->t_export, &x->t_import))
+        x->t_export = x->t_import = -1.0;
+#else
+    (void)quick;
+#endif
+}
+
+/* The JSON object of --json but its last key ("ok", printed once all ran
+ * and was freed): the two models' reports, then the extra rows. */
+static void print_json(const report *reports, double budget, const extra_rows *x)
+{
+    printf("{\"libmd2\": \"%s\", \"simd\": \"%s\", \"seconds_per_measurement\": %g,\n"
+           " \"models\": [\n  ",
+           md2_version_string(), cpu_simd(), budget);
+    json_report(&reports[0]);
+    printf(",\n  ");
+    json_report(&reports[1]);
+    printf("],\n \"mesh_build_65000_triangles_seconds\": %.4g", x->t_big);
+    printf(",\n \"normal_nearest\": {\"directions_per_second\": %.4g, "
+           "\"brute_force_per_second\": %.4g, \"vs_naive\": %.3g, \"same\": %s}",
+           x->nearest.lib, x->nearest.brute, x->nearest.lib / x->nearest.brute,
+           x->nearest.same ? "true" : "false");
+    json_simplify("simplify_half", &x->simp);
+    json_simplify("simplify_half_generated", &x->simp_big);
+    printf(",\n \"simplify_fan\": {\"triangles_8000_seconds\": %.4g, "
+           "\"triangles_32000_seconds\": %.4g}",
+           x->fan_small, x->fan_large);
+    if (x->t_export > 0)
+        printf(",\n \"tool_round_trip\": {\"export_glb_seconds\": %.4g, "
+               "\"import_glb_seconds\": %.4g, \"import_vs_export\": %.3g}",
+               x->t_export, x->t_import, x->t_import / x->t_export);
+}
+
+/* The extra rows as text, after the reports; path names the model. */
+static void print_extras(const char *path, const extra_rows *x)
+{
+    if (x->t_big >= 0.0)
+        printf("mesh build of a synthetic 65000-triangle model (%lu welded vertices): %.1f ms\n",
+               (unsigned long)x->big_welded, x->t_big * 1e3);
+    printf("md2_normal_nearest: %.1f M directions/s; the brute force over 162 normals "
+           "%.1f M/s: %.1fx (one thread, %d random directions, answers %s)\n",
+           x->nearest.lib * 1e-6, x->nearest.brute * 1e-6, x->nearest.lib / x->nearest.brute,
+           NEAREST_DIRS, x->nearest.same ? "equal" : "differ");
+    print_simplify(path, &x->simp);
+    print_simplify("the generated model", &x->simp_big);
+    printf("md2_simplify of a fan of 8000 triangles around one vertex to half of them, with "
+           "its error measure: %.3f s; of 32000: %.3f s (%.1f times)\n",
+           x->fan_small, x->fan_large, x->fan_small > 0.0 ? x->fan_large / x->fan_small : 0.0);
+    if (x->t_export > 0)
+        printf("md2 export of the generated model to .glb: %.3f s; md2 import of that .glb: "
+               "%.3f s: %.2fx the export\n",
+               x->t_export, x->t_import, x->t_import / x->t_export);
+}
+
+/* The command line: sets *path (NULL if none given), *json, *quick and
+ * *wobble (the index of --wobble's first model; 0 without --wobble).
+ * Returns -1 to go on, else the exit status (0 after --help). */
+static int parse_args(int argc, char **argv, const char **path, int *json, int *quick,
+                      int *wobble)
+{
+    int i;
     for (i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--json") == 0) {
-            json = 1;
+            *json = 1;
         } else if (strcmp(argv[i], "--quick") == 0) {
-            quick = 1;
+            *quick = 1;
         } else if (strcmp(argv[i], "--wobble") == 0) {
-            wobble = i + 1; /* the rest are models */
+            *wobble = i + 1; /* the rest are models */
             break;
         } else if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
             printf("usage: md2_bench [--quick] [--json] [MODEL.md2]\n"
@@ -1770,16 +1845,33 @@ int main(int argc, char **argv)
                    "table of docs/builder.md for the models and generated ones (exit 1 if a\n"
                    "repair moved a vertex too far).\n",
                    DEFAULT_MODEL);
-            free(reports);
             return 0;
-        } else if (argv[i][0] == '-' || path) {
+        } else if (argv[i][0] == '-' || *path) {
             fprintf(stderr, "usage: md2_bench [--quick] [--json] [MODEL.md2]\n");
-            free(reports);
             return 2;
         } else {
-            path = argv[i];
+            *path = argv[i];
         }
     }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    const char *path = NULL;
+    double budget = 0.2;
+    int json = 0, quick = 0, rc = 1, wobble = 0;
+    unsigned char *data = NULL, *big = NULL;
+    size_t size = 0, big_size = 0;
+    extra_rows x;
+    report *reports = (report *)calloc(2, sizeof(report));
+
+    rc = parse_args(argc, argv, &path, &json, &quick, &wobble);
+    if (rc >= 0) {
+        free(reports);
+        return rc;
+    }
+    rc = 1;
     if (wobble) {
         big = md2_bench_big_model(&big_size);
         rc = big ? wobble_table(argc - wobble, argv + wobble, big, big_size) : 1;
@@ -1816,60 +1908,11 @@ int main(int argc, char **argv)
         goto done;
     if (!json)
         print_report(&reports[1]);
-    t_big = time_big_mesh(65000, &big_welded);
-    nearest = bench_nearest(budget);
-    simp = bench_simplify(data, size, budget);
-    simp_big = bench_simplify(big, big_size, budget);
-    {
-        double fans[2];
-        bench_fans(10.0 * budget, fans); /* more samples: the ratio of the two matters */
-        fan_small = fans[0];
-        fan_large = fans[1];
-    }
-#ifdef BENCH_TOOL
-    if (!bench_round_trip(big, big_size, quick ? 1 : 3, &t_export, &t_import))
-        t_export = t_import = -1.0;
-#endif
-    if (json) {
-        printf("{\"libmd2\": \"%s\", \"simd\": \"%s\", \"seconds_per_measurement\": %g,\n"
-               " \"models\": [\n  ",
-               md2_version_string(), cpu_simd(), budget);
-        json_report(&reports[0]);
-        printf(",\n  ");
-        json_report(&reports[1]);
-        printf("],\n \"mesh_build_65000_triangles_seconds\": %.4g", t_big);
-        printf(",\n \"normal_nearest\": {\"directions_per_second\": %.4g, "
-               "\"brute_force_per_second\": %.4g, \"vs_naive\": %.3g, \"same\": %s}",
-               nearest.lib, nearest.brute, nearest.lib / nearest.brute,
-               nearest.same ? "true" : "false");
-        json_simplify("simplify_half", &simp);
-        json_simplify("simplify_half_generated", &simp_big);
-        printf(",\n \"simplify_fan\": {\"triangles_8000_seconds\": %.4g, "
-               "\"triangles_32000_seconds\": %.4g}",
-               fan_small, fan_large);
-        if (t_export > 0)
-            printf(",\n \"tool_round_trip\": {\"export_glb_seconds\": %.4g, "
-                   "\"import_glb_seconds\": %.4g, \"import_vs_export\": %.3g}",
-                   t_export, t_import, t_import / t_export);
-    } else if (t_big >= 0.0) {
-        printf("mesh build of a synthetic 65000-triangle model (%lu welded vertices): %.1f ms\n",
-               (unsigned long)big_welded, t_big * 1e3);
-    }
-    if (!json) {
-        printf("md2_normal_nearest: %.1f M directions/s; the brute force over 162 normals "
-               "%.1f M/s: %.1fx (one thread, %d random directions, answers %s)\n",
-               nearest.lib * 1e-6, nearest.brute * 1e-6, nearest.lib / nearest.brute,
-               NEAREST_DIRS, nearest.same ? "equal" : "differ");
-        print_simplify(path, &simp);
-        print_simplify("the generated model", &simp_big);
-        printf("md2_simplify of a fan of 8000 triangles around one vertex to half of them, with "
-               "its error measure: %.3f s; of 32000: %.3f s (%.1f times)\n",
-               fan_small, fan_large, fan_small > 0.0 ? fan_large / fan_small : 0.0);
-        if (t_export > 0)
-            printf("md2 export of the generated model to .glb: %.3f s; md2 import of that .glb: "
-                   "%.3f s: %.2fx the export\n",
-                   t_export, t_import, t_import / t_export);
-    }
+    bench_extras(data, size, big, big_size, budget, quick, &x);
+    if (json)
+        print_json(reports, budget, &x);
+    else
+        print_extras(path, &x);
     rc = 0;
 done:
     free(data);

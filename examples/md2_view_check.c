@@ -322,59 +322,37 @@ static int write_flat_pcx(int argc, char **argv)
     return ok ? 0 : 1;
 }
 
-int main(int argc, char **argv)
+/* The skin's texel colours (rgb_key), sorted and unique: a malloc'd array
+ * of *num_colours; NULL when out of memory. */
+static uint32_t *skin_colours(const tool_image *skin, size_t *num_colours)
 {
-    check_args a;
-    tool_image pic, skin;
-    char err[512];
-    uint32_t *colours, bg;
-    size_t num_colours = 0, i, n, pixels = 0, foreign = 0;
-    long box[4] = {0, 0, -1, -1}, diff[4];
-    int x, y, failed = 0;
-
-    if (argc >= 2 && strcmp(argv[1], "--mark") == 0)
-        return check_mark(argc, argv);
-    if (argc >= 2 && strcmp(argv[1], "--flat-pcx") == 0)
-        return write_flat_pcx(argc, argv);
-    if (!parse_args(argc, argv, &a))
-        return usage();
-    if (!read_ppm(a.image, &pic) && !tool_image_read(a.image, &pic, err, sizeof err)) {
-        fprintf(stderr, "md2_view_check: cannot read the picture %s\n", a.image);
-        return 1;
-    }
-    if (!tool_image_read(a.skin, &skin, err, sizeof err)) {
-        fprintf(stderr, "md2_view_check: %s\n", err);
-        tool_image_free(&pic);
-        return 1;
-    }
-
-    /* the skin's texel colours, sorted and unique */
-    n = (size_t)skin.width * (size_t)skin.height;
-    colours = (uint32_t *)malloc(n * sizeof *colours);
-    if (!colours) {
-        fprintf(stderr, "md2_view_check: out of memory\n");
-        tool_image_free(&pic);
-        tool_image_free(&skin);
-        return 1;
-    }
+    size_t n = (size_t)skin->width * (size_t)skin->height, i, num = 0;
+    uint32_t *colours = (uint32_t *)malloc(n * sizeof *colours);
+    if (!colours)
+        return NULL;
     for (i = 0; i < n; i++)
-        colours[i] = rgb_key(skin.rgba + 4 * i);
+        colours[i] = rgb_key(skin->rgba + 4 * i);
     qsort(colours, n, sizeof *colours, compare_u32);
     for (i = 0; i < n; i++)
-        if (num_colours == 0 || colours[num_colours - 1] != colours[i])
-            colours[num_colours++] = colours[i];
-    bg = rgb_key(a.bg);
-    printf("skin %s: %dx%d, %zu colours\n", a.skin, skin.width, skin.height, num_colours);
-    if (bsearch(&bg, colours, num_colours, sizeof *colours, compare_u32)) {
-        printf("FAIL: the background %06lx is a colour of the skin: choose another --bg\n",
-               (unsigned long)bg);
-        failed = 1;
-    }
+        if (num == 0 || colours[num - 1] != colours[i])
+            colours[num++] = colours[i];
+    *num_colours = num;
+    return colours;
+}
 
-    /* the model's pixels: their box, their count, their colours */
-    for (y = 0; y < pic.height; y++)
-        for (x = 0; x < pic.width; x++) {
-            const unsigned char *p = pic.rgba + 4 * ((size_t)y * pic.width + x);
+/* The model's pixels (those not bg): returns their count, sets box (left
+ * top right bottom; untouched when there are none) to their box and, with
+ * colors, counts in *foreign those whose colour is not one of colours (the
+ * first 5 printed). */
+static size_t model_pixels(const tool_image *pic, uint32_t bg, int colors,
+                           const uint32_t *colours, size_t num_colours, long box[4],
+                           size_t *foreign)
+{
+    size_t pixels = 0;
+    int x, y;
+    for (y = 0; y < pic->height; y++)
+        for (x = 0; x < pic->width; x++) {
+            const unsigned char *p = pic->rgba + 4 * ((size_t)y * pic->width + x);
             uint32_t c = rgb_key(p);
             if (c == bg)
                 continue;
@@ -392,52 +370,112 @@ int main(int argc, char **argv)
                     box[3] = y;
             }
             pixels++;
-            if (a.colors &&
+            if (colors &&
                 !bsearch(&c, colours, num_colours, sizeof *colours, compare_u32)) {
-                if (foreign < 5)
+                if (*foreign < 5)
                     printf("pixel (%d, %d) has colour %06lx, not in the skin\n", x, y,
                            (unsigned long)c);
-                foreign++;
+                (*foreign)++;
             }
         }
-    printf("picture %s: %dx%d, %zu model pixels\n", a.image, pic.width, pic.height, pixels);
+    return pixels;
+}
+
+/* Checks 1, 3 and 4 of the top comment on the model's pixels (their box
+ * and count): prints the boxes, the inset and each failure; returns 1 when
+ * one fails, else 0. */
+static int check_box(const check_args *a, const tool_image *pic, const long box[4],
+                     size_t pixels)
+{
+    long diff[4];
+    size_t i;
+    int failed = 0;
+    printf("picture %s: %dx%d, %zu model pixels\n", a->image, pic->width, pic->height, pixels);
     printf("model pixels' box: %ld %ld %ld %ld\n", box[0], box[1], box[2], box[3]);
-    printf("projected box:     %ld %ld %ld %ld\n", a.bbox[0], a.bbox[1], a.bbox[2], a.bbox[3]);
+    printf("projected box:     %ld %ld %ld %ld\n", a->bbox[0], a->bbox[1], a->bbox[2],
+           a->bbox[3]);
     /* differences, positive where the model's pixels stay inside the box */
-    diff[0] = box[0] - a.bbox[0];
-    diff[1] = box[1] - a.bbox[1];
-    diff[2] = a.bbox[2] - box[2];
-    diff[3] = a.bbox[3] - box[3];
+    diff[0] = box[0] - a->bbox[0];
+    diff[1] = box[1] - a->bbox[1];
+    diff[2] = a->bbox[2] - box[2];
+    diff[3] = a->bbox[3] - box[3];
     printf("inset (left top right bottom): %ld %ld %ld %ld\n", diff[0], diff[1], diff[2],
            diff[3]);
 
-    if ((long)pixels < a.min_pixels) {
-        printf("FAIL: %zu model pixels, fewer than %ld\n", pixels, a.min_pixels);
+    if ((long)pixels < a->min_pixels) {
+        printf("FAIL: %zu model pixels, fewer than %ld\n", pixels, a->min_pixels);
         failed = 1;
     }
     for (i = 0; i < 4; i++) {
-        int bad = a.inside ? diff[i] < -a.tolerance
-                           : (diff[i] < -a.tolerance || diff[i] > a.tolerance);
+        int bad = a->inside ? diff[i] < -a->tolerance
+                            : (diff[i] < -a->tolerance || diff[i] > a->tolerance);
         if (bad && pixels > 0) {
             printf("FAIL: the model's pixels' box is %s the projected box by more than %ld "
                    "pixels (%s side: %ld)\n",
-                   diff[i] < 0 ? "outside" : "inside", a.tolerance,
+                   diff[i] < 0 ? "outside" : "inside", a->tolerance,
                    i == 0 ? "left" : i == 1 ? "top" : i == 2 ? "right" : "bottom", diff[i]);
             failed = 1;
         }
     }
-    if (a.fill > 0.0) {
+    if (a->fill > 0.0) {
         double bw = pixels ? (double)(box[2] - box[0] + 1) : 0.0;
         double bh = pixels ? (double)(box[3] - box[1] + 1) : 0.0;
-        double fw = bw / pic.width, fh = bh / pic.height, span = fw > fh ? fw : fh;
+        double fw = bw / pic->width, fh = bh / pic->height, span = fw > fh ? fw : fh;
         printf("the model's pixels' box spans %.3f of the picture's width and %.3f of its "
                "height (%.3f of its area)\n", fw, fh, fw * fh);
-        if (span < a.fill) {
+        if (span < a->fill) {
             printf("FAIL: the model's pixels' box spans %.3f of the picture's %s, less than %g\n",
-                   span, fw > fh ? "width" : "height", a.fill);
+                   span, fw > fh ? "width" : "height", a->fill);
             failed = 1;
         }
     }
+    return failed;
+}
+
+int main(int argc, char **argv)
+{
+    check_args a;
+    tool_image pic, skin;
+    char err[512];
+    uint32_t *colours, bg;
+    size_t num_colours = 0, pixels, foreign = 0;
+    long box[4] = {0, 0, -1, -1};
+    int failed = 0;
+
+    if (argc >= 2 && strcmp(argv[1], "--mark") == 0)
+        return check_mark(argc, argv);
+    if (argc >= 2 && strcmp(argv[1], "--flat-pcx") == 0)
+        return write_flat_pcx(argc, argv);
+    if (!parse_args(argc, argv, &a))
+        return usage();
+    if (!read_ppm(a.image, &pic) && !tool_image_read(a.image, &pic, err, sizeof err)) {
+        fprintf(stderr, "md2_view_check: cannot read the picture %s\n", a.image);
+        return 1;
+    }
+    if (!tool_image_read(a.skin, &skin, err, sizeof err)) {
+        fprintf(stderr, "md2_view_check: %s\n", err);
+        tool_image_free(&pic);
+        return 1;
+    }
+
+    colours = skin_colours(&skin, &num_colours);
+    if (!colours) {
+        fprintf(stderr, "md2_view_check: out of memory\n");
+        tool_image_free(&pic);
+        tool_image_free(&skin);
+        return 1;
+    }
+    bg = rgb_key(a.bg);
+    printf("skin %s: %dx%d, %zu colours\n", a.skin, skin.width, skin.height, num_colours);
+    if (bsearch(&bg, colours, num_colours, sizeof *colours, compare_u32)) {
+        printf("FAIL: the background %06lx is a colour of the skin: choose another --bg\n",
+               (unsigned long)bg);
+        failed = 1;
+    }
+
+    pixels = model_pixels(&pic, bg, a.colors, colours, num_colours, box, &foreign);
+    if (check_box(&a, &pic, box, pixels))
+        failed = 1;
     if (a.colors) {
         printf("%zu of %zu model pixels have a colour that is not the skin's\n", foreign, pixels);
         if (foreign)

@@ -16183,13 +16183,114 @@ static void rebuild_frames(const job *j, const md2_model *src, md2_model *m)
     }
 }
 
+/* md2_rebuild, stage 1: the quantizing the flags ask for, the counts of the
+ * model to make (degenerate triangles out if asked), the command list kept
+ * or made, each checked against the file bound and the profile. */
+static md2_result rebuild_counts(job *j, const md2_model *src)
+{
+    size_t i;
+    int drop = (j->flags & MD2_REBUILD_DROP_DEGENERATE) != 0;
+    if (j->quantize == MD2_QUANTIZE_DEFAULT && (j->flags & MD2_BUILD_SHARED_BOX))
+        j->quantize = MD2_QUANTIZE_SHARED;
+    else if (j->quantize == MD2_QUANTIZE_DEFAULT && (j->flags & MD2_REBUILD_REQUANTIZE))
+        j->quantize = MD2_QUANTIZE_PER_FRAME;
+    j->num_frames = src->num_frames;
+    j->num_vertices = src->num_vertices;
+    j->num_texcoords = src->num_texcoords;
+    j->num_skins = src->num_skins;
+    j->skin_width = (uint32_t)src->skin_width;
+    j->skin_height = (uint32_t)src->skin_height;
+    j->num_tris = src->num_triangles;
+    if (drop)
+        for (i = 0; i < src->num_triangles; i++)
+            j->num_tris -= (size_t)degenerate(&src->triangles[i]);
+    if (j->quantize != MD2_QUANTIZE_DEFAULT)
+        MD2_TRY(check_regrid(j, src));
+    j->new_glcmds = (j->flags & MD2_REBUILD_GLCMDS) && j->num_tris > 0;
+    j->kept_glcmds = (j->flags & (MD2_REBUILD_GLCMDS | MD2_BUILD_NO_GLCMDS)) ? 0 : src->num_glcmds;
+    /* a model md2_write() takes has a file within the bound */
+    MD2_TRY(check_file_size(j, j->kept_glcmds));
+
+    j->c.v[L_VERTICES] = j->num_vertices;
+    j->c.v[L_TEXCOORDS] = j->num_texcoords;
+    j->c.v[L_TRIANGLES] = j->num_tris;
+    j->c.v[L_FRAMES] = j->num_frames;
+    j->c.v[L_SKINS] = j->num_skins;
+    j->c.v[L_SKIN_WIDTH] = j->skin_width;
+    j->c.v[L_SKIN_HEIGHT] = j->skin_height;
+    j->c.v[L_GLCMDS] = j->new_glcmds ? 1 : j->kept_glcmds;
+    return check_profile(j);
+}
+
+/* md2_rebuild, stage 2: one allocation of the scratch the job needs (the
+ * kept triangles, decoded frames, normals' and welding's scratch), and the
+ * job's arrays pointed into it or at src's. */
+static md2_result rebuild_scratch(job *j, const md2_model *src)
+{
+    scratch_plan p;
+    size_t i;
+    int drop = (j->flags & MD2_REBUILD_DROP_DEGENERATE) != 0;
+    int requantize = j->quantize != MD2_QUANTIZE_DEFAULT;
+    int normals = (j->flags & MD2_REBUILD_NORMALS) != 0;
+
+    memset(&p, 0, sizeof p);
+    if (drop)
+        p.tris = reserve(&p.total, j->num_tris, sizeof(md2_triangle));
+    if (j->quantize == MD2_QUANTIZE_STABLE) {
+        size_t rows = j->num_vertices * j->num_frames; /* below 2^29: a file under 2^31 bytes */
+        p.decoded = reserve(&p.total, rows, 3 * sizeof(float));
+        p.anims = reserve(&p.total, j->num_frames, sizeof(md2_anim));
+        p.stable = reserve(&p.total, 1, md2__stable_scratch_size(j->num_frames));
+    } else if (requantize || normals) {
+        p.decoded = reserve(&p.total, 3 * j->num_vertices, sizeof(float));
+    }
+    if (normals)
+        p.smooth = reserve(&p.total, 1, md2__smooth_scratch_size(j->num_vertices));
+    if (welded_matters(j))
+        p.welded = reserve(&p.total, 3 * j->num_tris, sizeof(uint64_t));
+    MD2_TRY(alloc_scratch(j, &p));
+    if (drop) {
+        size_t t = 0;
+        j->tris = (md2_triangle *)scratch_at(j, p.tris);
+        for (i = 0; i < src->num_triangles; i++)
+            if (!degenerate(&src->triangles[i]))
+                j->tris[t++] = src->triangles[i];
+    } else {
+        j->tris = (md2_triangle *)(void *)(uintptr_t)src->triangles;
+    }
+    j->st = (md2_texcoord *)(void *)(uintptr_t)src->texcoords;
+    j->decoded = (requantize || normals) ? (float *)scratch_at(j, p.decoded) : NULL;
+    j->smooth = normals ? scratch_at(j, p.smooth) : NULL;
+    j->welded = welded_matters(j) ? (uint64_t *)scratch_at(j, p.welded) : NULL;
+    if (j->quantize == MD2_QUANTIZE_STABLE) {
+        j->clips = (md2_anim *)scratch_at(j, p.anims);
+        j->stable = scratch_at(j, p.stable);
+    }
+    return MD2_OK;
+}
+
+/* md2_rebuild, stage 3: the new model m filled: its commands (made or
+ * kept), what every model has, the skins and the frames. */
+static void rebuild_fill(job *j, const md2_model *src, md2_model *m)
+{
+    size_t i;
+    if (j->new_glcmds && j->num_words)
+        memcpy((void *)(uintptr_t)m->glcmds, j->words, j->num_words * sizeof *j->words);
+    else if (j->kept_glcmds)
+        memcpy((void *)(uintptr_t)m->glcmds, src->glcmds, j->kept_glcmds * sizeof *src->glcmds);
+    j->c.v[L_GLCMDS] = m->num_glcmds;
+    copy_common(j, m);
+    if (j->num_skins)
+        memcpy((void *)(uintptr_t)m->skins, src->skins, j->num_skins * sizeof *src->skins);
+    for (i = 0; i < j->num_skins; i++) /* a hand-made model's name may fill its field */
+        ((md2_skin *)(void *)(uintptr_t)m->skins)[i].name[MD2_SKIN_NAME_SIZE] = '\0';
+    rebuild_frames(j, src, m);
+}
+
 md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_model **out)
 {
     job j;
-    scratch_plan p;
     md2_model *m = NULL;
-    size_t i;
-    int drop, requantize, normals;
     md2_result r;
 
     md2__diag_clear(opts ? opts->error : NULL);
@@ -16204,73 +16305,8 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
     MD2_TRY(md2__reserved_model(src, j.err));
     MD2_TRY(check_flags(&j, "md2_rebuild", ALL_FLAGS));
     MD2_TRY(check_model(&j, src));
-    drop = (j.flags & MD2_REBUILD_DROP_DEGENERATE) != 0;
-    if (j.quantize == MD2_QUANTIZE_DEFAULT && (j.flags & MD2_BUILD_SHARED_BOX))
-        j.quantize = MD2_QUANTIZE_SHARED;
-    else if (j.quantize == MD2_QUANTIZE_DEFAULT && (j.flags & MD2_REBUILD_REQUANTIZE))
-        j.quantize = MD2_QUANTIZE_PER_FRAME;
-    requantize = j.quantize != MD2_QUANTIZE_DEFAULT;
-    normals = (j.flags & MD2_REBUILD_NORMALS) != 0;
-    j.num_frames = src->num_frames;
-    j.num_vertices = src->num_vertices;
-    j.num_texcoords = src->num_texcoords;
-    j.num_skins = src->num_skins;
-    j.skin_width = (uint32_t)src->skin_width;
-    j.skin_height = (uint32_t)src->skin_height;
-    j.num_tris = src->num_triangles;
-    if (drop)
-        for (i = 0; i < src->num_triangles; i++)
-            j.num_tris -= (size_t)degenerate(&src->triangles[i]);
-    if (requantize)
-        MD2_TRY(check_regrid(&j, src));
-    j.new_glcmds = (j.flags & MD2_REBUILD_GLCMDS) && j.num_tris > 0;
-    j.kept_glcmds = (j.flags & (MD2_REBUILD_GLCMDS | MD2_BUILD_NO_GLCMDS)) ? 0 : src->num_glcmds;
-    /* a model md2_write() takes has a file within the bound */
-    MD2_TRY(check_file_size(&j, j.kept_glcmds));
-
-    j.c.v[L_VERTICES] = j.num_vertices;
-    j.c.v[L_TEXCOORDS] = j.num_texcoords;
-    j.c.v[L_TRIANGLES] = j.num_tris;
-    j.c.v[L_FRAMES] = j.num_frames;
-    j.c.v[L_SKINS] = j.num_skins;
-    j.c.v[L_SKIN_WIDTH] = j.skin_width;
-    j.c.v[L_SKIN_HEIGHT] = j.skin_height;
-    j.c.v[L_GLCMDS] = j.new_glcmds ? 1 : j.kept_glcmds;
-    MD2_TRY(check_profile(&j));
-
-    memset(&p, 0, sizeof p);
-    if (drop)
-        p.tris = reserve(&p.total, j.num_tris, sizeof(md2_triangle));
-    if (j.quantize == MD2_QUANTIZE_STABLE) {
-        size_t rows = j.num_vertices * j.num_frames; /* below 2^29: a file under 2^31 bytes */
-        p.decoded = reserve(&p.total, rows, 3 * sizeof(float));
-        p.anims = reserve(&p.total, j.num_frames, sizeof(md2_anim));
-        p.stable = reserve(&p.total, 1, md2__stable_scratch_size(j.num_frames));
-    } else if (requantize || normals) {
-        p.decoded = reserve(&p.total, 3 * j.num_vertices, sizeof(float));
-    }
-    if (normals)
-        p.smooth = reserve(&p.total, 1, md2__smooth_scratch_size(j.num_vertices));
-    if (welded_matters(&j))
-        p.welded = reserve(&p.total, 3 * j.num_tris, sizeof(uint64_t));
-    MD2_TRY(alloc_scratch(&j, &p));
-    if (drop) {
-        size_t t = 0;
-        j.tris = (md2_triangle *)scratch_at(&j, p.tris);
-        for (i = 0; i < src->num_triangles; i++)
-            if (!degenerate(&src->triangles[i]))
-                j.tris[t++] = src->triangles[i];
-    } else {
-        j.tris = (md2_triangle *)(void *)(uintptr_t)src->triangles;
-    }
-    j.st = (md2_texcoord *)(void *)(uintptr_t)src->texcoords;
-    j.decoded = (requantize || normals) ? (float *)scratch_at(&j, p.decoded) : NULL;
-    j.smooth = normals ? scratch_at(&j, p.smooth) : NULL;
-    j.welded = welded_matters(&j) ? (uint64_t *)scratch_at(&j, p.welded) : NULL;
-    if (j.quantize == MD2_QUANTIZE_STABLE) {
-        j.clips = (md2_anim *)scratch_at(&j, p.anims);
-        j.stable = scratch_at(&j, p.stable);
-    }
+    MD2_TRY(rebuild_counts(&j, src));
+    MD2_TRY(rebuild_scratch(&j, src));
 
     r = before_model(&j);
     if (r == MD2_OK)
@@ -16279,17 +16315,7 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
         release(&j);
         return r;
     }
-    if (j.new_glcmds && j.num_words)
-        memcpy((void *)(uintptr_t)m->glcmds, j.words, j.num_words * sizeof *j.words);
-    else if (j.kept_glcmds)
-        memcpy((void *)(uintptr_t)m->glcmds, src->glcmds, j.kept_glcmds * sizeof *src->glcmds);
-    j.c.v[L_GLCMDS] = m->num_glcmds;
-    copy_common(&j, m);
-    if (j.num_skins)
-        memcpy((void *)(uintptr_t)m->skins, src->skins, j.num_skins * sizeof *src->skins);
-    for (i = 0; i < j.num_skins; i++) /* a hand-made model's name may fill its field */
-        ((md2_skin *)(void *)(uintptr_t)m->skins)[i].name[MD2_SKIN_NAME_SIZE] = '\0';
-    rebuild_frames(&j, src, m);
+    rebuild_fill(&j, src, m);
 
     warn_profiles(&j, m);
     release(&j);
@@ -18245,84 +18271,73 @@ static md2_result check(const md2_model *m, const md2_simplify_target *targets, 
     return MD2_OK;
 }
 
-static md2_result setup(sjob *j)
+/* setup, stage 1: every working array of the job (tables of cap slots for
+ * the edge hash); leaves *ok 0 when one allocation failed, the later ones
+ * then not tried. */
+static void setup_alloc(sjob *j, size_t cap, int *ok)
 {
-    size_t V = j->V, F = j->F, T = j->T, t, f, v, E = 3 * T, cap = 16, i;
-    int ok = 1, c;
-    unsigned char *border, *ext;
-    uint32_t *etri;
-
-    while (cap < 2 * E && cap < ((size_t)1 << 31))
-        cap *= 2;
-    j->num_edges = E;
-    j->table_mask = cap - 1;
-    j->bx = (unsigned char *)alloc_n(j, F, V, &ok);
-    j->by = (unsigned char *)alloc_n(j, F, V, &ok);
-    j->bz = (unsigned char *)alloc_n(j, F, V, &ok);
-    j->fsx = (float *)alloc_n(j, F, sizeof(float), &ok);
-    j->fsy = (float *)alloc_n(j, F, sizeof(float), &ok);
-    j->fsz = (float *)alloc_n(j, F, sizeof(float), &ok);
-    j->ftx = (float *)alloc_n(j, F, sizeof(float), &ok);
-    j->fty = (float *)alloc_n(j, F, sizeof(float), &ok);
-    j->ftz = (float *)alloc_n(j, F, sizeof(float), &ok);
-    j->frame = (float *)alloc_n(j, V, 3 * sizeof(float), &ok);
-    j->pos0 = (float *)alloc_n(j, V, 3 * sizeof(float), &ok);
+    size_t V = j->V, F = j->F, T = j->T, E = 3 * T;
+    j->bx = (unsigned char *)alloc_n(j, F, V, ok);
+    j->by = (unsigned char *)alloc_n(j, F, V, ok);
+    j->bz = (unsigned char *)alloc_n(j, F, V, ok);
+    j->fsx = (float *)alloc_n(j, F, sizeof(float), ok);
+    j->fsy = (float *)alloc_n(j, F, sizeof(float), ok);
+    j->fsz = (float *)alloc_n(j, F, sizeof(float), ok);
+    j->ftx = (float *)alloc_n(j, F, sizeof(float), ok);
+    j->fty = (float *)alloc_n(j, F, sizeof(float), ok);
+    j->ftz = (float *)alloc_n(j, F, sizeof(float), ok);
+    j->frame = (float *)alloc_n(j, V, 3 * sizeof(float), ok);
+    j->pos0 = (float *)alloc_n(j, V, 3 * sizeof(float), ok);
     j->K = F < POSES ? F : POSES;
-    j->rep = (uint32_t *)alloc_n(j, j->K, sizeof(uint32_t), &ok);
-    j->weight = (float *)alloc_n(j, j->K, sizeof(float), &ok);
-    j->quad = (float *)alloc_n(j, V * j->K, QN * sizeof(float), &ok);
-    j->rpos = (float *)alloc_n(j, V * j->K, 3 * sizeof(float), &ok);
-    j->qc = (float *)alloc_n(j, V, sizeof(float), &ok);
-    j->qw = (float *)alloc_n(j, V, sizeof(float), &ok);
-    j->ver = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->init_v = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
-    j->init_s = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
-    j->tv = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
-    j->ts = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
-    j->death = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
-    j->next = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
-    j->head = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->tail = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->ntris = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->ndeg = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->locked = (unsigned char *)alloc_n(j, V, 1, &ok);
-    j->gone_step = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->gone_into = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->changes = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->fails = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->nparked = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->edge = (sedge *)alloc_n(j, E, sizeof(sedge), &ok);
-    j->table = (uint32_t *)alloc_n(j, cap, sizeof(uint32_t), &ok);
-    j->key = (float *)alloc_n(j, E, 2 * sizeof(float), &ok);
-    j->serr = (float *)alloc_n(j, E, 2 * sizeof(float), &ok);
-    j->sexact = (unsigned char *)alloc_n(j, E, 2, &ok);
-    j->sver = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
-    j->dver = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
-    j->heap_pos = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
-    j->state = (unsigned char *)alloc_n(j, E, 2, &ok);
-    j->heap = (hent *)alloc_n(j, E, 2 * sizeof(hent), &ok);
-    j->log_end = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), &ok);
-    j->tris_after = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), &ok);
-    j->fan_a = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
-    j->fan_b = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
-    j->nb = (nbr *)alloc_n(j, V, sizeof(nbr), &ok);
-    j->nbidx = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->mark = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->todo = (uint32_t *)alloc_n(j, V, 2 * sizeof(uint32_t), &ok);
-    border = (unsigned char *)alloc_n(j, T, 3, &ok);
-    etri = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
-    ext = (unsigned char *)alloc_n(j, F, 6, &ok);
-    if (!ok) {
-        release(j, border);
-        release(j, etri);
-        release(j, ext);
-        return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
-                         "md2_simplify: out of memory for the working state of %lu vertices x %lu frames",
-                         (unsigned long)V, (unsigned long)F);
-    }
-    /* each frame's smallest and largest step on each axis (in registers,
-     * one frame at a time), then the steps vertex-major (16 frames at a
-     * time), the transforms, frame 0 */
+    j->rep = (uint32_t *)alloc_n(j, j->K, sizeof(uint32_t), ok);
+    j->weight = (float *)alloc_n(j, j->K, sizeof(float), ok);
+    j->quad = (float *)alloc_n(j, V * j->K, QN * sizeof(float), ok);
+    j->rpos = (float *)alloc_n(j, V * j->K, 3 * sizeof(float), ok);
+    j->qc = (float *)alloc_n(j, V, sizeof(float), ok);
+    j->qw = (float *)alloc_n(j, V, sizeof(float), ok);
+    j->ver = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->init_v = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), ok);
+    j->init_s = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), ok);
+    j->tv = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), ok);
+    j->ts = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), ok);
+    j->death = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), ok);
+    j->next = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), ok);
+    j->head = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->tail = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->ntris = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->ndeg = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->locked = (unsigned char *)alloc_n(j, V, 1, ok);
+    j->gone_step = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->gone_into = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->changes = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->fails = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->nparked = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->edge = (sedge *)alloc_n(j, E, sizeof(sedge), ok);
+    j->table = (uint32_t *)alloc_n(j, cap, sizeof(uint32_t), ok);
+    j->key = (float *)alloc_n(j, E, 2 * sizeof(float), ok);
+    j->serr = (float *)alloc_n(j, E, 2 * sizeof(float), ok);
+    j->sexact = (unsigned char *)alloc_n(j, E, 2, ok);
+    j->sver = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), ok);
+    j->dver = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), ok);
+    j->heap_pos = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), ok);
+    j->state = (unsigned char *)alloc_n(j, E, 2, ok);
+    j->heap = (hent *)alloc_n(j, E, 2 * sizeof(hent), ok);
+    j->log_end = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), ok);
+    j->tris_after = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), ok);
+    j->fan_a = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), ok);
+    j->fan_b = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), ok);
+    j->nb = (nbr *)alloc_n(j, V, sizeof(nbr), ok);
+    j->nbidx = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->mark = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->todo = (uint32_t *)alloc_n(j, V, 2 * sizeof(uint32_t), ok);
+}
+
+/* setup, stage 2: each frame's smallest and largest step on each axis into
+ * ext (6 a frame; in registers, one frame at a time), then the steps
+ * vertex-major (16 frames at a time), the transforms, frame 0. */
+static void setup_frames(sjob *j, unsigned char *ext)
+{
+    size_t V = j->V, F = j->F, f, v;
     for (f = 0; f < F; f++) {
         const md2_vertex *fv = j->m->frames[f].vertices;
         unsigned lo0 = 255, lo1 = 255, lo2 = 255, hi0 = 0, hi1 = 0, hi2 = 0;
@@ -18369,6 +18384,13 @@ static md2_result setup(sjob *j)
     }
     if (F > 0)
         (void)md2_decode_frame(j->m, 0, j->pos0, 0, NULL, 0);
+}
+
+/* setup, stage 3: the vertices' starting state, every edge on the free
+ * list and the edge hash (cap slots) empty. */
+static void setup_clear(sjob *j, size_t cap)
+{
+    size_t V = j->V, E = j->num_edges, v, i;
     for (v = 0; v < V; v++) {
         j->head[v] = j->tail[v] = NONE;
         j->ntris[v] = j->ndeg[v] = j->ver[v] = j->changes[v] = j->fails[v] = j->nparked[v] = 0;
@@ -18384,6 +18406,15 @@ static md2_result setup(sjob *j)
     j->free_edge = E ? 0u : NONE;
     for (i = 0; i < cap; i++)
         j->table[i] = NONE;
+}
+
+/* setup, stage 4: the triangles' corners, degenerate ones dead from the
+ * start, the others linked into their vertices' corner lists and their
+ * edges (the first two corners of each edge into etri, 2 an edge). */
+static void setup_triangles(sjob *j, uint32_t *etri)
+{
+    size_t T = j->T, t;
+    int c;
     j->live = 0;
     for (t = 0; t < T; t++) {
         const md2_triangle *tr = &j->m->triangles[t];
@@ -18415,8 +18446,15 @@ static md2_result setup(sjob *j)
     }
     memcpy(j->tv, j->init_v, 3 * T * sizeof(uint32_t));
     memcpy(j->ts, j->init_s, 3 * T * sizeof(uint32_t));
-    /* the vertices of edges of 3 or more triangles never move; border and
-     * seam edges (open in the mesh as it is drawn) */
+}
+
+/* setup, stage 5: the vertices of edges of 3 or more triangles never move
+ * (locked); border and seam edges (open in the mesh as it is drawn) get 1
+ * in border, 3 a triangle. */
+static void setup_borders(sjob *j, unsigned char *border, const uint32_t *etri)
+{
+    size_t T = j->T, t;
+    int c;
     memset(border, 0, 3 * T);
     for (t = 0; t < T; t++) {
         if (j->death[t] == 0)
@@ -18436,6 +18474,85 @@ static md2_result setup(sjob *j)
             }
         }
     }
+}
+
+/* setup, stage 6: the diagonal of the box of every frame, from each
+ * frame's smallest and largest step on each axis in ext (decoded as
+ * md2_decode_frame() does: the same floats as the smallest and largest
+ * decoded positions). */
+static void setup_diagonal(sjob *j, const unsigned char *ext)
+{
+    size_t V = j->V, F = j->F, f;
+    int c;
+    float e[3], lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    for (f = 0; f < F && V > 0; f++) {
+        const md2_frame *fr = &j->m->frames[f];
+        for (c = 0; c < 3; c++) {
+            float a = md2__mul_add(fr->scale[c], (float)ext[6 * f + (size_t)c],
+                                   fr->translate[c]);
+            float b = md2__mul_add(fr->scale[c], (float)ext[6 * f + 3 + (size_t)c],
+                                   fr->translate[c]);
+            lo[c] = a < lo[c] ? a : lo[c];
+            lo[c] = b < lo[c] ? b : lo[c];
+            hi[c] = a > hi[c] ? a : hi[c];
+            hi[c] = b > hi[c] ? b : hi[c];
+        }
+    }
+    for (c = 0; c < 3; c++)
+        e[c] = lo[c] <= hi[c] ? md2__sub(hi[c], lo[c]) : 0.0f;
+    j->diag = sqrt_f(dot3(e, e));
+}
+
+/* setup, stage 7: every direction that may move, costed, and the heap
+ * made in one go. */
+static void setup_heap(sjob *j)
+{
+    size_t E = j->num_edges, i;
+    j->heap_n = 0;
+    for (i = 0; i < 2 * E; i++) {
+        uint32_t sl = (uint32_t)i;
+        if (j->edge[i / 2].a == NONE || j->locked[slot_src(j, sl)])
+            continue;
+        (void)slot_refresh(j, sl);
+        j->state[sl] = SLOT_HEAP;
+        j->heap[j->heap_n].key = j->key[sl];
+        j->heap[j->heap_n].slot = sl;
+        j->heap_pos[sl] = (uint32_t)j->heap_n++;
+    }
+    for (i = j->heap_n / 2; i > 0; i--)
+        heap_down(j, i - 1);
+}
+
+/* The job's working state for j->m: the arrays, the mesh's corners and
+ * edges, the locked vertices, the quadrics of the poses, the diagonal and
+ * the heap of every collapse that may be made. */
+static md2_result setup(sjob *j)
+{
+    size_t V = j->V, F = j->F, T = j->T, v, E = 3 * T, cap = 16, i;
+    int ok = 1;
+    unsigned char *border, *ext;
+    uint32_t *etri;
+
+    while (cap < 2 * E && cap < ((size_t)1 << 31))
+        cap *= 2;
+    j->num_edges = E;
+    j->table_mask = cap - 1;
+    setup_alloc(j, cap, &ok);
+    border = (unsigned char *)alloc_n(j, T, 3, &ok);
+    etri = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
+    ext = (unsigned char *)alloc_n(j, F, 6, &ok);
+    if (!ok) {
+        release(j, border);
+        release(j, etri);
+        release(j, ext);
+        return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
+                         "md2_simplify: out of memory for the working state of %lu vertices x %lu frames",
+                         (unsigned long)V, (unsigned long)F);
+    }
+    setup_frames(j, ext);
+    setup_clear(j, cap);
+    setup_triangles(j, etri);
+    setup_borders(j, border, etri);
     release(j, etri);
     j->used_vertices = 0;
     for (v = 0; v < V; v++)
@@ -18456,46 +18573,12 @@ static md2_result setup(sjob *j)
     release(j, border);
     for (v = 0; v < V; v++)
         quad_sums(j, (uint32_t)v);
-    {
-        /* the box of every frame, from each frame's smallest and largest
-         * step on each axis (decoded as md2_decode_frame() does: the same
-         * floats as the smallest and largest decoded positions) */
-        float e[3], lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-        for (f = 0; f < F && V > 0; f++) {
-            const md2_frame *fr = &j->m->frames[f];
-            for (c = 0; c < 3; c++) {
-                float a = md2__mul_add(fr->scale[c], (float)ext[6 * f + (size_t)c],
-                                       fr->translate[c]);
-                float b = md2__mul_add(fr->scale[c], (float)ext[6 * f + 3 + (size_t)c],
-                                       fr->translate[c]);
-                lo[c] = a < lo[c] ? a : lo[c];
-                lo[c] = b < lo[c] ? b : lo[c];
-                hi[c] = a > hi[c] ? a : hi[c];
-                hi[c] = b > hi[c] ? b : hi[c];
-            }
-        }
-        for (c = 0; c < 3; c++)
-            e[c] = lo[c] <= hi[c] ? md2__sub(hi[c], lo[c]) : 0.0f;
-        j->diag = sqrt_f(dot3(e, e));
-    }
+    setup_diagonal(j, ext);
     release(j, ext);
     j->log_end[0] = 0;
     j->tris_after[0] = (uint32_t)j->live;
     j->steps = 0;
-    j->heap_n = 0;
-    /* every direction that may move, costed, and the heap made in one go */
-    for (i = 0; i < 2 * E; i++) {
-        uint32_t sl = (uint32_t)i;
-        if (j->edge[i / 2].a == NONE || j->locked[slot_src(j, sl)])
-            continue;
-        (void)slot_refresh(j, sl);
-        j->state[sl] = SLOT_HEAP;
-        j->heap[j->heap_n].key = j->key[sl];
-        j->heap[j->heap_n].slot = sl;
-        j->heap_pos[sl] = (uint32_t)j->heap_n++;
-    }
-    for (i = j->heap_n / 2; i > 0; i--)
-        heap_down(j, i - 1);
+    setup_heap(j);
     return MD2_OK;
 }
 

@@ -1383,13 +1383,114 @@ static void rebuild_frames(const job *j, const md2_model *src, md2_model *m)
     }
 }
 
+/* md2_rebuild, stage 1: the quantizing the flags ask for, the counts of the
+ * model to make (degenerate triangles out if asked), the command list kept
+ * or made, each checked against the file bound and the profile. */
+static md2_result rebuild_counts(job *j, const md2_model *src)
+{
+    size_t i;
+    int drop = (j->flags & MD2_REBUILD_DROP_DEGENERATE) != 0;
+    if (j->quantize == MD2_QUANTIZE_DEFAULT && (j->flags & MD2_BUILD_SHARED_BOX))
+        j->quantize = MD2_QUANTIZE_SHARED;
+    else if (j->quantize == MD2_QUANTIZE_DEFAULT && (j->flags & MD2_REBUILD_REQUANTIZE))
+        j->quantize = MD2_QUANTIZE_PER_FRAME;
+    j->num_frames = src->num_frames;
+    j->num_vertices = src->num_vertices;
+    j->num_texcoords = src->num_texcoords;
+    j->num_skins = src->num_skins;
+    j->skin_width = (uint32_t)src->skin_width;
+    j->skin_height = (uint32_t)src->skin_height;
+    j->num_tris = src->num_triangles;
+    if (drop)
+        for (i = 0; i < src->num_triangles; i++)
+            j->num_tris -= (size_t)degenerate(&src->triangles[i]);
+    if (j->quantize != MD2_QUANTIZE_DEFAULT)
+        MD2_TRY(check_regrid(j, src));
+    j->new_glcmds = (j->flags & MD2_REBUILD_GLCMDS) && j->num_tris > 0;
+    j->kept_glcmds = (j->flags & (MD2_REBUILD_GLCMDS | MD2_BUILD_NO_GLCMDS)) ? 0 : src->num_glcmds;
+    /* a model md2_write() takes has a file within the bound */
+    MD2_TRY(check_file_size(j, j->kept_glcmds));
+
+    j->c.v[L_VERTICES] = j->num_vertices;
+    j->c.v[L_TEXCOORDS] = j->num_texcoords;
+    j->c.v[L_TRIANGLES] = j->num_tris;
+    j->c.v[L_FRAMES] = j->num_frames;
+    j->c.v[L_SKINS] = j->num_skins;
+    j->c.v[L_SKIN_WIDTH] = j->skin_width;
+    j->c.v[L_SKIN_HEIGHT] = j->skin_height;
+    j->c.v[L_GLCMDS] = j->new_glcmds ? 1 : j->kept_glcmds;
+    return check_profile(j);
+}
+
+/* md2_rebuild, stage 2: one allocation of the scratch the job needs (the
+ * kept triangles, decoded frames, normals' and welding's scratch), and the
+ * job's arrays pointed into it or at src's. */
+static md2_result rebuild_scratch(job *j, const md2_model *src)
+{
+    scratch_plan p;
+    size_t i;
+    int drop = (j->flags & MD2_REBUILD_DROP_DEGENERATE) != 0;
+    int requantize = j->quantize != MD2_QUANTIZE_DEFAULT;
+    int normals = (j->flags & MD2_REBUILD_NORMALS) != 0;
+
+    memset(&p, 0, sizeof p);
+    if (drop)
+        p.tris = reserve(&p.total, j->num_tris, sizeof(md2_triangle));
+    if (j->quantize == MD2_QUANTIZE_STABLE) {
+        size_t rows = j->num_vertices * j->num_frames; /* below 2^29: a file under 2^31 bytes */
+        p.decoded = reserve(&p.total, rows, 3 * sizeof(float));
+        p.anims = reserve(&p.total, j->num_frames, sizeof(md2_anim));
+        p.stable = reserve(&p.total, 1, md2__stable_scratch_size(j->num_frames));
+    } else if (requantize || normals) {
+        p.decoded = reserve(&p.total, 3 * j->num_vertices, sizeof(float));
+    }
+    if (normals)
+        p.smooth = reserve(&p.total, 1, md2__smooth_scratch_size(j->num_vertices));
+    if (welded_matters(j))
+        p.welded = reserve(&p.total, 3 * j->num_tris, sizeof(uint64_t));
+    MD2_TRY(alloc_scratch(j, &p));
+    if (drop) {
+        size_t t = 0;
+        j->tris = (md2_triangle *)scratch_at(j, p.tris);
+        for (i = 0; i < src->num_triangles; i++)
+            if (!degenerate(&src->triangles[i]))
+                j->tris[t++] = src->triangles[i];
+    } else {
+        j->tris = (md2_triangle *)(void *)(uintptr_t)src->triangles;
+    }
+    j->st = (md2_texcoord *)(void *)(uintptr_t)src->texcoords;
+    j->decoded = (requantize || normals) ? (float *)scratch_at(j, p.decoded) : NULL;
+    j->smooth = normals ? scratch_at(j, p.smooth) : NULL;
+    j->welded = welded_matters(j) ? (uint64_t *)scratch_at(j, p.welded) : NULL;
+    if (j->quantize == MD2_QUANTIZE_STABLE) {
+        j->clips = (md2_anim *)scratch_at(j, p.anims);
+        j->stable = scratch_at(j, p.stable);
+    }
+    return MD2_OK;
+}
+
+/* md2_rebuild, stage 3: the new model m filled: its commands (made or
+ * kept), what every model has, the skins and the frames. */
+static void rebuild_fill(job *j, const md2_model *src, md2_model *m)
+{
+    size_t i;
+    if (j->new_glcmds && j->num_words)
+        memcpy((void *)(uintptr_t)m->glcmds, j->words, j->num_words * sizeof *j->words);
+    else if (j->kept_glcmds)
+        memcpy((void *)(uintptr_t)m->glcmds, src->glcmds, j->kept_glcmds * sizeof *src->glcmds);
+    j->c.v[L_GLCMDS] = m->num_glcmds;
+    copy_common(j, m);
+    if (j->num_skins)
+        memcpy((void *)(uintptr_t)m->skins, src->skins, j->num_skins * sizeof *src->skins);
+    for (i = 0; i < j->num_skins; i++) /* a hand-made model's name may fill its field */
+        ((md2_skin *)(void *)(uintptr_t)m->skins)[i].name[MD2_SKIN_NAME_SIZE] = '\0';
+    rebuild_frames(j, src, m);
+}
+
 md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_model **out)
 {
     job j;
-    scratch_plan p;
     md2_model *m = NULL;
-    size_t i;
-    int drop, requantize, normals;
     md2_result r;
 
     md2__diag_clear(opts ? opts->error : NULL);
@@ -1404,73 +1505,8 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
     MD2_TRY(md2__reserved_model(src, j.err));
     MD2_TRY(check_flags(&j, "md2_rebuild", ALL_FLAGS));
     MD2_TRY(check_model(&j, src));
-    drop = (j.flags & MD2_REBUILD_DROP_DEGENERATE) != 0;
-    if (j.quantize == MD2_QUANTIZE_DEFAULT && (j.flags & MD2_BUILD_SHARED_BOX))
-        j.quantize = MD2_QUANTIZE_SHARED;
-    else if (j.quantize == MD2_QUANTIZE_DEFAULT && (j.flags & MD2_REBUILD_REQUANTIZE))
-        j.quantize = MD2_QUANTIZE_PER_FRAME;
-    requantize = j.quantize != MD2_QUANTIZE_DEFAULT;
-    normals = (j.flags & MD2_REBUILD_NORMALS) != 0;
-    j.num_frames = src->num_frames;
-    j.num_vertices = src->num_vertices;
-    j.num_texcoords = src->num_texcoords;
-    j.num_skins = src->num_skins;
-    j.skin_width = (uint32_t)src->skin_width;
-    j.skin_height = (uint32_t)src->skin_height;
-    j.num_tris = src->num_triangles;
-    if (drop)
-        for (i = 0; i < src->num_triangles; i++)
-            j.num_tris -= (size_t)degenerate(&src->triangles[i]);
-    if (requantize)
-        MD2_TRY(check_regrid(&j, src));
-    j.new_glcmds = (j.flags & MD2_REBUILD_GLCMDS) && j.num_tris > 0;
-    j.kept_glcmds = (j.flags & (MD2_REBUILD_GLCMDS | MD2_BUILD_NO_GLCMDS)) ? 0 : src->num_glcmds;
-    /* a model md2_write() takes has a file within the bound */
-    MD2_TRY(check_file_size(&j, j.kept_glcmds));
-
-    j.c.v[L_VERTICES] = j.num_vertices;
-    j.c.v[L_TEXCOORDS] = j.num_texcoords;
-    j.c.v[L_TRIANGLES] = j.num_tris;
-    j.c.v[L_FRAMES] = j.num_frames;
-    j.c.v[L_SKINS] = j.num_skins;
-    j.c.v[L_SKIN_WIDTH] = j.skin_width;
-    j.c.v[L_SKIN_HEIGHT] = j.skin_height;
-    j.c.v[L_GLCMDS] = j.new_glcmds ? 1 : j.kept_glcmds;
-    MD2_TRY(check_profile(&j));
-
-    memset(&p, 0, sizeof p);
-    if (drop)
-        p.tris = reserve(&p.total, j.num_tris, sizeof(md2_triangle));
-    if (j.quantize == MD2_QUANTIZE_STABLE) {
-        size_t rows = j.num_vertices * j.num_frames; /* below 2^29: a file under 2^31 bytes */
-        p.decoded = reserve(&p.total, rows, 3 * sizeof(float));
-        p.anims = reserve(&p.total, j.num_frames, sizeof(md2_anim));
-        p.stable = reserve(&p.total, 1, md2__stable_scratch_size(j.num_frames));
-    } else if (requantize || normals) {
-        p.decoded = reserve(&p.total, 3 * j.num_vertices, sizeof(float));
-    }
-    if (normals)
-        p.smooth = reserve(&p.total, 1, md2__smooth_scratch_size(j.num_vertices));
-    if (welded_matters(&j))
-        p.welded = reserve(&p.total, 3 * j.num_tris, sizeof(uint64_t));
-    MD2_TRY(alloc_scratch(&j, &p));
-    if (drop) {
-        size_t t = 0;
-        j.tris = (md2_triangle *)scratch_at(&j, p.tris);
-        for (i = 0; i < src->num_triangles; i++)
-            if (!degenerate(&src->triangles[i]))
-                j.tris[t++] = src->triangles[i];
-    } else {
-        j.tris = (md2_triangle *)(void *)(uintptr_t)src->triangles;
-    }
-    j.st = (md2_texcoord *)(void *)(uintptr_t)src->texcoords;
-    j.decoded = (requantize || normals) ? (float *)scratch_at(&j, p.decoded) : NULL;
-    j.smooth = normals ? scratch_at(&j, p.smooth) : NULL;
-    j.welded = welded_matters(&j) ? (uint64_t *)scratch_at(&j, p.welded) : NULL;
-    if (j.quantize == MD2_QUANTIZE_STABLE) {
-        j.clips = (md2_anim *)scratch_at(&j, p.anims);
-        j.stable = scratch_at(&j, p.stable);
-    }
+    MD2_TRY(rebuild_counts(&j, src));
+    MD2_TRY(rebuild_scratch(&j, src));
 
     r = before_model(&j);
     if (r == MD2_OK)
@@ -1479,17 +1515,7 @@ md2_result md2_rebuild(const md2_model *src, const md2_build_options *opts, md2_
         release(&j);
         return r;
     }
-    if (j.new_glcmds && j.num_words)
-        memcpy((void *)(uintptr_t)m->glcmds, j.words, j.num_words * sizeof *j.words);
-    else if (j.kept_glcmds)
-        memcpy((void *)(uintptr_t)m->glcmds, src->glcmds, j.kept_glcmds * sizeof *src->glcmds);
-    j.c.v[L_GLCMDS] = m->num_glcmds;
-    copy_common(&j, m);
-    if (j.num_skins)
-        memcpy((void *)(uintptr_t)m->skins, src->skins, j.num_skins * sizeof *src->skins);
-    for (i = 0; i < j.num_skins; i++) /* a hand-made model's name may fill its field */
-        ((md2_skin *)(void *)(uintptr_t)m->skins)[i].name[MD2_SKIN_NAME_SIZE] = '\0';
-    rebuild_frames(&j, src, m);
+    rebuild_fill(&j, src, m);
 
     warn_profiles(&j, m);
     release(&j);

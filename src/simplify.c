@@ -1748,84 +1748,73 @@ static md2_result check(const md2_model *m, const md2_simplify_target *targets, 
     return MD2_OK;
 }
 
-static md2_result setup(sjob *j)
+/* setup, stage 1: every working array of the job (tables of cap slots for
+ * the edge hash); leaves *ok 0 when one allocation failed, the later ones
+ * then not tried. */
+static void setup_alloc(sjob *j, size_t cap, int *ok)
 {
-    size_t V = j->V, F = j->F, T = j->T, t, f, v, E = 3 * T, cap = 16, i;
-    int ok = 1, c;
-    unsigned char *border, *ext;
-    uint32_t *etri;
-
-    while (cap < 2 * E && cap < ((size_t)1 << 31))
-        cap *= 2;
-    j->num_edges = E;
-    j->table_mask = cap - 1;
-    j->bx = (unsigned char *)alloc_n(j, F, V, &ok);
-    j->by = (unsigned char *)alloc_n(j, F, V, &ok);
-    j->bz = (unsigned char *)alloc_n(j, F, V, &ok);
-    j->fsx = (float *)alloc_n(j, F, sizeof(float), &ok);
-    j->fsy = (float *)alloc_n(j, F, sizeof(float), &ok);
-    j->fsz = (float *)alloc_n(j, F, sizeof(float), &ok);
-    j->ftx = (float *)alloc_n(j, F, sizeof(float), &ok);
-    j->fty = (float *)alloc_n(j, F, sizeof(float), &ok);
-    j->ftz = (float *)alloc_n(j, F, sizeof(float), &ok);
-    j->frame = (float *)alloc_n(j, V, 3 * sizeof(float), &ok);
-    j->pos0 = (float *)alloc_n(j, V, 3 * sizeof(float), &ok);
+    size_t V = j->V, F = j->F, T = j->T, E = 3 * T;
+    j->bx = (unsigned char *)alloc_n(j, F, V, ok);
+    j->by = (unsigned char *)alloc_n(j, F, V, ok);
+    j->bz = (unsigned char *)alloc_n(j, F, V, ok);
+    j->fsx = (float *)alloc_n(j, F, sizeof(float), ok);
+    j->fsy = (float *)alloc_n(j, F, sizeof(float), ok);
+    j->fsz = (float *)alloc_n(j, F, sizeof(float), ok);
+    j->ftx = (float *)alloc_n(j, F, sizeof(float), ok);
+    j->fty = (float *)alloc_n(j, F, sizeof(float), ok);
+    j->ftz = (float *)alloc_n(j, F, sizeof(float), ok);
+    j->frame = (float *)alloc_n(j, V, 3 * sizeof(float), ok);
+    j->pos0 = (float *)alloc_n(j, V, 3 * sizeof(float), ok);
     j->K = F < POSES ? F : POSES;
-    j->rep = (uint32_t *)alloc_n(j, j->K, sizeof(uint32_t), &ok);
-    j->weight = (float *)alloc_n(j, j->K, sizeof(float), &ok);
-    j->quad = (float *)alloc_n(j, V * j->K, QN * sizeof(float), &ok);
-    j->rpos = (float *)alloc_n(j, V * j->K, 3 * sizeof(float), &ok);
-    j->qc = (float *)alloc_n(j, V, sizeof(float), &ok);
-    j->qw = (float *)alloc_n(j, V, sizeof(float), &ok);
-    j->ver = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->init_v = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
-    j->init_s = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
-    j->tv = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
-    j->ts = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
-    j->death = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
-    j->next = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), &ok);
-    j->head = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->tail = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->ntris = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->ndeg = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->locked = (unsigned char *)alloc_n(j, V, 1, &ok);
-    j->gone_step = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->gone_into = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->changes = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->fails = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->nparked = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->edge = (sedge *)alloc_n(j, E, sizeof(sedge), &ok);
-    j->table = (uint32_t *)alloc_n(j, cap, sizeof(uint32_t), &ok);
-    j->key = (float *)alloc_n(j, E, 2 * sizeof(float), &ok);
-    j->serr = (float *)alloc_n(j, E, 2 * sizeof(float), &ok);
-    j->sexact = (unsigned char *)alloc_n(j, E, 2, &ok);
-    j->sver = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
-    j->dver = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
-    j->heap_pos = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
-    j->state = (unsigned char *)alloc_n(j, E, 2, &ok);
-    j->heap = (hent *)alloc_n(j, E, 2 * sizeof(hent), &ok);
-    j->log_end = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), &ok);
-    j->tris_after = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), &ok);
-    j->fan_a = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
-    j->fan_b = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), &ok);
-    j->nb = (nbr *)alloc_n(j, V, sizeof(nbr), &ok);
-    j->nbidx = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->mark = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), &ok);
-    j->todo = (uint32_t *)alloc_n(j, V, 2 * sizeof(uint32_t), &ok);
-    border = (unsigned char *)alloc_n(j, T, 3, &ok);
-    etri = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
-    ext = (unsigned char *)alloc_n(j, F, 6, &ok);
-    if (!ok) {
-        release(j, border);
-        release(j, etri);
-        release(j, ext);
-        return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
-                         "md2_simplify: out of memory for the working state of %lu vertices x %lu frames",
-                         (unsigned long)V, (unsigned long)F);
-    }
-    /* each frame's smallest and largest step on each axis (in registers,
-     * one frame at a time), then the steps vertex-major (16 frames at a
-     * time), the transforms, frame 0 */
+    j->rep = (uint32_t *)alloc_n(j, j->K, sizeof(uint32_t), ok);
+    j->weight = (float *)alloc_n(j, j->K, sizeof(float), ok);
+    j->quad = (float *)alloc_n(j, V * j->K, QN * sizeof(float), ok);
+    j->rpos = (float *)alloc_n(j, V * j->K, 3 * sizeof(float), ok);
+    j->qc = (float *)alloc_n(j, V, sizeof(float), ok);
+    j->qw = (float *)alloc_n(j, V, sizeof(float), ok);
+    j->ver = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->init_v = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), ok);
+    j->init_s = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), ok);
+    j->tv = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), ok);
+    j->ts = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), ok);
+    j->death = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), ok);
+    j->next = (uint32_t *)alloc_n(j, T, 3 * sizeof(uint32_t), ok);
+    j->head = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->tail = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->ntris = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->ndeg = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->locked = (unsigned char *)alloc_n(j, V, 1, ok);
+    j->gone_step = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->gone_into = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->changes = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->fails = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->nparked = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->edge = (sedge *)alloc_n(j, E, sizeof(sedge), ok);
+    j->table = (uint32_t *)alloc_n(j, cap, sizeof(uint32_t), ok);
+    j->key = (float *)alloc_n(j, E, 2 * sizeof(float), ok);
+    j->serr = (float *)alloc_n(j, E, 2 * sizeof(float), ok);
+    j->sexact = (unsigned char *)alloc_n(j, E, 2, ok);
+    j->sver = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), ok);
+    j->dver = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), ok);
+    j->heap_pos = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), ok);
+    j->state = (unsigned char *)alloc_n(j, E, 2, ok);
+    j->heap = (hent *)alloc_n(j, E, 2 * sizeof(hent), ok);
+    j->log_end = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), ok);
+    j->tris_after = (uint32_t *)alloc_n(j, V + 1, sizeof(uint32_t), ok);
+    j->fan_a = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), ok);
+    j->fan_b = (uint32_t *)alloc_n(j, T, sizeof(uint32_t), ok);
+    j->nb = (nbr *)alloc_n(j, V, sizeof(nbr), ok);
+    j->nbidx = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->mark = (uint32_t *)alloc_n(j, V, sizeof(uint32_t), ok);
+    j->todo = (uint32_t *)alloc_n(j, V, 2 * sizeof(uint32_t), ok);
+}
+
+/* setup, stage 2: each frame's smallest and largest step on each axis into
+ * ext (6 a frame; in registers, one frame at a time), then the steps
+ * vertex-major (16 frames at a time), the transforms, frame 0. */
+static void setup_frames(sjob *j, unsigned char *ext)
+{
+    size_t V = j->V, F = j->F, f, v;
     for (f = 0; f < F; f++) {
         const md2_vertex *fv = j->m->frames[f].vertices;
         unsigned lo0 = 255, lo1 = 255, lo2 = 255, hi0 = 0, hi1 = 0, hi2 = 0;
@@ -1872,6 +1861,13 @@ static md2_result setup(sjob *j)
     }
     if (F > 0)
         (void)md2_decode_frame(j->m, 0, j->pos0, 0, NULL, 0);
+}
+
+/* setup, stage 3: the vertices' starting state, every edge on the free
+ * list and the edge hash (cap slots) empty. */
+static void setup_clear(sjob *j, size_t cap)
+{
+    size_t V = j->V, E = j->num_edges, v, i;
     for (v = 0; v < V; v++) {
         j->head[v] = j->tail[v] = NONE;
         j->ntris[v] = j->ndeg[v] = j->ver[v] = j->changes[v] = j->fails[v] = j->nparked[v] = 0;
@@ -1887,6 +1883,15 @@ static md2_result setup(sjob *j)
     j->free_edge = E ? 0u : NONE;
     for (i = 0; i < cap; i++)
         j->table[i] = NONE;
+}
+
+/* setup, stage 4: the triangles' corners, degenerate ones dead from the
+ * start, the others linked into their vertices' corner lists and their
+ * edges (the first two corners of each edge into etri, 2 an edge). */
+static void setup_triangles(sjob *j, uint32_t *etri)
+{
+    size_t T = j->T, t;
+    int c;
     j->live = 0;
     for (t = 0; t < T; t++) {
         const md2_triangle *tr = &j->m->triangles[t];
@@ -1918,8 +1923,15 @@ static md2_result setup(sjob *j)
     }
     memcpy(j->tv, j->init_v, 3 * T * sizeof(uint32_t));
     memcpy(j->ts, j->init_s, 3 * T * sizeof(uint32_t));
-    /* the vertices of edges of 3 or more triangles never move; border and
-     * seam edges (open in the mesh as it is drawn) */
+}
+
+/* setup, stage 5: the vertices of edges of 3 or more triangles never move
+ * (locked); border and seam edges (open in the mesh as it is drawn) get 1
+ * in border, 3 a triangle. */
+static void setup_borders(sjob *j, unsigned char *border, const uint32_t *etri)
+{
+    size_t T = j->T, t;
+    int c;
     memset(border, 0, 3 * T);
     for (t = 0; t < T; t++) {
         if (j->death[t] == 0)
@@ -1939,6 +1951,85 @@ static md2_result setup(sjob *j)
             }
         }
     }
+}
+
+/* setup, stage 6: the diagonal of the box of every frame, from each
+ * frame's smallest and largest step on each axis in ext (decoded as
+ * md2_decode_frame() does: the same floats as the smallest and largest
+ * decoded positions). */
+static void setup_diagonal(sjob *j, const unsigned char *ext)
+{
+    size_t V = j->V, F = j->F, f;
+    int c;
+    float e[3], lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
+    for (f = 0; f < F && V > 0; f++) {
+        const md2_frame *fr = &j->m->frames[f];
+        for (c = 0; c < 3; c++) {
+            float a = md2__mul_add(fr->scale[c], (float)ext[6 * f + (size_t)c],
+                                   fr->translate[c]);
+            float b = md2__mul_add(fr->scale[c], (float)ext[6 * f + 3 + (size_t)c],
+                                   fr->translate[c]);
+            lo[c] = a < lo[c] ? a : lo[c];
+            lo[c] = b < lo[c] ? b : lo[c];
+            hi[c] = a > hi[c] ? a : hi[c];
+            hi[c] = b > hi[c] ? b : hi[c];
+        }
+    }
+    for (c = 0; c < 3; c++)
+        e[c] = lo[c] <= hi[c] ? md2__sub(hi[c], lo[c]) : 0.0f;
+    j->diag = sqrt_f(dot3(e, e));
+}
+
+/* setup, stage 7: every direction that may move, costed, and the heap
+ * made in one go. */
+static void setup_heap(sjob *j)
+{
+    size_t E = j->num_edges, i;
+    j->heap_n = 0;
+    for (i = 0; i < 2 * E; i++) {
+        uint32_t sl = (uint32_t)i;
+        if (j->edge[i / 2].a == NONE || j->locked[slot_src(j, sl)])
+            continue;
+        (void)slot_refresh(j, sl);
+        j->state[sl] = SLOT_HEAP;
+        j->heap[j->heap_n].key = j->key[sl];
+        j->heap[j->heap_n].slot = sl;
+        j->heap_pos[sl] = (uint32_t)j->heap_n++;
+    }
+    for (i = j->heap_n / 2; i > 0; i--)
+        heap_down(j, i - 1);
+}
+
+/* The job's working state for j->m: the arrays, the mesh's corners and
+ * edges, the locked vertices, the quadrics of the poses, the diagonal and
+ * the heap of every collapse that may be made. */
+static md2_result setup(sjob *j)
+{
+    size_t V = j->V, F = j->F, T = j->T, v, E = 3 * T, cap = 16, i;
+    int ok = 1;
+    unsigned char *border, *ext;
+    uint32_t *etri;
+
+    while (cap < 2 * E && cap < ((size_t)1 << 31))
+        cap *= 2;
+    j->num_edges = E;
+    j->table_mask = cap - 1;
+    setup_alloc(j, cap, &ok);
+    border = (unsigned char *)alloc_n(j, T, 3, &ok);
+    etri = (uint32_t *)alloc_n(j, E, 2 * sizeof(uint32_t), &ok);
+    ext = (unsigned char *)alloc_n(j, F, 6, &ok);
+    if (!ok) {
+        release(j, border);
+        release(j, etri);
+        release(j, ext);
+        return md2__fail(j->err, MD2_ERR_OUT_OF_MEMORY, MD2_SECTION_NONE, "", 0, 0,
+                         "md2_simplify: out of memory for the working state of %lu vertices x %lu frames",
+                         (unsigned long)V, (unsigned long)F);
+    }
+    setup_frames(j, ext);
+    setup_clear(j, cap);
+    setup_triangles(j, etri);
+    setup_borders(j, border, etri);
     release(j, etri);
     j->used_vertices = 0;
     for (v = 0; v < V; v++)
@@ -1959,46 +2050,12 @@ static md2_result setup(sjob *j)
     release(j, border);
     for (v = 0; v < V; v++)
         quad_sums(j, (uint32_t)v);
-    {
-        /* the box of every frame, from each frame's smallest and largest
-         * step on each axis (decoded as md2_decode_frame() does: the same
-         * floats as the smallest and largest decoded positions) */
-        float e[3], lo[3] = {FLT_MAX, FLT_MAX, FLT_MAX}, hi[3] = {-FLT_MAX, -FLT_MAX, -FLT_MAX};
-        for (f = 0; f < F && V > 0; f++) {
-            const md2_frame *fr = &j->m->frames[f];
-            for (c = 0; c < 3; c++) {
-                float a = md2__mul_add(fr->scale[c], (float)ext[6 * f + (size_t)c],
-                                       fr->translate[c]);
-                float b = md2__mul_add(fr->scale[c], (float)ext[6 * f + 3 + (size_t)c],
-                                       fr->translate[c]);
-                lo[c] = a < lo[c] ? a : lo[c];
-                lo[c] = b < lo[c] ? b : lo[c];
-                hi[c] = a > hi[c] ? a : hi[c];
-                hi[c] = b > hi[c] ? b : hi[c];
-            }
-        }
-        for (c = 0; c < 3; c++)
-            e[c] = lo[c] <= hi[c] ? md2__sub(hi[c], lo[c]) : 0.0f;
-        j->diag = sqrt_f(dot3(e, e));
-    }
+    setup_diagonal(j, ext);
     release(j, ext);
     j->log_end[0] = 0;
     j->tris_after[0] = (uint32_t)j->live;
     j->steps = 0;
-    j->heap_n = 0;
-    /* every direction that may move, costed, and the heap made in one go */
-    for (i = 0; i < 2 * E; i++) {
-        uint32_t sl = (uint32_t)i;
-        if (j->edge[i / 2].a == NONE || j->locked[slot_src(j, sl)])
-            continue;
-        (void)slot_refresh(j, sl);
-        j->state[sl] = SLOT_HEAP;
-        j->heap[j->heap_n].key = j->key[sl];
-        j->heap[j->heap_n].slot = sl;
-        j->heap_pos[sl] = (uint32_t)j->heap_n++;
-    }
-    for (i = j->heap_n / 2; i > 0; i--)
-        heap_down(j, i - 1);
+    setup_heap(j);
     return MD2_OK;
 }
 
