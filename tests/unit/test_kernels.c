@@ -92,8 +92,10 @@ static void ref_vertex(const md2_frame *fa, const md2_frame *fb, float t, size_t
     }
     for (k = 0; k < 3; k++) {
         float wa = rnd(1.0f - t);
-        pos[k] = ref_blend(wa, ref_decode(fa->scale[k], a->v[k], fa->translate[k]), t,
-                           ref_decode(fb->scale[k], b->v[k], fb->translate[k]));
+        float pa = ref_decode(fa->scale[k], a->v[k], fa->translate[k]);
+        float pb = ref_decode(fb->scale[k], b->v[k], fb->translate[k]);
+        /* a position both keyframes hold is kept, not blended (animation.h) */
+        pos[k] = pa == pb ? pa : ref_blend(wa, pa, t, pb);
         nrm[k] = ref_blend(wa, md2_normal(a->normal)[k], t, md2_normal(b->normal)[k]);
     }
 }
@@ -421,7 +423,7 @@ static void test_scalar_fade_matches_reference(void **state)
                             ref_vertex(&s.frames[a], &s.frames[b], t, i, pc, nc);
                             ref_vertex(&s.frames[c], &s.frames[d], u, i, po, no);
                             for (k = 0; k < 3; k++) {
-                                p[k] = ref_blend(rnd(1.0f - w), po[k], w, pc[k]);
+                                p[k] = po[k] == pc[k] ? po[k] : ref_blend(rnd(1.0f - w), po[k], w, pc[k]);
                                 q[k] = ref_blend(rnd(1.0f - w), no[k], w, nc[k]);
                             }
                             assert_memory_equal(p, pos[i], sizeof p);
