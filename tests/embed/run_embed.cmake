@@ -7,8 +7,10 @@ cmake_minimum_required(VERSION 3.21)
 set(_embed_src "${MD2_SOURCE_DIR}/tests/embed")
 set(_prefix "${WORK_DIR}/prefix")
 set(_sanitize_flags "")
+set(_sanitize_args "") # for a CMake project (find_package)
 if(SANITIZE)
   set(_sanitize_flags "-fsanitize=address,undefined -fno-sanitize-recover=all")
+  set(_sanitize_args "-DCMAKE_C_FLAGS=${_sanitize_flags}" "-DCMAKE_EXE_LINKER_FLAGS=${_sanitize_flags}")
 endif()
 # the generator, make program and build type of the outer build, for configure and build
 set(_gen_args -G "${GENERATOR}")
@@ -86,12 +88,8 @@ elseif(MODE STREQUAL "install")
 
 elseif(MODE STREQUAL "find_package")
   # embed_install's libmd2, found by find_package; a sanitized one needs the runtime.
-  set(_extra "")
-  if(SANITIZE)
-    set(_extra "-DCMAKE_C_FLAGS=${_sanitize_flags}" "-DCMAKE_EXE_LINKER_FLAGS=${_sanitize_flags}")
-  endif()
   configure_build_run("${_embed_src}/findpkg" "${WORK_DIR}/findpkg-build" consumer_c
-    "-DCMAKE_PREFIX_PATH=${_prefix}" "-DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON" ${_extra})
+    "-DCMAKE_PREFIX_PATH=${_prefix}" "-DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON" ${_sanitize_args})
 
 elseif(MODE STREQUAL "pkg_config")
   # cc consumer.c $(pkg-config --cflags --libs md2) against the installed tree.

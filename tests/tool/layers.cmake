@@ -62,8 +62,7 @@ if(DEFINED SELFTEST)
     file(WRITE "${SELFTEST}/${f}" "${text}")
   endwhile()
   check_tree("${SELFTEST}" found)
-  set(expected
-    "core/c.h includes formats/f.h, which is above core/"
+  set(expected "core/c.h includes formats/f.h, which is above core/"
     "extra/e.c: the folder extra/ has no place in tests/tool/layers.cmake"
     "formats/f.c includes \"../commands/x.h\", which is not a header of a folder of tool/"
     "image/dup.h: commands/dup.h has the same name")
