@@ -47,7 +47,6 @@ function(md2_register_test name)
   md2_test_env(${name})
 endfunction()
 
-# md2_test_env(<test>): with MD2_SANITIZE, stack traces from UBSan.
 function(md2_test_env test)
   if(MD2_SANITIZE)
     set_tests_properties(${test} PROPERTIES ENVIRONMENT "UBSAN_OPTIONS=print_stacktrace=1")

@@ -60,7 +60,6 @@ foreach(_file IN ITEMS "${MODEL}" "${SKIN}")
   endif()
 endforeach()
 
-# render(<picture> <args...>): md2_view's screenshot of MODEL into <picture>.
 function(render picture)
   file(REMOVE "${picture}")
   run("${MODEL}" --screenshot "${picture}" --skin "${SKIN}" --bg "${BG}" ${ARGN})
@@ -70,7 +69,6 @@ function(render picture)
   set(_out "${_out}" PARENT_SCOPE)
 endfunction()
 
-# check(<what> <checker args...>): md2_view_check must pass.
 function(check what)
   list(JOIN ARGN " " _cmdline)
   message("+ ${CHECKER} ${_cmdline}")

@@ -23,7 +23,6 @@ if(BUILD_TYPE)
   set(_config_args --config "${BUILD_TYPE}")
 endif()
 
-# step(<what> COMMAND ...): run one command, fail the test if it fails.
 function(step what)
   list(JOIN ARGN " " _cmdline)
   message(STATUS "[embed ${MODE}] ${what}: ${_cmdline}")
@@ -33,8 +32,7 @@ function(step what)
   endif()
 endfunction()
 
-# configure_build_run(<project dir> <build dir> <programs> <extra cmake args...>)
-function(configure_build_run project_dir build_dir programs)
+function(configure_build_run project_dir build_dir programs) # ARGN: more cmake arguments
   file(REMOVE_RECURSE "${build_dir}")
   step("configure" COMMAND "${CMAKE_COMMAND}" -S "${project_dir}" -B "${build_dir}"
        ${_gen_args} "-DCMAKE_C_COMPILER=${C_COMPILER}" ${ARGN})

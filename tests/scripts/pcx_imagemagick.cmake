@@ -34,7 +34,6 @@ if(NOT CONVERT OR NOT IDENTIFY)
                       "imagemagick; tests/run.sh does it); CI must not skip this test")
 endif()
 
-# run(<what> COMMAND ...): runs a command, fails with its output if it fails.
 function(run what)
   execute_process(${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
   if(NOT rc EQUAL 0)
@@ -46,9 +45,7 @@ endfunction()
 # fields(<line> <names>...): the blank-separated fields of a MANIFEST line, one a variable.
 macro(fields line)
   separate_arguments(_fields UNIX_COMMAND "${line}")
-  foreach(_name IN ITEMS ${ARGN})
-    list(POP_FRONT _fields ${_name})
-  endforeach()
+  list(POP_FRONT _fields ${ARGN})
 endmacro()
 
 # rgba(<pcx> <rgba> <w> <h> [<expected rgba> <message>]): ImageMagick's pixels of a PCX file, w x h
@@ -91,12 +88,10 @@ if(TEST_PCX_WRITE)
   foreach(line IN LISTS entries)
     fields("${line}" name w h colours)
     set(pcx "${WORK_DIR}/${name}.pcx")
-    # an 8-bit paletted image of its size, with its number of colours
     run("identify ${name}.pcx" COMMAND "${IDENTIFY}" -format "%r|%z|%w|%h|%k" "${pcx}")
     if(NOT run_output MATCHES "^PseudoClass[^|]*\\|8\\|${w}\\|${h}\\|${colours}$")
       message(FATAL_ERROR "${pcx}: identify says '${run_output}', want 'PseudoClass ...|8|${w}|${h}|${colours}'")
     endif()
-    # and exactly the pixels md2_pcx_encode() was given
     rgba("${pcx}" "${WORK_DIR}/${name}.imagemagick.rgba" ${w} ${h} "${WORK_DIR}/${name}.rgba"
       "ImageMagick reads ${pcx} to other pixels than md2_pcx_encode() was given")
   endforeach()
@@ -115,9 +110,8 @@ foreach(line IN LISTS sources)
   run("convert ${name} to 8-bit PCX" COMMAND "${CONVERT}" "${ppm}" -colors 256 -type Palette "PCX:${WORK_DIR}/${name}-8.pcx")
   run("convert ${name} to 24-bit PCX" COMMAND "${CONVERT}" "${ppm}" -type TrueColor "PCX:${WORK_DIR}/${name}-24.pcx")
   file(REMOVE "${ppm}")
-  foreach(bits_planes_class IN ITEMS 8:1:PseudoClass 24:3:DirectClass)
-    string(REPLACE ":" ";" bits_planes_class "${bits_planes_class}")
-    list(POP_FRONT bits_planes_class bits planes class)
+  foreach(bits_planes_class IN ITEMS "8 1 PseudoClass" "24 3 DirectClass")
+    fields("${bits_planes_class}" bits planes class)
     set(pcx "${WORK_DIR}/${name}-${bits}.pcx")
     run("identify ${pcx}" COMMAND "${IDENTIFY}" -format "%r %z %w %h" "${pcx}")
     if(NOT run_output MATCHES "^${class} .* 8 ${w} ${h}$")
