@@ -8,7 +8,6 @@ find_path(MD2_STB_INCLUDE_DIR stb/stb_image.h DOC "Folder that holds stb/stb_ima
 find_library(MD2_STB_LIBRARY stb DOC "Debian's libstb, with stb_image's code")
 set(_md2_stb_write OFF)
 if(MD2_STB_INCLUDE_DIR AND MD2_STB_LIBRARY)
-  include(CheckLibraryExists)
   check_library_exists("${MD2_STB_LIBRARY}" stbi_load_from_memory "" MD2_STB_LIB_HAS_IMAGE)
   check_library_exists("${MD2_STB_LIBRARY}" stbi_write_png "" MD2_STB_LIB_HAS_WRITE)
 endif()
