@@ -135,8 +135,8 @@ elseif(MODE STREQUAL "no_cmocka")
   # to install; -DMD2_BUILD_TESTS=ON (on the command line or already in the cache) is an error naming it.
   set(_new -S "${MD2_SOURCE_DIR}" ${_gen_args} "-DCMAKE_C_COMPILER=${C_COMPILER}" -DMD2_CMOCKA_HIDE=ON
     -DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON) # a new folder (-B), cmocka hidden
-  set(_again -S "${MD2_SOURCE_DIR}" -B "${_build}")
   set(_build "${WORK_DIR}/nocmocka-build")
+  set(_again -S "${MD2_SOURCE_DIR}" -B "${_build}")
   set(_build_on "${WORK_DIR}/nocmocka-on-build")
   file(REMOVE_RECURSE "${_build}" "${_build_on}")
   # configure(<0|fail> <what> <regex> <cmake args...>): configure, check the exit code and that the
