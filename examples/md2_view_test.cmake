@@ -24,11 +24,8 @@ function(run)
   if(XVFB_RUN)
     set(_cmd "${XVFB_RUN}" -a -s "-screen 0 1024x768x24" ${_cmd})
   elseif(DEFINED ENV{MD2_TOOL_VALGRIND})
-    find_program(_valgrind valgrind)
-    if(NOT _valgrind)
-      message(FATAL_ERROR "MD2_TOOL_VALGRIND is set, but there is no valgrind")
-    endif()
-    set(_cmd "${_valgrind}" -q --error-exitcode=125 --leak-check=full --errors-for-leak-kinds=all
+    find_program(VALGRIND valgrind REQUIRED) # MD2_TOOL_VALGRIND is set: no valgrind is an error
+    set(_cmd "${VALGRIND}" -q --error-exitcode=125 --leak-check=full --errors-for-leak-kinds=all
       --show-leak-kinds=all ${_cmd})
   endif()
   if(VIEWER_ENV)
@@ -63,7 +60,6 @@ foreach(_file IN ITEMS "${MODEL}" "${SKIN}")
   endif()
 endforeach()
 
-# render(<picture> <args...>): md2_view's screenshot of MODEL into <picture>.
 function(render picture)
   file(REMOVE "${picture}")
   run("${MODEL}" --screenshot "${picture}" --skin "${SKIN}" --bg "${BG}" ${ARGN})
@@ -73,7 +69,6 @@ function(render picture)
   set(_out "${_out}" PARENT_SCOPE)
 endfunction()
 
-# check(<what> <checker args...>): md2_view_check must pass.
 function(check what)
   list(JOIN ARGN " " _cmdline)
   message("+ ${CHECKER} ${_cmdline}")
@@ -88,8 +83,7 @@ function(box label var)
   if(NOT _out MATCHES "\n${label}(( -?[0-9.]+)+)\n")
     message(FATAL_ERROR "md2_view printed no '${label} ...' line")
   endif()
-  string(STRIP "${CMAKE_MATCH_1}" _numbers)
-  string(REPLACE " " ";" _numbers "${_numbers}")
+  separate_arguments(_numbers UNIX_COMMAND "${CMAKE_MATCH_1}")
   set(${var} ${_numbers} PARENT_SCOPE)
 endfunction()
 
@@ -101,10 +95,7 @@ string(REPLACE "|" ";" _check_args "${CHECK_ARGS}")
 if(ATTACH_MARK) # the first attached model (md2_view prints one line of each per model)
   box(attach-origin _origin)
   box(attach-vertex-bbox _box)
-  set(_reach "")
-  if(ATTACH_REACH)
-    set(_reach --reach "${ATTACH_REACH}")
-  endif()
+  string(REGEX REPLACE "^(.+)$" "--reach;\\1" _reach "${ATTACH_REACH}") # --reach <sides>, when given
   check("--mark: the attached model is not on its tag" --mark "${OUT}" "${ATTACH_MARK}"
     --near ${_origin} --box ${_box} ${_reach})
 else()

@@ -13,9 +13,8 @@ endif()
 foreach(entry IN ITEMS diag.h:1 round.h:1 reserved.h:1 format.h:2 reader.h:2 normal_scan.h:2
     strips.h:2 build_frames.h:2 pose.h:3 pose_rows.h:3 player.h:4 attach.h:6 md2/md2.h:1
     md2/skin.h:1 md2/build.h:1 md2/animation.h:4 md2/mesh.h:5 md2/tags.h:6 md2/bundle.h:6)
-  string(REPLACE ":" ";" entry "${entry}")
-  list(POP_FRONT entry h)
-  set(tier_${h} ${entry})
+  string(REGEX MATCH "^(.+):([0-9])$" entry "${entry}")
+  set(tier_${CMAKE_MATCH_1} ${CMAKE_MATCH_2})
 endforeach()
 
 file(GLOB headers RELATIVE "${SRC}" "${SRC}/*.h")

@@ -7,8 +7,10 @@ cmake_minimum_required(VERSION 3.21)
 set(_embed_src "${MD2_SOURCE_DIR}/tests/embed")
 set(_prefix "${WORK_DIR}/prefix")
 set(_sanitize_flags "")
+set(_sanitize_args "") # for a CMake project (find_package)
 if(SANITIZE)
   set(_sanitize_flags "-fsanitize=address,undefined -fno-sanitize-recover=all")
+  set(_sanitize_args "-DCMAKE_C_FLAGS=${_sanitize_flags}" "-DCMAKE_EXE_LINKER_FLAGS=${_sanitize_flags}")
 endif()
 # the generator, make program and build type of the outer build, for configure and build
 set(_gen_args -G "${GENERATOR}")
@@ -21,7 +23,6 @@ if(BUILD_TYPE)
   set(_config_args --config "${BUILD_TYPE}")
 endif()
 
-# step(<what> COMMAND ...): run one command, fail the test if it fails.
 function(step what)
   list(JOIN ARGN " " _cmdline)
   message(STATUS "[embed ${MODE}] ${what}: ${_cmdline}")
@@ -31,8 +32,7 @@ function(step what)
   endif()
 endfunction()
 
-# configure_build_run(<project dir> <build dir> <programs> <extra cmake args...>)
-function(configure_build_run project_dir build_dir programs)
+function(configure_build_run project_dir build_dir programs) # ARGN: more cmake arguments
   file(REMOVE_RECURSE "${build_dir}")
   step("configure" COMMAND "${CMAKE_COMMAND}" -S "${project_dir}" -B "${build_dir}"
        ${_gen_args} "-DCMAKE_C_COMPILER=${C_COMPILER}" ${ARGN})
@@ -44,11 +44,8 @@ endfunction()
 
 if(MODE STREQUAL "add_subdirectory")
   # A fresh libmd2 inside another project, with its flags (no MD2_SANITIZE: no runtime needed).
-  set(_programs consumer_c)
-  if(WITH_CXX)
-    set(_programs consumer_c consumer_cpp)
-  endif()
-  configure_build_run("${_embed_src}/subdir" "${WORK_DIR}/subdir-build" "${_programs}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}"
+  string(REPEAT ";consumer_cpp" ${WITH_CXX} _cpp) # WITH_CXX: 1 or 0
+  configure_build_run("${_embed_src}/subdir" "${WORK_DIR}/subdir-build" "consumer_c${_cpp}" "-DCMAKE_CXX_COMPILER=${CXX_COMPILER}"
     "-DMD2_SOURCE_DIR=${MD2_SOURCE_DIR}" "-DWITH_CXX=${WITH_CXX}" "-DBUILD_SHARED_LIBS=${SHARED}")
 
 elseif(MODE STREQUAL "install")
@@ -86,12 +83,8 @@ elseif(MODE STREQUAL "install")
 
 elseif(MODE STREQUAL "find_package")
   # embed_install's libmd2, found by find_package; a sanitized one needs the runtime.
-  set(_extra "")
-  if(SANITIZE)
-    set(_extra "-DCMAKE_C_FLAGS=${_sanitize_flags}" "-DCMAKE_EXE_LINKER_FLAGS=${_sanitize_flags}")
-  endif()
   configure_build_run("${_embed_src}/findpkg" "${WORK_DIR}/findpkg-build" consumer_c
-    "-DCMAKE_PREFIX_PATH=${_prefix}" "-DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON" ${_extra})
+    "-DCMAKE_PREFIX_PATH=${_prefix}" "-DCMAKE_FIND_PACKAGE_NO_PACKAGE_REGISTRY=ON" ${_sanitize_args})
 
 elseif(MODE STREQUAL "pkg_config")
   # cc consumer.c $(pkg-config --cflags --libs md2) against the installed tree.
@@ -140,8 +133,10 @@ elseif(MODE STREQUAL "no_cmocka")
   # A new user's plain `cmake -S . -B build` without cmocka (MD2_CMOCKA_HIDE=ON hides the installed one:
   # cmake/cmocka.cmake): configure and build work, the tests off with a message that names the package
   # to install; -DMD2_BUILD_TESTS=ON (on the command line or already in the cache) is an error naming it.
-  set(_hide -DMD2_CMOCKA_HIDE=ON -DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON)
+  set(_new -S "${MD2_SOURCE_DIR}" ${_gen_args} "-DCMAKE_C_COMPILER=${C_COMPILER}" -DMD2_CMOCKA_HIDE=ON
+    -DCMAKE_DISABLE_FIND_PACKAGE_cmocka=ON) # a new folder (-B), cmocka hidden
   set(_build "${WORK_DIR}/nocmocka-build")
+  set(_again -S "${MD2_SOURCE_DIR}" -B "${_build}")
   set(_build_on "${WORK_DIR}/nocmocka-on-build")
   file(REMOVE_RECURSE "${_build}" "${_build_on}")
   # configure(<0|fail> <what> <regex> <cmake args...>): configure, check the exit code and that the
@@ -173,17 +168,13 @@ elseif(MODE STREQUAL "no_cmocka")
   # 1. The default: configure and build work, the tests are off. 2. A re-configure of the same
   #    folder keeps working. 3. -DMD2_BUILD_TESTS=ON in that folder is an error that names the
   #    package, and stays one on the next re-configure (the user's choice is cached).
-  configure(0 "default configure" "libcmocka-dev" -S "${MD2_SOURCE_DIR}" -B "${_build}" ${_gen_args}
-    "-DCMAKE_C_COMPILER=${C_COMPILER}" ${_hide})
+  configure(0 "default configure" "libcmocka-dev" ${_new} -B "${_build}")
   step("build" COMMAND "${CMAKE_COMMAND}" --build "${_build}" ${_config_args} --parallel 2)
-  configure(0 "re-configure" "libcmocka-dev" -S "${MD2_SOURCE_DIR}" -B "${_build}")
-  configure(fail "re-configure with -DMD2_BUILD_TESTS=ON" "libcmocka-dev"
-    -S "${MD2_SOURCE_DIR}" -B "${_build}" -DMD2_BUILD_TESTS=ON)
-  configure(fail "re-configure, ON in the cache" "MD2_BUILD_TESTS[ \t\r\n]+is[ \t\r\n]+ON"
-    -S "${MD2_SOURCE_DIR}" -B "${_build}")
+  configure(0 "re-configure" "libcmocka-dev" ${_again})
+  configure(fail "re-configure with -DMD2_BUILD_TESTS=ON" "libcmocka-dev" ${_again} -DMD2_BUILD_TESTS=ON)
+  configure(fail "re-configure, ON in the cache" "MD2_BUILD_TESTS[ \t\r\n]+is[ \t\r\n]+ON" ${_again})
   # 4. The same in a new folder.
-  configure(fail "new folder with -DMD2_BUILD_TESTS=ON" "libcmocka-dev" -S "${MD2_SOURCE_DIR}"
-    -B "${_build_on}" ${_gen_args} "-DCMAKE_C_COMPILER=${C_COMPILER}" ${_hide} -DMD2_BUILD_TESTS=ON)
+  configure(fail "new folder, ON" "libcmocka-dev" ${_new} -B "${_build_on}" -DMD2_BUILD_TESTS=ON)
   file(REMOVE_RECURSE "${_build}" "${_build_on}")
   message(STATUS "[embed no_cmocka] without cmocka: default configure and build work, -DMD2_BUILD_TESTS=ON fails")
 

@@ -8,12 +8,11 @@
 # SPDX-License-Identifier: MIT
 cmake_minimum_required(VERSION 3.16)
 
-set(rank_platform 1)
-set(rank_image 2)
-set(rank_core 3)
-set(rank_formats 4)
-set(rank_commands 5)
-set(rank_. 6) # main.c
+set(rank 0)
+foreach(dir IN ITEMS platform image core formats commands .) # rank_<folder>: 1 to 6 (.: main.c)
+  math(EXPR rank "${rank} + 1")
+  set(rank_${dir} ${rank})
+endforeach()
 
 # check_tree(<root> <out>): ${out} = the tree's errors, one per element; ${out}_files = its number of files.
 function(check_tree root out)
@@ -62,8 +61,7 @@ if(DEFINED SELFTEST)
     file(WRITE "${SELFTEST}/${f}" "${text}")
   endwhile()
   check_tree("${SELFTEST}" found)
-  set(expected
-    "core/c.h includes formats/f.h, which is above core/"
+  set(expected "core/c.h includes formats/f.h, which is above core/"
     "extra/e.c: the folder extra/ has no place in tests/tool/layers.cmake"
     "formats/f.c includes \"../commands/x.h\", which is not a header of a folder of tool/"
     "image/dup.h: commands/dup.h has the same name")
