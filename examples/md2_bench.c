@@ -1479,8 +1479,8 @@ static unsigned char *fan_model(size_t n, size_t *size)
     md2_texcoord st = {0, 0};
     md2_frame fr;
     unsigned char *data = NULL;
-    size_t i;
     if (v && t && n + 2 <= 65536) {
+        size_t i;
         memset(&fr, 0, sizeof fr);
         v[0].v[0] = v[0].v[1] = 128;
         v[0].v[2] = 200;
@@ -1660,8 +1660,8 @@ static float *wobble_source(int hop, md2_build_input *in, uint32_t *tris, int16_
     }
     for (r = 0; r + 1 < WG; r++)
         for (c = 0; c + 1 < WG; c++) {
-            uint32_t v = (uint32_t)(r * WG + c), q[6] = {0, 0, 1, 0, WG, 0};
-            uint32_t q2[6] = {1, 0, WG + 1, 0, WG, 0};
+            uint32_t v = (uint32_t)(r * WG + c);
+            const uint32_t q[6] = {0, 0, 1, 0, WG, 0}, q2[6] = {1, 0, WG + 1, 0, WG, 0};
             int k;
             for (k = 0; k < 6; k += 2) {
                 tris[6 * t + (size_t)k] = v + q[k];

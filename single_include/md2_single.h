@@ -14574,6 +14574,7 @@ void md2__quantize_stable(const float *pos, size_t vstride, size_t fstride, size
 
     for (f = 0; f < count; f++) {
         const float *p = row(pos, fstride, first + f);
+        /* cppcheck-suppress variableScope ; filled for each frame after the first */
         double d[3];
         md2__box_empty(sf[f].lo, sf[f].hi);
         md2__box_add(p, vstride, n, sf[f].lo, sf[f].hi);
@@ -16140,6 +16141,7 @@ static void rebuild_frames(const job *j, const md2_model *src, md2_model *m)
         for (f = 0; f < j->num_frames; f++) {
             const md2_vertex *s = src->frames[f].vertices;
             md2_vertex *out = vertices_of(m, f);
+            /* cppcheck-suppress variableScope ; used by the loops of both branches */
             size_t i;
             if (normals)
                 md2__normals_smooth(j->decoded + f * 3 * n, 12, n, j->tris, j->num_tris,
@@ -16188,6 +16190,7 @@ static void rebuild_frames(const job *j, const md2_model *src, md2_model *m)
  * or made, each checked against the file bound and the profile. */
 static md2_result rebuild_counts(job *j, const md2_model *src)
 {
+    /* cppcheck-suppress variableScope ; used by the loops of both branches */
     size_t i;
     int drop = (j->flags & MD2_REBUILD_DROP_DEGENERATE) != 0;
     if (j->quantize == MD2_QUANTIZE_DEFAULT && (j->flags & MD2_BUILD_SHARED_BOX))
@@ -16228,6 +16231,7 @@ static md2_result rebuild_counts(job *j, const md2_model *src)
 static md2_result rebuild_scratch(job *j, const md2_model *src)
 {
     scratch_plan p;
+    /* cppcheck-suppress variableScope ; used by the loops of both branches */
     size_t i;
     int drop = (j->flags & MD2_REBUILD_DROP_DEGENERATE) != 0;
     int requantize = j->quantize != MD2_QUANTIZE_DEFAULT;
@@ -16679,6 +16683,7 @@ typedef struct sjob {
     uint32_t *todo;      /* 2V: the neighbours of v and of u, in a collapse */
     uint32_t stamp;
     size_t used_vertices; /* vertices of the kept source triangles */
+    /* cppcheck-suppress unusedStructMember ; read by the AVX2 flip test, in a configuration cppcheck does not check */
     int avx2;            /* the flip test's AVX2 build may run */
     float diag;          /* of the box of every frame */
 } sjob;
@@ -17840,6 +17845,7 @@ static uint32_t btree_build(btree *b, size_t a, size_t e)
     uint32_t id = (uint32_t)b->n++;
     bnode *nd = &b->node[id];
     int c;
+    /* cppcheck-suppress knownConditionTrueFalse ; a leaf for 4 triangles or fewer; the recursion below otherwise */
     if (e - a <= 4) {
         size_t i;
         nd->first = (uint32_t)a;

@@ -1340,6 +1340,7 @@ static void rebuild_frames(const job *j, const md2_model *src, md2_model *m)
         for (f = 0; f < j->num_frames; f++) {
             const md2_vertex *s = src->frames[f].vertices;
             md2_vertex *out = vertices_of(m, f);
+            /* cppcheck-suppress variableScope ; used by the loops of both branches */
             size_t i;
             if (normals)
                 md2__normals_smooth(j->decoded + f * 3 * n, 12, n, j->tris, j->num_tris,
@@ -1388,6 +1389,7 @@ static void rebuild_frames(const job *j, const md2_model *src, md2_model *m)
  * or made, each checked against the file bound and the profile. */
 static md2_result rebuild_counts(job *j, const md2_model *src)
 {
+    /* cppcheck-suppress variableScope ; used by the loops of both branches */
     size_t i;
     int drop = (j->flags & MD2_REBUILD_DROP_DEGENERATE) != 0;
     if (j->quantize == MD2_QUANTIZE_DEFAULT && (j->flags & MD2_BUILD_SHARED_BOX))
@@ -1428,6 +1430,7 @@ static md2_result rebuild_counts(job *j, const md2_model *src)
 static md2_result rebuild_scratch(job *j, const md2_model *src)
 {
     scratch_plan p;
+    /* cppcheck-suppress variableScope ; used by the loops of both branches */
     size_t i;
     int drop = (j->flags & MD2_REBUILD_DROP_DEGENERATE) != 0;
     int requantize = j->quantize != MD2_QUANTIZE_DEFAULT;

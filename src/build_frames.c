@@ -201,6 +201,7 @@ void md2__quantize_stable(const float *pos, size_t vstride, size_t fstride, size
 
     for (f = 0; f < count; f++) {
         const float *p = row(pos, fstride, first + f);
+        /* cppcheck-suppress variableScope ; filled for each frame after the first */
         double d[3];
         md2__box_empty(sf[f].lo, sf[f].hi);
         md2__box_add(p, vstride, n, sf[f].lo, sf[f].hi);

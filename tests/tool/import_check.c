@@ -318,13 +318,13 @@ static int cmp_model(int argc, char **argv)
         } else if (strncmp(key, "normal", 6) == 0 && klen > 6 && key[6] >= '0' && key[6] <= '9') {
             unsigned long at = strtoul(key + 6, NULL, 10);
             double d[3] = {0, 0, 0};
-            int want;
+            int wanted;
             sscanf(v, "%lf,%lf,%lf", &d[0], &d[1], &d[2]);
-            want = md2_normal_nearest((float)d[0], (float)d[1], (float)d[2]);
+            wanted = md2_normal_nearest((float)d[0], (float)d[1], (float)d[2]);
             if (at >= m->num_vertices)
                 fail("%s: there are %lu vertices", c, (unsigned long)m->num_vertices);
-            else if (m->frames[0].vertices[at].normal != want)
-                fail("%s: the normal is %d, not %d", c, m->frames[0].vertices[at].normal, want);
+            else if (m->frames[0].vertices[at].normal != wanted)
+                fail("%s: the normal is %d, not %d", c, m->frames[0].vertices[at].normal, wanted);
         } else if (strcmp(c, "box=shared") == 0) {
             size_t f;
             for (f = 1; f < m->num_frames; f++)

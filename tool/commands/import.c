@@ -690,6 +690,7 @@ static int write_outputs(const char *out, const md2_model *m, const unsigned cha
 static int quant_error(const md2_model *m, const float *input, import_report *r)
 {
     size_t n = m->num_vertices;
+    /* cppcheck-suppress variableScope ; the decoded frames, read after the loop that fills them */
     float *two = (float *)malloc(2 * n * 3 * sizeof *two), *pos;
     uint32_t f;
     size_t i;
