@@ -110,18 +110,6 @@ static int check_game_path(const char *name, const char *what)
     return 1;
 }
 
-static char *join2(const char *a, const char *b)
-{
-    size_t n = strlen(a), m = strlen(b);
-    char *s = (char *)malloc(n + m + 2);
-    if (!s)
-        return NULL;
-    memcpy(s, a, n);
-    s[n] = '/';
-    memcpy(s + n + 1, b, m + 1);
-    return s;
-}
-
 /* out's folder (with its separator) + file. */
 static char *beside(const char *out, const char *file)
 {
@@ -163,7 +151,7 @@ int imp_skin_plan_make(const char *out, const char *skin_name, const char *game,
         p->name = own ? own : dup_n(skin_name, strlen(skin_name));
         if (!p->name)
             goto oom;
-        p->file = join2(game, p->name);
+        p->file = tool_game_join(game, p->name);
         p->game_path = 1;
     } else {
         if (skin_name) {

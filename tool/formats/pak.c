@@ -262,7 +262,7 @@ static int read_pak_fd(void *user, uint64_t offset, void *dst, size_t n, char *w
     return 0;
 }
 
-static char *join(const char *dir, const char *name)
+char *tool_game_join(const char *dir, const char *name)
 {
     size_t a = strlen(dir), b = strlen(name);
     char *s = (char *)malloc(a + b + 2);
@@ -334,7 +334,7 @@ static int is_pak(const char *name)
 static int is_folder(const char *dir, const char *name)
 {
     tool_sys_stat st;
-    char *full = join(dir, name);
+    char *full = tool_game_join(dir, name);
     int r = full && tool_sys_stat_path(full, 1, &st) == 0 && st.kind == TOOL_SYS_DIRECTORY;
     free(full);
     return r;
@@ -409,7 +409,7 @@ int tool_game_find(const char *dir, const char *path, tool_game_file *f, char *w
     if (paks > 1)
         qsort(names, paks, sizeof *names, search_order);
     for (i = 0; i < paks && r == 0; i++) {
-        full = join(dir, names[i]);
+        full = tool_game_join(dir, names[i]);
         if (!full) {
             say(why, n, "%s: out of memory", dir);
             r = -1;
@@ -421,7 +421,7 @@ int tool_game_find(const char *dir, const char *path, tool_game_file *f, char *w
     tool_sys_free_names(names, count);
     if (r != 0)
         return r;
-    full = join(dir, path);
+    full = tool_game_join(dir, path);
     if (!full) {
         say(why, n, "%s: out of memory", dir);
         return -1;

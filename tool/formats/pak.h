@@ -79,6 +79,9 @@ int tool_game_read(const tool_game_file *f, uint64_t offset, void *dst, size_t n
 /* Closes f and frees what it holds; safe on a zeroed or closed one. */
 void tool_game_close(tool_game_file *f);
 
+/* dir + '/' + name, allocated (the caller frees it); NULL when out of memory. */
+char *tool_game_join(const char *dir, const char *name);
+
 /* The 768-byte palette of the game folder dir: pics/colormap.pcx's
  * (header 0x0A, 8 bits, 1 plane; 0x0C and 768 bytes at its end). 1, or 0
  * with why (naming where it looked). *source gets f->where (malloc'd) or
